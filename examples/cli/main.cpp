@@ -1,0 +1,177 @@
+// oxir: command-line tool over the library.
+//   oxir info MODEL
+//   oxir convert IN OUT [--external-data FILE] [--size-threshold BYTES] [--internalize]
+//   oxir bench MODEL [--runs N]
+// Exit codes: 0 success, 1 bad model (or I/O failure), 2 bad usage.
+#include <oxir/oxir.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <unistd.h>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr const char* usage =
+    "usage:\n"
+    "  oxir info MODEL\n"
+    "  oxir convert IN OUT [--external-data FILE] [--size-threshold BYTES] [--internalize]\n"
+    "  oxir bench MODEL [--runs N]\n";
+
+struct UsageError {
+  std::string message;
+};
+
+std::uint64_t parse_count(const std::string& flag, const std::string& text) {
+  if (text.empty() || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+      text.size() > 19)
+    throw UsageError{flag + " needs a non-negative integer, got \"" + text + "\""};
+  return std::stoull(text);
+}
+
+void print_value(const oxir::ValueInfo& v) {
+  std::cout << "    " << v.name << ": ";
+  if (v.type) std::cout << *v.type;
+  else std::cout << "(no type)";
+  std::cout << "\n";
+}
+
+int info(const std::vector<std::string>& args) {
+  if (args.size() != 1) throw UsageError{"info takes one MODEL"};
+  const oxir::Model m = oxir::load_model(args[0]);
+  std::size_t nodes = 0, subgraph_nodes = 0;
+  for (const auto& n : oxir::views::all_nodes(m.graph)) {
+    (void)n;
+    ++subgraph_nodes;
+  }
+  nodes = m.graph.nodes.size();
+  std::uint64_t inline_bytes = 0, external_bytes = 0;
+  std::size_t tensors = 0;
+  oxir::io::for_each_tensor(m, [&](const oxir::Tensor& t, const std::string&) {
+    ++tensors;
+    (t.is_external() ? external_bytes : inline_bytes) += t.data.size();  // size() never loads
+  });
+  std::cout << "file: " << args[0] << "\n";
+  std::cout << "ir_version: " << m.ir_version << "\n";
+  std::cout << "opset_import:";
+  for (const auto& o : m.opset_imports) std::cout << " " << (o.domain.empty() ? "\"\"" : o.domain) << "=" << o.version;
+  std::cout << "\n";
+  std::cout << "producer: " << m.producer_name << (m.producer_version.empty() ? "" : " " + m.producer_version) << "\n";
+  if (!m.domain.empty()) std::cout << "domain: " << m.domain << "\n";
+  std::cout << "graph: " << m.graph.name << "\n";
+  std::cout << "nodes: " << nodes << " (" << subgraph_nodes << " including subgraphs)\n";
+  std::cout << "initializers: " << m.graph.initializers.size() << " (+" << m.graph.sparse_initializers.size()
+            << " sparse)\n";
+  std::cout << "functions: " << m.functions.size() << "\n";
+  std::cout << "inputs:\n";
+  for (const auto& v : m.graph.inputs) print_value(v);
+  std::cout << "outputs:\n";
+  for (const auto& v : m.graph.outputs) print_value(v);
+  std::cout << "tensors: " << tensors << ", weight bytes: inline=" << inline_bytes << " external=" << external_bytes
+            << "\n";
+  return 0;
+}
+
+int convert(const std::vector<std::string>& args) {
+  std::vector<std::string> positional;
+  oxir::SaveOptions options;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
+      return args[++i];
+    };
+    if (a == "--external-data") options.external_data_file = value();
+    else if (a == "--size-threshold") options.size_threshold = parse_count(a, value());
+    else if (a == "--internalize") options.internalize = true;
+    else if (a.rfind("--", 0) == 0) throw UsageError{"unknown option " + a};
+    else positional.push_back(a);
+  }
+  if (positional.size() != 2) throw UsageError{"convert takes IN and OUT"};
+  if (options.internalize && options.external_data_file)
+    throw UsageError{"--internalize and --external-data exclude each other"};
+  const auto m = oxir::load_model(positional[0]);
+  oxir::save_model(m, positional[1], options);
+  return 0;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+int bench(const std::vector<std::string>& args) {
+  std::vector<std::string> positional;
+  std::uint64_t runs = 5;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--runs") {
+      if (i + 1 >= args.size()) throw UsageError{"--runs needs a value"};
+      runs = parse_count("--runs", args[++i]);
+      if (runs == 0) throw UsageError{"--runs must be at least 1"};
+    } else if (args[i].rfind("--", 0) == 0) {
+      throw UsageError{"unknown option " + args[i]};
+    } else {
+      positional.push_back(args[i]);
+    }
+  }
+  if (positional.size() != 1) throw UsageError{"bench takes one MODEL"};
+  const std::filesystem::path path = positional[0];
+  using clock = std::chrono::steady_clock;
+  auto ms = [](clock::time_point a, clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+  std::vector<double> load, parse, serialize, save;
+  const auto tmp = std::filesystem::temp_directory_path() / ("oxir-bench-" + std::to_string(::getpid()) + ".onnx");
+  auto file_bytes = std::make_shared<oxir::io::MappedFile>(path);
+  for (std::uint64_t r = 0; r < runs; ++r) {
+    auto t0 = clock::now();
+    auto m = oxir::load_model(path);
+    auto t1 = clock::now();
+    auto m2 = oxir::parse_model(file_bytes, file_bytes->bytes());
+    auto t2 = clock::now();
+    auto bytes = oxir::serialize_model(m);
+    auto t3 = clock::now();
+    oxir::save_model(m, tmp);
+    auto t4 = clock::now();
+    load.push_back(ms(t0, t1));
+    parse.push_back(ms(t1, t2));
+    serialize.push_back(ms(t2, t3));
+    save.push_back(ms(t3, t4));
+  }
+  std::filesystem::remove(tmp);
+  std::printf("load_ms=%.3f parse_ms=%.3f serialize_ms=%.3f save_ms=%.3f\n", median(load), median(parse),
+              median(serialize), median(save));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+      std::cerr << usage;
+      return args.empty() ? 2 : 0;
+    }
+    const std::string cmd = args[0];
+    args.erase(args.begin());
+    if (cmd == "info") return info(args);
+    if (cmd == "convert") return convert(args);
+    if (cmd == "bench") return bench(args);
+    throw UsageError{"unknown command \"" + cmd + "\""};
+  } catch (const UsageError& e) {
+    std::cerr << "oxir: " << e.message << "\n" << usage;
+    return 2;
+  } catch (const oxir::Error& e) {
+    std::cerr << "oxir: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "oxir: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,321 @@
+#pragma once
+// Loading and saving model files: memory-mapped zero-copy loading, external data (lazy or
+// eager), moving large tensors into external data files on save, and internalizing them again.
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "../core/error.hpp"
+#include "../ir/model.hpp"
+#include "decode.hpp"
+#include "encode.hpp"
+#include "mapped_file.hpp"
+
+namespace oxir {
+
+/// Options of load_model.
+struct LoadOptions {
+  DecodeOptions decode;
+  /// Read external data while loading instead of on first access.
+  bool load_external_data = false;
+};
+
+/// Options of save_model.
+struct SaveOptions {
+  /// File (relative to the model's folder) receiving tensors moved to external data. When unset,
+  /// tensors stay inline unless the model would exceed `max_inline_bytes`; then "<model file>.data".
+  std::optional<std::string> external_data_file;
+  /// Tensors whose payload has at least this many bytes go to the external data file.
+  std::uint64_t size_threshold = 1024;
+  /// Offset alignment of each tensor in the external data file.
+  std::uint64_t alignment = 4096;
+  /// Write every tensor inline (external ones are read first), whatever its size.
+  bool internalize = false;
+  /// Largest model file written with everything inline when no external_data_file is given
+  /// (protobuf refuses to parse messages of 2 GiB and more).
+  std::uint64_t max_inline_bytes = (std::uint64_t{1} << 31) - 1;
+};
+
+namespace io {
+
+/// Calls `fn(tensor, path)` for every tensor in the model: initializers, sparse initializers,
+/// attribute tensors, in every (nested) graph, in functions and training info. `path` names the
+/// tensor as error messages do, e.g. `graph.node[3].attribute[0].t`.
+template <class ModelRef, class Fn>
+void for_each_tensor(ModelRef& model, Fn&& fn) {
+  std::string path;
+  auto in = [&](std::string_view part, auto&& body) {
+    const auto len = path.size();
+    if (!path.empty() && part.front() != '[') path += '.';
+    path += part;
+    body();
+    path.resize(len);
+  };
+  auto idx = [](std::string_view name, std::size_t i) { return std::string(name) + "[" + std::to_string(i) + "]"; };
+  std::function<void(decltype((model.graph)))> graph;  // Graph& or const Graph&
+  auto nodes = [&](auto& list) {
+    for (std::size_t n = 0; n < list.size(); ++n)
+      in(idx("node", n), [&] {
+        auto& attrs = list[n].attributes;
+        for (std::size_t a = 0; a < attrs.size(); ++a)
+          in(idx("attribute", a), [&] {
+            auto& v = attrs[a].value;
+            if (auto p = std::get_if<Box<Tensor>>(&v); p && *p) in("t", [&] { fn(**p, path); });
+            if (auto p = std::get_if<std::vector<Tensor>>(&v))
+              for (std::size_t i = 0; i < p->size(); ++i) in(idx("tensors", i), [&] { fn((*p)[i], path); });
+            if (auto p = std::get_if<Box<SparseTensor>>(&v); p && *p)
+              in("sparse_tensor", [&] {
+                in("values", [&] { fn((*p)->values, path); });
+                in("indices", [&] { fn((*p)->indices, path); });
+              });
+            if (auto p = std::get_if<std::vector<SparseTensor>>(&v))
+              for (std::size_t i = 0; i < p->size(); ++i)
+                in(idx("sparse_tensors", i), [&] {
+                  in("values", [&] { fn((*p)[i].values, path); });
+                  in("indices", [&] { fn((*p)[i].indices, path); });
+                });
+            if (auto p = std::get_if<Box<Graph>>(&v); p && *p) in("g", [&] { graph(**p); });
+            if (auto p = std::get_if<std::vector<Graph>>(&v))
+              for (std::size_t i = 0; i < p->size(); ++i) in(idx("graphs", i), [&] { graph((*p)[i]); });
+          });
+      });
+  };
+  graph = [&](auto& g) {
+    for (std::size_t i = 0; i < g.initializers.size(); ++i) in(idx("initializer", i), [&] { fn(g.initializers[i], path); });
+    for (std::size_t i = 0; i < g.sparse_initializers.size(); ++i)
+      in(idx("sparse_initializer", i), [&] {
+        in("values", [&] { fn(g.sparse_initializers[i].values, path); });
+        in("indices", [&] { fn(g.sparse_initializers[i].indices, path); });
+      });
+    nodes(g.nodes);
+  };
+  in("graph", [&] { graph(model.graph); });
+  for (std::size_t f = 0; f < model.functions.size(); ++f) in(idx("functions", f), [&] { nodes(model.functions[f].nodes); });
+  for (std::size_t t = 0; t < model.training_info.size(); ++t)
+    in(idx("training_info", t), [&] {
+      in("initialization", [&] { graph(model.training_info[t].initialization); });
+      in("algorithm", [&] { graph(model.training_info[t].algorithm); });
+    });
+}
+
+/// Where an external tensor's bytes are: a checked file path and byte range.
+struct ExternalLocation {
+  std::filesystem::path file;
+  std::uint64_t offset = 0;
+  std::uint64_t length = 0;
+};
+
+/// Parses and checks a tensor's external_data entries against the folder `base`: the location
+/// must be a relative path that stays inside `base` (no "..", no absolute path, no symlink
+/// leading out), the file must exist and hold offset+length bytes, and length must match the
+/// tensor's dims. Throws oxir::Error (path relative to the tensor) otherwise.
+[[nodiscard]] inline ExternalLocation resolve_external(const Tensor& t, const std::filesystem::path& base) {
+  namespace fs = std::filesystem;
+  auto location = find_entry(t.external_data, "location");
+  if (!location || location->empty()) throw Error("external_data", "no location");
+  auto number = [&](std::string_view key) -> std::optional<std::uint64_t> {
+    auto v = find_entry(t.external_data, key);
+    if (!v) return std::nullopt;
+    if (v->empty() || v->size() > 20 || !std::all_of(v->begin(), v->end(), [](char c) { return c >= '0' && c <= '9'; }))
+      throw Error("external_data", std::string(key) + " \"" + std::string(*v) + "\" is not a non-negative integer");
+    errno = 0;
+    const auto n = std::strtoull(std::string(*v).c_str(), nullptr, 10);
+    if (errno == ERANGE) throw Error("external_data", std::string(key) + " is out of range");
+    return n;
+  };
+  const fs::path rel{std::string(*location)};
+  if (rel.is_absolute() || rel.has_root_name() || rel.has_root_directory())
+    throw Error("external_data", "location \"" + std::string(*location) + "\" is an absolute path");
+  for (const auto& part : rel)
+    if (part == "..") throw Error("external_data", "location \"" + std::string(*location) + "\" leaves the model's folder");
+  std::error_code ec;
+  const auto base_real = fs::weakly_canonical(base.empty() ? fs::path(".") : base, ec);
+  if (ec) throw Error("external_data", "cannot resolve the model's folder: " + ec.message());
+  const auto file = fs::weakly_canonical(base_real / rel, ec);
+  if (ec) throw Error("external_data", "cannot resolve \"" + std::string(*location) + "\": " + ec.message());
+  auto [mismatch, rest] = std::mismatch(base_real.begin(), base_real.end(), file.begin(), file.end());
+  if (mismatch != base_real.end())
+    throw Error("external_data", "location \"" + std::string(*location) + "\" resolves outside the model's folder");
+  if (!fs::is_regular_file(file, ec))
+    throw Error("external_data", "file \"" + std::string(*location) + "\" does not exist or is not a regular file");
+  const auto file_size = static_cast<std::uint64_t>(fs::file_size(file, ec));
+  if (ec) throw Error("external_data", "cannot read the size of \"" + std::string(*location) + "\"");
+  ExternalLocation out{file, number("offset").value_or(0), 0};
+  if (out.offset > file_size)
+    throw Error("external_data", "offset " + std::to_string(out.offset) + " is past the end of \"" +
+                                     std::string(*location) + "\" (" + std::to_string(file_size) + " bytes)");
+  out.length = number("length").value_or(file_size - out.offset);
+  if (out.length > file_size - out.offset)
+    throw Error("external_data", "offset " + std::to_string(out.offset) + " + length " + std::to_string(out.length) +
+                                     " runs past the end of \"" + std::string(*location) + "\" (" +
+                                     std::to_string(file_size) + " bytes)");
+  if (t.data_type != DataType::STRING) {
+    for (auto d : t.dims)
+      if (d < 0) throw Error("dims", "negative dimension " + std::to_string(d));
+    const auto need = t.expected_bytes();
+    if (!need) throw Error("dims", "payload size overflows 64 bits");
+    if (*need != out.length)
+      throw Error("external_data", "length " + std::to_string(out.length) + " does not match dims, which need " +
+                                       std::to_string(*need) + " bytes");
+  } else {
+    throw Error("external_data", "STRING tensors cannot use external data");
+  }
+  return out;
+}
+
+/// Shares one mapping per external data file among the tensors that use it.
+class ExternalFiles {
+ public:
+  [[nodiscard]] std::shared_ptr<MappedFile> open(const std::filesystem::path& file) {
+    std::lock_guard lock(mutex_);
+    auto& slot = files_[file.string()];
+    if (auto m = slot.lock()) return m;
+    auto m = std::make_shared<MappedFile>(file);
+    slot = m;
+    return m;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::weak_ptr<MappedFile>> files_;
+};
+
+/// Points every external tensor of `model` at its data under `base`: checked now, read on first
+/// access (or now, with `eager`).
+inline void attach_external_data(Model& model, const std::filesystem::path& base, bool eager) {
+  auto files = std::make_shared<ExternalFiles>();
+  for_each_tensor(model, [&](Tensor& t, const std::string& path) {
+    if (!t.is_external()) return;
+    try {
+      const auto loc = resolve_external(t, base);
+      auto load = [files, loc]() -> Buffer {
+        auto map = files->open(loc.file);
+        const auto all = map->bytes();
+        if (loc.offset + loc.length > all.size()) throw Error(loc.file.string(), "file shrank since the model was loaded");
+        return Buffer::view(map, all.subspan(static_cast<std::size_t>(loc.offset), static_cast<std::size_t>(loc.length)));
+      };
+      t.data = eager ? load() : Buffer::lazy(static_cast<std::size_t>(loc.length), std::move(load));
+    } catch (const Error& e) {
+      auto named = path + (t.name.empty() ? "" : " \"" + t.name + "\"");
+      throw e.within(named);
+    }
+  });
+}
+
+inline void write_file(const std::filesystem::path& path, std::span<const std::byte> a,
+                       std::span<const std::byte> b = {}) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw Error(path.string(), "cannot open for writing");
+  out.write(reinterpret_cast<const char*>(a.data()), static_cast<std::streamsize>(a.size()));
+  if (!b.empty()) out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+  out.flush();
+  if (!out) throw Error(path.string(), "write failed");
+}
+
+}  // namespace io
+
+/// Loads a model file: the file is memory-mapped and tensor payloads view the mapping (kept
+/// alive as long as any tensor uses it). External data is checked now and read on first access
+/// (or at once with options.load_external_data). Throws oxir::Error naming the file and the
+/// field path of any problem.
+[[nodiscard]] inline Model load_model(const std::filesystem::path& path, const LoadOptions& options = {}) {
+  auto map = std::make_shared<io::MappedFile>(path);
+  try {
+    Model m = parse_model(map, map->bytes(), options.decode);
+    io::attach_external_data(m, path.parent_path(), options.load_external_data);
+    return m;
+  } catch (const Error& e) {
+    throw Error(path.string() + ": " + e.path(), e.message());
+  }
+}
+
+/// Saves a model file, moving tensors into external data as `options` say (see SaveOptions).
+/// Tensors that were external are read and written again (inline or into the new data file), so
+/// the saved model never points at the files it was loaded from.
+inline void save_model(const Model& model, const std::filesystem::path& path, const SaveOptions& options = {}) {
+  Model out = model;  // shares every payload; only structure is copied
+  // Bring external tensors in memory view (lazy loads happen here).
+  std::uint64_t inline_bytes = 0;
+  io::for_each_tensor(out, [&](Tensor& t, const std::string& where) {
+    if (t.is_external()) {
+      try {
+        (void)t.data.bytes();
+      } catch (const Error& e) {
+        throw e.within(where);
+      }
+      t.external_data.clear();
+      t.data_location = DataLocation::DEFAULT;
+      t.presence.set(14, false);
+    }
+    inline_bytes += t.data.size();
+  });
+
+  std::optional<std::string> data_file = options.internalize ? std::nullopt : options.external_data_file;
+  if (!options.internalize && !data_file && inline_bytes > options.max_inline_bytes)
+    data_file = path.filename().string() + ".data";
+
+  std::vector<Buffer> chunks;  // payloads for the data file, in offset order
+  std::uint64_t offset = 0;
+  if (data_file) {
+    const std::uint64_t align = std::max<std::uint64_t>(options.alignment, 1);
+    io::for_each_tensor(out, [&](Tensor& t, const std::string&) {
+      if (t.data_type == DataType::STRING || t.data.size() < std::max<std::uint64_t>(options.size_threshold, 1)) return;
+      offset = (offset + align - 1) / align * align;
+      t.external_data = {{"location", *data_file, {}, {}},
+                         {"offset", std::to_string(offset), {}, {}},
+                         {"length", std::to_string(t.data.size()), {}, {}}};
+      t.data_location = DataLocation::EXTERNAL;
+      chunks.push_back(t.data);
+      offset += t.data.size();
+    });
+  }
+  const auto bytes = serialize_model(out);
+  if (data_file) {
+    // Written under a temporary name and renamed: the old file may be mapped by the very
+    // tensors being written (saving over the file a model was loaded from).
+    const auto data_path = path.parent_path() / *data_file;
+    auto tmp_path = data_path;
+    tmp_path += ".oxir-tmp";
+    std::ofstream d(tmp_path, std::ios::binary | std::ios::trunc);
+    if (!d) throw Error(data_path.string(), "cannot open for writing");
+    std::uint64_t pos = 0;
+    const std::uint64_t align = std::max<std::uint64_t>(options.alignment, 1);
+    static const char zeros[4096] = {};
+    for (const auto& c : chunks) {
+      const auto start = (pos + align - 1) / align * align;
+      for (auto pad = start - pos; pad > 0;) {
+        const auto n = std::min<std::uint64_t>(pad, sizeof zeros);
+        d.write(zeros, static_cast<std::streamsize>(n));
+        pad -= n;
+      }
+      const auto b = c.bytes();
+      d.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+      pos = start + b.size();
+    }
+    d.close();
+    if (!d) throw Error(data_path.string(), "write failed");
+    std::error_code ec;
+    std::filesystem::rename(tmp_path, data_path, ec);
+    if (ec) throw Error(data_path.string(), "cannot replace: " + ec.message());
+  }
+  auto tmp_model = path;
+  tmp_model += ".oxir-tmp";
+  io::write_file(tmp_model, bytes);
+  std::error_code ec;
+  std::filesystem::rename(tmp_model, path, ec);
+  if (ec) throw Error(path.string(), "cannot replace: " + ec.message());
+}
+
+}  // namespace oxir

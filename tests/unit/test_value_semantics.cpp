@@ -1,0 +1,231 @@
+// Value semantics of the object model: copies are independent, == compares content, and copying a
+// model copies no tensor payload (proved by counting allocated bytes).
+#include <doctest/doctest.h>
+
+#include <oxir/ir.hpp>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+namespace {
+std::atomic<std::size_t> g_allocated{0};
+std::atomic<bool> g_counting{false};
+}  // namespace
+
+// Counting replacements of the global allocation functions (this test binary only). GCC cannot
+// see that these pair malloc with free consistently once they are inlined into library code.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+void* operator new(std::size_t n) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocated.fetch_add(n, std::memory_order_relaxed);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+using namespace oxir;
+
+namespace {
+Model small_model() {
+  Model m;
+  m.ir_version = 10;
+  m.set_opset_version("", 21);
+  m.graph.name = "g";
+  m.graph.inputs.emplace_back("X", Type::tensor(DataType::FLOAT, {"N", 4}));
+  m.graph.outputs.emplace_back("Y", Type::tensor(DataType::FLOAT, {"N", 4}));
+  m.graph.initializers.push_back(Tensor::from_values<float>("B", {4}, {1.f, 2.f, 3.f, 4.f}));
+  m.graph.nodes.push_back(Node("Add", {"X", "B"}, {"Y"}, "add"));
+  return m;
+}
+}  // namespace
+
+TEST_CASE("copy of a model holding a 1 GiB initializer copies no payload") {
+  constexpr std::size_t gib = std::size_t{1} << 30;
+  Model m = small_model();
+  m.graph.initializers.push_back(
+      Tensor::from_bytes("big", DataType::UINT8, {static_cast<std::int64_t>(gib)},
+                         Buffer::owned(std::vector<std::byte>(gib))));
+
+  g_allocated = 0;
+  g_counting = true;
+  Model copy = m;
+  g_counting = false;
+  // Structure only: names, vectors, the shared_ptr copies. Far below one payload.
+  CHECK(g_allocated.load() < 64 * 1024);
+  CHECK(copy.graph.initializers[1].data.shares_storage_with(m.graph.initializers[1].data));
+  CHECK(copy == m);
+
+  // Writing to the copy's tensor detaches only that tensor.
+  g_allocated = 0;
+  g_counting = true;
+  copy.graph.initializers[1].mutable_bytes()[7] = std::byte{42};
+  g_counting = false;
+  CHECK(g_allocated.load() >= gib);  // the copy-on-write really copied
+  CHECK_FALSE(copy.graph.initializers[1].data.shares_storage_with(m.graph.initializers[1].data));
+  CHECK(m.graph.initializers[1].bytes()[7] == std::byte{0});
+  CHECK(copy.graph.initializers[1].bytes()[7] == std::byte{42});
+  CHECK(copy.graph.initializers[0].data.shares_storage_with(m.graph.initializers[0].data));
+  CHECK(copy != m);
+}
+
+TEST_CASE("copies are independent and == compares content") {
+  Model a = small_model();
+  Model b = a;
+  CHECK(a == b);
+  b.graph.nodes[0].op_type = "Sub";
+  CHECK(a != b);
+  CHECK(a.graph.nodes[0].op_type == "Add");
+
+  Model c = small_model();  // built separately: equal content, distinct storage
+  CHECK(c == a);
+  CHECK_FALSE(c.graph.initializers[0].data.shares_storage_with(a.graph.initializers[0].data));
+  c.graph.initializers[0].set_element<float>(2, 30.f);
+  CHECK(c != a);
+  CHECK(a.graph.initializers[0].element<float>(2) == 3.f);
+
+  // Moves leave the source valid and the target equal to what the source was.
+  Model d = a;
+  Model e = std::move(d);
+  CHECK(e == a);
+}
+
+TEST_CASE("nested subgraphs are deep-copied") {
+  Graph then_branch;
+  then_branch.name = "then";
+  then_branch.nodes.push_back(Node("Identity", {"X"}, {"T"}));
+  Graph else_branch = then_branch;
+  else_branch.name = "else";
+
+  Node if_node("If", {"C"}, {"Y"});
+  if_node.set_attribute({"then_branch", then_branch});
+  if_node.set_attribute({"else_branch", else_branch});
+  Node copy = if_node;
+  CHECK(copy == if_node);
+  copy.find_attribute("then_branch")->as_graph().nodes[0].op_type = "Neg";
+  CHECK(copy != if_node);
+  CHECK(if_node.find_attribute("then_branch")->as_graph().nodes[0].op_type == "Identity");
+}
+
+TEST_CASE("attributes: kinds, accessors, NaN equality") {
+  Attribute f("alpha", 0.5f);
+  CHECK(f.kind() == AttributeType::FLOAT);
+  CHECK(f.type == AttributeType::FLOAT);
+  CHECK(f.as_float() == 0.5f);
+  CHECK_THROWS_AS((void)f.as_int(), Error);
+  try {
+    (void)f.as_ints();
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()) == "attribute 'alpha': is FLOAT, not INTS");
+  }
+
+  Attribute nan("x", std::numeric_limits<float>::quiet_NaN());
+  Attribute nan_copy = nan;
+  CHECK(nan == nan_copy);  // bitwise: a NaN attribute equals its copy
+  Attribute floats("fs", std::vector<float>{1.f, std::numeric_limits<float>::quiet_NaN()});
+  CHECK(floats == Attribute(floats));
+  CHECK(Attribute("a", 0.0f) != Attribute("a", -0.0f));  // different bits, different attribute
+
+  Attribute ints("axes", std::vector<std::int64_t>{0, 2});
+  CHECK(ints.as_ints() == std::vector<std::int64_t>{0, 2});
+  Attribute s("mode", "constant");
+  CHECK(s.as_string() == "constant");
+  Attribute t("value", Tensor::from_values<std::int64_t>("", {2}, {3, 4}));
+  CHECK(t.kind() == AttributeType::TENSOR);
+  CHECK(t.as_tensor().element<std::int64_t>(1) == 4);
+  Attribute ty("tp", Type::sequence(Type::tensor(DataType::INT8)));
+  CHECK(ty.as_type().is_sequence());
+
+  Attribute ref = Attribute::reference("alpha", "my_alpha", AttributeType::FLOAT);
+  CHECK(ref.kind() == AttributeType::FLOAT);  // declared type; no value of its own
+  CHECK(ref.value.index() == 0);
+  CHECK(ref.ref_attr_name == "my_alpha");
+
+  // IR version 1 attributes have no `type` field; kind() still says what they hold.
+  Attribute old;
+  old.name = "k";
+  old.value = std::vector<std::int64_t>{3, 3};
+  CHECK(old.type == AttributeType::UNDEFINED);
+  CHECK(old.kind() == AttributeType::INTS);
+
+  Node n("Foo", {}, {});
+  n.set_attribute({"i", 3}).set_attribute({"f", 1.5f}).set_attribute({"i", 4});
+  CHECK(n.attributes.size() == 2);
+  CHECK(n.attribute_or("i", std::int64_t{0}) == 4);
+  CHECK(n.attribute_or("missing", std::int64_t{7}) == 7);
+  CHECK(n.attribute_or("f", 0.f) == 1.5f);
+  CHECK(n.attribute_or("mode", "nearest") == "nearest");
+}
+
+TEST_CASE("presence is wire detail and does not affect ==") {
+  Node a("Relu", {}, {});
+  Node b = a;
+  b.presence.set(7);  // e.g. an explicit empty domain on the wire
+  CHECK(b.presence.has(7));
+  CHECK_FALSE(a.presence.has(7));
+  CHECK(a == b);
+  b.unknown_fields = std::string("\xa0\x06\x01", 3);  // unknown fields are content
+  CHECK(a != b);
+}
+
+TEST_CASE("types and shapes") {
+  Type t = Type::tensor(DataType::FLOAT, {"N", 3, Dim{}});
+  REQUIRE(t.shape() != nullptr);
+  CHECK(t.shape()->rank() == 3);
+  CHECK((*t.shape())[0].is_param());
+  CHECK((*t.shape())[1].dim_value() == 3);
+  CHECK((*t.shape())[2].is_unknown());
+  CHECK_FALSE(t.shape()->is_static());
+  CHECK(Shape{2, 3, 4}.element_count() == 24);
+  CHECK_FALSE(Shape{"N", 3}.element_count().has_value());
+  CHECK(Shape{}.element_count() == 1);
+
+  Type unknown_rank = Type::tensor(DataType::INT64);
+  CHECK(unknown_rank.shape() == nullptr);
+  CHECK(unknown_rank != Type::tensor(DataType::INT64, {}));  // unknown rank is not a scalar
+
+  Type m = Type::map(DataType::STRING, Type::sequence(Type::tensor(DataType::FLOAT)));
+  Type m2 = m;
+  CHECK(m == m2);
+  std::get<MapType>(m2.value).value_type = Type::optional(Type::tensor(DataType::FLOAT));
+  CHECK(m != m2);
+  CHECK(Type::sparse_tensor(DataType::FLOAT, {10}).elem_type() == DataType::FLOAT);
+  CHECK(Type(OpaqueType{"ai.onnx.ml", "thing", {}, {}}).is_opaque());
+}
+
+TEST_CASE("lookups by name and opset version of a domain") {
+  Model m = small_model();
+  CHECK(m.graph.find_node("add") != nullptr);
+  CHECK(m.graph.find_node("nope") == nullptr);
+  CHECK(m.graph.find_initializer("B") != nullptr);
+  CHECK(m.graph.find_value_info("X")->type->elem_type() == DataType::FLOAT);
+  CHECK(m.graph.find_value_info("Y") != nullptr);
+  CHECK(m.graph.find_producer("Y") == &m.graph.nodes[0]);
+  CHECK(m.graph.find_producer("X") == nullptr);
+
+  CHECK(m.opset_version("") == 21);
+  CHECK(m.opset_version("ai.onnx") == 21);
+  CHECK_FALSE(m.opset_version("ai.onnx.ml").has_value());
+  m.set_opset_version("ai.onnx", 22);  // the same domain, spelled differently
+  CHECK(m.opset_imports.size() == 1);
+  CHECK(m.opset_version("") == 22);
+  m.set_opset_version("com.microsoft", 1);
+  CHECK(m.opset_version("com.microsoft") == 1);
+
+  Function f;
+  f.domain = "local";
+  f.name = "Fn";
+  f.opset_imports.push_back({"ai.onnx", 18, {}, {}});
+  m.functions.push_back(f);
+  CHECK(m.find_function("local", "Fn") != nullptr);
+  CHECK(m.find_function("local", "Fn", "v2") == nullptr);
+  CHECK(m.functions[0].opset_version("") == 18);
+
+  std::vector<StringStringEntry> meta;
+  set_entry(meta, "author", "me");
+  set_entry(meta, "author", "you");
+  CHECK(meta.size() == 1);
+  CHECK(find_entry(meta, "author") == "you");
+}
