@@ -926,6 +926,13 @@ class Decoder {
   return m;
 }
 
+/// Decodes a serialized TensorProto (e.g. the input_0.pb files of ONNX's backend tests).
+[[nodiscard]] inline Tensor parse_tensor(std::span<const std::byte> bytes, const DecodeOptions& options = {}) {
+  Tensor t;
+  io::Decoder(nullptr, options).tensor(wire::Reader(bytes), t);
+  return t;
+}
+
 /// Decodes a serialized ModelProto held in a string (copied where kept).
 [[nodiscard]] inline Model parse_model(std::string_view bytes, const DecodeOptions& options = {}) {
   return parse_model(std::as_bytes(std::span<const char>(bytes.data(), bytes.size())), options);

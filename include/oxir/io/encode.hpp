@@ -455,6 +455,11 @@ template <class Fn>
   return io::encode_with([&](auto& e) { e.model(m); });
 }
 
+/// Serializes one tensor (TensorProto).
+[[nodiscard]] inline std::vector<std::byte> serialize_tensor(const Tensor& t) {
+  return io::encode_with([&](auto& e) { e.tensor(t); });
+}
+
 /// Serializes a model into a std::string (what protobuf's SerializeToString gives).
 [[nodiscard]] inline std::string serialize_model_to_string(const Model& m) {
   auto bytes = serialize_model(m);
