@@ -242,13 +242,15 @@ inline void write_file(const std::filesystem::path& path, std::span<const std::b
 }
 
 /// Saves a model file, moving tensors into external data as `options` say (see SaveOptions).
-/// Tensors that were external are read and written again (inline or into the new data file), so
-/// the saved model never points at the files it was loaded from.
+/// Tensors that were loaded from external data are read and written again (inline or into the
+/// new data file), so the saved model never points at the files it was loaded from; an external
+/// tensor without payload in memory (a reference built by hand) is written as the reference it is.
 inline void save_model(const Model& model, const std::filesystem::path& path, const SaveOptions& options = {}) {
   Model out = model;  // shares every payload; only structure is copied
   // Bring external tensors in memory view (lazy loads happen here).
   std::uint64_t inline_bytes = 0;
   io::for_each_tensor(out, [&](Tensor& t, const std::string& where) {
+    if (t.is_external() && !t.data.source()) return;  // built by hand: a reference to keep as it is
     if (t.is_external()) {
       try {
         (void)t.data.bytes();
@@ -271,7 +273,7 @@ inline void save_model(const Model& model, const std::filesystem::path& path, co
   if (data_file) {
     const std::uint64_t align = std::max<std::uint64_t>(options.alignment, 1);
     io::for_each_tensor(out, [&](Tensor& t, const std::string&) {
-      if (t.data_type == DataType::STRING || t.data.size() < std::max<std::uint64_t>(options.size_threshold, 1)) return;
+      if (t.is_external() || t.data_type == DataType::STRING || t.data.size() < std::max<std::uint64_t>(options.size_threshold, 1)) return;
       offset = (offset + align - 1) / align * align;
       t.external_data = {{"location", *data_file, {}, {}},
                          {"offset", std::to_string(offset), {}, {}},

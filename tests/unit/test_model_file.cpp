@@ -1,0 +1,232 @@
+// Loading and saving files: memory-mapped zero-copy loads, external data (lazy, eager, saved,
+// internalized) and hostile external references.
+#include <doctest/doctest.h>
+
+#include <oxir/oxir.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+using namespace oxir;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh folder under the system temp dir, removed at the end of the test.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("oxir-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  static int& counter() {
+    static int c = 0;
+    return c;
+  }
+};
+
+Model weights_model() {
+  Model m;
+  m.ir_version = 10;
+  m.set_opset_version("", 21);
+  m.graph.name = "g";
+  m.graph.inputs.emplace_back("X", Type::tensor(DataType::FLOAT, {"N", 256}));
+  m.graph.outputs.emplace_back("Y", Type::tensor(DataType::FLOAT, {"N", 256}));
+  std::vector<float> big(256 * 256);
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<float>(i % 251) * 0.5f;
+  m.graph.initializers.push_back(Tensor::from_values<float>("W", {256, 256}, big));
+  m.graph.initializers.push_back(Tensor::from_values<float>("b", {2}, {1.f, 2.f}));  // below the threshold
+  m.graph.nodes.push_back(Node("MatMul", {"X", "W"}, {"Y"}, "mm"));
+  return m;
+}
+
+std::string read_all(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void write_all(const fs::path& p, const std::string& s) {
+  std::ofstream out(p, std::ios::binary);
+  out << s;
+}
+
+// A model whose single initializer "E" (3 floats) points at external data with these entries.
+Model external_model(std::vector<StringStringEntry> entries) {
+  Model m;
+  m.ir_version = 10;
+  Tensor t;
+  t.name = "E";
+  t.data_type = DataType::FLOAT;
+  t.dims = {3};
+  t.data_location = DataLocation::EXTERNAL;
+  t.external_data = std::move(entries);
+  m.graph.initializers.push_back(t);
+  return m;
+}
+
+std::string load_error(const fs::path& p) {
+  try {
+    (void)load_model(p);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("save and load round trip; loaded payloads view the mapped file") {
+  TempDir dir;
+  const Model m = weights_model();
+  save_model(m, dir.path / "m.onnx");
+  const Model back = load_model(dir.path / "m.onnx");
+  CHECK(back == m);
+  CHECK(read_all(dir.path / "m.onnx") == serialize_model_to_string(m));
+  // Zero copy: the payload points into the mapping, not at a copy (the bytes sit inside the file image).
+  const auto file = read_all(dir.path / "m.onnx");
+  const auto* w = back.graph.find_initializer("W");
+  CHECK(w->data.source() != nullptr);
+  auto copy = back;  // copies share the mapping
+  CHECK(copy.graph.find_initializer("W")->data.shares_storage_with(w->data));
+  CHECK(std::memcmp(w->bytes().data(), m.graph.find_initializer("W")->bytes().data(), w->bytes().size()) == 0);
+}
+
+TEST_CASE("saving moves large tensors to an aligned external file; loading reads it lazily") {
+  TempDir dir;
+  const Model m = weights_model();
+  SaveOptions opt;
+  opt.external_data_file = "weights.bin";
+  opt.size_threshold = 1024;
+  opt.alignment = 4096;
+  save_model(m, dir.path / "m.onnx", opt);
+  CHECK(fs::file_size(dir.path / "weights.bin") == 256 * 256 * 4);
+
+  const Model back = load_model(dir.path / "m.onnx");
+  const Tensor& w = *back.graph.find_initializer("W");
+  CHECK(w.is_external());
+  CHECK(find_entry(w.external_data, "location") == "weights.bin");
+  CHECK(find_entry(w.external_data, "offset") == "0");
+  CHECK_FALSE(w.data.is_loaded());
+  CHECK(w.data.size() == 256 * 256 * 4);
+  CHECK_FALSE(back.graph.find_initializer("b")->is_external());
+  CHECK(w.values<float>()[300] == m.graph.find_initializer("W")->values<float>()[300]);
+  CHECK(w.data.is_loaded());
+
+  // Eager loading, then internalizing brings everything back inline.
+  LoadOptions eager;
+  eager.load_external_data = true;
+  const Model loaded = load_model(dir.path / "m.onnx", eager);
+  CHECK(loaded.graph.find_initializer("W")->data.is_loaded());
+  SaveOptions inl;
+  inl.internalize = true;
+  save_model(loaded, dir.path / "inline.onnx", inl);
+  const Model internal = load_model(dir.path / "inline.onnx");
+  CHECK_FALSE(internal.graph.find_initializer("W")->is_external());
+  CHECK(internal == m);
+
+  // Two tensors above the threshold: the second starts at an aligned offset.
+  Model two = m;
+  two.graph.initializers.push_back(Tensor::from_values<std::int64_t>("L", {300}, std::vector<std::int64_t>(300, 7)));
+  save_model(two, dir.path / "two.onnx", opt);
+  const Model two_back = load_model(dir.path / "two.onnx");
+  const auto offset = std::stoull(std::string(*find_entry(two_back.graph.find_initializer("L")->external_data, "offset")));
+  CHECK(offset % 4096 == 0);
+  CHECK(offset >= 256 * 256 * 4);
+  CHECK(two_back.graph.find_initializer("L")->element<std::int64_t>(299) == 7);
+}
+
+TEST_CASE("saving over the file a model was loaded from is safe") {
+  TempDir dir;
+  SaveOptions opt;
+  opt.external_data_file = "w.bin";
+  save_model(weights_model(), dir.path / "m.onnx", opt);
+  Model m = load_model(dir.path / "m.onnx");  // lazy views of w.bin
+  m.graph.name = "renamed";
+  save_model(m, dir.path / "m.onnx", opt);  // rewrites w.bin while m's tensors map the old one
+  Model again = load_model(dir.path / "m.onnx");
+  CHECK(again.graph.name == "renamed");
+  CHECK(again.graph.find_initializer("W")->values<float>()[1000] == weights_model().graph.find_initializer("W")->values<float>()[1000]);
+}
+
+TEST_CASE("a model of more than max_inline_bytes goes to external data by default") {
+  TempDir dir;
+  SaveOptions opt;
+  opt.max_inline_bytes = 100000;  // stands in for protobuf's 2 GiB limit
+  save_model(weights_model(), dir.path / "m.onnx", opt);
+  CHECK(fs::exists(dir.path / "m.onnx.data"));
+  CHECK(fs::file_size(dir.path / "m.onnx") < 10000);
+  CHECK(load_model(dir.path / "m.onnx") != weights_model());  // external now, so different metadata
+  SaveOptions inl;
+  inl.internalize = true;
+  save_model(load_model(dir.path / "m.onnx"), dir.path / "i.onnx", inl);
+  CHECK(load_model(dir.path / "i.onnx") == weights_model());
+}
+
+TEST_CASE("hostile external data: path leaving the folder with ..") {
+  TempDir dir;
+  save_model(external_model({{"location", "../secret.bin", {}, {}}}), dir.path / "m.onnx");
+  CHECK(load_error(dir.path / "m.onnx") ==
+        (dir.path / "m.onnx").string() +
+            ": graph.initializer[0] \"E\".external_data: location \"../secret.bin\" leaves the model's folder");
+}
+
+TEST_CASE("hostile external data: absolute path") {
+  TempDir dir;
+  save_model(external_model({{"location", "/etc/passwd", {}, {}}}), dir.path / "m.onnx");
+  CHECK(load_error(dir.path / "m.onnx").find("is an absolute path") != std::string::npos);
+}
+
+TEST_CASE("hostile external data: symlink leading out of the folder") {
+  TempDir dir;
+  TempDir outside;
+  write_all(outside.path / "data.bin", std::string(12, 'x'));
+  fs::create_symlink(outside.path / "data.bin", dir.path / "link.bin");
+  save_model(external_model({{"location", "link.bin", {}, {}}}), dir.path / "m.onnx");
+  CHECK(load_error(dir.path / "m.onnx").find("resolves outside the model's folder") != std::string::npos);
+  // A symlinked folder leading out is caught the same way.
+  fs::create_directory_symlink(outside.path, dir.path / "sub");
+  save_model(external_model({{"location", "sub/data.bin", {}, {}}}), dir.path / "m2.onnx");
+  CHECK(load_error(dir.path / "m2.onnx").find("resolves outside the model's folder") != std::string::npos);
+}
+
+TEST_CASE("hostile external data: past the end of its file") {
+  TempDir dir;
+  write_all(dir.path / "d.bin", std::string(16, 'x'));
+  save_model(external_model({{"location", "d.bin", {}, {}}, {"offset", "8", {}, {}}, {"length", "12", {}, {}}}),
+             dir.path / "m.onnx");
+  CHECK(load_error(dir.path / "m.onnx").find("offset 8 + length 12 runs past the end of \"d.bin\" (16 bytes)") !=
+        std::string::npos);
+  save_model(external_model({{"location", "d.bin", {}, {}}, {"offset", "99", {}, {}}}), dir.path / "m2.onnx");
+  CHECK(load_error(dir.path / "m2.onnx").find("offset 99 is past the end") != std::string::npos);
+  save_model(external_model({{"location", "d.bin", {}, {}}, {"offset", "-1", {}, {}}}), dir.path / "m3.onnx");
+  CHECK(load_error(dir.path / "m3.onnx").find("is not a non-negative integer") != std::string::npos);
+  save_model(external_model({{"location", "d.bin", {}, {}}, {"length", "8", {}, {}}}), dir.path / "m4.onnx");
+  CHECK(load_error(dir.path / "m4.onnx").find("length 8 does not match dims, which need 12 bytes") != std::string::npos);
+}
+
+TEST_CASE("hostile external data: missing file or location") {
+  TempDir dir;
+  save_model(external_model({{"location", "nowhere.bin", {}, {}}}), dir.path / "m.onnx");
+  CHECK(load_error(dir.path / "m.onnx").find("file \"nowhere.bin\" does not exist") != std::string::npos);
+  save_model(external_model({{"offset", "0", {}, {}}}), dir.path / "m2.onnx");
+  CHECK(load_error(dir.path / "m2.onnx").find("external_data: no location") != std::string::npos);
+  CHECK(load_error(dir.path / "absent.onnx").find("cannot open") != std::string::npos);
+}
+
+TEST_CASE("a valid external reference in a subfolder loads") {
+  TempDir dir;
+  fs::create_directories(dir.path / "data");
+  const float values[3] = {1.f, 2.f, 3.f};
+  write_all(dir.path / "data" / "e.bin", std::string("pad!") + std::string(reinterpret_cast<const char*>(values), 12));
+  save_model(external_model({{"location", "data/e.bin", {}, {}}, {"offset", "4", {}, {}}, {"length", "12", {}, {}}}),
+             dir.path / "m.onnx");
+  const Model m = load_model(dir.path / "m.onnx");
+  CHECK(m.graph.initializers[0].values<float>()[2] == 3.f);
+}
