@@ -122,8 +122,14 @@ Model everything() {
   ss.index_to_device_group_map.push_back({0, {0, 1}, {}, {}});
   ShardedDim sd;
   sd.axis = 0;
-  sd.simple_sharding.push_back({std::string("N"), 2, {}, {}});
-  sd.simple_sharding.push_back({std::int64_t{8}, 4, {}, {}});
+  SimpleShardedDim by_symbol;
+  by_symbol.dim = std::string("N");
+  by_symbol.num_shards = 2;
+  SimpleShardedDim by_value;
+  by_value.dim = std::int64_t{8};
+  by_value.num_shards = 4;
+  sd.simple_sharding.push_back(by_symbol);
+  sd.simple_sharding.push_back(by_value);
   ss.sharded_dim.push_back(sd);
   ndc.sharding_spec.push_back(ss);
   n.device_configurations.push_back(ndc);

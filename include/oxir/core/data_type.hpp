@@ -2,6 +2,7 @@
 // The ONNX element types (TensorProto.DataType) and their constexpr properties.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -101,9 +102,13 @@ inline constexpr std::array<DataTypeInfo, 27> data_type_table{{
 [[nodiscard]] constexpr std::string_view data_type_name(DataType t) noexcept { return data_type_info(t).name; }
 /// Bits per element in raw_data; 0 for STRING/UNDEFINED.
 [[nodiscard]] constexpr int bit_width(DataType t) noexcept { return data_type_info(t).bit_width; }
+/// Real floating point (float16 ... float4, float8e8m0); not complex.
 [[nodiscard]] constexpr bool is_floating(DataType t) noexcept { return data_type_info(t).is_floating; }
+/// Integral, including the sub-byte integers; bool is not.
 [[nodiscard]] constexpr bool is_integer(DataType t) noexcept { return data_type_info(t).is_integer; }
+/// Can represent negative values.
 [[nodiscard]] constexpr bool is_signed(DataType t) noexcept { return data_type_info(t).is_signed; }
+/// COMPLEX64 or COMPLEX128.
 [[nodiscard]] constexpr bool is_complex(DataType t) noexcept { return data_type_info(t).is_complex; }
 /// Elements narrower than a byte (4- and 2-bit types), packed several to a byte, lowest bits first.
 [[nodiscard]] constexpr bool is_sub_byte(DataType t) noexcept {
