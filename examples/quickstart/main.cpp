@@ -2,11 +2,16 @@
 // float16 / bfloat16 weights -- then inspects and prints it.
 #include <oxir/oxir.hpp>
 
+#include <filesystem>
 #include <iostream>
+#include <string>
 #include <vector>
 
-int main() {
+// Usage: quickstart [OUT.onnx]  (default: quickstart.onnx in the system temp folder)
+int main(int argc, char** argv) {
   using namespace oxir;
+  const std::filesystem::path out =
+      argc > 1 ? std::filesystem::path(argv[1]) : std::filesystem::temp_directory_path() / "quickstart.onnx";
 
   // Weights: W is float16 [4,3], B is bfloat16 [3] (Cast to float16 inside the graph).
   std::vector<float16> w;
@@ -43,6 +48,12 @@ int main() {
   std::cout << "default-domain opset: " << *model.opset_version("ai.onnx") << "\n";
   std::cout << "W[1,2] = " << static_cast<float>(g.find_initializer("W")->element<float16>(5)) << "\n\n";
 
-  std::cout << model;
-  return 0;
+  std::cout << model << "\n";
+
+  // Save with the native writer and read back (memory-mapped, weights not copied).
+  save_model(model, out);
+  const Model loaded = load_model(out);
+  std::cout << "saved " << out.string() << " (" << std::filesystem::file_size(out)
+            << " bytes); loaded back equal: " << (loaded == model) << "\n";
+  return loaded == model ? 0 : 1;
 }
