@@ -3953,7 +3953,22 @@ class MappedFile {
       return;
     }
     size_ = static_cast<std::size_t>(st.st_size);
-    if (size_ > 0) {
+    if (size_ > 0 && size_ < small_file_bytes) {
+      // Small files: one read() beats setting up and tearing down a mapping.
+      owned_.resize(size_);
+      std::size_t done = 0;
+      while (done < size_) {
+        const auto n = ::pread(fd, owned_.data() + done, size_ - done, static_cast<off_t>(done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+          const int err = errno;
+          ::close(fd);
+          throw Error(path.string(), std::string("cannot read: ") + (n == 0 ? "file shrank" : std::strerror(err)));
+        }
+        done += static_cast<std::size_t>(n);
+      }
+      data_ = owned_.data();
+    } else if (size_ > 0) {
       void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
       if (p == MAP_FAILED) {
         const int err = errno;
@@ -3978,6 +3993,9 @@ class MappedFile {
 
   /// The file's bytes.
   [[nodiscard]] std::span<const std::byte> bytes() const noexcept { return {data_, size_}; }
+  /// Files smaller than this are read into memory instead of mapped.
+  static constexpr std::size_t small_file_bytes = std::size_t{1} << 20;
+
   /// The file's path as given.
   [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
 
