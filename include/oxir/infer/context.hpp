@@ -1,0 +1,145 @@
+#pragma once
+// What an operator's inference rule sees: its node, the inferred types (and symbolic contents)
+// of its inputs, constant inputs, attributes, the model's symbol table; and where it writes its
+// outputs' types. Rules are plain functions `void rule(InferContext&)` registered per
+// (domain, op_type) in an OpRegistry (registry.hpp).
+//
+// Conventions for rules:
+//  - Never claim what the model does not imply: when a size cannot be determined, use
+//    ctx.fresh() (a new symbol), or leave the rank unknown (ValueType::tensor(elem)).
+//  - Malformed nodes (missing required inputs/attributes, axis out of range, wrong input count):
+//    call ctx.fail("message"); it throws and the engine records a diagnostic naming the node and
+//    leaves the outputs unknown.
+//  - Sizes the operator's semantics force equal: ctx.unify(a, b, "what"); a provable conflict
+//    becomes a diagnostic (or an exception in strict mode).
+//  - Absent optional inputs: has_input(i) is false; input_type(i) is then Unknown.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../ir/graph.hpp"
+#include "../ir/tensor.hpp"
+#include "symbols.hpp"
+#include "value_type.hpp"
+
+namespace oxir::infer {
+
+class Engine;
+struct Scope;
+
+/// Thrown by InferContext::fail; caught by the engine (never escapes infer_shapes).
+struct RuleFailure {
+  std::string message;
+};
+
+class InferContext {
+ public:
+  InferContext(Engine& e, Scope& s, const Node& n, std::string path, std::int64_t opset)
+      : engine_(&e), scope_(&s), node_(&n), path_(std::move(path)), opset_(opset) {}
+
+  // ---- the node ----
+  [[nodiscard]] const Node& node() const noexcept { return *node_; }
+  /// The opset version of the node's domain in effect (model or function opset_import).
+  [[nodiscard]] std::int64_t opset() const noexcept { return opset_; }
+  /// The field path of the node, e.g. "graph.node[3]".
+  [[nodiscard]] const std::string& path() const noexcept { return path_; }
+
+  // ---- inputs ----
+  [[nodiscard]] std::size_t input_count() const noexcept { return node_->inputs.size(); }
+  /// Input i is given (exists and is not the empty name).
+  [[nodiscard]] bool has_input(std::size_t i) const noexcept { return node_->has_input(i); }
+  /// Inferred type of input i (Unknown if absent or not known).
+  [[nodiscard]] const ValueType& input_type(std::size_t i) const;
+  /// Element type of input i (UNDEFINED if unknown).
+  [[nodiscard]] DataType input_elem(std::size_t i) const { return input_type(i).elem; }
+  /// Shape of input i if it is a tensor of known rank, else nullptr.
+  [[nodiscard]] const Dims* input_shape(std::size_t i) const {
+    const auto& t = input_type(i);
+    return t.has_shape() ? &*t.shape : nullptr;
+  }
+  [[nodiscard]] std::optional<std::int64_t> input_rank(std::size_t i) const { return input_type(i).rank(); }
+  /// Symbolic contents of input i (integer tensors of rank 0/1 whose elements are known as
+  /// sizes: from Shape, Constant, initializers, arithmetic on them…), else nullptr.
+  [[nodiscard]] const Dims* input_value(std::size_t i) const;
+  /// The tensor itself when input i is an initializer (not overridable by a graph input) or the
+  /// output of a Constant node, else nullptr.
+  [[nodiscard]] const Tensor* input_constant(std::size_t i) const;
+  /// Integer contents of a constant input (any integer element type), else nullopt.
+  [[nodiscard]] std::optional<std::vector<std::int64_t>> input_ints(std::size_t i) const;
+  /// Floating-point contents of a constant input (float/double/float16/bfloat16), else nullopt.
+  [[nodiscard]] std::optional<std::vector<double>> input_floats(std::size_t i) const;
+
+  // ---- attributes ----
+  [[nodiscard]] const Attribute* attr(std::string_view name) const { return node_->find_attribute(name); }
+  [[nodiscard]] bool has_attr(std::string_view name) const { return attr(name) != nullptr; }
+  [[nodiscard]] std::int64_t attr_int(std::string_view name, std::int64_t fallback) const;
+  [[nodiscard]] float attr_float(std::string_view name, float fallback) const;
+  [[nodiscard]] std::string attr_string(std::string_view name, std::string_view fallback) const;
+  [[nodiscard]] std::optional<std::vector<std::int64_t>> attr_ints(std::string_view name) const;
+  [[nodiscard]] std::optional<std::vector<float>> attr_floats(std::string_view name) const;
+  /// An INT attribute that must be present (fails otherwise).
+  [[nodiscard]] std::int64_t require_int(std::string_view name) const;
+
+  // ---- outputs ----
+  [[nodiscard]] std::size_t output_count() const noexcept { return node_->outputs.size(); }
+  [[nodiscard]] bool has_output(std::size_t i) const noexcept { return node_->has_output(i); }
+  /// Sets output i's type (ignored if the output is not requested).
+  void set_output(std::size_t i, ValueType t);
+  /// Sets output i's type to a tensor of `elem` and `shape`.
+  void set_output(std::size_t i, DataType elem, Dims shape) { set_output(i, ValueType::tensor(elem, std::move(shape))); }
+  /// Sets output i's symbolic contents (call after set_output; for int tensors of rank 0/1).
+  void set_output_value(std::size_t i, Dims value);
+  /// Output i's type as set so far (Unknown if not set).
+  [[nodiscard]] const ValueType& output_type(std::size_t i) const;
+
+  // ---- sizes ----
+  [[nodiscard]] SymbolTable& symbols() const;
+  /// A new symbol for a size nothing determines.
+  [[nodiscard]] DimExpr fresh() const;
+  /// e with every merged symbol replaced by its representative/number.
+  [[nodiscard]] DimExpr resolve(const DimExpr& e) const;
+  /// Asserts a == b (operator semantics imply it). Returns false on a provable conflict, after
+  /// recording a diagnostic that mentions `what` (throws in strict mode).
+  bool unify(const DimExpr& a, const DimExpr& b, std::string_view what) const;
+  /// Multidirectional (numpy) broadcasting of shapes; conflicts (3 vs 4) are diagnosed.
+  [[nodiscard]] Dims broadcast(std::span<const Dims* const> shapes) const;
+  [[nodiscard]] Dims broadcast(const Dims& a, const Dims& b) const {
+    const Dims* s[] = {&a, &b};
+    return broadcast(std::span<const Dims* const>(s));
+  }
+  /// Normalises an axis in [-rank, rank) to [0, rank); fails if out of range.
+  [[nodiscard]] std::int64_t normalize_axis(std::int64_t axis, std::int64_t rank, std::string_view what = "axis") const;
+
+  // ---- diagnostics ----
+  /// Abandons the rule: the node is malformed or unsupported. Throws RuleFailure.
+  [[noreturn]] void fail(std::string message) const { throw RuleFailure{std::move(message)}; }
+  /// Records a warning naming this node; the rule goes on.
+  void warn(std::string message) const;
+
+  // ---- subgraphs (control flow) ----
+  /// Infers the GRAPH attribute `attr` with the given input types (and optional symbolic
+  /// contents) in a scope nested in this node's scope; returns its outputs' states. Values the
+  /// subgraph declares win over `inputs` where more precise.
+  std::vector<ValueInfoState> infer_subgraph(std::string_view attr, std::vector<ValueInfoState> inputs);
+  /// Number of formal inputs/outputs of GRAPH attribute `attr` (fails if absent).
+  [[nodiscard]] std::size_t subgraph_input_count(std::string_view attr) const;
+  [[nodiscard]] std::size_t subgraph_output_count(std::string_view attr) const;
+
+  // engine internals
+  [[nodiscard]] Engine& engine() const noexcept { return *engine_; }
+  [[nodiscard]] Scope& scope() const noexcept { return *scope_; }
+  std::vector<std::optional<ValueInfoState>> outputs_;
+
+ private:
+  Engine* engine_;
+  Scope* scope_;
+  const Node* node_;
+  std::string path_;
+  std::int64_t opset_;
+};
+
+}  // namespace oxir::infer

@@ -1,0 +1,890 @@
+#pragma once
+// The inference engine: walks graphs in dependency order, calls operators' rules, infers
+// subgraphs and model-local functions per call site, keeps one symbol table for the whole model
+// and writes the resolved types back into value_info and graph outputs at the end.
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "../analysis/topo.hpp"
+#include "../core/element_types.hpp"
+#include "../core/error.hpp"
+#include "../ir/model.hpp"
+#include "context.hpp"
+#include "registry.hpp"
+#include "report.hpp"
+
+namespace oxir::infer {
+
+/// Largest integer tensor whose elements are tracked symbolically.
+inline constexpr std::size_t kMaxSymbolicElements = 1024;
+/// Deepest nesting of function calls followed (recursion guard).
+inline constexpr int kMaxCallDepth = 64;
+
+struct Scope {
+  Scope* parent = nullptr;
+  Graph* graph = nullptr;  ///< the graph inferred here (a temporary for function bodies)
+  std::string path;
+  const std::vector<OperatorSetId>* opsets = nullptr;
+  std::unordered_map<std::string, ValueInfoState> values;
+  std::unordered_map<std::string, const Tensor*> constants;
+  std::unordered_map<std::string, const Type*> declared;  ///< keep mode: existing annotations
+  bool write_back = true;
+  int call_depth = 0;
+
+  /// The state of `name` here or in an enclosing scope, or nullptr.
+  ValueInfoState* lookup(const std::string& name) {
+    for (Scope* s = this; s; s = s->parent)
+      if (auto it = s->values.find(name); it != s->values.end()) return &it->second;
+    return nullptr;
+  }
+  const Tensor* constant(const std::string& name) const {
+    for (const Scope* s = this; s; s = s->parent) {
+      if (auto it = s->constants.find(name); it != s->constants.end()) return it->second;
+      if (s->values.contains(name)) return nullptr;  // shadowed by a non-constant value
+    }
+    return nullptr;
+  }
+};
+
+class Engine {
+ public:
+  Engine(Model& m, const InferOptions& o, const OpRegistry& r) : model_(m), opts_(o), reg_(r) {}
+
+  InferReport run();
+
+  SymbolTable syms;
+  InferReport report;
+
+  // ---- used by InferContext ----
+  void diagnose(Severity sev, DiagnosticKind kind, const std::string& where, const Node* n, std::string message);
+  std::vector<ValueInfoState> infer_subgraph(InferContext& ctx, std::string_view attr,
+                                             std::vector<ValueInfoState> inputs);
+  [[nodiscard]] const InferOptions& options() const noexcept { return opts_; }
+
+  /// Converts a declared Type; unknown dims become fresh symbols (or `unnamed_prefix` + index).
+  ValueType from_type(const Type& t, const std::string& unnamed_prefix = {});
+  /// Converts back with resolved sizes.
+  Type to_type(const ValueType& v);
+  /// Symbolic contents of a constant tensor (integer, rank <= 1, small), if any.
+  static std::optional<Dims> tensor_sym_value(const Tensor& t);
+
+ private:
+  void infer_graph(Scope& sc, Graph& g);
+  void infer_node(Scope& sc, Node& n, const std::string& path);
+  void infer_call(InferContext& ctx, Scope& sc, const Function& fn, const Node& call);
+  ValueInfoState refine(const ValueInfoState& inferred, const Type& declared, const std::string& where,
+                        const Node* n);
+  void reserve_names(const Graph& g);
+  void record(Graph& g, Scope& sc);
+  void write_back();
+  void fill_missing(Type& declared, const ValueType& inferred);
+
+  Model& model_;
+  InferOptions opts_;
+  const OpRegistry& reg_;
+  struct GraphResult {
+    Graph* graph;
+    std::vector<std::pair<std::string, ValueInfoState>> node_values;  // node outputs in order
+    std::vector<ValueInfoState> inputs, outputs;
+  };
+  std::vector<GraphResult> results_;
+  std::unordered_map<Graph*, std::size_t> result_index_;
+  bool strict_failed_ = false;
+};
+
+// ============================================================================================
+
+inline void Engine::diagnose(Severity sev, DiagnosticKind kind, const std::string& where, const Node* n,
+                             std::string message) {
+  Diagnostic d;
+  d.severity = sev;
+  d.kind = kind;
+  d.where = where;
+  if (n) {
+    d.node = n->name;
+    d.op_type = n->domain.empty() ? n->op_type : n->domain + "::" + n->op_type;
+  }
+  d.message = std::move(message);
+  if (kind == DiagnosticKind::Conflict) ++report.conflicts;
+  if (opts_.strict && sev == Severity::Error) {
+    std::string msg = d.message;
+    if (n) msg = (d.node.empty() ? "" : "node '" + d.node + "' ") + "(" + d.op_type + "): " + msg;
+    throw Error(where, msg);
+  }
+  if (report.diagnostics.size() < opts_.max_diagnostics) report.diagnostics.push_back(std::move(d));
+}
+
+inline ValueType Engine::from_type(const Type& t, const std::string& unnamed_prefix) {
+  auto dims_of = [&](const std::optional<Shape>& s) -> std::optional<Dims> {
+    if (!s) return std::nullopt;
+    Dims d;
+    d.reserve(s->dims.size());
+    for (std::size_t i = 0; i < s->dims.size(); ++i) {
+      const auto& x = s->dims[i];
+      if (x.is_value()) {
+        d.emplace_back(x.dim_value());
+      } else if (x.is_param() && !x.dim_param().empty()) {
+        d.push_back(DimExpr::symbol(syms.named(x.dim_param())));
+      } else if (!unnamed_prefix.empty()) {
+        d.push_back(DimExpr::symbol(syms.named(unnamed_prefix + std::to_string(i), SymbolOrigin::InputUnnamed)));
+      } else {
+        d.push_back(syms.fresh_expr());
+      }
+    }
+    return d;
+  };
+  return std::visit(
+      [&](const auto& x) -> ValueType {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, TensorType>) {
+          ValueType v = ValueType::tensor(x.elem_type);
+          v.shape = dims_of(x.shape);
+          return v;
+        } else if constexpr (std::is_same_v<T, SparseTensorType>) {
+          return ValueType::sparse_tensor(x.elem_type, dims_of(x.shape));
+        } else if constexpr (std::is_same_v<T, SequenceType>) {
+          return ValueType::sequence(x.elem_type.has_value() ? from_type(*x.elem_type) : ValueType{});
+        } else if constexpr (std::is_same_v<T, OptionalType>) {
+          return ValueType::optional(x.elem_type.has_value() ? from_type(*x.elem_type) : ValueType{});
+        } else if constexpr (std::is_same_v<T, MapType>) {
+          return ValueType::map(x.key_type, x.value_type.has_value() ? from_type(*x.value_type) : ValueType{});
+        } else if constexpr (std::is_same_v<T, OpaqueType>) {
+          ValueType v;
+          v.kind = ValueType::Kind::Opaque;
+          v.opaque_domain = x.domain;
+          v.opaque_name = x.name;
+          return v;
+        } else {
+          return ValueType{};
+        }
+      },
+      t.value);
+}
+
+inline Type Engine::to_type(const ValueType& v) {
+  auto shape_of = [&](const std::optional<Dims>& d) -> std::optional<Shape> {
+    if (!d) return std::nullopt;
+    Shape s;
+    s.dims.reserve(d->size());
+    for (const auto& e : *d) {
+      const DimExpr r = syms.resolve(e);
+      if (auto c = r.const_value())
+        s.dims.emplace_back(*c);
+      else
+        s.dims.emplace_back(r.to_string([&](std::int64_t id) { return syms.name(id); }));
+    }
+    return s;
+  };
+  switch (v.kind) {
+    case ValueType::Kind::Tensor: {
+      TensorType t;
+      t.elem_type = v.elem;
+      t.shape = shape_of(v.shape);
+      return Type(std::move(t));
+    }
+    case ValueType::Kind::SparseTensor: {
+      SparseTensorType t;
+      t.elem_type = v.elem;
+      t.shape = shape_of(v.shape);
+      return Type(std::move(t));
+    }
+    case ValueType::Kind::Sequence: {
+      SequenceType t;
+      if (v.inner && !v.inner->is_unknown()) t.elem_type = Box<Type>(to_type(*v.inner));
+      return Type(std::move(t));
+    }
+    case ValueType::Kind::Optional: {
+      OptionalType t;
+      if (v.inner && !v.inner->is_unknown()) t.elem_type = Box<Type>(to_type(*v.inner));
+      return Type(std::move(t));
+    }
+    case ValueType::Kind::Map: {
+      MapType t;
+      t.key_type = v.elem;
+      if (v.inner && !v.inner->is_unknown()) t.value_type = Box<Type>(to_type(*v.inner));
+      return Type(std::move(t));
+    }
+    case ValueType::Kind::Opaque: {
+      OpaqueType t;
+      t.domain = v.opaque_domain;
+      t.name = v.opaque_name;
+      return Type(std::move(t));
+    }
+    case ValueType::Kind::Unknown: break;
+  }
+  return Type{};
+}
+
+inline std::optional<Dims> Engine::tensor_sym_value(const Tensor& t) {
+  if (t.dims.size() > 1) return std::nullopt;
+  const auto count = t.element_count();
+  if (!count || *count > kMaxSymbolicElements) return std::nullopt;
+  if (t.is_external() && !t.data.is_loaded()) return std::nullopt;
+  Dims out;
+  out.reserve(static_cast<std::size_t>(*count));
+  try {
+    switch (t.data_type) {
+      case DataType::INT64:
+        for (std::size_t i = 0; i < *count; ++i) out.emplace_back(t.element<std::int64_t>(i));
+        break;
+      case DataType::INT32:
+        for (std::size_t i = 0; i < *count; ++i) out.emplace_back(std::int64_t{t.element<std::int32_t>(i)});
+        break;
+      case DataType::INT16:
+        for (std::size_t i = 0; i < *count; ++i) out.emplace_back(std::int64_t{t.element<std::int16_t>(i)});
+        break;
+      case DataType::INT8:
+        for (std::size_t i = 0; i < *count; ++i) out.emplace_back(std::int64_t{t.element<std::int8_t>(i)});
+        break;
+      case DataType::UINT8:
+        for (std::size_t i = 0; i < *count; ++i) out.emplace_back(std::int64_t{t.element<std::uint8_t>(i)});
+        break;
+      case DataType::UINT16:
+        for (std::size_t i = 0; i < *count; ++i) out.emplace_back(std::int64_t{t.element<std::uint16_t>(i)});
+        break;
+      case DataType::UINT32:
+        for (std::size_t i = 0; i < *count; ++i) out.emplace_back(std::int64_t{t.element<std::uint32_t>(i)});
+        break;
+      case DataType::BOOL:
+        for (std::size_t i = 0; i < *count; ++i) out.emplace_back(std::int64_t{t.element<bool>(i) ? 1 : 0});
+        break;
+      default: return std::nullopt;
+    }
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+inline ValueInfoState Engine::refine(const ValueInfoState& inferred, const Type& declared, const std::string& where,
+                                     const Node* n) {
+  ValueInfoState out = inferred;
+  ValueType d = from_type(declared);
+  auto& t = out.type;
+  if (t.is_unknown()) {
+    t = std::move(d);
+    return out;
+  }
+  if (d.is_unknown()) return out;
+  if (t.kind != d.kind) {
+    diagnose(Severity::Error, DiagnosticKind::Conflict, where, n, "inferred a different kind of type than declared");
+    return out;
+  }
+  if (t.kind == ValueType::Kind::Tensor || t.kind == ValueType::Kind::SparseTensor) {
+    if (t.elem == DataType::UNDEFINED) {
+      t.elem = d.elem;
+    } else if (d.elem != DataType::UNDEFINED && d.elem != t.elem) {
+      diagnose(Severity::Error, DiagnosticKind::Conflict, where, n,
+               "element type inferred as " + std::string(data_type_name(t.elem)) + " but declared " +
+                   std::string(data_type_name(d.elem)));
+    }
+    if (!t.shape) {
+      t.shape = d.shape;
+    } else if (d.shape) {
+      if (d.shape->size() != t.shape->size()) {
+        diagnose(Severity::Error, DiagnosticKind::Conflict, where, n,
+                 "rank inferred as " + std::to_string(t.shape->size()) + " but declared " +
+                     std::to_string(d.shape->size()));
+      } else {
+        for (std::size_t i = 0; i < d.shape->size(); ++i) {
+          auto& a = (*t.shape)[i];
+          const auto& b = (*d.shape)[i];
+          if (syms.unify(a, b) == Unify::Conflict)
+            diagnose(Severity::Error, DiagnosticKind::Conflict, where, n,
+                     "dim " + std::to_string(i) + " inferred as " + syms.to_string(a) + " but declared " +
+                         syms.to_string(b));
+        }
+      }
+    }
+  } else if (t.inner && d.inner && t.inner->is_unknown()) {
+    t.inner = d.inner;
+  }
+  return out;
+}
+
+inline void Engine::reserve_names(const Graph& g) {
+  auto reserve_type = [&](const auto& self, const Type& t) -> void {
+    std::visit(
+        [&](const auto& x) {
+          using T = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<T, TensorType> || std::is_same_v<T, SparseTensorType>) {
+            if (x.shape)
+              for (const auto& d : x.shape->dims)
+                if (d.is_param()) syms.reserve(d.dim_param());
+          } else if constexpr (std::is_same_v<T, SequenceType> || std::is_same_v<T, OptionalType>) {
+            if (x.elem_type.has_value()) self(self, *x.elem_type);
+          } else if constexpr (std::is_same_v<T, MapType>) {
+            if (x.value_type.has_value()) self(self, *x.value_type);
+          }
+        },
+        t.value);
+  };
+  for (const auto* list : {&g.inputs, &g.outputs, &g.value_info})
+    for (const auto& v : *list)
+      if (v.type) reserve_type(reserve_type, *v.type);
+  for (const auto& n : g.nodes)
+    for (const auto& a : n.attributes) {
+      if (a.kind() == AttributeType::GRAPH && std::holds_alternative<Box<Graph>>(a.value) &&
+          std::get<Box<Graph>>(a.value).has_value())
+        reserve_names(a.as_graph());
+      else if (a.kind() == AttributeType::GRAPHS && std::holds_alternative<std::vector<Graph>>(a.value))
+        for (const auto& sg : a.as_graphs()) reserve_names(sg);
+    }
+}
+
+inline InferReport Engine::run() {
+  // Every dim_param of the model is reserved so that fresh names never collide with one.
+  reserve_names(model_.graph);
+  for (const auto& f : model_.functions)
+    for (const auto& v : f.value_info)
+      if (v.type)
+        if (const auto* tt = std::get_if<TensorType>(&v.type->value); tt && tt->shape)
+          for (const auto& d : tt->shape->dims)
+            if (d.is_param()) syms.reserve(d.dim_param());
+  // Graph-input dim_params are the roots of all names: registered first, with top priority.
+  Graph& g = model_.graph;
+  std::unordered_set<std::string_view> initializer_names;
+  for (const auto& t : g.initializers) initializer_names.insert(t.name);
+  for (const auto& v : g.inputs)
+    if (v.type)
+      if (const auto* tt = std::get_if<TensorType>(&v.type->value); tt && tt->shape)
+        for (const auto& d : tt->shape->dims)
+          if (d.is_param() && !d.dim_param().empty()) syms.named(d.dim_param(), SymbolOrigin::GraphInput);
+
+  Scope sc;
+  sc.graph = &g;
+  sc.path = "graph";
+  sc.opsets = &model_.opset_imports;
+  for (std::size_t i = 0; i < g.inputs.size(); ++i) {
+    const auto& v = g.inputs[i];
+    ValueInfoState st;
+    if (v.type) st.type = from_type(*v.type, v.name + "_dim");
+    sc.values[v.name] = std::move(st);
+  }
+  infer_graph(sc, g);
+  write_back();
+  report.symbols = syms.size();
+  return report;
+}
+
+inline void Engine::infer_graph(Scope& sc, Graph& g) {
+  // Initializers (not overridable by a graph input of the same name: those are defaults only).
+  std::unordered_set<std::string_view> input_names;
+  for (const auto& v : g.inputs) input_names.insert(v.name);
+  for (const auto& t : g.initializers) {
+    const bool is_input = input_names.contains(t.name);
+    if (is_input && sc.values.contains(t.name) && !sc.values[t.name].type.is_unknown()) continue;
+    ValueInfoState st;
+    Dims d;
+    for (auto x : t.dims) d.emplace_back(x);
+    st.type = ValueType::tensor(t.data_type, std::move(d));
+    if (!is_input) {
+      st.sym_value = tensor_sym_value(t);
+      sc.constants[t.name] = &t;
+    }
+    sc.values[t.name] = std::move(st);
+  }
+  for (const auto& s : g.sparse_initializers) {
+    ValueInfoState st;
+    Dims d;
+    for (auto x : s.dims) d.emplace_back(x);
+    st.type = ValueType::tensor(s.values.data_type, std::move(d));
+    sc.values[s.values.name] = std::move(st);
+  }
+  if (!opts_.overwrite) {
+    for (const auto& v : g.value_info)
+      if (v.type) sc.declared[v.name] = &*v.type;
+    for (const auto& v : g.outputs)
+      if (v.type) sc.declared[v.name] = &*v.type;
+  }
+  std::vector<std::size_t> order;
+  try {
+    order = topological_order(g);
+  } catch (const Error& e) {
+    diagnose(Severity::Warning, DiagnosticKind::Other, sc.path, nullptr,
+             std::string("nodes are not acyclic; inferring in file order: ") + e.what());
+    order.resize(g.nodes.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  }
+  for (auto i : order) infer_node(sc, g.nodes[i], sc.path + ".node[" + std::to_string(i) + "]");
+  if (sc.write_back) record(g, sc);
+}
+
+inline void Engine::infer_node(Scope& sc, Node& n, const std::string& path) {
+  ++report.nodes;
+  const bool default_domain = n.domain.empty() || n.domain == "ai.onnx";
+  std::int64_t opset = 0;
+  if (sc.opsets) {
+    if (auto v = find_opset(*sc.opsets, n.domain)) opset = *v;
+  }
+  InferContext ctx(*this, sc, n, path, opset);
+  ctx.outputs_.resize(n.outputs.size());
+  bool ok = true;
+  try {
+    const Function* fn = default_domain ? nullptr : model_.find_function(n.domain, n.op_type, n.overload);
+    if (!fn && !default_domain) fn = nullptr;
+    if (fn) {
+      infer_call(ctx, sc, *fn, n);
+    } else if (Rule r = reg_.find(n.domain, n.op_type)) {
+      if (opset == 0) {
+        // Not imported: the newest version is assumed.
+        ctx = InferContext(*this, sc, n, path, 1000);
+        ctx.outputs_.resize(n.outputs.size());
+      }
+      r(ctx);
+    } else {
+      ok = false;
+      ++report.nodes_unsupported;
+      diagnose(Severity::Warning, DiagnosticKind::UnsupportedOp, path, &n,
+               "no inference rule for operator '" + (default_domain ? std::string() : n.domain + "::") + n.op_type +
+                   "': its outputs stay unknown");
+    }
+  } catch (const RuleFailure& f) {
+    ok = false;
+    ++report.nodes_failed;
+    ctx.outputs_.assign(n.outputs.size(), std::nullopt);
+    diagnose(Severity::Error, DiagnosticKind::InvalidNode, path, &n, f.message);
+  } catch (const Error& e) {
+    if (opts_.strict) throw;
+    ok = false;
+    ++report.nodes_failed;
+    ctx.outputs_.assign(n.outputs.size(), std::nullopt);
+    diagnose(Severity::Error, DiagnosticKind::InvalidNode, path, &n, e.what());
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    ok = false;
+    ++report.nodes_failed;
+    ctx.outputs_.assign(n.outputs.size(), std::nullopt);
+    diagnose(Severity::Error, DiagnosticKind::InvalidNode, path, &n, e.what());
+  }
+  (void)ok;
+  // Constant nodes: their tensor is visible to consumers as a constant.
+  if (default_domain && n.op_type == "Constant" && n.has_output(0)) {
+    if (auto a = n.find_attribute("value"); a && a->kind() == AttributeType::TENSOR &&
+                                            std::holds_alternative<Box<Tensor>>(a->value) &&
+                                            std::get<Box<Tensor>>(a->value).has_value())
+      sc.constants[n.outputs[0]] = &a->as_tensor();
+  }
+  for (std::size_t i = 0; i < n.outputs.size(); ++i) {
+    const auto& name = n.outputs[i];
+    if (name.empty()) continue;
+    ValueInfoState st = ctx.outputs_[i] ? std::move(*ctx.outputs_[i]) : ValueInfoState{};
+    if (auto it = sc.declared.find(name); it != sc.declared.end())
+      st = refine(st, *it->second, path + ".output[" + std::to_string(i) + "]", &n);
+    if (st.type.is_unknown())
+      ++report.values_unknown;
+    else
+      ++report.values_typed;
+    sc.values[name] = std::move(st);
+  }
+}
+
+inline void Engine::infer_call(InferContext& ctx, Scope& sc, const Function& fn, const Node& call) {
+  if (sc.call_depth >= kMaxCallDepth) ctx.fail("function calls nested deeper than 64 (recursion?)");
+  Scope body;
+  body.parent = nullptr;  // a function sees only its inputs
+  body.path = ctx.path() + "{function " + fn.domain + "::" + fn.name + "}";
+  body.opsets = fn.opset_imports.empty() ? &model_.opset_imports : &fn.opset_imports;
+  body.write_back = false;
+  body.call_depth = sc.call_depth + 1;
+  for (std::size_t i = 0; i < fn.inputs.size(); ++i) {
+    ValueInfoState st;
+    if (i < call.inputs.size() && !call.inputs[i].empty()) {
+      if (auto* s = sc.lookup(call.inputs[i])) st = *s;
+      if (auto* c = sc.constant(call.inputs[i])) body.constants[fn.inputs[i]] = c;
+    }
+    body.values[fn.inputs[i]] = std::move(st);
+  }
+  // The body with attribute references bound to the call's attributes (or the defaults).
+  Graph g;
+  g.nodes.reserve(fn.nodes.size());
+  auto bind = [&](const auto& self, Node n) -> Node {
+    std::vector<Attribute> attrs;
+    for (auto& a : n.attributes) {
+      if (!a.ref_attr_name.empty()) {
+        const Attribute* src = call.find_attribute(a.ref_attr_name);
+        if (!src)
+          for (const auto& d : fn.attribute_protos)
+            if (d.name == a.ref_attr_name) src = &d;
+        if (!src) continue;  // unbound: the attribute is absent in this call
+        Attribute b = *src;
+        b.name = a.name;
+        attrs.push_back(std::move(b));
+      } else {
+        if (a.kind() == AttributeType::GRAPH && std::holds_alternative<Box<Graph>>(a.value) &&
+            std::get<Box<Graph>>(a.value).has_value()) {
+          Graph& sg = a.as_graph();
+          for (auto& sn : sg.nodes) sn = self(self, std::move(sn));
+        }
+        attrs.push_back(std::move(a));
+      }
+    }
+    n.attributes = std::move(attrs);
+    return n;
+  };
+  for (const auto& n : fn.nodes) g.nodes.push_back(bind(bind, n));
+  body.graph = &g;
+  infer_graph(body, g);
+  for (std::size_t i = 0; i < fn.outputs.size() && i < call.outputs.size(); ++i) {
+    if (call.outputs[i].empty()) continue;
+    if (auto* s = body.lookup(fn.outputs[i])) ctx.outputs_[i] = *s;
+  }
+}
+
+inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std::string_view attr,
+                                                          std::vector<ValueInfoState> inputs) {
+  Node& n = const_cast<Node&>(ctx.node());
+  std::size_t ai = 0;
+  for (; ai < n.attributes.size(); ++ai)
+    if (n.attributes[ai].name == attr) break;
+  if (ai == n.attributes.size()) ctx.fail("missing graph attribute '" + std::string(attr) + "'");
+  Attribute& a = n.attributes[ai];
+  if (a.kind() != AttributeType::GRAPH || !std::holds_alternative<Box<Graph>>(a.value) ||
+      !std::get<Box<Graph>>(a.value).has_value())
+    ctx.fail("attribute '" + std::string(attr) + "' is not a graph");
+  Graph& g = a.as_graph();
+  Scope& outer = ctx.scope();
+  Scope sc;
+  sc.parent = &outer;
+  sc.graph = &g;
+  sc.path = ctx.path() + ".attribute[" + std::to_string(ai) + "].g";
+  sc.opsets = outer.opsets;
+  sc.write_back = outer.write_back;
+  sc.call_depth = outer.call_depth;
+  std::vector<ValueInfoState> in_states;
+  for (std::size_t i = 0; i < g.inputs.size(); ++i) {
+    ValueInfoState st = i < inputs.size() ? std::move(inputs[i]) : ValueInfoState{};
+    if (g.inputs[i].type)
+      st = refine(st, *g.inputs[i].type, sc.path + ".input[" + std::to_string(i) + "]", &n);
+    in_states.push_back(st);
+    sc.values[g.inputs[i].name] = std::move(st);
+  }
+  infer_graph(sc, g);
+  std::vector<ValueInfoState> out;
+  for (std::size_t i = 0; i < g.outputs.size(); ++i) {
+    ValueInfoState st;
+    if (auto* s = sc.lookup(g.outputs[i].name)) st = *s;
+    if (g.outputs[i].type && (opts_.overwrite ? st.type.is_unknown() : true))
+      st = refine(st, *g.outputs[i].type, sc.path + ".output[" + std::to_string(i) + "]", &n);
+    out.push_back(std::move(st));
+  }
+  if (sc.write_back) {
+    auto& r = results_[result_index_.at(&g)];
+    r.inputs = std::move(in_states);
+    r.outputs = out;
+  }
+  return out;
+}
+
+inline void Engine::record(Graph& g, Scope& sc) {
+  GraphResult r;
+  r.graph = &g;
+  for (const auto& n : g.nodes)
+    for (const auto& o : n.outputs)
+      if (!o.empty())
+        if (auto it = sc.values.find(o); it != sc.values.end()) r.node_values.emplace_back(o, it->second);
+  if (&g == &model_.graph) {
+    for (const auto& v : g.outputs) {
+      ValueInfoState st;
+      if (auto* s = sc.lookup(v.name)) st = *s;
+      r.outputs.push_back(std::move(st));
+    }
+  }
+  if (auto it = result_index_.find(&g); it != result_index_.end()) {
+    results_[it->second] = std::move(r);
+  } else {
+    result_index_[&g] = results_.size();
+    results_.push_back(std::move(r));
+  }
+}
+
+inline void Engine::fill_missing(Type& declared, const ValueType& inferred) {
+  if (inferred.is_unknown()) return;
+  if (declared.value.index() == 0) {
+    Type t = to_type(inferred);
+    t.denotation = declared.denotation;
+    declared.value = std::move(t.value);
+    return;
+  }
+  auto fill_tensor = [&](auto& tt) {
+    if (tt.elem_type == DataType::UNDEFINED) tt.elem_type = inferred.elem;
+    if (!inferred.shape) return;
+    if (!tt.shape) {
+      Type t = to_type(inferred);
+      if (auto* x = std::get_if<TensorType>(&t.value)) tt.shape = x->shape;
+      if (auto* x = std::get_if<SparseTensorType>(&t.value)) tt.shape = x->shape;
+      return;
+    }
+    if (tt.shape->dims.size() != inferred.shape->size()) return;
+    for (std::size_t i = 0; i < tt.shape->dims.size(); ++i) {
+      auto& d = tt.shape->dims[i];
+      if (d.is_value() || (d.is_param() && !d.dim_param().empty())) continue;
+      const DimExpr r = syms.resolve((*inferred.shape)[i]);
+      if (auto c = r.const_value())
+        d.value = *c;
+      else
+        d.value = r.to_string([&](std::int64_t id) { return syms.name(id); });
+    }
+  };
+  if (auto* tt = std::get_if<TensorType>(&declared.value); tt && inferred.kind == ValueType::Kind::Tensor)
+    fill_tensor(*tt);
+  else if (auto* st = std::get_if<SparseTensorType>(&declared.value);
+           st && inferred.kind == ValueType::Kind::SparseTensor)
+    fill_tensor(*st);
+  else if (auto* sq = std::get_if<SequenceType>(&declared.value); sq && inferred.inner) {
+    if (!sq->elem_type.has_value()) {
+      if (!inferred.inner->is_unknown()) sq->elem_type = Box<Type>(to_type(*inferred.inner));
+    } else {
+      fill_missing(*sq->elem_type, *inferred.inner);
+    }
+  } else if (auto* op = std::get_if<OptionalType>(&declared.value); op && inferred.inner) {
+    if (!op->elem_type.has_value()) {
+      if (!inferred.inner->is_unknown()) op->elem_type = Box<Type>(to_type(*inferred.inner));
+    } else {
+      fill_missing(*op->elem_type, *inferred.inner);
+    }
+  }
+}
+
+inline void Engine::write_back() {
+  for (auto& r : results_) {
+    Graph& g = *r.graph;
+    std::unordered_set<std::string_view> skip;
+    for (const auto& v : g.outputs) skip.insert(v.name);
+    for (const auto& v : g.inputs) skip.insert(v.name);
+    std::unordered_map<std::string, std::size_t> existing;
+    for (std::size_t i = 0; i < g.value_info.size(); ++i) existing.emplace(g.value_info[i].name, i);
+    std::vector<ValueInfo> added;
+    for (const auto& [name, st] : r.node_values) {
+      if (skip.contains(name) || st.type.is_unknown()) continue;
+      auto it = existing.find(name);
+      if (it != existing.end()) {
+        auto& vi = g.value_info[it->second];
+        if (opts_.overwrite || !vi.type)
+          vi.type = to_type(st.type);
+        else
+          fill_missing(*vi.type, st.type);
+        continue;
+      }
+      ValueInfo vi;
+      vi.name = name;
+      vi.type = to_type(st.type);
+      added.push_back(std::move(vi));
+    }
+    for (auto& v : added) g.value_info.push_back(std::move(v));
+    auto update = [&](std::vector<ValueInfo>& list, const std::vector<ValueInfoState>& states) {
+      for (std::size_t i = 0; i < list.size() && i < states.size(); ++i) {
+        if (states[i].type.is_unknown()) continue;
+        auto& vi = list[i];
+        if (opts_.overwrite || !vi.type)
+          vi.type = to_type(states[i].type);
+        else
+          fill_missing(*vi.type, states[i].type);
+      }
+    };
+    update(g.outputs, r.outputs);
+    if (&g != &model_.graph) update(g.inputs, r.inputs);
+  }
+}
+
+// ---- InferContext members that need the engine ----
+
+inline const ValueType& InferContext::input_type(std::size_t i) const {
+  static const ValueType none;
+  if (!has_input(i)) return none;
+  auto* s = scope_->lookup(node_->inputs[i]);
+  return s ? s->type : none;
+}
+inline const Dims* InferContext::input_value(std::size_t i) const {
+  if (!has_input(i)) return nullptr;
+  auto* s = scope_->lookup(node_->inputs[i]);
+  return s && s->sym_value ? &*s->sym_value : nullptr;
+}
+inline const Tensor* InferContext::input_constant(std::size_t i) const {
+  if (!has_input(i)) return nullptr;
+  return scope_->constant(node_->inputs[i]);
+}
+inline std::optional<std::vector<std::int64_t>> InferContext::input_ints(std::size_t i) const {
+  const Dims* d = input_value(i);
+  if (!d) return std::nullopt;
+  std::vector<std::int64_t> out;
+  out.reserve(d->size());
+  for (const auto& e : *d) {
+    auto c = resolve(e).const_value();
+    if (!c) return std::nullopt;
+    out.push_back(*c);
+  }
+  return out;
+}
+inline std::optional<std::vector<double>> InferContext::input_floats(std::size_t i) const {
+  const Tensor* t = input_constant(i);
+  if (!t) return std::nullopt;
+  const auto count = t->element_count();
+  if (!count || *count > (1u << 20)) return std::nullopt;
+  if (t->is_external() && !t->data.is_loaded()) return std::nullopt;
+  std::vector<double> out;
+  out.reserve(static_cast<std::size_t>(*count));
+  try {
+    for (std::size_t k = 0; k < *count; ++k) {
+      switch (t->data_type) {
+        case DataType::FLOAT: out.push_back(t->element<float>(k)); break;
+        case DataType::DOUBLE: out.push_back(t->element<double>(k)); break;
+        case DataType::FLOAT16: out.push_back(static_cast<double>(static_cast<float>(t->element<float16>(k)))); break;
+        case DataType::BFLOAT16: out.push_back(static_cast<double>(static_cast<float>(t->element<bfloat16>(k)))); break;
+        default: {
+          auto v = input_ints(i);
+          if (!v) return std::nullopt;
+          return std::vector<double>(v->begin(), v->end());
+        }
+      }
+    }
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+inline std::int64_t InferContext::attr_int(std::string_view name, std::int64_t fallback) const {
+  auto a = attr(name);
+  if (!a) return fallback;
+  if (a->kind() != AttributeType::INT) fail("attribute '" + std::string(name) + "' should be an int");
+  return a->as_int();
+}
+inline float InferContext::attr_float(std::string_view name, float fallback) const {
+  auto a = attr(name);
+  if (!a) return fallback;
+  if (a->kind() != AttributeType::FLOAT) fail("attribute '" + std::string(name) + "' should be a float");
+  return a->as_float();
+}
+inline std::string InferContext::attr_string(std::string_view name, std::string_view fallback) const {
+  auto a = attr(name);
+  if (!a) return std::string(fallback);
+  if (a->kind() != AttributeType::STRING) fail("attribute '" + std::string(name) + "' should be a string");
+  return a->as_string();
+}
+inline std::optional<std::vector<std::int64_t>> InferContext::attr_ints(std::string_view name) const {
+  auto a = attr(name);
+  if (!a) return std::nullopt;
+  if (a->kind() != AttributeType::INTS) fail("attribute '" + std::string(name) + "' should be a list of ints");
+  return a->as_ints();
+}
+inline std::optional<std::vector<float>> InferContext::attr_floats(std::string_view name) const {
+  auto a = attr(name);
+  if (!a) return std::nullopt;
+  if (a->kind() != AttributeType::FLOATS) fail("attribute '" + std::string(name) + "' should be a list of floats");
+  return a->as_floats();
+}
+inline std::int64_t InferContext::require_int(std::string_view name) const {
+  auto a = attr(name);
+  if (!a) fail("missing required attribute '" + std::string(name) + "'");
+  return attr_int(name, 0);
+}
+
+inline void InferContext::set_output(std::size_t i, ValueType t) {
+  if (i >= outputs_.size()) return;
+  if (!outputs_[i]) outputs_[i].emplace();
+  outputs_[i]->type = std::move(t);
+}
+inline void InferContext::set_output_value(std::size_t i, Dims value) {
+  if (i >= outputs_.size() || value.size() > kMaxSymbolicElements) return;
+  if (!outputs_[i]) outputs_[i].emplace();
+  outputs_[i]->sym_value = std::move(value);
+}
+inline const ValueType& InferContext::output_type(std::size_t i) const {
+  static const ValueType none;
+  return i < outputs_.size() && outputs_[i] ? outputs_[i]->type : none;
+}
+
+inline SymbolTable& InferContext::symbols() const { return engine_->syms; }
+inline DimExpr InferContext::fresh() const { return engine_->syms.fresh_expr(); }
+inline DimExpr InferContext::resolve(const DimExpr& e) const { return engine_->syms.resolve(e); }
+
+inline bool InferContext::unify(const DimExpr& a, const DimExpr& b, std::string_view what) const {
+  if (engine_->syms.unify(a, b) != Unify::Conflict) return true;
+  engine_->diagnose(Severity::Error, DiagnosticKind::Conflict, path_, node_,
+                    std::string(what) + ": " + engine_->syms.to_string(a) + " vs " + engine_->syms.to_string(b));
+  return false;
+}
+
+inline Dims InferContext::broadcast(std::span<const Dims* const> shapes) const {
+  std::size_t rank = 0;
+  for (auto* s : shapes) rank = std::max(rank, s->size());
+  Dims out(rank, DimExpr(1));
+  for (std::size_t k = 0; k < rank; ++k) {
+    // Dims of this axis (aligned from the right) other than a literal 1.
+    std::optional<DimExpr> known;     // a number other than 1, or an agreed symbolic size
+    bool ambiguous = false;
+    std::vector<DimExpr> cands;
+    for (auto* s : shapes) {
+      if (s->size() + k < rank) continue;
+      const DimExpr d = resolve((*s)[s->size() - rank + k]);
+      if (d.is(1)) continue;
+      cands.push_back(d);
+    }
+    if (cands.empty()) continue;
+    // Numbers other than 1 must agree; a symbol next to a number k is k or 1: the result is k.
+    for (const auto& c : cands) {
+      if (c.is_const()) {
+        if (known && known->is_const() && !(*known == c)) {
+          engine_->diagnose(Severity::Error, DiagnosticKind::Conflict, path_, node_,
+                            "cannot broadcast dim " + engine_->syms.to_string(*known) + " with " +
+                                engine_->syms.to_string(c));
+          known = fresh();
+          ambiguous = false;
+          break;
+        }
+        known = c;
+      }
+    }
+    if (!known || !known->is_const()) {
+      // All symbolic: equal ones give themselves; different ones could broadcast either way.
+      for (const auto& c : cands) {
+        if (!known) {
+          known = c;
+        } else if (!(*known == c)) {
+          ambiguous = true;
+        }
+      }
+    }
+    out[k] = ambiguous ? fresh() : *known;
+  }
+  return out;
+}
+
+inline std::int64_t InferContext::normalize_axis(std::int64_t axis, std::int64_t rank, std::string_view what) const {
+  if (axis < -rank || axis >= rank)
+    fail(std::string(what) + " " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+  return axis < 0 ? axis + rank : axis;
+}
+
+inline void InferContext::warn(std::string message) const {
+  engine_->diagnose(Severity::Warning, DiagnosticKind::Other, path_, node_, std::move(message));
+}
+
+inline std::vector<ValueInfoState> InferContext::infer_subgraph(std::string_view attr,
+                                                                std::vector<ValueInfoState> inputs) {
+  return engine_->infer_subgraph(*this, attr, std::move(inputs));
+}
+inline std::size_t InferContext::subgraph_input_count(std::string_view attr) const {
+  auto a = this->attr(attr);
+  if (!a || a->kind() != AttributeType::GRAPH) fail("missing graph attribute '" + std::string(attr) + "'");
+  return a->as_graph().inputs.size();
+}
+inline std::size_t InferContext::subgraph_output_count(std::string_view attr) const {
+  auto a = this->attr(attr);
+  if (!a || a->kind() != AttributeType::GRAPH) fail("missing graph attribute '" + std::string(attr) + "'");
+  return a->as_graph().outputs.size();
+}
+
+}  // namespace oxir::infer

@@ -1,0 +1,538 @@
+#pragma once
+// Symbolic dimension sizes: canonical integer expressions over symbols.
+//
+// A DimExpr is a polynomial with integer coefficients whose variables ("atoms") are symbols
+// (numbered; names live in a SymbolTable) or compound atoms: floor(a/k), floor(a/b), min(a,…),
+// max(a,…). Every operation returns the canonical form (terms and factors sorted, like terms
+// combined, constants folded, floor division by a constant normalised so that the remainder part
+// of its numerator lies in [0,k)), so two expressions that are equal by these rules compare equal
+// and print equal. See docs/inference.md for the printed syntax.
+
+#include <algorithm>
+#include <compare>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../core/error.hpp"
+
+namespace oxir::infer {
+
+class DimExpr;
+
+/// A variable of the polynomial: a symbol or a compound expression the polynomial cannot absorb.
+struct Atom {
+  enum class Op : std::uint8_t { Symbol = 0, FloorDivConst = 1, FloorDiv = 2, Min = 3, Max = 4 };
+  Op op = Op::Symbol;
+  std::int64_t id = 0;                              ///< symbol id (Symbol) or divisor (FloorDivConst)
+  std::shared_ptr<const std::vector<DimExpr>> args;  ///< operands of compound atoms
+};
+
+/// coeff × (product of factors); factors sorted, repeated for powers. No factors = a constant.
+struct Term {
+  std::int64_t coeff = 0;
+  std::vector<Atom> factors;
+};
+
+namespace detail {
+std::strong_ordering compare_atoms(const Atom& a, const Atom& b);
+std::strong_ordering compare_factor_lists(const std::vector<Atom>& a, const std::vector<Atom>& b);
+}  // namespace detail
+
+/// An integer size expression in canonical form. Cheap to copy for constants and symbols.
+class DimExpr {
+ public:
+  DimExpr() = default;  ///< the constant 0
+  DimExpr(std::int64_t v) {  // NOLINT(google-explicit-constructor)
+    if (v != 0) terms_.push_back(Term{v, {}});
+  }
+  DimExpr(int v) : DimExpr(std::int64_t{v}) {}  // NOLINT(google-explicit-constructor)
+
+  /// The symbol with this id.
+  [[nodiscard]] static DimExpr symbol(std::int64_t id) {
+    DimExpr e;
+    e.terms_.push_back(Term{1, {Atom{Atom::Op::Symbol, id, nullptr}}});
+    return e;
+  }
+
+  [[nodiscard]] bool is_const() const noexcept { return terms_.empty() || (terms_.size() == 1 && terms_[0].factors.empty()); }
+  /// The value if constant.
+  [[nodiscard]] std::optional<std::int64_t> const_value() const noexcept {
+    if (terms_.empty()) return 0;
+    if (terms_.size() == 1 && terms_[0].factors.empty()) return terms_[0].coeff;
+    return std::nullopt;
+  }
+  [[nodiscard]] bool is(std::int64_t v) const noexcept {
+    auto c = const_value();
+    return c && *c == v;
+  }
+  /// The symbol id if this is exactly one symbol.
+  [[nodiscard]] std::optional<std::int64_t> as_symbol() const noexcept {
+    if (terms_.size() == 1 && terms_[0].coeff == 1 && terms_[0].factors.size() == 1 &&
+        terms_[0].factors[0].op == Atom::Op::Symbol)
+      return terms_[0].factors[0].id;
+    return std::nullopt;
+  }
+  /// The constant part (the term without factors).
+  [[nodiscard]] std::int64_t constant_term() const noexcept {
+    return (!terms_.empty() && terms_.back().factors.empty()) ? terms_.back().coeff : 0;
+  }
+  [[nodiscard]] const std::vector<Term>& terms() const noexcept { return terms_; }
+
+  /// Builds the canonical form of a sum of terms.
+  [[nodiscard]] static DimExpr from_terms(std::vector<Term> terms);
+
+  friend DimExpr operator+(const DimExpr& a, const DimExpr& b);
+  friend DimExpr operator-(const DimExpr& a, const DimExpr& b);
+  friend DimExpr operator-(const DimExpr& a);
+  friend DimExpr operator*(const DimExpr& a, const DimExpr& b);
+  DimExpr& operator+=(const DimExpr& b) { return *this = *this + b; }
+  DimExpr& operator-=(const DimExpr& b) { return *this = *this - b; }
+  DimExpr& operator*=(const DimExpr& b) { return *this = *this * b; }
+
+  friend bool operator==(const DimExpr& a, const DimExpr& b) { return compare(a, b) == 0; }
+  friend std::strong_ordering compare(const DimExpr& a, const DimExpr& b) {
+    const auto n = std::min(a.terms_.size(), b.terms_.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      if (auto c = detail::compare_factor_lists(a.terms_[i].factors, b.terms_[i].factors); c != 0) return c;
+      if (auto c = a.terms_[i].coeff <=> b.terms_[i].coeff; c != 0) return c;
+    }
+    return a.terms_.size() <=> b.terms_.size();
+  }
+
+  /// Calls f(symbol id) for every symbol occurring in the expression (with repetitions).
+  void for_each_symbol(const std::function<void(std::int64_t)>& f) const;
+  /// Replaces every symbol by subst(id) and re-canonicalises.
+  [[nodiscard]] DimExpr substitute(const std::function<DimExpr(std::int64_t)>& subst) const;
+  /// The value with every symbol replaced by value(id); nullopt if a division by zero or an
+  /// unknown symbol (value returns nullopt) occurs.
+  [[nodiscard]] std::optional<std::int64_t> evaluate(
+      const std::function<std::optional<std::int64_t>(std::int64_t)>& value) const;
+  /// Prints with `name(id)` for symbols; see docs/inference.md for the syntax.
+  [[nodiscard]] std::string to_string(const std::function<std::string(std::int64_t)>& name) const;
+  /// Number of atoms (a measure of size, used to cap expression growth).
+  [[nodiscard]] std::size_t complexity() const noexcept;
+
+ private:
+  std::vector<Term> terms_;  // sorted by factor list (constant term last), no zero coefficients
+};
+
+// ---- operations beyond the ring ----
+
+/// floor(a / b). b must not be the constant 0 (throws oxir::Error).
+[[nodiscard]] DimExpr floor_div(const DimExpr& a, const DimExpr& b);
+/// ceil(a / b), written as floor((a + b - 1) / b) for constant b > 0.
+[[nodiscard]] DimExpr ceil_div(const DimExpr& a, const DimExpr& b);
+/// a mod b (floor semantics: the result has b's sign), for constant b != 0; else a - b*floor(a/b).
+[[nodiscard]] DimExpr mod(const DimExpr& a, const DimExpr& b);
+[[nodiscard]] DimExpr min(const DimExpr& a, const DimExpr& b);
+[[nodiscard]] DimExpr max(const DimExpr& a, const DimExpr& b);
+/// a / b when b divides a exactly as polynomials (e.g. N*S*H / (N*S) = H); nullopt otherwise.
+[[nodiscard]] std::optional<DimExpr> exact_div(const DimExpr& a, const DimExpr& b);
+
+// ============================================================================================
+// implementation
+// ============================================================================================
+
+namespace detail {
+
+inline std::int64_t checked_add(std::int64_t a, std::int64_t b) {
+  std::int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) throw Error("dimension expression", "integer overflow");
+  return r;
+}
+inline std::int64_t checked_mul(std::int64_t a, std::int64_t b) {
+  std::int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) throw Error("dimension expression", "integer overflow");
+  return r;
+}
+inline std::int64_t floordiv_int(std::int64_t a, std::int64_t b) {
+  if (a == std::numeric_limits<std::int64_t>::min() && b == -1) throw Error("dimension expression", "integer overflow");
+  std::int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+inline std::strong_ordering compare_atoms(const Atom& a, const Atom& b) {
+  if (auto c = a.op <=> b.op; c != 0) return c;
+  if (auto c = a.id <=> b.id; c != 0) return c;
+  if (a.op == Atom::Op::Symbol) return std::strong_ordering::equal;
+  const auto& x = *a.args;
+  const auto& y = *b.args;
+  const auto n = std::min(x.size(), y.size());
+  for (std::size_t i = 0; i < n; ++i)
+    if (auto c = compare(x[i], y[i]); c != 0) return c;
+  return x.size() <=> y.size();
+}
+
+// Orders factor lists so that the constant term (empty list) comes last, then by degree
+// (higher first), then lexicographically.
+inline std::strong_ordering compare_factor_lists(const std::vector<Atom>& a, const std::vector<Atom>& b) {
+  if (a.empty() || b.empty()) return b.size() <=> a.size();
+  if (a.size() != b.size()) return b.size() <=> a.size();
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (auto c = compare_atoms(a[i], b[i]); c != 0) return c;
+  return std::strong_ordering::equal;
+}
+
+inline Atom make_compound(Atom::Op op, std::int64_t id, std::vector<DimExpr> args) {
+  return Atom{op, id, std::make_shared<const std::vector<DimExpr>>(std::move(args))};
+}
+
+}  // namespace detail
+
+inline DimExpr DimExpr::from_terms(std::vector<Term> terms) {
+  for (auto& t : terms)
+    std::sort(t.factors.begin(), t.factors.end(),
+              [](const Atom& x, const Atom& y) { return detail::compare_atoms(x, y) < 0; });
+  std::sort(terms.begin(), terms.end(), [](const Term& x, const Term& y) {
+    return detail::compare_factor_lists(x.factors, y.factors) < 0;
+  });
+  DimExpr out;
+  for (auto& t : terms) {
+    if (t.coeff == 0) continue;
+    if (!out.terms_.empty() && detail::compare_factor_lists(out.terms_.back().factors, t.factors) == 0) {
+      out.terms_.back().coeff = detail::checked_add(out.terms_.back().coeff, t.coeff);
+      if (out.terms_.back().coeff == 0) out.terms_.pop_back();
+    } else {
+      out.terms_.push_back(std::move(t));
+    }
+  }
+  return out;
+}
+
+inline DimExpr operator+(const DimExpr& a, const DimExpr& b) {
+  if (b.terms_.empty()) return a;
+  if (a.terms_.empty()) return b;
+  if (a.is_const() && b.is_const()) return DimExpr(detail::checked_add(a.terms_[0].coeff, b.terms_[0].coeff));
+  std::vector<Term> t = a.terms_;
+  t.insert(t.end(), b.terms_.begin(), b.terms_.end());
+  return DimExpr::from_terms(std::move(t));
+}
+
+inline DimExpr operator-(const DimExpr& a) {
+  DimExpr r = a;
+  for (auto& t : r.terms_) t.coeff = detail::checked_mul(t.coeff, -1);
+  return r;
+}
+
+inline DimExpr operator-(const DimExpr& a, const DimExpr& b) { return a + (-b); }
+
+inline DimExpr operator*(const DimExpr& a, const DimExpr& b) {
+  if (a.terms_.empty() || b.terms_.empty()) return DimExpr{};
+  if (a.is(1)) return b;
+  if (b.is(1)) return a;
+  if (a.is_const() && b.is_const()) return DimExpr(detail::checked_mul(a.terms_[0].coeff, b.terms_[0].coeff));
+  std::vector<Term> t;
+  t.reserve(a.terms_.size() * b.terms_.size());
+  for (const auto& x : a.terms_)
+    for (const auto& y : b.terms_) {
+      Term p{detail::checked_mul(x.coeff, y.coeff), x.factors};
+      p.factors.insert(p.factors.end(), y.factors.begin(), y.factors.end());
+      t.push_back(std::move(p));
+    }
+  return DimExpr::from_terms(std::move(t));
+}
+
+inline void DimExpr::for_each_symbol(const std::function<void(std::int64_t)>& f) const {
+  for (const auto& t : terms_)
+    for (const auto& a : t.factors) {
+      if (a.op == Atom::Op::Symbol)
+        f(a.id);
+      else
+        for (const auto& e : *a.args) e.for_each_symbol(f);
+    }
+}
+
+namespace detail {
+inline DimExpr rebuild_atom(const Atom& a, std::vector<DimExpr> args) {
+  switch (a.op) {
+    case Atom::Op::FloorDivConst: return floor_div(args[0], DimExpr(a.id));
+    case Atom::Op::FloorDiv: return floor_div(args[0], args[1]);
+    case Atom::Op::Min: {
+      DimExpr r = args[0];
+      for (std::size_t i = 1; i < args.size(); ++i) r = min(r, args[i]);
+      return r;
+    }
+    case Atom::Op::Max: {
+      DimExpr r = args[0];
+      for (std::size_t i = 1; i < args.size(); ++i) r = max(r, args[i]);
+      return r;
+    }
+    case Atom::Op::Symbol: break;
+  }
+  return DimExpr::symbol(a.id);
+}
+}  // namespace detail
+
+inline DimExpr DimExpr::substitute(const std::function<DimExpr(std::int64_t)>& subst) const {
+  DimExpr sum;
+  bool changed = false;
+  std::vector<Term> unchanged;
+  for (const auto& t : terms_) {
+    DimExpr prod(t.coeff);
+    bool term_changed = false;
+    std::vector<DimExpr> parts;
+    for (const auto& a : t.factors) {
+      DimExpr f;
+      if (a.op == Atom::Op::Symbol) {
+        f = subst(a.id);
+        if (f.as_symbol() != a.id) term_changed = true;
+      } else {
+        std::vector<DimExpr> args;
+        args.reserve(a.args->size());
+        bool arg_changed = false;
+        for (const auto& e : *a.args) {
+          args.push_back(e.substitute(subst));
+          if (!(args.back() == e)) arg_changed = true;
+        }
+        if (arg_changed) {
+          f = detail::rebuild_atom(a, std::move(args));
+          term_changed = true;
+        } else {
+          DimExpr same;
+          same.terms_.push_back(Term{1, {a}});
+          f = std::move(same);
+        }
+      }
+      parts.push_back(std::move(f));
+    }
+    if (!term_changed) {
+      unchanged.push_back(t);
+      continue;
+    }
+    changed = true;
+    for (auto& p : parts) prod = prod * p;
+    sum = sum + prod;
+  }
+  if (!changed) return *this;
+  return sum + DimExpr::from_terms(std::move(unchanged));
+}
+
+inline std::optional<std::int64_t> DimExpr::evaluate(
+    const std::function<std::optional<std::int64_t>(std::int64_t)>& value) const {
+  std::int64_t sum = 0;
+  try {
+    for (const auto& t : terms_) {
+      std::int64_t p = t.coeff;
+      for (const auto& a : t.factors) {
+        std::optional<std::int64_t> v;
+        if (a.op == Atom::Op::Symbol) {
+          v = value(a.id);
+        } else {
+          std::vector<std::int64_t> args;
+          for (const auto& e : *a.args) {
+            auto x = e.evaluate(value);
+            if (!x) return std::nullopt;
+            args.push_back(*x);
+          }
+          switch (a.op) {
+            case Atom::Op::FloorDivConst: v = detail::floordiv_int(args[0], a.id); break;
+            case Atom::Op::FloorDiv:
+              if (args[1] == 0) return std::nullopt;
+              v = detail::floordiv_int(args[0], args[1]);
+              break;
+            case Atom::Op::Min: v = *std::min_element(args.begin(), args.end()); break;
+            case Atom::Op::Max: v = *std::max_element(args.begin(), args.end()); break;
+            case Atom::Op::Symbol: break;
+          }
+        }
+        if (!v) return std::nullopt;
+        p = detail::checked_mul(p, *v);
+      }
+      sum = detail::checked_add(sum, p);
+    }
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  return sum;
+}
+
+inline std::size_t DimExpr::complexity() const noexcept {
+  std::size_t n = 0;
+  for (const auto& t : terms_)
+    for (const auto& a : t.factors) {
+      ++n;
+      if (a.op != Atom::Op::Symbol)
+        for (const auto& e : *a.args) n += e.complexity();
+    }
+  return n;
+}
+
+namespace detail {
+inline std::string atom_to_string(const Atom& a, const std::function<std::string(std::int64_t)>& name) {
+  switch (a.op) {
+    case Atom::Op::Symbol: return name(a.id);
+    case Atom::Op::FloorDivConst: {
+      const auto& num = (*a.args)[0];
+      const bool paren = num.terms().size() > 1 || (num.terms().size() == 1 && num.terms()[0].coeff != 1);
+      auto s = num.to_string(name);
+      return "floor(" + (paren ? "(" + s + ")" : s) + "/" + std::to_string(a.id) + ")";
+    }
+    case Atom::Op::FloorDiv: {
+      auto paren = [&](const DimExpr& e) {
+        auto s = e.to_string(name);
+        const bool p = e.terms().size() > 1 || (e.terms().size() == 1 && (e.terms()[0].coeff != 1 || e.terms()[0].factors.size() > 1));
+        return p ? "(" + s + ")" : s;
+      };
+      return "floor(" + paren((*a.args)[0]) + "/" + paren((*a.args)[1]) + ")";
+    }
+    case Atom::Op::Min:
+    case Atom::Op::Max: {
+      std::string s = a.op == Atom::Op::Min ? "min(" : "max(";
+      for (std::size_t i = 0; i < a.args->size(); ++i) {
+        if (i) s += ",";
+        s += (*a.args)[i].to_string(name);
+      }
+      return s + ")";
+    }
+  }
+  return "?";
+}
+}  // namespace detail
+
+inline std::string DimExpr::to_string(const std::function<std::string(std::int64_t)>& name) const {
+  if (terms_.empty()) return "0";
+  // Positive terms first so that "N-1" prints rather than "-1+N".
+  std::vector<const Term*> order;
+  for (const auto& t : terms_)
+    if (t.coeff > 0) order.push_back(&t);
+  for (const auto& t : terms_)
+    if (t.coeff < 0) order.push_back(&t);
+  std::string s;
+  bool first = true;
+  for (const Term* t : order) {
+    std::int64_t c = t->coeff;
+    if (c < 0) {
+      s += "-";
+      c = -c;  // coefficients never reach INT64_MIN: checked_mul(…, -1) would have thrown
+    } else if (!first) {
+      s += "+";
+    }
+    first = false;
+    if (t->factors.empty()) {
+      s += std::to_string(c);
+      continue;
+    }
+    if (c != 1) s += std::to_string(c) + "*";
+    for (std::size_t i = 0; i < t->factors.size(); ++i) {
+      if (i) s += "*";
+      s += detail::atom_to_string(t->factors[i], name);
+    }
+  }
+  return s;
+}
+
+inline std::optional<DimExpr> exact_div(const DimExpr& a, const DimExpr& b) {
+  if (b.is(0)) return std::nullopt;
+  if (a.is_const() && b.is_const()) {
+    const auto x = *a.const_value(), y = *b.const_value();
+    if (y == -1 && x == std::numeric_limits<std::int64_t>::min()) return std::nullopt;
+    if (x % y != 0) return std::nullopt;
+    return DimExpr(x / y);
+  }
+  if (a == b) return DimExpr(1);
+  if (b.terms().size() != 1) return std::nullopt;
+  const Term& d = b.terms()[0];
+  std::vector<Term> out;
+  for (const auto& t : a.terms()) {
+    if (t.coeff % d.coeff != 0) return std::nullopt;
+    // Remove d's factors (a sorted multiset) from t's.
+    std::vector<Atom> rest;
+    std::size_t j = 0;
+    for (const auto& f : t.factors) {
+      if (j < d.factors.size() && detail::compare_atoms(f, d.factors[j]) == 0)
+        ++j;
+      else
+        rest.push_back(f);
+    }
+    if (j != d.factors.size()) return std::nullopt;
+    out.push_back(Term{t.coeff / d.coeff, std::move(rest)});
+  }
+  return DimExpr::from_terms(std::move(out));
+}
+
+inline DimExpr floor_div(const DimExpr& a, const DimExpr& b) {
+  if (b.is(0)) throw Error("dimension expression", "division by zero");
+  if (b.is(1)) return a;
+  if (auto q = exact_div(a, b)) return *q;
+  if (auto k = b.const_value()) {
+    if (a.is_const()) return DimExpr(detail::floordiv_int(*a.const_value(), *k));
+    if (*k < 0) return floor_div(-a, DimExpr(-*k));
+    // a = k*q + r with every coefficient of r in [0,k): floor(a/k) = q + floor(r/k).
+    std::vector<Term> q, r;
+    for (const auto& t : a.terms()) {
+      const auto qq = detail::floordiv_int(t.coeff, *k);
+      const auto rr = t.coeff - qq * *k;
+      if (qq) q.push_back(Term{qq, t.factors});
+      if (rr) r.push_back(Term{rr, t.factors});
+    }
+    DimExpr quotient = DimExpr::from_terms(std::move(q));
+    DimExpr rest = DimExpr::from_terms(std::move(r));
+    if (rest.is_const()) return quotient + DimExpr(detail::floordiv_int(*rest.const_value(), *k));
+    // Pull a common factor of the remainder's coefficients and the divisor: floor(2x/4) = floor(x/2).
+    std::int64_t g = *k;
+    for (const auto& t : rest.terms()) g = std::gcd(g, t.coeff);
+    if (g > 1 && rest.constant_term() % g == 0) {
+      std::vector<Term> rt = rest.terms();
+      for (auto& t : rt) t.coeff /= g;
+      return quotient + floor_div(DimExpr::from_terms(std::move(rt)), DimExpr(*k / g));
+    }
+    DimExpr atom;
+    atom = DimExpr::from_terms({Term{1, {detail::make_compound(Atom::Op::FloorDivConst, *k, {rest})}}});
+    return quotient + atom;
+  }
+  return DimExpr::from_terms({Term{1, {detail::make_compound(Atom::Op::FloorDiv, 0, {a, b})}}});
+}
+
+inline DimExpr ceil_div(const DimExpr& a, const DimExpr& b) {
+  if (auto k = b.const_value(); k && *k > 0) return floor_div(a + DimExpr(*k - 1), b);
+  if (auto q = exact_div(a, b)) return *q;
+  return -floor_div(-a, b);
+}
+
+inline DimExpr mod(const DimExpr& a, const DimExpr& b) { return a - b * floor_div(a, b); }
+
+namespace detail {
+inline DimExpr minmax(const DimExpr& a, const DimExpr& b, bool is_max) {
+  if (a == b) return a;
+  const DimExpr d = a - b;
+  if (auto c = d.const_value()) return ((*c > 0) == is_max) ? a : b;
+  // Flatten nested min/min (max/max) and keep operands sorted and unique.
+  const auto op = is_max ? Atom::Op::Max : Atom::Op::Min;
+  std::vector<DimExpr> args;
+  auto add = [&](const DimExpr& e) {
+    const auto& t = e.terms();
+    if (t.size() == 1 && t[0].coeff == 1 && t[0].factors.size() == 1 && t[0].factors[0].op == op)
+      for (const auto& x : *t[0].factors[0].args) args.push_back(x);
+    else
+      args.push_back(e);
+  };
+  add(a);
+  add(b);
+  std::sort(args.begin(), args.end(), [](const DimExpr& x, const DimExpr& y) { return compare(x, y) < 0; });
+  args.erase(std::unique(args.begin(), args.end()), args.end());
+  // Drop operands dominated by a constant offset of another (max(N, N+1) = N+1).
+  std::vector<DimExpr> kept;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    bool dominated = false;
+    for (std::size_t j = 0; j < args.size() && !dominated; ++j) {
+      if (i == j) continue;
+      if (auto c = (args[j] - args[i]).const_value()) dominated = is_max ? *c > 0 : *c < 0;
+    }
+    if (!dominated) kept.push_back(args[i]);
+  }
+  if (kept.size() == 1) return kept[0];
+  return DimExpr::from_terms({Term{1, {make_compound(op, 0, std::move(kept))}}});
+}
+}  // namespace detail
+
+inline DimExpr min(const DimExpr& a, const DimExpr& b) { return detail::minmax(a, b, false); }
+inline DimExpr max(const DimExpr& a, const DimExpr& b) { return detail::minmax(a, b, true); }
+
+}  // namespace oxir::infer

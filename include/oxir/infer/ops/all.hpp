@@ -1,0 +1,28 @@
+#pragma once
+// The built-in rule set: every family registers its operators here.
+
+#include "../registry.hpp"
+#include "control.hpp"
+#include "elementwise.hpp"
+#include "linalg.hpp"
+#include "misc.hpp"
+#include "shape.hpp"
+#include "spatial.hpp"
+
+namespace oxir::infer {
+
+inline const OpRegistry& OpRegistry::standard() {
+  static const OpRegistry reg = [] {
+    OpRegistry r;
+    ops::register_elementwise_ops(r);
+    ops::register_shape_ops(r);
+    ops::register_linalg_ops(r);
+    ops::register_spatial_ops(r);
+    ops::register_misc_ops(r);
+    ops::register_control_ops(r);
+    return r;
+  }();
+  return reg;
+}
+
+}  // namespace oxir::infer

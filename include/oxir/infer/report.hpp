@@ -1,0 +1,62 @@
+#pragma once
+// Options and the report of shape/type inference.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace oxir::infer {
+
+struct InferOptions {
+  /// Throw oxir::Error at the first conflict or malformed node instead of recording a diagnostic.
+  bool strict = false;
+  /// Replace existing value_info and graph-output types instead of keeping them (keep mode uses
+  /// them as facts, fills only what they leave unknown, and reports contradictions).
+  bool overwrite = false;
+  /// Diagnostics kept in the report (counts go on beyond it).
+  std::size_t max_diagnostics = 10000;
+};
+
+enum class Severity : std::uint8_t { Info, Warning, Error };
+enum class DiagnosticKind : std::uint8_t {
+  Conflict,       ///< sizes or types the model asserts both ways (3 vs 4; declared vs inferred)
+  InvalidNode,    ///< a node its operator's definition rejects (missing input/attribute, bad axis…)
+  UnsupportedOp,  ///< no rule (unknown domain or operator): outputs stay unknown
+  Other,
+};
+
+struct Diagnostic {
+  Severity severity = Severity::Warning;
+  DiagnosticKind kind = DiagnosticKind::Other;
+  std::string where;    ///< field path, e.g. "graph.node[3]" or "graph.node[2].attribute[0].g.node[1]"
+  std::string node;     ///< node name (may be empty)
+  std::string op_type;  ///< "Op" or "domain::Op"
+  std::string message;
+
+  [[nodiscard]] std::string to_string() const {
+    std::string s = severity == Severity::Error ? "error: " : severity == Severity::Warning ? "warning: " : "info: ";
+    s += where;
+    if (!op_type.empty()) s += " (" + op_type + (node.empty() ? "" : " '" + node + "'") + ")";
+    return s + ": " + message;
+  }
+};
+
+struct InferReport {
+  std::vector<Diagnostic> diagnostics;
+  std::size_t nodes = 0;              ///< node visits (subgraphs and function bodies included)
+  std::size_t nodes_unsupported = 0;  ///< nodes without a rule
+  std::size_t nodes_failed = 0;       ///< nodes a rule rejected
+  std::size_t values_typed = 0;       ///< node outputs with an inferred type
+  std::size_t values_unknown = 0;     ///< node outputs left unknown
+  std::size_t conflicts = 0;
+  std::size_t symbols = 0;            ///< symbols in the model's table
+
+  [[nodiscard]] bool has_errors() const {
+    for (const auto& d : diagnostics)
+      if (d.severity == Severity::Error) return true;
+    return nodes_failed > 0 || conflicts > 0;
+  }
+};
+
+}  // namespace oxir::infer

@@ -1,0 +1,168 @@
+#pragma once
+// One symbol table per model: every symbolic size is a class of a union-find structure.
+// Classes are created for the model's own dim_params (graph inputs first: they are the roots of
+// all names), for unnamed graph-input dims (stable generated names) and for sizes no rule can
+// determine (fresh "unk__N" symbols). Equalities that operator semantics imply merge classes; a
+// class that meets a number becomes that number everywhere.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "expr.hpp"
+
+namespace oxir::infer {
+
+/// How a symbol came to be; lower ranks name a merged class.
+enum class SymbolOrigin : std::uint8_t {
+  GraphInput = 0,   ///< a dim_param of a main-graph input
+  Declared = 1,     ///< a dim_param elsewhere in the model (value_info, outputs, subgraphs)
+  InputUnnamed = 2, ///< an unnamed dim of a graph input, named "<input>_dim<i>"
+  Fresh = 3,        ///< a size no rule could determine
+};
+
+/// Outcome of asserting that two sizes are equal.
+enum class Unify : std::uint8_t {
+  Equal,     ///< already known equal
+  Merged,    ///< a symbol class was merged or bound to a number
+  Undecided, ///< not provably equal or different; nothing recorded
+  Conflict,  ///< provably different (e.g. 3 vs 4)
+};
+
+class SymbolTable {
+ public:
+  /// The symbol for a dim_param of the model (created on first use).
+  std::int64_t named(const std::string& name, SymbolOrigin origin = SymbolOrigin::Declared) {
+    if (auto it = by_name_.find(name); it != by_name_.end()) {
+      auto& s = syms_[static_cast<std::size_t>(it->second)];
+      if (origin < s.origin) s.origin = origin;
+      return it->second;
+    }
+    const auto id = static_cast<std::int64_t>(syms_.size());
+    syms_.push_back(Sym{name, id, std::nullopt, origin});
+    by_name_.emplace(name, id);
+    return id;
+  }
+  /// A new symbol with a name not used by the model ("unk__0", "unk__1", …).
+  std::int64_t fresh(std::string_view prefix = "unk__") {
+    std::string name;
+    do {
+      name = std::string(prefix) + std::to_string(next_fresh_++);
+    } while (by_name_.contains(name) || reserved_.contains(name));
+    return named(name, SymbolOrigin::Fresh);
+  }
+  [[nodiscard]] DimExpr fresh_expr() { return DimExpr::symbol(fresh()); }
+  /// Reserves a name so that fresh() never produces it (call for every dim_param of the model).
+  void reserve(const std::string& name) { reserved_.insert(name); }
+
+  [[nodiscard]] std::size_t size() const noexcept { return syms_.size(); }
+
+  /// The representative of id's class.
+  std::int64_t find(std::int64_t id) {
+    auto i = static_cast<std::size_t>(id);
+    while (syms_[i].parent != static_cast<std::int64_t>(i)) {
+      auto& p = syms_[static_cast<std::size_t>(syms_[i].parent)];
+      syms_[i].parent = p.parent;  // path halving
+      i = static_cast<std::size_t>(syms_[i].parent);
+    }
+    return static_cast<std::int64_t>(i);
+  }
+  /// The number the class is bound to, if any.
+  std::optional<std::int64_t> value(std::int64_t id) { return syms_[static_cast<std::size_t>(find(id))].value; }
+  /// The printed name of id's class.
+  const std::string& name(std::int64_t id) { return syms_[static_cast<std::size_t>(find(id))].name; }
+  [[nodiscard]] SymbolOrigin origin(std::int64_t id) { return syms_[static_cast<std::size_t>(find(id))].origin; }
+
+  /// Merges two classes; false (and nothing changes) if they are bound to different numbers.
+  bool merge(std::int64_t a, std::int64_t b) {
+    a = find(a), b = find(b);
+    if (a == b) return true;
+    auto& x = syms_[static_cast<std::size_t>(a)];
+    auto& y = syms_[static_cast<std::size_t>(b)];
+    if (x.value && y.value && *x.value != *y.value) return false;
+    // The better name represents the class: lower origin, then the older symbol.
+    const bool a_wins = x.origin < y.origin || (x.origin == y.origin && a < b);
+    auto& winner = a_wins ? x : y;
+    auto& loser = a_wins ? y : x;
+    if (!winner.value) winner.value = loser.value;
+    loser.parent = a_wins ? a : b;
+    ++version_;
+    return true;
+  }
+  /// Binds a class to a number; false if it is bound to another one.
+  bool bind(std::int64_t id, std::int64_t v) {
+    auto& s = syms_[static_cast<std::size_t>(find(id))];
+    if (s.value) return *s.value == v;
+    s.value = v;
+    ++version_;
+    return true;
+  }
+
+  /// The expression with every symbol replaced by its representative or number.
+  DimExpr resolve(const DimExpr& e) {
+    bool any = false;
+    e.for_each_symbol([&](std::int64_t id) {
+      if (!any && (find(id) != id || syms_[static_cast<std::size_t>(id)].value)) any = true;
+    });
+    if (!any) return e;
+    return e.substitute([&](std::int64_t id) -> DimExpr {
+      const auto r = find(id);
+      if (auto v = syms_[static_cast<std::size_t>(r)].value) return DimExpr(*v);
+      return DimExpr::symbol(r);
+    });
+  }
+
+  /// Records a == b where the rules of operator semantics imply it.
+  Unify unify(const DimExpr& a0, const DimExpr& b0) {
+    const DimExpr a = resolve(a0), b = resolve(b0);
+    if (a == b) return Unify::Equal;
+    auto sa = a.as_symbol(), sb = b.as_symbol();
+    if (sa && sb) return merge(*sa, *sb) ? Unify::Merged : Unify::Conflict;
+    auto ca = a.const_value(), cb = b.const_value();
+    if (ca && cb) return Unify::Conflict;
+    if (sa && cb) return bind(*sa, *cb) ? Unify::Merged : Unify::Conflict;
+    if (sb && ca) return bind(*sb, *ca) ? Unify::Merged : Unify::Conflict;
+    // k*X + c == v with one symbol X: solve it.
+    auto solve = [&](const DimExpr& lin, std::int64_t v) -> Unify {
+      const auto& t = lin.terms();
+      const std::size_t nonconst = t.size() - (lin.constant_term() != 0 ? 1 : 0);
+      if (nonconst != 1 || t[0].factors.size() != 1 || t[0].factors[0].op != Atom::Op::Symbol) return Unify::Undecided;
+      const auto rhs = v - lin.constant_term();
+      if (rhs % t[0].coeff != 0) return Unify::Conflict;
+      return bind(t[0].factors[0].id, rhs / t[0].coeff) ? Unify::Merged : Unify::Conflict;
+    };
+    if (cb) return solve(a, *cb);
+    if (ca) return solve(b, *ca);
+    // Differences that are constant prove inequality (N+1 vs N).
+    if ((a - b).is_const()) return Unify::Conflict;
+    return Unify::Undecided;
+  }
+
+  /// Printed form after resolution (a number prints as digits).
+  std::string to_string(const DimExpr& e) {
+    const DimExpr r = resolve(e);
+    return r.to_string([&](std::int64_t id) { return name(id); });
+  }
+
+  /// Changes whenever a merge or binding happens (lets callers detect a fixed point).
+  [[nodiscard]] std::uint64_t version() const noexcept { return version_; }
+
+ private:
+  struct Sym {
+    std::string name;
+    std::int64_t parent;
+    std::optional<std::int64_t> value;
+    SymbolOrigin origin;
+  };
+  std::vector<Sym> syms_;
+  std::unordered_map<std::string, std::int64_t> by_name_;
+  std::unordered_set<std::string> reserved_;
+  std::uint64_t next_fresh_ = 0;
+  std::uint64_t version_ = 0;
+};
+
+}  // namespace oxir::infer
