@@ -1,10 +1,338 @@
 #pragma once
-// Inference rules: control operators (see docs/inference.md).
+// Inference rules: control flow (If, Loop, Scan, SequenceMap). Their subgraphs are inferred in
+// scopes nested in the node's, so they see outer values; the sizes they imply join the model's
+// symbol table like any other.
+
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "../engine.hpp"
 
 namespace oxir::infer::ops {
 
-inline void register_control_ops(OpRegistry& r) { (void)r; }
+namespace control_detail {
+
+/// The most precise type that holds for both `a` and `b` (the join): equal sizes stay, sizes that
+/// may differ become new symbols, ranks that differ become an unknown rank.
+inline ValueType join(InferContext& ctx, const ValueType& a, const ValueType& b) {
+  if (a.is_unknown() || b.is_unknown()) return ValueType{};
+  if (a.kind != b.kind) return ValueType{};
+  ValueType out = a;
+  if (a.kind == ValueType::Kind::Tensor || a.kind == ValueType::Kind::SparseTensor) {
+    if (a.elem != b.elem) out.elem = a.elem == DataType::UNDEFINED ? b.elem : (b.elem == DataType::UNDEFINED ? a.elem : DataType::UNDEFINED);
+    if (!a.shape || !b.shape || a.shape->size() != b.shape->size()) {
+      out.shape.reset();
+    } else {
+      for (std::size_t i = 0; i < a.shape->size(); ++i) {
+        const DimExpr x = ctx.resolve((*a.shape)[i]), y = ctx.resolve((*b.shape)[i]);
+        (*out.shape)[i] = x == y ? x : ctx.fresh();
+      }
+    }
+  } else if (a.kind == ValueType::Kind::Sequence || a.kind == ValueType::Kind::Optional ||
+             a.kind == ValueType::Kind::Map) {
+    if (a.kind == ValueType::Kind::Map && a.elem != b.elem) return ValueType{};
+    ValueType inner = join(ctx, a.element(), b.element());
+    out.inner = std::make_shared<const ValueType>(std::move(inner));
+  }
+  return out;
+}
+
+/// Joins symbolic contents: kept only where both agree element by element.
+inline std::optional<Dims> join_values(InferContext& ctx, const std::optional<Dims>& a, const std::optional<Dims>& b) {
+  if (!a || !b || a->size() != b->size()) return std::nullopt;
+  for (std::size_t i = 0; i < a->size(); ++i)
+    if (!(ctx.resolve((*a)[i]) == ctx.resolve((*b)[i]))) return std::nullopt;
+  return a;
+}
+
+/// True when `t` has the same structure as `ref` with every size equal (after resolution).
+inline bool same(InferContext& ctx, const ValueType& t, const ValueType& ref) {
+  if (t.kind != ref.kind || t.elem != ref.elem) return false;
+  if (t.shape.has_value() != ref.shape.has_value()) return false;
+  if (t.shape) {
+    if (t.shape->size() != ref.shape->size()) return false;
+    for (std::size_t i = 0; i < t.shape->size(); ++i)
+      if (!(ctx.resolve((*t.shape)[i]) == ctx.resolve((*ref.shape)[i]))) return false;
+  }
+  if (t.inner || ref.inner) return same(ctx, t.element(), ref.element());
+  return true;
+}
+
+/// Where `next` differs from `cur`: a dim that varies across iterations becomes a symbol of its
+/// own (kept once assigned, so the iteration reaches a fixed point); a rank that varies is unknown.
+inline ValueType widen(InferContext& ctx, const ValueType& cur, const ValueType& next, bool& changed) {
+  if (cur.is_unknown()) return cur;
+  if (next.is_unknown() || next.kind != cur.kind) {
+    changed = true;
+    return ValueType{};
+  }
+  ValueType out = cur;
+  if (cur.kind == ValueType::Kind::Tensor || cur.kind == ValueType::Kind::SparseTensor) {
+    if (cur.elem == DataType::UNDEFINED && next.elem != DataType::UNDEFINED) {
+      out.elem = next.elem;
+      changed = true;
+    }
+    if (!cur.shape) return out;
+    if (!next.shape || next.shape->size() != cur.shape->size()) {
+      out.shape.reset();
+      changed = true;
+      return out;
+    }
+    for (std::size_t i = 0; i < cur.shape->size(); ++i) {
+      const DimExpr x = ctx.resolve((*cur.shape)[i]), y = ctx.resolve((*next.shape)[i]);
+      if (x == y) continue;
+      // x varies. If x is already a symbol that stands for "this size", keep it.
+      if (auto s = x.as_symbol(); s && ctx.symbols().origin(*s) == SymbolOrigin::Fresh && !x.is_const() &&
+                                  (*next.shape)[i].as_symbol() != s) {
+        bool mentions = false;
+        y.for_each_symbol([&](std::int64_t id) { mentions = mentions || ctx.symbols().find(id) == ctx.symbols().find(*s); });
+        if (mentions) continue;  // e.g. F → F+1: F already stands for the varying size
+      }
+      (*out.shape)[i] = ctx.fresh();
+      changed = true;
+    }
+  } else if (cur.inner) {
+    ValueType inner = widen(ctx, cur.element(), next.element(), changed);
+    out.inner = std::make_shared<const ValueType>(std::move(inner));
+  }
+  return out;
+}
+
+inline ValueType bool_scalar() { return ValueType::tensor(DataType::BOOL, Dims{}); }
+inline ValueType int64_scalar() { return ValueType::tensor(DataType::INT64, Dims{}); }
+
+}  // namespace control_detail
+
+inline void rule_if(InferContext& ctx) {
+  using namespace control_detail;
+  if (ctx.input_count() < 1 || !ctx.has_input(0)) ctx.fail("If needs a condition input");
+  if (const auto& c = ctx.input_type(0); c.elem != DataType::UNDEFINED && c.elem != DataType::BOOL)
+    ctx.fail("If's condition must be bool");
+  auto then_out = ctx.infer_subgraph("then_branch", {});
+  auto else_out = ctx.infer_subgraph("else_branch", {});
+  if (then_out.size() != ctx.output_count() || else_out.size() != ctx.output_count())
+    ctx.fail("If: the branches have " + std::to_string(then_out.size()) + " and " + std::to_string(else_out.size()) +
+             " outputs, the node " + std::to_string(ctx.output_count()));
+  // A constant condition selects one branch.
+  std::optional<bool> taken;
+  if (auto v = ctx.input_ints(0); v && v->size() == 1) taken = (*v)[0] != 0;
+  for (std::size_t i = 0; i < ctx.output_count(); ++i) {
+    if (taken) {
+      const auto& s = *taken ? then_out[i] : else_out[i];
+      ctx.set_output(i, s.type);
+      if (s.sym_value) ctx.set_output_value(i, *s.sym_value);
+      continue;
+    }
+    const auto& a = then_out[i].type;
+    const auto& b = else_out[i].type;
+    if (a.is_tensor() && b.is_tensor() && a.elem != DataType::UNDEFINED && b.elem != DataType::UNDEFINED &&
+        a.elem != b.elem)
+      ctx.fail("If: output " + std::to_string(i) + " is " + std::string(data_type_name(a.elem)) +
+               " in then_branch and " + std::string(data_type_name(b.elem)) + " in else_branch");
+    // A branch whose output type is unknown says nothing: the other one's elem type still holds
+    // (ONNX requires both to agree), its sizes do not.
+    ValueType t = join(ctx, a, b);
+    if (t.is_unknown() && (a.is_tensor() || b.is_tensor())) {
+      t = ValueType::tensor(a.is_tensor() ? a.elem : b.elem);
+    }
+    ctx.set_output(i, std::move(t));
+    if (auto v = join_values(ctx, then_out[i].sym_value, else_out[i].sym_value)) ctx.set_output_value(i, *v);
+  }
+}
+
+inline void rule_loop(InferContext& ctx) {
+  using namespace control_detail;
+  if (ctx.input_count() < 2) ctx.fail("Loop needs the inputs M and cond (either may be empty)");
+  const std::size_t n_carried = ctx.input_count() - 2;
+  const std::size_t body_in = ctx.subgraph_input_count("body");
+  const std::size_t body_out = ctx.subgraph_output_count("body");
+  if (body_in != n_carried + 2) ctx.fail("Loop: body has " + std::to_string(body_in) + " inputs, expected " + std::to_string(n_carried + 2));
+  if (body_out < n_carried + 1) ctx.fail("Loop: body has " + std::to_string(body_out) + " outputs, expected at least " + std::to_string(n_carried + 1));
+  const std::size_t n_scan = body_out - 1 - n_carried;
+  if (ctx.output_count() > n_carried + n_scan) ctx.fail("Loop: more outputs than carried values and scan outputs");
+  // cond is known true on entry when absent or constant true.
+  bool cond_true = !ctx.has_input(1);
+  if (auto v = ctx.input_ints(1); v && v->size() == 1 && (*v)[0] != 0) cond_true = true;
+
+  std::vector<ValueInfoState> carried(n_carried);
+  for (std::size_t i = 0; i < n_carried; ++i) {
+    carried[i].type = ctx.input_type(2 + i);
+    if (auto v = ctx.input_value(2 + i)) carried[i].sym_value = *v;
+  }
+  auto body_inputs = [&](const std::vector<ValueInfoState>& c) {
+    std::vector<ValueInfoState> in(2 + n_carried);
+    in[0].type = int64_scalar();
+    in[1].type = bool_scalar();
+    if (cond_true) in[1].sym_value = Dims{DimExpr(1)};
+    for (std::size_t i = 0; i < n_carried; ++i) in[2 + i] = c[i];
+    return in;
+  };
+  std::vector<ValueInfoState> out;
+  for (int iter = 0;; ++iter) {
+    out = ctx.infer_subgraph("body", body_inputs(carried));
+    if (out.size() != body_out) ctx.fail("Loop: body outputs changed");
+    bool changed = false;
+    for (std::size_t i = 0; i < n_carried; ++i) {
+      const auto& next = out[1 + i];
+      carried[i].type = widen(ctx, carried[i].type, next.type, changed);
+      if (carried[i].sym_value && !join_values(ctx, carried[i].sym_value, next.sym_value)) {
+        carried[i].sym_value.reset();
+        changed = true;
+      }
+    }
+    if (!changed) break;
+    if (iter >= 4) {  // no fixed point in sight: forget what still moves
+      for (std::size_t i = 0; i < n_carried; ++i) {
+        bool c2 = false;
+        auto w = widen(ctx, carried[i].type, out[1 + i].type, c2);
+        carried[i].type = c2 ? ValueType::tensor(w.elem) : w;
+        if (carried[i].type.kind != ValueType::Kind::Tensor && c2) carried[i].type = ValueType{};
+        carried[i].sym_value.reset();
+      }
+      out = ctx.infer_subgraph("body", body_inputs(carried));
+      break;
+    }
+  }
+  // Final carried values: the last iteration's, or the initial ones after zero iterations.
+  for (std::size_t i = 0; i < n_carried && i < ctx.output_count(); ++i) {
+    ValueInfoState init;
+    init.type = ctx.input_type(2 + i);
+    ValueType t = join(ctx, init.type, out[1 + i].type);
+    if (t.is_unknown() && out[1 + i].type.is_tensor()) t = ValueType::tensor(out[1 + i].type.elem);
+    ctx.set_output(i, std::move(t));
+  }
+  // Scan outputs: one slice per iteration, stacked on a new leading axis.
+  std::optional<DimExpr> trips;
+  bool body_cond_true = false;
+  if (const auto& c = out[0].sym_value; c && c->size() == 1 && ctx.resolve((*c)[0]).const_value().value_or(0) != 0)
+    body_cond_true = true;
+  if (cond_true && body_cond_true && ctx.has_input(0))
+    if (const Dims* m = ctx.input_value(0); m && m->size() == 1) trips = (*m)[0];
+  for (std::size_t k = 0; k < n_scan && n_carried + k < ctx.output_count(); ++k) {
+    const auto& s = out[1 + n_carried + k].type;
+    if (!s.is_tensor()) {
+      ctx.set_output(n_carried + k, s.is_unknown() ? ValueType{} : ValueType::tensor(s.elem));
+      continue;
+    }
+    if (!s.shape) {
+      ctx.set_output(n_carried + k, ValueType::tensor(s.elem));
+      continue;
+    }
+    Dims d;
+    d.push_back(trips ? *trips : ctx.fresh());
+    d.insert(d.end(), s.shape->begin(), s.shape->end());
+    ctx.set_output(n_carried + k, s.elem, std::move(d));
+  }
+}
+
+inline void rule_scan(InferContext& ctx) {
+  using namespace control_detail;
+  const std::int64_t m = ctx.require_int("num_scan_inputs");
+  const bool v8 = ctx.opset() < 9;
+  const std::size_t first = v8 ? 1 : 0;  // opset 8: input 0 is sequence_lens
+  if (m < 1 || static_cast<std::size_t>(m) + first > ctx.input_count()) ctx.fail("Scan: num_scan_inputs out of range");
+  const std::size_t n_state = ctx.input_count() - first - static_cast<std::size_t>(m);
+  const std::size_t body_out = ctx.subgraph_output_count("body");
+  if (body_out < n_state) ctx.fail("Scan: body has fewer outputs than state variables");
+  const std::size_t n_scan_out = body_out - n_state;
+  const auto in_axes = ctx.attr_ints("scan_input_axes");
+  const auto out_axes = ctx.attr_ints("scan_output_axes");
+  if (in_axes && in_axes->size() != static_cast<std::size_t>(m)) ctx.fail("Scan: scan_input_axes has the wrong length");
+  if (out_axes && out_axes->size() != n_scan_out) ctx.fail("Scan: scan_output_axes has the wrong length");
+  std::vector<ValueInfoState> body_in(n_state + static_cast<std::size_t>(m));
+  std::optional<DimExpr> batch;
+  for (std::size_t i = 0; i < n_state; ++i) {
+    ValueType t = ctx.input_type(first + i);
+    if (v8 && t.has_shape()) {  // states carry the batch axis outside the body
+      if (t.shape->empty()) ctx.fail("Scan: state without batch axis");
+      batch = (*t.shape)[0];
+      t.shape->erase(t.shape->begin());
+    }
+    body_in[i].type = std::move(t);
+  }
+  std::optional<DimExpr> seq;
+  for (std::size_t j = 0; j < static_cast<std::size_t>(m); ++j) {
+    ValueType t = ctx.input_type(first + n_state + j);
+    if (t.has_shape()) {
+      const auto r = static_cast<std::int64_t>(t.shape->size());
+      if (v8) {
+        if (r < 2) ctx.fail("Scan: scan input needs batch and sequence axes");
+        if (batch) ctx.unify(*batch, (*t.shape)[0], "Scan batch size");
+        else batch = (*t.shape)[0];
+        if (seq) ctx.unify(*seq, (*t.shape)[1], "Scan sequence length");
+        else seq = (*t.shape)[1];
+        t.shape->erase(t.shape->begin(), t.shape->begin() + 2);
+      } else {
+        const auto axis = ctx.normalize_axis(in_axes ? (*in_axes)[j] : 0, r, "scan_input_axes");
+        const DimExpr len = (*t.shape)[static_cast<std::size_t>(axis)];
+        if (seq) ctx.unify(*seq, len, "Scan sequence length");
+        else seq = len;
+        t.shape->erase(t.shape->begin() + axis);
+      }
+    }
+    body_in[n_state + j].type = std::move(t);
+  }
+  auto out = ctx.infer_subgraph("body", body_in);
+  for (std::size_t i = 0; i < n_state && i < ctx.output_count(); ++i) {
+    // State shapes are the same in every iteration.
+    if (body_in[i].type.has_shape() && out[i].type.has_shape() && body_in[i].type.shape->size() == out[i].type.shape->size())
+      for (std::size_t k = 0; k < out[i].type.shape->size(); ++k)
+        ctx.unify((*body_in[i].type.shape)[k], (*out[i].type.shape)[k], "Scan state size");
+    ValueType t = out[i].type.is_unknown() ? body_in[i].type : out[i].type;
+    if (v8 && t.has_shape()) t.shape->insert(t.shape->begin(), batch ? *batch : ctx.fresh());
+    ctx.set_output(i, std::move(t));
+  }
+  for (std::size_t k = 0; k < n_scan_out && n_state + k < ctx.output_count(); ++k) {
+    ValueType t = out[n_state + k].type;
+    if (t.has_shape()) {
+      const auto r = static_cast<std::int64_t>(t.shape->size()) + 1;
+      const DimExpr len = seq ? *seq : ctx.fresh();
+      if (v8) {
+        t.shape->insert(t.shape->begin(), len);
+        t.shape->insert(t.shape->begin(), batch ? *batch : ctx.fresh());
+      } else {
+        const auto axis = ctx.normalize_axis(out_axes ? (*out_axes)[k] : 0, r, "scan_output_axes");
+        t.shape->insert(t.shape->begin() + axis, len);
+      }
+    }
+    ctx.set_output(n_state + k, std::move(t));
+  }
+}
+
+inline void rule_sequence_map(InferContext& ctx) {
+  using namespace control_detail;
+  if (ctx.input_count() < 1 || !ctx.has_input(0)) ctx.fail("SequenceMap needs an input sequence");
+  std::vector<ValueInfoState> in(ctx.input_count());
+  for (std::size_t i = 0; i < ctx.input_count(); ++i) {
+    const auto& t = ctx.input_type(i);
+    if (t.kind == ValueType::Kind::Sequence)
+      in[i].type = t.element();
+    else if (i == 0 && !t.is_unknown())
+      ctx.fail("SequenceMap: input 0 must be a sequence");
+    else
+      in[i].type = t;
+  }
+  // Elements of a sequence may differ in size: the element type's symbols stand for one element.
+  auto out = ctx.infer_subgraph("body", in);
+  for (std::size_t i = 0; i < ctx.output_count() && i < out.size(); ++i) {
+    ValueType e = out[i].type;
+    if (e.has_shape())
+      for (auto& d : *e.shape) {
+        bool varies = false;
+        ctx.resolve(d).for_each_symbol(
+            [&](std::int64_t id) { varies = varies || ctx.symbols().origin(id) == SymbolOrigin::Fresh; });
+        if (varies) d = ctx.fresh();
+      }
+    ctx.set_output(i, ValueType::sequence(std::move(e)));
+  }
+}
+
+inline void register_control_ops(OpRegistry& r) {
+  r.add("", "If", &rule_if);
+  r.add("", "Loop", &rule_loop);
+  r.add("", "Scan", &rule_scan);
+  r.add("", "SequenceMap", &rule_sequence_map);
+}
 
 }  // namespace oxir::infer::ops

@@ -1,0 +1,181 @@
+// Control flow: If, Loop, Scan, SequenceMap, outer-scope values, and functions per call site.
+// Uses a registry with the control rules plus simple rules defined here, so that these tests do
+// not depend on other operator families.
+#include <doctest/doctest.h>
+
+#include "infer_test_util.hpp"
+
+using namespace oxir;
+using namespace oxir::infer;
+using namespace oxir_test;
+
+namespace {
+void r_identity(InferContext& c) {
+  c.set_output(0, c.input_type(0));
+  if (auto v = c.input_value(0)) c.set_output_value(0, *v);
+}
+void r_add(InferContext& c) {
+  if (!c.input_shape(0) || !c.input_shape(1)) return c.set_output(0, ValueType::tensor(c.input_elem(0)));
+  c.set_output(0, c.input_elem(0), c.broadcast(*c.input_shape(0), *c.input_shape(1)));
+}
+void r_concat0(InferContext& c) {  // Concat on axis 0 of rank-1 tensors
+  DimExpr n = 0;
+  for (std::size_t i = 0; i < c.input_count(); ++i) {
+    if (!c.input_shape(i) || c.input_shape(i)->size() != 1) return c.set_output(0, ValueType::tensor(c.input_elem(0)));
+    n += (*c.input_shape(i))[0];
+  }
+  c.set_output(0, c.input_elem(0), {n});
+}
+void r_true(InferContext& c) {  // a constant true
+  c.set_output(0, DataType::BOOL, {});
+  c.set_output_value(0, {DimExpr(1)});
+}
+InferReport run(Model& m, InferOptions o = {}) {
+  OpRegistry reg;
+  ops::register_control_ops(reg);
+  reg.add("", "Identity", &r_identity);
+  reg.add("", "Add", &r_add);
+  reg.add("", "Concat", &r_concat0);
+  reg.add("", "True", &r_true);
+  Engine e(m, o, reg);
+  return e.run();
+}
+Graph branch(std::vector<Node> nodes, std::vector<std::string> outs) {
+  Graph g;
+  g.nodes = std::move(nodes);
+  for (auto& o : outs) {
+    ValueInfo v;
+    v.name = o;
+    g.outputs.push_back(v);
+  }
+  return g;
+}
+}  // namespace
+
+TEST_CASE("If: equal dims kept, differing dims become a new symbol, differing ranks unknown") {
+  Node n("If", {"c"}, {"y", "z", "w"});
+  n.set_attribute(Attribute("then_branch", branch({Node("Identity", {"a"}, {"t1"}), Node("Identity", {"a"}, {"t2"}),
+                                                   Node("Identity", {"a"}, {"t3"})},
+                                                  {"t1", "t2", "t3"})));
+  n.set_attribute(Attribute("else_branch", branch({Node("Add", {"a", "a"}, {"e1"}), Node("Identity", {"b"}, {"e2"}),
+                                                   Node("Identity", {"v"}, {"e3"})},
+                                                  {"e1", "e2", "e3"})));
+  auto m = make_model({n}, {{"c", DataType::BOOL, {}}, {"a", DataType::FLOAT, {"N", "S"}},
+                            {"b", DataType::FLOAT, {"N", "T"}}, {"v", DataType::FLOAT, {"N"}}});
+  auto rep = run(m);
+  CHECK(rep.diagnostics.empty());
+  CHECK(type_of(m, "y") == "FLOAT[N,S]");
+  CHECK(type_of(m, "z") == "FLOAT[N,unk__0]");  // S in one branch, T in the other
+  CHECK(type_of(m, "w") == "FLOAT[*]");
+  // Values inside the branches were annotated, in the branch graphs.
+  const auto& eb = m.graph.nodes[0].find_attribute("else_branch")->as_graph();
+  CHECK(type_of(eb, "e1") == "FLOAT[N,S]");  // outer-scope value seen inside
+  // The branches' own outputs are typed too.
+  CHECK(type_str(*eb.outputs[1].type) == "FLOAT[N,T]");
+}
+
+TEST_CASE("If: mismatched element types and branch output counts are diagnosed") {
+  Node n("If", {"c"}, {"y"});
+  n.set_attribute(Attribute("then_branch", branch({Node("Identity", {"a"}, {"t1"})}, {"t1"})));
+  n.set_attribute(Attribute("else_branch", branch({Node("Identity", {"i"}, {"e1"})}, {"e1"})));
+  auto m = make_model({n}, {{"c", DataType::BOOL, {}}, {"a", DataType::FLOAT, {"N"}}, {"i", DataType::INT64, {"N"}}});
+  auto rep = run(m);
+  CHECK(rep.nodes_failed == 1);
+  Node k("If", {"c"}, {"y", "z"});
+  k.set_attribute(Attribute("then_branch", branch({Node("Identity", {"a"}, {"t1"})}, {"t1"})));
+  k.set_attribute(Attribute("else_branch", branch({Node("Identity", {"a"}, {"e1"})}, {"e1"})));
+  auto m2 = make_model({k}, {{"c", DataType::BOOL, {}}, {"a", DataType::FLOAT, {"N"}}});
+  CHECK(run(m2).nodes_failed == 1);
+  CHECK_THROWS_AS(run(m2, InferOptions{.strict = true}), Error);
+}
+
+TEST_CASE("Loop: carried values reach a fixed point; scan outputs stack per iteration") {
+  // body(i, cond, acc[K], x[N]) -> (cond', acc' = concat(acc, one), x' = x, scan = x)
+  Graph body;
+  body.inputs = {value_info_of({"i", DataType::INT64, {}}), value_info_of({"cin", DataType::BOOL, {}}),
+                 ValueInfo{}, ValueInfo{}};
+  body.inputs[2].name = "acc";
+  body.inputs[3].name = "x";
+  body.nodes = {Node("Identity", {"cin"}, {"cout"}), Node("Concat", {"acc", "one"}, {"acc2"}),
+                Node("Identity", {"x"}, {"x2"}), Node("Add", {"x", "x"}, {"s"})};
+  for (auto o : {"cout", "acc2", "x2", "s"}) {
+    ValueInfo v;
+    v.name = o;
+    body.outputs.push_back(v);
+  }
+  Node loop("Loop", {"M", "", "acc0", "x0"}, {"acc_f", "x_f", "scan"});
+  loop.set_attribute(Attribute("body", body));
+  auto m = make_model({Node("Identity", {"Ms"}, {"M"}), loop},
+                      {{"Ms", DataType::INT64, {}}, {"acc0", DataType::FLOAT, {"K"}}, {"x0", DataType::FLOAT, {"N"}},
+                       {"one", DataType::FLOAT, {"1"}}});
+  auto rep = run(m);
+  CHECK(rep.diagnostics.empty());
+  CHECK(type_of(m, "x_f") == "FLOAT[N]");      // unchanged by the body
+  const std::string acc = type_of(m, "acc_f");  // grows each iteration: not K
+  CHECK(acc.rfind("FLOAT[unk__", 0) == 0);
+  // The trip count is M's value, but M's value is not known here: a new symbol.
+  const std::string scan = type_of(m, "scan");
+  CHECK(scan.rfind("FLOAT[unk__", 0) == 0);
+  CHECK(scan.substr(scan.find(',')) == ",N]");
+  const auto& b = m.graph.nodes[1].find_attribute("body")->as_graph();
+  CHECK(type_str(*b.inputs[3].type) == "FLOAT[N]");
+  CHECK(type_str(*b.inputs[2].type) != "FLOAT[K]");  // the carried size varies: not claimed to be K
+}
+
+TEST_CASE("Loop: a for-loop with constant-true condition has M iterations") {
+  Graph body;
+  body.inputs = {value_info_of({"i", DataType::INT64, {}}), value_info_of({"cin", DataType::BOOL, {}})};
+  body.nodes = {Node("True", {}, {"cout"}), Node("Identity", {"x"}, {"s"})};
+  for (auto o : {"cout", "s"}) {
+    ValueInfo v;
+    v.name = o;
+    body.outputs.push_back(v);
+  }
+  Node loop("Loop", {"M", ""}, {"scan"});
+  loop.set_attribute(Attribute("body", body));
+  auto m = make_model({loop}, {{"x", DataType::FLOAT, {"N", "3"}}}, {ints("M", {5}, true)});
+  run(m);
+  CHECK(type_of(m, "scan") == "FLOAT[5,N,3]");
+}
+
+TEST_CASE("Scan (opset 9+): sequence length from the scan axis; states keep their shape") {
+  Graph body;
+  body.inputs = {ValueInfo{}, ValueInfo{}};
+  body.inputs[0].name = "st";
+  body.inputs[1].name = "xi";
+  body.nodes = {Node("Add", {"st", "xi"}, {"st2"}), Node("Identity", {"xi"}, {"yo"})};
+  for (auto o : {"st2", "yo"}) {
+    ValueInfo v;
+    v.name = o;
+    body.outputs.push_back(v);
+  }
+  Node scan("Scan", {"s0", "x"}, {"sf", "y"});
+  scan.set_attribute(Attribute("body", body));
+  scan.set_attribute(Attribute("num_scan_inputs", std::int64_t{1}));
+  scan.set_attribute(Attribute("scan_input_axes", std::vector<std::int64_t>{1}));
+  scan.set_attribute(Attribute("scan_output_axes", std::vector<std::int64_t>{-1}));
+  auto m = make_model({scan}, {{"s0", DataType::FLOAT, {"D"}}, {"x", DataType::FLOAT, {"D", "T"}}});
+  auto rep = run(m);
+  CHECK(rep.diagnostics.empty());
+  CHECK(type_of(m, "sf") == "FLOAT[D]");
+  CHECK(type_of(m, "y") == "FLOAT[D,T]");  // slices [D] stacked on the last axis
+}
+
+TEST_CASE("Model-local functions are inferred per call site with attribute binding") {
+  Model m = make_model({Node("Twice", {"a"}, {"y"}, "call1", "local"), Node("Twice", {"b"}, {"z"}, "call2", "local")},
+                       {{"a", DataType::FLOAT, {"N"}}, {"b", DataType::INT64, {"2", "M"}}});
+  m.set_opset_version("local", 1);
+  Function f;
+  f.name = "Twice";
+  f.domain = "local";
+  f.inputs = {"x"};
+  f.outputs = {"o"};
+  f.nodes = {Node("Add", {"x", "x"}, {"t"}), Node("Identity", {"t"}, {"o"})};
+  f.opset_imports = m.opset_imports;
+  m.functions.push_back(f);
+  auto rep = run(m);
+  CHECK(rep.diagnostics.empty());
+  CHECK(type_of(m, "y") == "FLOAT[N]");
+  CHECK(type_of(m, "z") == "INT64[2,M]");
+  CHECK(m.functions[0].value_info.empty());  // bodies are not annotated per call site
+}
