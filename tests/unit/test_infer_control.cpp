@@ -179,3 +179,29 @@ TEST_CASE("Model-local functions are inferred per call site with attribute bindi
   CHECK(type_of(m, "z") == "INT64[2,M]");
   CHECK(m.functions[0].value_info.empty());  // bodies are not annotated per call site
 }
+
+TEST_CASE("Function bodies on request: annotated with what holds at every call site") {
+  auto make = [] {
+    Model m = make_model({Node("Twice", {"a"}, {"y"}, "call1", "local"), Node("Twice", {"b"}, {"z"}, "call2", "local")},
+                         {{"a", DataType::FLOAT, {"N", "4"}}, {"b", DataType::FLOAT, {"N", "5"}}});
+    m.set_opset_version("local", 1);
+    Function f;
+    f.name = "Twice";
+    f.domain = "local";
+    f.inputs = {"x"};
+    f.outputs = {"o"};
+    f.nodes = {Node("Add", {"x", "x"}, {"t"}), Node("Identity", {"t"}, {"o"})};
+    f.opset_imports = m.opset_imports;
+    m.functions.push_back(f);
+    return m;
+  };
+  auto m = make();
+  run(m, InferOptions{.annotate_functions = true});
+  REQUIRE(m.functions[0].value_info.size() == 1);  // t (o is the function's output)
+  const std::string t = type_str(*m.functions[0].value_info[0].type);
+  CHECK(t.rfind("FLOAT[N,unk__", 0) == 0);  // N at both calls; 4 vs 5 differ
+  auto one = make();
+  one.graph.nodes.pop_back();
+  run(one, InferOptions{.annotate_functions = true});
+  CHECK(type_str(*one.functions[0].value_info.at(0).type) == "FLOAT[N,4]");
+}

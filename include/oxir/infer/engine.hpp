@@ -56,6 +56,32 @@ struct Scope {
   }
 };
 
+/// The most precise type that holds for both `a` and `b` (the join): equal sizes stay, sizes that
+/// may differ become new symbols, ranks that differ become an unknown rank.
+inline ValueType join_types(SymbolTable& syms, const ValueType& a, const ValueType& b) {
+  if (a.is_unknown() || b.is_unknown()) return ValueType{};
+  if (a.kind != b.kind) return ValueType{};
+  ValueType out = a;
+  if (a.kind == ValueType::Kind::Tensor || a.kind == ValueType::Kind::SparseTensor) {
+    if (a.elem != b.elem)
+      out.elem = a.elem == DataType::UNDEFINED ? b.elem : (b.elem == DataType::UNDEFINED ? a.elem : DataType::UNDEFINED);
+    if (!a.shape || !b.shape || a.shape->size() != b.shape->size()) {
+      out.shape.reset();
+    } else {
+      for (std::size_t i = 0; i < a.shape->size(); ++i) {
+        const DimExpr x = syms.resolve((*a.shape)[i]), y = syms.resolve((*b.shape)[i]);
+        (*out.shape)[i] = x == y ? x : syms.fresh_expr();
+      }
+    }
+  } else if (a.kind == ValueType::Kind::Sequence || a.kind == ValueType::Kind::Optional ||
+             a.kind == ValueType::Kind::Map) {
+    if (a.kind == ValueType::Kind::Map && a.elem != b.elem) return ValueType{};
+    ValueType inner = join_types(syms, a.element(), b.element());
+    out.inner = std::make_shared<const ValueType>(std::move(inner));
+  }
+  return out;
+}
+
 class Engine {
  public:
   Engine(Model& m, const InferOptions& o, const OpRegistry& r) : model_(m), opts_(o), reg_(r) {}
@@ -98,6 +124,8 @@ class Engine {
     std::vector<ValueInfoState> inputs, outputs;
   };
   std::vector<GraphResult> results_;
+  // annotate_functions: per function, its body's node outputs joined over all call sites.
+  std::unordered_map<const Function*, std::vector<std::pair<std::string, ValueInfoState>>> fn_results_;
   std::unordered_map<Graph*, std::size_t> result_index_;
   bool strict_failed_ = false;
 };
@@ -536,6 +564,23 @@ inline void Engine::infer_call(InferContext& ctx, Scope& sc, const Function& fn,
   for (const auto& n : fn.nodes) g.nodes.push_back(bind(bind, n));
   body.graph = &g;
   infer_graph(body, g);
+  if (opts_.annotate_functions && sc.call_depth == 0) {
+    auto [it, first] = fn_results_.try_emplace(&fn);
+    std::vector<std::pair<std::string, ValueInfoState>> now;
+    for (const auto& bn : g.nodes)
+      for (const auto& o : bn.outputs)
+        if (!o.empty())
+          if (auto v = body.values.find(o); v != body.values.end()) now.emplace_back(o, v->second);
+    if (first) {
+      it->second = std::move(now);
+    } else {
+      for (std::size_t k = 0; k < it->second.size() && k < now.size(); ++k) {
+        auto& [name, st] = it->second[k];
+        st.type = join_types(syms, st.type, now[k].second.type);
+        if (st.sym_value != now[k].second.sym_value) st.sym_value.reset();
+      }
+    }
+  }
   for (std::size_t i = 0; i < fn.outputs.size() && i < call.outputs.size(); ++i) {
     if (call.outputs[i].empty()) continue;
     if (auto* s = body.lookup(fn.outputs[i])) ctx.outputs_[i] = *s;
@@ -695,6 +740,29 @@ inline void Engine::write_back() {
     };
     update(g.outputs, r.outputs);
     if (&g != &model_.graph) update(g.inputs, r.inputs);
+  }
+  // Function bodies (on request): the types that hold at every call site.
+  for (auto& f : model_.functions) {
+    auto it = fn_results_.find(&f);
+    if (it == fn_results_.end()) continue;
+    std::unordered_set<std::string_view> skip(f.outputs.begin(), f.outputs.end());
+    std::unordered_map<std::string, std::size_t> existing;
+    for (std::size_t i = 0; i < f.value_info.size(); ++i) existing.emplace(f.value_info[i].name, i);
+    for (const auto& [name, st] : it->second) {
+      if (skip.contains(name) || st.type.is_unknown()) continue;
+      if (auto e = existing.find(name); e != existing.end()) {
+        auto& vi = f.value_info[e->second];
+        if (opts_.overwrite || !vi.type)
+          vi.type = to_type(st.type);
+        else
+          fill_missing(*vi.type, st.type);
+        continue;
+      }
+      ValueInfo vi;
+      vi.name = name;
+      vi.type = to_type(st.type);
+      f.value_info.push_back(std::move(vi));
+    }
   }
 }
 

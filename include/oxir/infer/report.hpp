@@ -14,6 +14,9 @@ struct InferOptions {
   /// Replace existing value_info and graph-output types instead of keeping them (keep mode uses
   /// them as facts, fills only what they leave unknown, and reports contradictions).
   bool overwrite = false;
+  /// Also annotate model-local function bodies (FunctionProto.value_info) with the types that
+  /// hold at every call site (joined: sizes that differ between calls become new symbols).
+  bool annotate_functions = false;
   /// Diagnostics kept in the report (counts go on beyond it).
   std::size_t max_diagnostics = 10000;
 };

@@ -13,29 +13,8 @@ namespace oxir::infer::ops {
 
 namespace control_detail {
 
-/// The most precise type that holds for both `a` and `b` (the join): equal sizes stay, sizes that
-/// may differ become new symbols, ranks that differ become an unknown rank.
 inline ValueType join(InferContext& ctx, const ValueType& a, const ValueType& b) {
-  if (a.is_unknown() || b.is_unknown()) return ValueType{};
-  if (a.kind != b.kind) return ValueType{};
-  ValueType out = a;
-  if (a.kind == ValueType::Kind::Tensor || a.kind == ValueType::Kind::SparseTensor) {
-    if (a.elem != b.elem) out.elem = a.elem == DataType::UNDEFINED ? b.elem : (b.elem == DataType::UNDEFINED ? a.elem : DataType::UNDEFINED);
-    if (!a.shape || !b.shape || a.shape->size() != b.shape->size()) {
-      out.shape.reset();
-    } else {
-      for (std::size_t i = 0; i < a.shape->size(); ++i) {
-        const DimExpr x = ctx.resolve((*a.shape)[i]), y = ctx.resolve((*b.shape)[i]);
-        (*out.shape)[i] = x == y ? x : ctx.fresh();
-      }
-    }
-  } else if (a.kind == ValueType::Kind::Sequence || a.kind == ValueType::Kind::Optional ||
-             a.kind == ValueType::Kind::Map) {
-    if (a.kind == ValueType::Kind::Map && a.elem != b.elem) return ValueType{};
-    ValueType inner = join(ctx, a.element(), b.element());
-    out.inner = std::make_shared<const ValueType>(std::move(inner));
-  }
-  return out;
+  return join_types(ctx.symbols(), a, b);
 }
 
 /// Joins symbolic contents: kept only where both agree element by element.

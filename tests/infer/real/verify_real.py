@@ -1,0 +1,578 @@
+#!/usr/bin/python3
+"""Checks oxir's shape inference against ONNX Runtime on real exporter output (issue #4 item 7).
+
+    /usr/bin/python3 tests/infer/real/verify_real.py --infer-dump BUILD/bin/infer_dump [--cache DIR]
+                                                      [--only NAME] [--verbose]
+
+For each model (torch exports from export_models.py, silero VAD legacy and v5 from npm
+@ricky0123/vad-web): strips the graph outputs' shapes and value_info, runs oxir inference
+(infer_dump), runs ONNX Runtime (run_ort.js, npm onnxruntime-node) at 3 bindings of the input
+dim_params and checks every output dim:
+  number                           -> must equal ORT's size at every binding        (exact)
+  expression of input dim_params   -> must evaluate to ORT's size at every binding  (exact)
+  unk__N / unknown / no shape      -> undetermined (not wrong); its origin is reported
+anything else (wrong value, wrong rank, a symbol that is not an input dim_param) is WRONG.
+Exit status: 0 = no wrong dim (or SKIPPED), 1 = some dim wrong, 2 = setup/tool failure.
+"""
+
+import argparse
+import collections
+import fractions
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ORT_VERSION = os.environ.get("OXIR_ORT_VERSION", "1.30.0")
+VAD_WEB = "@ricky0123/vad-web@0.0.31"
+
+ONNX_DTYPES = {1: "float32", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32", 7: "int64",
+               9: "bool", 10: "float16", 11: "float64", 13: "uint64"}
+
+
+def skip(msg):
+    print(f"SKIPPED: {msg}")
+    sys.exit(0)
+
+
+# ------------------------------------------------------------------------------------------------
+# Dim expressions: integers, names, + - *, /, floor(), ceil(), min(,), max(,), parentheses.
+
+TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z_0-9]*)|(.))")
+
+
+class ExprError(Exception):
+    pass
+
+
+def tokenize(s):
+    toks = []
+    pos = 0
+    s = s.rstrip()
+    while pos < len(s):
+        m = TOKEN.match(s, pos)
+        if not m:
+            raise ExprError(f"bad character at {pos} in {s!r}")
+        pos = m.end()
+        if m.group(1):
+            toks.append(("num", int(m.group(1))))
+        elif m.group(2):
+            toks.append(("name", m.group(2)))
+        else:
+            toks.append(("op", m.group(3)))
+    return toks
+
+
+def evaluate(expr, env):
+    """Evaluates a dim expression with names bound by env; raises ExprError (unknown name...)."""
+    toks = tokenize(expr)
+    i = 0
+
+    def peek():
+        return toks[i] if i < len(toks) else (None, None)
+
+    def take(op=None):
+        nonlocal i
+        t = peek()
+        if op is not None and t != ("op", op):
+            raise ExprError(f"expected {op!r} in {expr!r}")
+        i += 1
+        return t
+
+    def primary():
+        kind, v = peek()
+        if kind == "num":
+            take()
+            return fractions.Fraction(v)
+        if kind == "op" and v == "(":
+            take()
+            r = additive()
+            take(")")
+            return r
+        if kind == "op" and v == "-":
+            take()
+            return -primary()
+        if kind == "name":
+            take()
+            if peek() == ("op", "("):
+                take()
+                args = [additive()]
+                while peek() == ("op", ","):
+                    take()
+                    args.append(additive())
+                take(")")
+                fn = {"floor": lambda a: fractions.Fraction(a.numerator // a.denominator),
+                      "ceil": lambda a: fractions.Fraction(-((-a.numerator) // a.denominator)),
+                      "min": min, "max": max}.get(v)
+                if fn is None:
+                    raise ExprError(f"unknown function {v} in {expr!r}")
+                return fn(*args)
+            if v not in env:
+                raise ExprError(f"symbol '{v}' is not an input dim_param")
+            return fractions.Fraction(env[v])
+        raise ExprError(f"unexpected token {v!r} in {expr!r}")
+
+    def term():
+        r = primary()
+        while peek() in (("op", "*"), ("op", "/")):
+            op = take()[1]
+            rhs = primary()
+            if op == "*":
+                r = r * rhs
+            else:
+                if rhs == 0:
+                    raise ExprError(f"division by zero in {expr!r}")
+                r = r / rhs
+        return r
+
+    def additive():
+        r = term()
+        while peek() in (("op", "+"), ("op", "-")):
+            op = take()[1]
+            rhs = term()
+            r = r + rhs if op == "+" else r - rhs
+        return r
+
+    r = additive()
+    if i != len(toks):
+        raise ExprError(f"trailing input in {expr!r}")
+    return r
+
+
+def is_undetermined_symbol(d):
+    return isinstance(d, str) and "unk__" in d
+
+
+# ------------------------------------------------------------------------------------------------
+# Tools
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def ensure_ort(cache):
+    """Installs onnxruntime-node (without its install script) into cache/ort; checks that its
+    native binding loads. Returns the ort dir, or calls skip()."""
+    if not shutil.which("node") or not shutil.which("npm"):
+        skip("node/npm not found")
+    ort_dir = os.path.join(cache, "ort")
+    pkg = os.path.join(ort_dir, "node_modules", "onnxruntime-node")
+    if not os.path.isfile(os.path.join(pkg, "package.json")):
+        os.makedirs(ort_dir, exist_ok=True)
+        if not os.path.isfile(os.path.join(ort_dir, "package.json")):
+            with open(os.path.join(ort_dir, "package.json"), "w") as f:
+                f.write('{"name": "oxir-ort", "private": true}\n')
+        print(f"installing onnxruntime-node@{ORT_VERSION} into {ort_dir} (npm install --ignore-scripts)")
+        r = run(["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--no-save",
+                 f"onnxruntime-node@{ORT_VERSION}"], cwd=ort_dir, timeout=900)
+        if r.returncode != 0:
+            skip(f"npm install onnxruntime-node failed (network/registry unavailable?):\n{r.stderr[-2000:]}")
+    # The package ships prebuilt CPU binaries under bin/napi-v*/<platform>/<arch>; its install
+    # script only fetches optional GPU providers, so --ignore-scripts must still leave a binding.
+    plat = {"linux": "linux", "darwin": "darwin", "win32": "win32"}.get(sys.platform, sys.platform)
+    arch = {"x86_64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(os.uname().machine, os.uname().machine)
+    bindings = glob.glob(os.path.join(pkg, "bin", "napi-v*", plat, arch, "onnxruntime_binding.node"))
+    if not bindings:
+        with open(os.path.join(pkg, "package.json")) as f:
+            version = json.load(f).get("version")
+        skip(f"onnxruntime-node {version} in {pkg} has no prebuilt binding for {plat}/{arch} "
+             f"(bin/napi-v*/{plat}/{arch}/onnxruntime_binding.node missing); remove {ort_dir} to reinstall")
+    check = ("const p=require.resolve('onnxruntime-node',{paths:[process.argv[1]]});"
+             "const o=require(p);o.InferenceSession;"
+             "require(require('path').join(require('path').dirname(p),'binding.js'));"
+             "console.log(o.env.versions.node)")
+    r = run(["node", "-e", check, os.path.join(ort_dir, "node_modules")], timeout=120)
+    if r.returncode != 0:
+        r2 = run(["ldd", bindings[0]]) if shutil.which("ldd") else None
+        missing = [l.strip() for l in (r2.stdout.splitlines() if r2 else []) if "not found" in l]
+        skip(f"onnxruntime-node's native binding does not load: {r.stderr.strip()[-1500:]}"
+             + (f"\n  missing libraries: {missing}" if missing else ""))
+    print(f"onnxruntime-node {r.stdout.strip()} ({os.path.relpath(bindings[0], pkg)}) loads")
+    return ort_dir
+
+
+def ensure_vad(cache):
+    """Returns the vad-web dist dir with silero_vad_*.onnx, fetching the npm package if needed."""
+    base = os.path.join(cache, "npm", "vad-web")
+    dist = os.path.join(base, "package", "dist")
+    if all(os.path.isfile(os.path.join(dist, f)) for f in ("silero_vad_legacy.onnx", "silero_vad_v5.onnx")):
+        return dist
+    os.makedirs(base, exist_ok=True)
+    r = run(["npm", "pack", VAD_WEB, "--pack-destination", base], cwd=base, timeout=600)
+    tgz = glob.glob(os.path.join(base, "ricky0123-vad-web-*.tgz"))
+    if r.returncode != 0 or not tgz:
+        print(f"note: cannot fetch {VAD_WEB} (network?); silero models skipped")
+        return None
+    subprocess.run(["tar", "xzf", tgz[0], "-C", base], check=False)
+    return dist if os.path.isfile(os.path.join(dist, "silero_vad_v5.onnx")) else None
+
+
+# ------------------------------------------------------------------------------------------------
+# Models
+
+
+def model_list(models_dir, vad_dist):
+    models = []
+    for name in ("transformer_encoder", "gpt_decoder", "cnn_unet", "lstm"):
+        with open(os.path.join(models_dir, name + ".json")) as f:
+            meta = json.load(f)
+        models.append({"name": name, "path": os.path.join(models_dir, meta["model"]), "renames": [],
+                       "bindings": meta["bindings"], "fills": meta["fills"]})
+    if vad_dist:
+        sr = {"value": [16000]}
+        models.append({"name": "silero_vad_legacy", "path": os.path.join(vad_dist, "silero_vad_legacy.onnx"),
+                       "renames": [],
+                       "bindings": [{"batch": 1, "sequence": 512}, {"batch": 2, "sequence": 1000},
+                                    {"batch": 3, "sequence": 1536}],
+                       "fills": {"sr": sr}})
+        # v5's inputs have unnamed dims (input [?, ?], state [2, ?, 128]): name them, tying the
+        # state's batch to the input's. It accepts 256 or 512 samples per chunk at 16 kHz.
+        models.append({"name": "silero_vad_v5", "path": os.path.join(vad_dist, "silero_vad_v5.onnx"),
+                       "renames": ["input:0=batch", "input:1=samples", "state:1=batch"],
+                       "bindings": [{"batch": 1, "samples": 512}, {"batch": 2, "samples": 256},
+                                    {"batch": 3, "samples": 512}],
+                       "fills": {"sr": sr}})
+    return models
+
+
+def ort_shapes(ort_dir, model, inputs, input_types, binding, fills, tmp):
+    spec = {}
+    for name, dims in inputs.items():
+        if dims is None:
+            raise RuntimeError(f"input {name} has no shape")
+        shape = []
+        for d in dims:
+            if isinstance(d, int):
+                shape.append(d)
+            elif isinstance(d, str) and d in binding:
+                shape.append(binding[d])
+            else:
+                raise RuntimeError(f"input {name} dim {d!r} is not bound")
+        s = {"shape": shape, "dtype": ONNX_DTYPES.get(input_types.get(name), "float32")}
+        s.update(fills.get(name, {}))
+        spec[name] = s
+    path = os.path.join(tmp, "spec.json")
+    with open(path, "w") as f:
+        json.dump(spec, f)
+    env = dict(os.environ, OXIR_ORT_DIR=ort_dir)
+    r = run(["node", os.path.join(HERE, "run_ort.js"), model, "@" + path], env=env, timeout=600)
+    if r.returncode != 0:
+        raise RuntimeError(f"run_ort.js failed at {binding}: {r.stderr.strip()[-1500:]}")
+    return json.loads(r.stdout)["outputs"]
+
+
+class Graph:
+    """Producer/value lookup over infer_dump's JSON (a graph, or a subgraph with its parent), for
+    tracing where a dim was lost."""
+
+    def __init__(self, dump, parent=None, where=""):
+        self.parent = parent
+        self.where = where
+        self.dims = {}
+        self.dims.update({k: v for k, v in dump["initializers"].items()})
+        self.dims.update(dump["inputs"])
+        self.dims.update(dump["values"])
+        self.dims.update(dump["outputs"])
+        self.outputs = list(dump["outputs"])
+        self.graph_inputs = set(dump["inputs"]) | set(dump["initializers"])
+        self.producer = {}
+        for n in dump["nodes"]:
+            for o in n["outputs"]:
+                if o:
+                    self.producer[o] = n
+        root = self
+        while root.parent:
+            root = root.parent
+        self.diag = root.diag if parent else collections.defaultdict(list)
+        if not parent:
+            for d in dump.get("diagnostics", []):
+                m = re.search(r"\(([^ )]+)(?: '([^']*)')?\)", d)
+                if m and m.group(2):
+                    self.diag[m.group(2)].append(d)
+
+    def dim_of(self, name):
+        g = self
+        while g:
+            if name in g.dims:
+                return g.dims[name]
+            g = g.parent
+        return None
+
+    def produced(self, name):
+        """(node, graph) producing `name` here or in an enclosing graph (outer-scope values)."""
+        g = self
+        while g:
+            if name in g.producer:
+                return g.producer[name], g
+            if name in g.graph_inputs:
+                return None, g
+            g = g.parent
+        return None, None
+
+    def label(self, n):
+        return f"{n['op']} '{n['name']}'" if n["name"] else n["op"]
+
+    def show(self, n):
+        ins = ", ".join(f"{i}: {fmt(self.dim_of(i))}" for i in n["inputs"] if i)
+        outs = ", ".join(f"{o}: {fmt(self.dim_of(o))}" for o in n["outputs"] if o)
+        return f"{self.where}{self.label(n)}  in[{ins}]  out[{outs}]"
+
+    def trace(self, value, sym):
+        """Follows `sym` (an unk__N in the dims; None: a missing shape) back to the node that
+        minted (lost) it. Returns (origin node or None, its graph, the nodes on the way)."""
+        path = []
+        seen = set()
+        g = self
+        while True:
+            n, owner = g.produced(value)
+            if n is None or (value, id(owner)) in seen:
+                return None, owner or g, path
+            seen.add((value, id(owner)))
+            g = owner
+            path.append(n)
+            nxt = None
+            for i in n["inputs"]:
+                if not i:
+                    continue
+                d = g.dim_of(i)
+                if sym:
+                    if d and any(isinstance(x, str) and re.search(rf"\b{sym}\b", x) for x in d):
+                        nxt = i
+                        break
+                elif d is None and g.produced(i)[0] is not None:
+                    nxt = i
+                    break
+            if nxt is None:
+                return n, g, path
+            value = nxt
+
+    def explain(self, value, k=None, depth=0):
+        """Lines explaining why dim k of `value` (k None: its whole shape) is undetermined, and the
+        op type to blame. Descends into If/Loop/Scan bodies."""
+        d = self.dim_of(value)
+        sym = None
+        if k is not None and d is not None and k < len(d) and isinstance(d[k], str):
+            m = re.search(r"unk__\d+", d[k])
+            sym = m.group(0) if m else None
+        origin, g, path = self.trace(value, sym)
+        if origin is None:
+            return [f"{value}: {fmt(d)} comes from a graph input"], "input"
+        lines = [("minted by " if sym else "lost at ") + g.show(origin)]
+        if len(path) > 1:
+            lines.append("  chain: " + chain_str(path))
+        lines += ["  " + x for x in g.diag.get(origin["name"], [])[:2]]
+        blame = origin["op"]
+        subs = origin.get("subgraphs") or {}
+        if sym and not subs and depth < 6:
+            # A rule minted the symbol: often because an input had no shape; follow that one.
+            for i in origin["inputs"]:
+                if i and g.dim_of(i) is None and g.produced(i)[0] is not None:
+                    sub_lines, sub_blame = g.explain(i, None, depth + 1)
+                    lines += [f"  input {i} has no shape:"] + ["    " + x for x in sub_lines]
+                    blame = sub_blame
+                    break
+        if subs and depth < 6:
+            # The value that left the control-flow node on the traced path.
+            out_name = path[-2]["inputs"] if len(path) > 1 else [value]
+            out_name = next((o for o in origin["outputs"] if o in out_name), origin["outputs"][0])
+            idx = origin["outputs"].index(out_name)
+            kk = k
+            if sym:  # the dim of the node output that carries the symbol
+                od = g.dim_of(out_name) or []
+                kk = next((j for j, x in enumerate(od) if isinstance(x, str) and re.search(rf"\b{sym}\b", x)), k)
+            blames = []
+            for attr, sub in subs.items():
+                sg = Graph(sub, g, f"{g.where}{g.label(origin)}.{attr}: ")
+                bi = idx + 1 if origin["op"] == "Loop" else idx
+                if bi >= len(sg.outputs):
+                    continue
+                bo = sg.outputs[bi]
+                bd = sg.dim_of(bo)
+                lines.append(f"  {attr} output {bo}: {fmt(bd)}")
+                bad = bd is None or (kk is not None and kk < len(bd) and
+                                     (bd[kk] is None or is_undetermined_symbol(bd[kk])))
+                if bad:
+                    sub_lines, sub_blame = sg.explain(bo, kk if bd is not None else None, depth + 1)
+                    lines += ["    " + x for x in sub_lines]
+                    blames.append(sub_blame)
+            if blames:
+                blame = f"{origin['op']}/{blames[0]}"
+            elif len(subs) > 1:
+                blame = f"{origin['op']} (branches disagree)"
+        return lines, blame
+
+
+def fmt(dims):
+    if dims is None:
+        return "?"
+    return "[" + ",".join(str(d) if d is not None else "?" for d in dims) + "]"
+
+
+def cap(lines, limit=40):
+    return lines if len(lines) <= limit else lines[:limit] + [f"... ({len(lines) - limit} more lines)"]
+
+
+def chain_str(path, limit=6):
+    ops = [p["op"] for p in path]
+    if len(ops) > limit:
+        ops = ops[: limit // 2] + ["…"] + ops[-(limit // 2):]
+    return " <- ".join(ops)
+
+
+def check_model(m, infer_dump, ort_dir, tmp, verbose):
+    res = {"exact": 0, "symbolic": 0, "undetermined": 0, "wrong": 0, "wrong_msgs": [], "undet_msgs": [],
+           "origins": collections.Counter()}
+    cmd = [infer_dump, m["path"]]
+    for r in m["renames"]:
+        cmd += ["--dim", r]
+    r = run(cmd, timeout=600)
+    if r.returncode != 0:
+        raise RuntimeError(f"infer_dump failed: {r.stderr.strip()[-1500:]}")
+    dump = json.loads(r.stdout)
+    g = Graph(dump)
+    params = {d for dims in dump["inputs"].values() if dims for d in dims if isinstance(d, str)}
+    ort = [ort_shapes(ort_dir, m["path"], dump["inputs"], dump["input_types"], b, m["fills"], tmp)
+           for b in m["bindings"]]
+    for b in m["bindings"]:
+        if set(b) != params:
+            raise RuntimeError(f"binding {b} does not match the input dim_params {sorted(params)}")
+
+    for out, odims in dump["outputs"].items():
+        got = [o[out] for o in ort]
+        rank = len(got[0])
+        if any(len(s) != rank for s in got):
+            raise RuntimeError(f"ORT gives output {out} different ranks: {got}")
+        if odims is None:
+            res["undetermined"] += rank
+            lines, blame = g.explain(out)
+            res["undet_msgs"].append(f"{out}: no shape (all {rank} dims, ORT {got})\n        "
+                                     + "\n        ".join(cap(lines)))
+            res["origins"][blame + " (no shape)"] += rank
+            continue
+        if len(odims) != rank:
+            res["wrong"] += max(rank, len(odims))
+            res["wrong_msgs"].append(f"{out}: oxir rank {len(odims)} {fmt(odims)}, ORT rank {rank} {got}")
+            continue
+        for k, d in enumerate(odims):
+            actual = [s[k] for s in got]
+            where = f"{out}[{k}]"
+            if d is None or is_undetermined_symbol(d):
+                res["undetermined"] += 1
+                lines, blame = g.explain(out, k)
+                res["undet_msgs"].append(f"{where} = {d if d is not None else '?'} (ORT {actual})\n        "
+                                         + "\n        ".join(cap(lines)))
+                res["origins"][blame] += 1
+                continue
+            if isinstance(d, int):
+                ok = all(a == d for a in actual)
+                if ok:
+                    res["exact"] += 1
+                else:
+                    res["wrong"] += 1
+                    res["wrong_msgs"].append(f"{where} = {d}, ORT {actual} at {m['bindings']}")
+                continue
+            try:
+                vals = [evaluate(d, b) for b in m["bindings"]]
+            except ExprError as e:
+                res["wrong"] += 1
+                res["wrong_msgs"].append(f"{where} = {d!r}: {e} (ORT {actual})")
+                continue
+            if all(v == a for v, a in zip(vals, actual)):
+                res["exact"] += 1
+                res["symbolic"] += 1
+            else:
+                res["wrong"] += 1
+                res["wrong_msgs"].append(f"{where} = {d!r} evaluates to {[str(v) for v in vals]}, "
+                                         f"ORT {actual} at {m['bindings']}")
+    res["report"] = dump["report"]
+    res["oxir_outputs"] = dump["outputs"]
+    res["ort_outputs"] = ort
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--infer-dump", required=True, help="the infer_dump executable")
+    ap.add_argument("--cache", default=os.path.expanduser("~/.cache/oxir"), help="cache root (default ~/.cache/oxir)")
+    ap.add_argument("--only", action="append", help="check only this model (repeatable)")
+    ap.add_argument("--verbose", "-v", action="store_true", help="print oxir's and ORT's shapes")
+    ap.add_argument("--no-export", action="store_true", help="reuse the exported models in the cache")
+    args = ap.parse_args()
+
+    try:
+        import torch  # noqa: F401
+        import onnx  # noqa: F401  (torch.onnx.export needs it)
+    except Exception as e:  # ImportError, or a broken install
+        skip(f"{sys.executable} lacks torch/onnx ({e.__class__.__name__}: {e})")
+    if not os.access(args.infer_dump, os.X_OK):
+        print(f"error: {args.infer_dump} is not an executable", file=sys.stderr)
+        return 2
+
+    models_dir = os.path.join(args.cache, "real-models")
+    if not args.no_export or not os.path.isfile(os.path.join(models_dir, "lstm.json")):
+        r = run([sys.executable, os.path.join(HERE, "export_models.py"), models_dir], timeout=900)
+        print(r.stdout, end="")
+        if r.returncode != 0:
+            print(f"error: export_models.py failed:\n{r.stderr[-3000:]}", file=sys.stderr)
+            return 2
+    ort_dir = ensure_ort(args.cache)
+    vad_dist = ensure_vad(args.cache)
+
+    models = model_list(models_dir, vad_dist)
+    if args.only:
+        models = [m for m in models if m["name"] in args.only]
+    total = collections.Counter()
+    origins = collections.Counter()
+    failed = False
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="oxir-real-") as tmp:
+        for m in models:
+            print(f"\n=== {m['name']}  ({m['path']})")
+            try:
+                res = check_model(m, args.infer_dump, ort_dir, tmp, args.verbose)
+            except (RuntimeError, subprocess.TimeoutExpired, json.JSONDecodeError) as e:
+                print(f"  ERROR: {e}")
+                failed = True
+                rows.append((m["name"], "-", "-", "ERROR"))
+                continue
+            rep = res["report"]
+            print(f"  oxir: {rep['nodes']} nodes, {rep['nodes_unsupported']} without a rule, "
+                  f"{rep['nodes_failed']} failed, {rep['conflicts']} conflicts")
+            if args.verbose:
+                for out, d in res["oxir_outputs"].items():
+                    print(f"  {out}: oxir {fmt(d)}  ORT {[o[out] for o in res['ort_outputs']]}")
+            print(f"  dims: exact {res['exact']} ({res['symbolic']} symbolic) / undetermined "
+                  f"{res['undetermined']} / WRONG {res['wrong']}")
+            for w in res["wrong_msgs"]:
+                print(f"  WRONG {w}")
+            for u in res["undet_msgs"]:
+                print(f"  undetermined {u}")
+            total.update({k: res[k] for k in ("exact", "symbolic", "undetermined", "wrong")})
+            origins.update(res["origins"])
+            rows.append((m["name"], res["exact"], res["undetermined"], res["wrong"]))
+
+    print("\n=== summary (output dims)")
+    print(f"  {'model':22} {'exact':>6} {'undet.':>7} {'WRONG':>6}")
+    for name, e, u, w in rows:
+        print(f"  {name:22} {e!s:>6} {u!s:>7} {w!s:>6}")
+    print(f"  {'total':22} {total['exact']:>6} {total['undetermined']:>7} {total['wrong']:>6}")
+    if origins:
+        print("  undetermined dims by the operator that lost them: "
+              + ", ".join(f"{k} {v}" for k, v in origins.most_common()))
+    if failed:
+        return 2
+    if total["wrong"]:
+        print("FAILED: some inferred dims disagree with ONNX Runtime")
+        return 1
+    print("OK: no inferred dim disagrees with ONNX Runtime")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
