@@ -1,19 +1,90 @@
 // Benchmark (run by hand, not a test): oxir's native codec against libprotobuf 3.21 through onnx's
-// generated onnx::ModelProto, measured in the same run. Prints one row per model and geometric
-// means of the speed-up ratios (protobuf time / oxir time; above 1 means oxir is faster).
-//   bench_codec [--runs N] MODEL_OR_DIR...   (directories are searched for *.onnx)
-#include <oxir/oxir.hpp>
+// generated onnx::ModelProto, measured in the same run. Prints one table row per model group: a
+// directory is one group (geometric mean over its *.onnx files of each file's speed-up), a file is
+// a group of its own. Speed-up = protobuf time / oxir time, each the median over --runs runs;
+// above 1 means oxir is faster.
+//
+//   bench_codec [--runs N] [--info MODEL] [--verbose] MODEL_OR_DIR...
+//
+// Operations (file reading counted on both sides):
+//   load       file -> model       oxir::load_model             | read file + ModelProto::ParseFromString
+//   parse      bytes -> model      oxir::parse_model(keeper, b) | ParseFromString  (oxir: zero-copy views)
+//   parse_copy bytes -> model      oxir::parse_model(b)         | ParseFromString  (oxir copies payloads)
+//   serialize  model -> bytes      oxir::serialize_model        | SerializeToString
+//   save       model -> file       oxir::save_model             | SerializeToString + write file
+// --info MODEL measures the heap of `oxir info MODEL`'s code path (load, walk, print) by counting
+// operator new/delete in this process, next to protobuf's peak for loading the same file.
+#include <oxir/io.hpp>
 
 #include <onnx/onnx_pb.h>
 
+#include <malloc.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <new>
+#include <sstream>
 #include <string>
 #include <vector>
+
+// ---- heap accounting: global operator new/delete, counting only while enabled ----
+namespace heap {
+std::atomic<bool> counting{false};
+std::atomic<long long> current{0}, peak{0}, allocations{0};
+void* allocate(std::size_t n) {
+  void* p = std::malloc(n ? n : 1);
+  if (!p) throw std::bad_alloc();
+  if (counting.load(std::memory_order_relaxed)) {
+    const auto now = current += static_cast<long long>(malloc_usable_size(p));
+    ++allocations;
+    auto old = peak.load();
+    while (now > old && !peak.compare_exchange_weak(old, now)) {
+    }
+  }
+  return p;
+}
+void release(void* p) noexcept {
+  if (!p) return;
+  if (counting.load(std::memory_order_relaxed)) current -= static_cast<long long>(malloc_usable_size(p));
+  std::free(p);
+}
+void start() {
+  current = 0;
+  peak = 0;
+  allocations = 0;
+  counting = true;
+}
+void stop() { counting = false; }
+}  // namespace heap
+
+void* operator new(std::size_t n) { return heap::allocate(n); }
+void* operator new[](std::size_t n) { return heap::allocate(n); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  try {
+    return heap::allocate(n);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
+  try {
+    return heap::allocate(n);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void operator delete(void* p) noexcept { heap::release(p); }
+void operator delete[](void* p) noexcept { heap::release(p); }
+void operator delete(void* p, std::size_t) noexcept { heap::release(p); }
+void operator delete[](void* p, std::size_t) noexcept { heap::release(p); }
 
 namespace fs = std::filesystem;
 using clock_type = std::chrono::steady_clock;
@@ -22,6 +93,7 @@ namespace {
 
 template <class F>
 double median_ms(int runs, F&& f) {
+  f();  // warm-up
   std::vector<double> t;
   for (int r = 0; r < runs; ++r) {
     auto a = clock_type::now();
@@ -43,82 +115,183 @@ std::string read_file(const fs::path& p) {
   return s;
 }
 
-struct Means {
-  double log_sum = 0;
-  int n = 0;
-  void add(double ratio) {
-    log_sum += std::log(ratio);
-    ++n;
-  }
-  [[nodiscard]] double geomean() const { return n ? std::exp(log_sum / n) : 0; }
+void write_file(const fs::path& p, const std::string& bytes) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!out) std::abort();
+}
+
+constexpr int ops = 5;
+constexpr const char* op_names[ops] = {"load", "parse", "parse_copy", "serialize", "save"};
+
+struct Times {
+  double pb[ops] = {};
+  double ox[ops] = {};
 };
+
+// Medians of every operation for one file; false if protobuf cannot parse it.
+bool measure(const fs::path& f, int runs, const fs::path& tmp, Times& t) {
+  const auto size = fs::file_size(f);
+  onnx::ModelProto proto;
+  const std::string bytes = read_file(f);
+  if (!proto.ParseFromString(bytes)) return false;
+  auto keeper = std::make_shared<std::string>(bytes);
+  const auto span = std::as_bytes(std::span<const char>(keeper->data(), keeper->size()));
+
+  t.pb[0] = median_ms(runs, [&] {
+    onnx::ModelProto p;
+    if (!p.ParseFromString(read_file(f))) std::abort();
+  });
+  t.ox[0] = median_ms(runs, [&] {
+    auto m = oxir::load_model(f);
+    if (m.ir_version < 0) std::abort();
+  });
+  t.pb[1] = t.pb[2] = median_ms(runs, [&] {
+    onnx::ModelProto p;
+    if (!p.ParseFromString(bytes)) std::abort();
+  });
+  t.ox[1] = median_ms(runs, [&] {
+    auto m = oxir::parse_model(keeper, span);
+    if (m.ir_version < 0) std::abort();
+  });
+  t.ox[2] = median_ms(runs, [&] {
+    auto m = oxir::parse_model(span);
+    if (m.ir_version < 0) std::abort();
+  });
+  const auto model = oxir::load_model(f);
+  t.pb[3] = median_ms(runs, [&] {
+    std::string out;
+    proto.SerializeToString(&out);
+    if (out.size() != size) std::abort();
+  });
+  t.ox[3] = median_ms(runs, [&] {
+    auto out = oxir::serialize_model(model);
+    if (out.size() != size) std::abort();
+  });
+  t.pb[4] = median_ms(runs, [&] {
+    std::string out;
+    proto.SerializeToString(&out);
+    write_file(tmp, out);
+  });
+  t.ox[4] = median_ms(runs, [&] { oxir::save_model(model, tmp); });
+  fs::remove(tmp);
+  return true;
+}
+
+struct Group {
+  std::string name;
+  std::vector<fs::path> files;
+  bool is_dir = false;
+};
+
+// What `oxir info` does (examples/cli), output into a string stream.
+std::size_t info_path(const fs::path& f) {
+  const oxir::Model m = oxir::load_model(f);
+  std::size_t all = 0;
+  for (const auto& n : oxir::views::all_nodes(m.graph)) {
+    (void)n;
+    ++all;
+  }
+  std::uint64_t inline_bytes = 0, external_bytes = 0;
+  oxir::io::for_each_tensor(m, [&](const oxir::Tensor& t, const std::string&) {
+    (t.is_external() ? external_bytes : inline_bytes) += t.data.size();
+  });
+  std::ostringstream out;
+  out << "ir_version: " << m.ir_version << "\nnodes: " << m.graph.nodes.size() << " (" << all << ")\n";
+  for (const auto& v : m.graph.inputs)
+    if (v.type) out << v.name << ": " << *v.type << "\n";
+  for (const auto& v : m.graph.outputs)
+    if (v.type) out << v.name << ": " << *v.type << "\n";
+  out << "weight bytes: inline=" << inline_bytes << " external=" << external_bytes << "\n";
+  return out.str().size();
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
   int runs = 5;
-  std::vector<fs::path> files;
+  bool verbose = false;
+  std::vector<fs::path> info_models;
+  std::vector<Group> groups;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) {
       runs = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--info" && i + 1 < argc) {
+      info_models.emplace_back(argv[++i]);
+    } else if (a == "--verbose") {
+      verbose = true;
     } else if (fs::is_directory(a)) {
+      Group g{a, {}, true};
       for (const auto& e : fs::recursive_directory_iterator(a))
-        if (e.is_regular_file() && e.path().extension() == ".onnx") files.push_back(e.path());
+        if (e.is_regular_file() && e.path().extension() == ".onnx") g.files.push_back(e.path());
+      std::sort(g.files.begin(), g.files.end());
+      groups.push_back(std::move(g));
     } else {
-      files.emplace_back(a);
+      groups.push_back({fs::path(a).filename().string(), {a}, false});
     }
   }
-  std::sort(files.begin(), files.end());
-  if (files.empty()) {
-    std::fprintf(stderr, "usage: bench_codec [--runs N] MODEL_OR_DIR...\n");
+  if (groups.empty() && info_models.empty()) {
+    std::fprintf(stderr, "usage: bench_codec [--runs N] [--info MODEL] [--verbose] MODEL_OR_DIR...\n");
     return 2;
   }
-  Means load_all, ser_all, load_heavy, ser_heavy;
-  std::printf("%-60s %10s %10s %10s %8s %10s %10s %8s\n", "model", "bytes", "pb_load", "oxir_load", "ratio",
-              "pb_ser", "oxir_ser", "ratio");
-  for (const auto& f : files) {
-    const auto size = fs::file_size(f);
-    onnx::ModelProto proto;
-    if (!proto.ParseFromString(read_file(f))) {
-      std::printf("%-60s protobuf cannot parse it, skipped\n", f.string().c_str());
-      continue;
-    }
-    double pb_load = median_ms(runs, [&] {
-      onnx::ModelProto p;
-      auto bytes = read_file(f);
-      if (!p.ParseFromString(bytes)) std::abort();
-    });
-    double ox_load = median_ms(runs, [&] {
-      auto m = oxir::load_model(f);
-      if (m.ir_version < 0) std::abort();
-    });
-    const auto model = oxir::load_model(f);
-    double pb_ser = median_ms(runs, [&] {
-      std::string out;
-      proto.SerializeToString(&out);
-      if (out.size() != size) std::abort();
-    });
-    double ox_ser = median_ms(runs, [&] {
-      auto out = oxir::serialize_model(model);
-      if (out.size() != size) std::abort();
-    });
-    const double rl = pb_load / std::max(ox_load, 1e-6), rs = pb_ser / std::max(ox_ser, 1e-6);
-    load_all.add(rl);
-    ser_all.add(rs);
-    // Weight-heavy: at least 1 MiB, of which most is tensor payload.
-    std::uint64_t weights = 0;
-    oxir::io::for_each_tensor(model, [&](const oxir::Tensor& t, const std::string&) { weights += t.data.size(); });
-    if (size >= (1u << 20) && weights * 10 >= size * 8) {
-      load_heavy.add(rl);
-      ser_heavy.add(rs);
-    }
-    std::printf("%-60s %10llu %10.3f %10.3f %8.2f %10.3f %10.3f %8.2f\n", f.string().c_str(),
-                static_cast<unsigned long long>(size), pb_load, ox_load, rl, pb_ser, ox_ser, rs);
+  const auto tmp = fs::temp_directory_path() / ("bench_codec-" + std::to_string(::getpid()) + ".onnx");
+
+  if (!groups.empty()) {
+    std::printf("speed-up over libprotobuf %d.%d.%d (protobuf time / oxir time, median of %d runs; >1: oxir faster)\n",
+                GOOGLE_PROTOBUF_VERSION / 1000000, GOOGLE_PROTOBUF_VERSION / 1000 % 1000,
+                GOOGLE_PROTOBUF_VERSION % 1000, runs);
+    std::printf("%-34s %7s %10s", "group", "models", "MB");
+    for (auto* n : op_names) std::printf(" %10s", n);
+    std::printf("   %s\n", "oxir ms (load/parse/serialize/save)");
   }
-  std::printf("\nmodels=%d load_speedup_geomean=%.2f serialize_speedup_geomean=%.2f\n", load_all.n,
-              load_all.geomean(), ser_all.geomean());
-  std::printf("weight_heavy_models=%d load_speedup_geomean=%.2f serialize_speedup_geomean=%.2f\n", load_heavy.n,
-              load_heavy.geomean(), ser_heavy.geomean());
+  for (const auto& g : groups) {
+    double log_sum[ops] = {};
+    double ox_sum[ops] = {}, pb_sum[ops] = {};
+    int n = 0;
+    std::uint64_t bytes = 0;
+    for (const auto& f : g.files) {
+      Times t;
+      if (!measure(f, runs, tmp, t)) {
+        std::fprintf(stderr, "%s: protobuf cannot parse it, skipped\n", f.string().c_str());
+        continue;
+      }
+      ++n;
+      bytes += fs::file_size(f);
+      for (int o = 0; o < ops; ++o) {
+        log_sum[o] += std::log(t.pb[o] / std::max(t.ox[o], 1e-9));
+        ox_sum[o] += t.ox[o];
+        pb_sum[o] += t.pb[o];
+      }
+      if (verbose) {
+        std::printf("  %-60s", f.string().c_str());
+        for (int o = 0; o < ops; ++o) std::printf(" %8.3f/%-8.3f", t.pb[o], t.ox[o]);
+        std::printf("\n");
+      }
+    }
+    if (!n) continue;
+    std::printf("%-34s %7d %10.1f", g.name.substr(0, 34).c_str(), n, static_cast<double>(bytes) / 1e6);
+    for (int o = 0; o < ops; ++o) std::printf(" %9.2fx", std::exp(log_sum[o] / n));
+    std::printf("   %.3f/%.3f/%.3f/%.3f%s\n", ox_sum[0] / n, ox_sum[1] / n, ox_sum[3] / n, ox_sum[4] / n,
+                g.is_dir ? " (mean per model)" : "");
+    std::fflush(stdout);
+  }
+
+  for (const auto& f : info_models) {
+    heap::start();
+    const auto printed = info_path(f);
+    heap::stop();
+    const auto ox_peak = heap::peak.load(), ox_allocs = heap::allocations.load();
+    heap::start();
+    {
+      onnx::ModelProto p;
+      if (!p.ParseFromString(read_file(f))) std::abort();
+    }
+    heap::stop();
+    std::printf("\ninfo heap, %s (%.1f MB): oxir info path peak %.2f MB in %lld allocations (%zu bytes printed); "
+                "protobuf read+parse peak %.1f MB\n",
+                f.string().c_str(), static_cast<double>(fs::file_size(f)) / 1e6, static_cast<double>(ox_peak) / 1e6,
+                ox_allocs, printed, static_cast<double>(heap::peak.load()) / 1e6);
+  }
   return 0;
 }

@@ -1,6 +1,7 @@
 // oxir: command-line tool over the library.
 //   oxir info MODEL
 //   oxir convert IN OUT [--external-data FILE] [--size-threshold BYTES] [--internalize]
+//   oxir infer IN OUT [--strict] [--overwrite]
 //   oxir bench MODEL [--runs N]
 // Exit codes: 0 success, 1 bad model (or I/O failure), 2 bad usage.
 #include <oxir/oxir.hpp>
@@ -23,6 +24,7 @@ constexpr const char* usage =
     "usage:\n"
     "  oxir info MODEL\n"
     "  oxir convert IN OUT [--external-data FILE] [--size-threshold BYTES] [--internalize]\n"
+    "  oxir infer IN OUT [--strict] [--overwrite]\n"
     "  oxir bench MODEL [--runs N]\n";
 
 struct UsageError {
@@ -70,6 +72,7 @@ int info(const std::vector<std::string>& args) {
   std::cout << "initializers: " << m.graph.initializers.size() << " (+" << m.graph.sparse_initializers.size()
             << " sparse)\n";
   std::cout << "functions: " << m.functions.size() << "\n";
+  std::cout << "value_info: " << m.graph.value_info.size() << "\n";
   std::cout << "inputs:\n";
   for (const auto& v : m.graph.inputs) print_value(v);
   std::cout << "outputs:\n";
@@ -102,6 +105,34 @@ int convert(const std::vector<std::string>& args) {
   return 0;
 }
 
+// Shape/type inference: writes the annotated model to OUT and the diagnostics to stderr. Exit 1
+// when --strict and a conflict or malformed node was found (OUT is not written then).
+int infer(const std::vector<std::string>& args) {
+  std::vector<std::string> positional;
+  oxir::InferOptions opts;
+  for (const auto& a : args) {
+    if (a == "--strict") opts.strict = true;
+    else if (a == "--overwrite") opts.overwrite = true;
+    else if (a.rfind("--", 0) == 0) throw UsageError{"unknown option " + a};
+    else positional.push_back(a);
+  }
+  if (positional.size() != 2) throw UsageError{"infer takes IN and OUT"};
+  oxir::Model m = oxir::load_model(positional[0]);
+  oxir::InferReport r;
+  try {
+    r = oxir::infer_shapes(m, opts);
+  } catch (const oxir::Error& e) {
+    std::cerr << "oxir: " << positional[0] << ": " << e.what() << "\n";
+    return 1;
+  }
+  for (const auto& d : r.diagnostics) std::cerr << positional[0] << ": " << d.to_string() << "\n";
+  oxir::save_model(m, positional[1]);
+  std::cout << "inferred " << r.values_typed << " values (" << r.values_unknown << " unknown) over " << r.nodes
+            << " nodes; " << r.nodes_unsupported << " without a rule, " << r.nodes_failed << " rejected, "
+            << r.conflicts << " conflicts\n";
+  return 0;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
@@ -125,7 +156,7 @@ int bench(const std::vector<std::string>& args) {
   const std::filesystem::path path = positional[0];
   using clock = std::chrono::steady_clock;
   auto ms = [](clock::time_point a, clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
-  std::vector<double> load, parse, serialize, save;
+  std::vector<double> load, parse, serialize, save, infer_t;
   const auto tmp = std::filesystem::temp_directory_path() / ("oxir-bench-" + std::to_string(::getpid()) + ".onnx");
   auto file_bytes = std::make_shared<oxir::io::MappedFile>(path);
   for (std::uint64_t r = 0; r < runs; ++r) {
@@ -138,14 +169,18 @@ int bench(const std::vector<std::string>& args) {
     auto t3 = clock::now();
     oxir::save_model(m, tmp);
     auto t4 = clock::now();
+    auto t5 = clock::now();
+    (void)oxir::infer_shapes(m2);
+    auto t6 = clock::now();
+    infer_t.push_back(ms(t5, t6));
     load.push_back(ms(t0, t1));
     parse.push_back(ms(t1, t2));
     serialize.push_back(ms(t2, t3));
     save.push_back(ms(t3, t4));
   }
   std::filesystem::remove(tmp);
-  std::printf("load_ms=%.3f parse_ms=%.3f serialize_ms=%.3f save_ms=%.3f\n", median(load), median(parse),
-              median(serialize), median(save));
+  std::printf("load_ms=%.3f parse_ms=%.3f serialize_ms=%.3f save_ms=%.3f infer_ms=%.3f\n", median(load),
+              median(parse), median(serialize), median(save), median(infer_t));
   return 0;
 }
 
@@ -163,6 +198,7 @@ int main(int argc, char** argv) {
     if (cmd == "info") return info(args);
     if (cmd == "convert") return convert(args);
     if (cmd == "bench") return bench(args);
+    if (cmd == "infer") return infer(args);
     throw UsageError{"unknown command \"" + cmd + "\""};
   } catch (const UsageError& e) {
     std::cerr << "oxir: " << e.message << "\n" << usage;

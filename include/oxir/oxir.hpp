@@ -4,4 +4,5 @@
 
 #include "core/element_types.hpp"
 #include "io.hpp"
+#include "infer.hpp"
 #include "ir.hpp"

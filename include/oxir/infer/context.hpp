@@ -38,15 +38,15 @@ struct RuleFailure {
 
 class InferContext {
  public:
-  InferContext(Engine& e, Scope& s, const Node& n, std::string path, std::int64_t opset)
-      : engine_(&e), scope_(&s), node_(&n), path_(std::move(path)), opset_(opset) {}
+  InferContext(Engine& e, Scope& s, const Node& n, std::size_t index, std::int64_t opset)
+      : engine_(&e), scope_(&s), node_(&n), index_(index), opset_(opset) {}
 
   // ---- the node ----
   [[nodiscard]] const Node& node() const noexcept { return *node_; }
   /// The opset version of the node's domain in effect (model or function opset_import).
   [[nodiscard]] std::int64_t opset() const noexcept { return opset_; }
-  /// The field path of the node, e.g. "graph.node[3]".
-  [[nodiscard]] const std::string& path() const noexcept { return path_; }
+  /// The field path of the node, e.g. "graph.node[3]" (built on demand).
+  [[nodiscard]] std::string path() const;
 
   // ---- inputs ----
   [[nodiscard]] std::size_t input_count() const noexcept { return node_->inputs.size(); }
@@ -138,7 +138,7 @@ class InferContext {
   Engine* engine_;
   Scope* scope_;
   const Node* node_;
-  std::string path_;
+  std::size_t index_;
   std::int64_t opset_;
 };
 

@@ -106,7 +106,7 @@ class Engine {
 
  private:
   void infer_graph(Scope& sc, Graph& g);
-  void infer_node(Scope& sc, Node& n, const std::string& path);
+  void infer_node(Scope& sc, Node& n, std::size_t index);
   void infer_call(InferContext& ctx, Scope& sc, const Function& fn, const Node& call);
   ValueInfoState refine(const ValueInfoState& inferred, const Type& declared, const std::string& where,
                         const Node* n);
@@ -208,6 +208,8 @@ inline Type Engine::to_type(const ValueType& v) {
       const DimExpr r = syms.resolve(e);
       if (auto c = r.const_value())
         s.dims.emplace_back(*c);
+      else if (auto id = r.as_symbol())
+        s.dims.emplace_back(syms.name(*id));
       else
         s.dims.emplace_back(r.to_string([&](std::int64_t id) { return syms.name(id); }));
     }
@@ -371,14 +373,17 @@ inline void Engine::reserve_names(const Graph& g) {
 }
 
 inline InferReport Engine::run() {
-  // Every dim_param of the model is reserved so that fresh names never collide with one.
-  reserve_names(model_.graph);
-  for (const auto& f : model_.functions)
-    for (const auto& v : f.value_info)
-      if (v.type)
-        if (const auto* tt = std::get_if<TensorType>(&v.type->value); tt && tt->shape)
-          for (const auto& d : tt->shape->dims)
-            if (d.is_param()) syms.reserve(d.dim_param());
+  // Every dim_param of the model is reserved so that fresh names never collide with one (done
+  // when the first fresh symbol is needed; the model is not modified before write_back).
+  syms.before_first_fresh([this] {
+    reserve_names(model_.graph);
+    for (const auto& f : model_.functions)
+      for (const auto& v : f.value_info)
+        if (v.type)
+          if (const auto* tt = std::get_if<TensorType>(&v.type->value); tt && tt->shape)
+            for (const auto& d : tt->shape->dims)
+              if (d.is_param()) syms.reserve(d.dim_param());
+  });
   // Graph-input dim_params are the roots of all names: registered first, with top priority.
   Graph& g = model_.graph;
   std::unordered_set<std::string_view> initializer_names;
@@ -400,6 +405,7 @@ inline InferReport Engine::run() {
     sc.values[v.name] = std::move(st);
   }
   infer_graph(sc, g);
+  record(g, sc);
   write_back();
   report.symbols = syms.size();
   return report;
@@ -444,19 +450,19 @@ inline void Engine::infer_graph(Scope& sc, Graph& g) {
     order.resize(g.nodes.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   }
-  for (auto i : order) infer_node(sc, g.nodes[i], sc.path + ".node[" + std::to_string(i) + "]");
-  if (sc.write_back) record(g, sc);
+  for (auto i : order) infer_node(sc, g.nodes[i], i);
 }
 
-inline void Engine::infer_node(Scope& sc, Node& n, const std::string& path) {
+inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
   ++report.nodes;
   const bool default_domain = n.domain.empty() || n.domain == "ai.onnx";
   std::int64_t opset = 0;
   if (sc.opsets) {
     if (auto v = find_opset(*sc.opsets, n.domain)) opset = *v;
   }
-  InferContext ctx(*this, sc, n, path, opset);
+  InferContext ctx(*this, sc, n, index, opset);
   ctx.outputs_.resize(n.outputs.size());
+  auto path = [&] { return ctx.path(); };
   bool ok = true;
   try {
     const Function* fn = default_domain ? nullptr : model_.find_function(n.domain, n.op_type, n.overload);
@@ -466,14 +472,14 @@ inline void Engine::infer_node(Scope& sc, Node& n, const std::string& path) {
     } else if (Rule r = reg_.find(n.domain, n.op_type)) {
       if (opset == 0) {
         // Not imported: the newest version is assumed.
-        ctx = InferContext(*this, sc, n, path, 1000);
+        ctx = InferContext(*this, sc, n, index, 1000);
         ctx.outputs_.resize(n.outputs.size());
       }
       r(ctx);
     } else {
       ok = false;
       ++report.nodes_unsupported;
-      diagnose(Severity::Warning, DiagnosticKind::UnsupportedOp, path, &n,
+      diagnose(Severity::Warning, DiagnosticKind::UnsupportedOp, path(), &n,
                "no inference rule for operator '" + (default_domain ? std::string() : n.domain + "::") + n.op_type +
                    "': its outputs stay unknown");
     }
@@ -481,20 +487,20 @@ inline void Engine::infer_node(Scope& sc, Node& n, const std::string& path) {
     ok = false;
     ++report.nodes_failed;
     ctx.outputs_.assign(n.outputs.size(), std::nullopt);
-    diagnose(Severity::Error, DiagnosticKind::InvalidNode, path, &n, f.message);
+    diagnose(Severity::Error, DiagnosticKind::InvalidNode, path(), &n, f.message);
   } catch (const Error& e) {
     if (opts_.strict) throw;
     ok = false;
     ++report.nodes_failed;
     ctx.outputs_.assign(n.outputs.size(), std::nullopt);
-    diagnose(Severity::Error, DiagnosticKind::InvalidNode, path, &n, e.what());
+    diagnose(Severity::Error, DiagnosticKind::InvalidNode, path(), &n, e.what());
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception& e) {
     ok = false;
     ++report.nodes_failed;
     ctx.outputs_.assign(n.outputs.size(), std::nullopt);
-    diagnose(Severity::Error, DiagnosticKind::InvalidNode, path, &n, e.what());
+    diagnose(Severity::Error, DiagnosticKind::InvalidNode, path(), &n, e.what());
   }
   (void)ok;
   // Constant nodes: their tensor is visible to consumers as a constant.
@@ -509,7 +515,7 @@ inline void Engine::infer_node(Scope& sc, Node& n, const std::string& path) {
     if (name.empty()) continue;
     ValueInfoState st = ctx.outputs_[i] ? std::move(*ctx.outputs_[i]) : ValueInfoState{};
     if (auto it = sc.declared.find(name); it != sc.declared.end())
-      st = refine(st, *it->second, path + ".output[" + std::to_string(i) + "]", &n);
+      st = refine(st, *it->second, path() + ".output[" + std::to_string(i) + "]", &n);
     if (st.type.is_unknown())
       ++report.values_unknown;
     else
@@ -617,6 +623,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   }
   infer_graph(sc, g);
   std::vector<ValueInfoState> out;
+  out.reserve(g.outputs.size());
   for (std::size_t i = 0; i < g.outputs.size(); ++i) {
     ValueInfoState st;
     if (auto* s = sc.lookup(g.outputs[i].name)) st = *s;
@@ -625,6 +632,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
     out.push_back(std::move(st));
   }
   if (sc.write_back) {
+    record(g, sc);
     auto& r = results_[result_index_.at(&g)];
     r.inputs = std::move(in_states);
     r.outputs = out;
@@ -635,10 +643,6 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
 inline void Engine::record(Graph& g, Scope& sc) {
   GraphResult r;
   r.graph = &g;
-  for (const auto& n : g.nodes)
-    for (const auto& o : n.outputs)
-      if (!o.empty())
-        if (auto it = sc.values.find(o); it != sc.values.end()) r.node_values.emplace_back(o, it->second);
   if (&g == &model_.graph) {
     for (const auto& v : g.outputs) {
       ValueInfoState st;
@@ -646,6 +650,12 @@ inline void Engine::record(Graph& g, Scope& sc) {
       r.outputs.push_back(std::move(st));
     }
   }
+  // The scope is finished: its states move into the result.
+  r.node_values.reserve(sc.values.size());
+  for (const auto& n : g.nodes)
+    for (const auto& o : n.outputs)
+      if (!o.empty())
+        if (auto it = sc.values.find(o); it != sc.values.end()) r.node_values.emplace_back(o, std::move(it->second));
   if (auto it = result_index_.find(&g); it != result_index_.end()) {
     results_[it->second] = std::move(r);
   } else {
@@ -768,6 +778,8 @@ inline void Engine::write_back() {
 
 // ---- InferContext members that need the engine ----
 
+inline std::string InferContext::path() const { return scope_->path + ".node[" + std::to_string(index_) + "]"; }
+
 inline const ValueType& InferContext::input_type(std::size_t i) const {
   static const ValueType none;
   if (!has_input(i)) return none;
@@ -880,7 +892,7 @@ inline DimExpr InferContext::resolve(const DimExpr& e) const { return engine_->s
 
 inline bool InferContext::unify(const DimExpr& a, const DimExpr& b, std::string_view what) const {
   if (engine_->syms.unify(a, b) != Unify::Conflict) return true;
-  engine_->diagnose(Severity::Error, DiagnosticKind::Conflict, path_, node_,
+  engine_->diagnose(Severity::Error, DiagnosticKind::Conflict, path(), node_,
                     std::string(what) + ": " + engine_->syms.to_string(a) + " vs " + engine_->syms.to_string(b));
   return false;
 }
@@ -905,7 +917,7 @@ inline Dims InferContext::broadcast(std::span<const Dims* const> shapes) const {
     for (const auto& c : cands) {
       if (c.is_const()) {
         if (known && known->is_const() && !(*known == c)) {
-          engine_->diagnose(Severity::Error, DiagnosticKind::Conflict, path_, node_,
+          engine_->diagnose(Severity::Error, DiagnosticKind::Conflict, path(), node_,
                             "cannot broadcast dim " + engine_->syms.to_string(*known) + " with " +
                                 engine_->syms.to_string(c));
           known = fresh();
@@ -937,7 +949,7 @@ inline std::int64_t InferContext::normalize_axis(std::int64_t axis, std::int64_t
 }
 
 inline void InferContext::warn(std::string message) const {
-  engine_->diagnose(Severity::Warning, DiagnosticKind::Other, path_, node_, std::move(message));
+  engine_->diagnose(Severity::Warning, DiagnosticKind::Other, path(), node_, std::move(message));
 }
 
 inline std::vector<ValueInfoState> InferContext::infer_subgraph(std::string_view attr,

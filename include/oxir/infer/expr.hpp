@@ -44,45 +44,53 @@ std::strong_ordering compare_atoms(const Atom& a, const Atom& b);
 std::strong_ordering compare_factor_lists(const std::vector<Atom>& a, const std::vector<Atom>& b);
 }  // namespace detail
 
-/// An integer size expression in canonical form. Cheap to copy for constants and symbols.
+/// An integer size expression in canonical form. Constants and single symbols are stored inline
+/// (no allocation); larger expressions share one immutable term list.
 class DimExpr {
  public:
   DimExpr() = default;  ///< the constant 0
-  DimExpr(std::int64_t v) {  // NOLINT(google-explicit-constructor)
-    if (v != 0) terms_.push_back(Term{v, {}});
-  }
-  DimExpr(int v) : DimExpr(std::int64_t{v}) {}  // NOLINT(google-explicit-constructor)
+  DimExpr(std::int64_t v) : v_(v) {}  // NOLINT(google-explicit-constructor)
+  DimExpr(int v) : v_(v) {}           // NOLINT(google-explicit-constructor)
 
   /// The symbol with this id.
   [[nodiscard]] static DimExpr symbol(std::int64_t id) {
     DimExpr e;
-    e.terms_.push_back(Term{1, {Atom{Atom::Op::Symbol, id, nullptr}}});
+    e.rep_ = Rep::Symbol;
+    e.v_ = id;
     return e;
   }
 
-  [[nodiscard]] bool is_const() const noexcept { return terms_.empty() || (terms_.size() == 1 && terms_[0].factors.empty()); }
+  [[nodiscard]] bool is_const() const noexcept { return rep_ == Rep::Const; }
   /// The value if constant.
   [[nodiscard]] std::optional<std::int64_t> const_value() const noexcept {
-    if (terms_.empty()) return 0;
-    if (terms_.size() == 1 && terms_[0].factors.empty()) return terms_[0].coeff;
+    if (rep_ == Rep::Const) return v_;
     return std::nullopt;
   }
-  [[nodiscard]] bool is(std::int64_t v) const noexcept {
-    auto c = const_value();
-    return c && *c == v;
-  }
+  [[nodiscard]] bool is(std::int64_t v) const noexcept { return rep_ == Rep::Const && v_ == v; }
   /// The symbol id if this is exactly one symbol.
   [[nodiscard]] std::optional<std::int64_t> as_symbol() const noexcept {
-    if (terms_.size() == 1 && terms_[0].coeff == 1 && terms_[0].factors.size() == 1 &&
-        terms_[0].factors[0].op == Atom::Op::Symbol)
-      return terms_[0].factors[0].id;
+    if (rep_ == Rep::Symbol) return v_;
     return std::nullopt;
   }
   /// The constant part (the term without factors).
   [[nodiscard]] std::int64_t constant_term() const noexcept {
-    return (!terms_.empty() && terms_.back().factors.empty()) ? terms_.back().coeff : 0;
+    if (rep_ == Rep::Const) return v_;
+    if (rep_ == Rep::Symbol) return 0;
+    return (!p_->empty() && p_->back().factors.empty()) ? p_->back().coeff : 0;
   }
-  [[nodiscard]] const std::vector<Term>& terms() const noexcept { return terms_; }
+  /// The canonical terms: sorted by factor list (higher degree first, the constant last), no
+  /// zero coefficients. (Materialised on first use for inline forms; not thread-safe then.)
+  [[nodiscard]] const std::vector<Term>& terms() const {
+    if (rep_ != Rep::General && !p_) {
+      auto t = std::make_shared<std::vector<Term>>();
+      if (rep_ == Rep::Symbol)
+        t->push_back(Term{1, {Atom{Atom::Op::Symbol, v_, nullptr}}});
+      else if (v_ != 0)
+        t->push_back(Term{v_, {}});
+      p_ = std::move(t);
+    }
+    return *p_;
+  }
 
   /// Builds the canonical form of a sum of terms.
   [[nodiscard]] static DimExpr from_terms(std::vector<Term> terms);
@@ -95,18 +103,41 @@ class DimExpr {
   DimExpr& operator-=(const DimExpr& b) { return *this = *this - b; }
   DimExpr& operator*=(const DimExpr& b) { return *this = *this * b; }
 
-  friend bool operator==(const DimExpr& a, const DimExpr& b) { return compare(a, b) == 0; }
+  friend bool operator==(const DimExpr& a, const DimExpr& b) {
+    if (a.rep_ != b.rep_) return false;  // canonical: a form has one representation
+    if (a.rep_ != Rep::General) return a.v_ == b.v_;
+    return a.p_ == b.p_ || compare(a, b) == 0;
+  }
   friend std::strong_ordering compare(const DimExpr& a, const DimExpr& b) {
-    const auto n = std::min(a.terms_.size(), b.terms_.size());
-    for (std::size_t i = 0; i < n; ++i) {
-      if (auto c = detail::compare_factor_lists(a.terms_[i].factors, b.terms_[i].factors); c != 0) return c;
-      if (auto c = a.terms_[i].coeff <=> b.terms_[i].coeff; c != 0) return c;
+    if (a.rep_ == Rep::Const && b.rep_ == Rep::Const) {
+      // Same order as the term lists: 0 (no terms) after any other constant.
+      if (a.v_ == 0 || b.v_ == 0) return (a.v_ != 0) <=> (b.v_ != 0);
+      return a.v_ <=> b.v_;
     }
-    return a.terms_.size() <=> b.terms_.size();
+    if (a.rep_ == Rep::Symbol && b.rep_ == Rep::Symbol) return a.v_ <=> b.v_;
+    const auto& x = a.terms();
+    const auto& y = b.terms();
+    const auto n = std::min(x.size(), y.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      if (auto c = detail::compare_factor_lists(x[i].factors, y[i].factors); c != 0) return c;
+      if (auto c = x[i].coeff <=> y[i].coeff; c != 0) return c;
+    }
+    return x.size() <=> y.size();
   }
 
   /// Calls f(symbol id) for every symbol occurring in the expression (with repetitions).
-  void for_each_symbol(const std::function<void(std::int64_t)>& f) const;
+  template <class F>
+  void for_each_symbol(F&& f) const {
+    if (rep_ == Rep::Symbol) return (void)f(v_);
+    if (rep_ == Rep::Const) return;
+    for (const auto& t : *p_)
+      for (const auto& a : t.factors) {
+        if (a.op == Atom::Op::Symbol)
+          f(a.id);
+        else
+          for (const auto& e : *a.args) e.for_each_symbol(f);
+      }
+  }
   /// Replaces every symbol by subst(id) and re-canonicalises.
   [[nodiscard]] DimExpr substitute(const std::function<DimExpr(std::int64_t)>& subst) const;
   /// The value with every symbol replaced by value(id); nullopt if a division by zero or an
@@ -119,7 +150,10 @@ class DimExpr {
   [[nodiscard]] std::size_t complexity() const noexcept;
 
  private:
-  std::vector<Term> terms_;  // sorted by factor list (constant term last), no zero coefficients
+  enum class Rep : std::uint8_t { Const, Symbol, General };
+  Rep rep_ = Rep::Const;
+  std::int64_t v_ = 0;                               // Const: the value; Symbol: the id
+  mutable std::shared_ptr<const std::vector<Term>> p_;  // General: the terms; inline forms: a cache
 };
 
 // ---- operations beyond the ring ----
@@ -193,60 +227,63 @@ inline DimExpr DimExpr::from_terms(std::vector<Term> terms) {
   std::sort(terms.begin(), terms.end(), [](const Term& x, const Term& y) {
     return detail::compare_factor_lists(x.factors, y.factors) < 0;
   });
-  DimExpr out;
+  std::vector<Term> out;
+  out.reserve(terms.size());
   for (auto& t : terms) {
     if (t.coeff == 0) continue;
-    if (!out.terms_.empty() && detail::compare_factor_lists(out.terms_.back().factors, t.factors) == 0) {
-      out.terms_.back().coeff = detail::checked_add(out.terms_.back().coeff, t.coeff);
-      if (out.terms_.back().coeff == 0) out.terms_.pop_back();
+    if (!out.empty() && detail::compare_factor_lists(out.back().factors, t.factors) == 0) {
+      out.back().coeff = detail::checked_add(out.back().coeff, t.coeff);
+      if (out.back().coeff == 0) out.pop_back();
     } else {
-      out.terms_.push_back(std::move(t));
+      out.push_back(std::move(t));
     }
   }
-  return out;
+  // Constants and single symbols take their inline form.
+  if (out.empty()) return DimExpr(0);
+  if (out.size() == 1 && out[0].factors.empty()) return DimExpr(out[0].coeff);
+  if (out.size() == 1 && out[0].coeff == 1 && out[0].factors.size() == 1 && out[0].factors[0].op == Atom::Op::Symbol)
+    return DimExpr::symbol(out[0].factors[0].id);
+  DimExpr e;
+  e.rep_ = Rep::General;
+  e.p_ = std::make_shared<const std::vector<Term>>(std::move(out));
+  return e;
 }
 
 inline DimExpr operator+(const DimExpr& a, const DimExpr& b) {
-  if (b.terms_.empty()) return a;
-  if (a.terms_.empty()) return b;
-  if (a.is_const() && b.is_const()) return DimExpr(detail::checked_add(a.terms_[0].coeff, b.terms_[0].coeff));
-  std::vector<Term> t = a.terms_;
-  t.insert(t.end(), b.terms_.begin(), b.terms_.end());
+  if (b.is(0)) return a;
+  if (a.is(0)) return b;
+  if (a.is_const() && b.is_const()) return DimExpr(detail::checked_add(a.v_, b.v_));
+  std::vector<Term> t = a.terms();
+  const auto& bt = b.terms();
+  t.insert(t.end(), bt.begin(), bt.end());
   return DimExpr::from_terms(std::move(t));
 }
 
 inline DimExpr operator-(const DimExpr& a) {
-  DimExpr r = a;
-  for (auto& t : r.terms_) t.coeff = detail::checked_mul(t.coeff, -1);
-  return r;
+  if (a.is_const()) return DimExpr(detail::checked_mul(a.v_, -1));
+  std::vector<Term> t = a.terms();
+  for (auto& x : t) x.coeff = detail::checked_mul(x.coeff, -1);
+  return DimExpr::from_terms(std::move(t));
 }
 
 inline DimExpr operator-(const DimExpr& a, const DimExpr& b) { return a + (-b); }
 
 inline DimExpr operator*(const DimExpr& a, const DimExpr& b) {
-  if (a.terms_.empty() || b.terms_.empty()) return DimExpr{};
+  if (a.is(0) || b.is(0)) return DimExpr{};
   if (a.is(1)) return b;
   if (b.is(1)) return a;
-  if (a.is_const() && b.is_const()) return DimExpr(detail::checked_mul(a.terms_[0].coeff, b.terms_[0].coeff));
+  if (a.is_const() && b.is_const()) return DimExpr(detail::checked_mul(a.v_, b.v_));
   std::vector<Term> t;
-  t.reserve(a.terms_.size() * b.terms_.size());
-  for (const auto& x : a.terms_)
-    for (const auto& y : b.terms_) {
+  const auto& at = a.terms();
+  const auto& bt = b.terms();
+  t.reserve(at.size() * bt.size());
+  for (const auto& x : at)
+    for (const auto& y : bt) {
       Term p{detail::checked_mul(x.coeff, y.coeff), x.factors};
       p.factors.insert(p.factors.end(), y.factors.begin(), y.factors.end());
       t.push_back(std::move(p));
     }
   return DimExpr::from_terms(std::move(t));
-}
-
-inline void DimExpr::for_each_symbol(const std::function<void(std::int64_t)>& f) const {
-  for (const auto& t : terms_)
-    for (const auto& a : t.factors) {
-      if (a.op == Atom::Op::Symbol)
-        f(a.id);
-      else
-        for (const auto& e : *a.args) e.for_each_symbol(f);
-    }
 }
 
 namespace detail {
@@ -271,10 +308,12 @@ inline DimExpr rebuild_atom(const Atom& a, std::vector<DimExpr> args) {
 }  // namespace detail
 
 inline DimExpr DimExpr::substitute(const std::function<DimExpr(std::int64_t)>& subst) const {
+  if (rep_ == Rep::Const) return *this;
+  if (rep_ == Rep::Symbol) return subst(v_);
   DimExpr sum;
   bool changed = false;
   std::vector<Term> unchanged;
-  for (const auto& t : terms_) {
+  for (const auto& t : *p_) {
     DimExpr prod(t.coeff);
     bool term_changed = false;
     std::vector<DimExpr> parts;
@@ -295,9 +334,7 @@ inline DimExpr DimExpr::substitute(const std::function<DimExpr(std::int64_t)>& s
           f = detail::rebuild_atom(a, std::move(args));
           term_changed = true;
         } else {
-          DimExpr same;
-          same.terms_.push_back(Term{1, {a}});
-          f = std::move(same);
+          f = DimExpr::from_terms({Term{1, {a}}});
         }
       }
       parts.push_back(std::move(f));
@@ -316,9 +353,11 @@ inline DimExpr DimExpr::substitute(const std::function<DimExpr(std::int64_t)>& s
 
 inline std::optional<std::int64_t> DimExpr::evaluate(
     const std::function<std::optional<std::int64_t>(std::int64_t)>& value) const {
+  if (rep_ == Rep::Const) return v_;
+  if (rep_ == Rep::Symbol) return value(v_);
   std::int64_t sum = 0;
   try {
-    for (const auto& t : terms_) {
+    for (const auto& t : *p_) {
       std::int64_t p = t.coeff;
       for (const auto& a : t.factors) {
         std::optional<std::int64_t> v;
@@ -354,8 +393,9 @@ inline std::optional<std::int64_t> DimExpr::evaluate(
 }
 
 inline std::size_t DimExpr::complexity() const noexcept {
+  if (rep_ != Rep::General) return rep_ == Rep::Symbol ? 1 : 0;
   std::size_t n = 0;
-  for (const auto& t : terms_)
+  for (const auto& t : *p_)
     for (const auto& a : t.factors) {
       ++n;
       if (a.op != Atom::Op::Symbol)
@@ -397,7 +437,9 @@ inline std::string atom_to_string(const Atom& a, const std::function<std::string
 }  // namespace detail
 
 inline std::string DimExpr::to_string(const std::function<std::string(std::int64_t)>& name) const {
-  if (terms_.empty()) return "0";
+  if (rep_ == Rep::Const) return std::to_string(v_);
+  if (rep_ == Rep::Symbol) return name(v_);
+  const auto& terms_ = *p_;
   // Positive terms first so that "N-1" prints rather than "-1+N".
   std::vector<const Term*> order;
   for (const auto& t : terms_)

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <functional>
 #include <unordered_map>
 
 #include "context.hpp"
@@ -15,35 +16,45 @@ class OpRegistry {
  public:
   /// Registers (or replaces) the rule of domain::op_type. `domain` "" or "ai.onnx" = default.
   void add(std::string_view domain, std::string_view op_type, Rule rule) {
-    rules_[key(domain, op_type)] = rule;
+    if (domain == "ai.onnx") domain = "";
+    auto d = rules_.find(domain);
+    if (d == rules_.end()) d = rules_.emplace(std::string(domain), Ops{}).first;
+    auto o = d->second.find(op_type);
+    if (o == d->second.end())
+      d->second.emplace(std::string(op_type), rule);
+    else
+      o->second = rule;
   }
+  /// The rule of domain::op_type, or nullptr. Does not allocate.
   [[nodiscard]] Rule find(std::string_view domain, std::string_view op_type) const {
-    auto it = rules_.find(key(domain, op_type));
-    return it == rules_.end() ? nullptr : it->second;
+    if (domain == "ai.onnx") domain = "";
+    auto d = rules_.find(domain);
+    if (d == rules_.end()) return nullptr;
+    auto o = d->second.find(op_type);
+    return o == d->second.end() ? nullptr : o->second;
   }
-  [[nodiscard]] std::size_t size() const noexcept { return rules_.size(); }
+  [[nodiscard]] std::size_t size() const noexcept {
+    std::size_t n = 0;
+    for (const auto& [d, ops] : rules_) n += ops.size();
+    return n;
+  }
   /// Calls f(domain, op_type) for every registered rule.
   template <class F>
   void for_each(F&& f) const {
-    for (const auto& [k, r] : rules_) {
-      const auto sep = k.find('\x1f');
-      f(std::string_view(k).substr(0, sep), std::string_view(k).substr(sep + 1));
-    }
+    for (const auto& [d, ops] : rules_)
+      for (const auto& [o, r] : ops) f(std::string_view(d), std::string_view(o));
   }
 
   /// The registry with every built-in rule (defined in ops/all.hpp).
   [[nodiscard]] static const OpRegistry& standard();
 
-  [[nodiscard]] static std::string key(std::string_view domain, std::string_view op_type) {
-    if (domain == "ai.onnx") domain = "";
-    std::string k(domain);
-    k += '\x1f';
-    k += op_type;
-    return k;
-  }
-
  private:
-  std::unordered_map<std::string, Rule> rules_;
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+  };
+  using Ops = std::unordered_map<std::string, Rule, Hash, std::equal_to<>>;
+  std::unordered_map<std::string, Ops, Hash, std::equal_to<>> rules_;
 };
 
 }  // namespace oxir::infer

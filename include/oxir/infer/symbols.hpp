@@ -6,6 +6,7 @@
 // class that meets a number becomes that number everywhere.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,6 +50,11 @@ class SymbolTable {
   }
   /// A new symbol with a name not used by the model ("unk__0", "unk__1", …).
   std::int64_t fresh(std::string_view prefix = "unk__") {
+    if (before_first_fresh_) {
+      auto f = std::move(before_first_fresh_);
+      before_first_fresh_ = nullptr;
+      f();
+    }
     std::string name;
     do {
       name = std::string(prefix) + std::to_string(next_fresh_++);
@@ -58,6 +64,9 @@ class SymbolTable {
   [[nodiscard]] DimExpr fresh_expr() { return DimExpr::symbol(fresh()); }
   /// Reserves a name so that fresh() never produces it (call for every dim_param of the model).
   void reserve(const std::string& name) { reserved_.insert(name); }
+  /// Runs `f` (e.g. reserving the model's names) just before the first fresh symbol is made, so
+  /// that models needing no fresh symbol never pay for it.
+  void before_first_fresh(std::function<void()> f) { before_first_fresh_ = std::move(f); }
 
   [[nodiscard]] std::size_t size() const noexcept { return syms_.size(); }
 
@@ -104,6 +113,12 @@ class SymbolTable {
 
   /// The expression with every symbol replaced by its representative or number.
   DimExpr resolve(const DimExpr& e) {
+    if (e.is_const()) return e;
+    if (auto id = e.as_symbol()) {
+      const auto r = find(*id);
+      if (auto v = syms_[static_cast<std::size_t>(r)].value) return DimExpr(*v);
+      return r == *id ? e : DimExpr::symbol(r);
+    }
     bool any = false;
     e.for_each_symbol([&](std::int64_t id) {
       if (!any && (find(id) != id || syms_[static_cast<std::size_t>(id)].value)) any = true;
@@ -162,6 +177,7 @@ class SymbolTable {
   std::unordered_map<std::string, std::int64_t> by_name_;
   std::unordered_set<std::string> reserved_;
   std::uint64_t next_fresh_ = 0;
+  std::function<void()> before_first_fresh_;
   std::uint64_t version_ = 0;
 };
 

@@ -2,6 +2,7 @@
 // Native decoder: protobuf wire bytes -> oxir::Model (and the other messages), without libprotobuf.
 // Payloads (raw_data) are not copied when a keeper is given: tensors view the input bytes.
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -38,6 +39,10 @@ class Decoder {
   Decoder(std::shared_ptr<const void> keeper, DecodeOptions options)
       : keeper_(std::move(keeper)), opt_(options) {}
 
+  /// Tensors decoded so far whose data_location is EXTERNAL (load_model skips its walk over
+  /// the model when there are none).
+  [[nodiscard]] std::size_t external_tensors() const noexcept { return external_tensors_; }
+
   void model(wire::Reader r, Model& m) {
     Level level(*this);
     while (!r.done()) {
@@ -68,6 +73,14 @@ class Decoder {
 
   void graph(wire::Reader r, Graph& g) {
     Level level(*this);
+    {
+      const auto c = count_fields(r);
+      reserve_more(g.nodes, c.n[1]);
+      reserve_more(g.initializers, c.n[5]);
+      reserve_more(g.inputs, c.n[11]);
+      reserve_more(g.outputs, c.n[12]);
+      reserve_more(g.value_info, c.n[13]);
+    }
     while (!r.done()) {
       const auto* start = r.position();
       const auto t = r.tag();
@@ -94,6 +107,12 @@ class Decoder {
 
   void node(wire::Reader r, Node& n) {
     Level level(*this);
+    {
+      const auto c = count_fields(r);
+      reserve_more(n.inputs, c.n[1]);
+      reserve_more(n.outputs, c.n[2]);
+      reserve_more(n.attributes, c.n[5]);
+    }
     while (!r.done()) {
       const auto* start = r.position();
       const auto t = r.tag();
@@ -158,7 +177,9 @@ class Decoder {
             break;
           case 8:
             if ((is(t, VARINT) || is(t, LEN)) && takes<std::vector<std::int64_t>>(a)) {
-              repeated_i64(r, t, list<std::vector<std::int64_t>>(a));
+              auto& ints = list<std::vector<std::int64_t>>(a);
+              if (ints.empty() && is(t, VARINT)) reserve_more(ints, count_fields(rest(r, start)).n[8]);
+              repeated_i64(r, t, ints);
               continue;
             }
             break;
@@ -213,7 +234,13 @@ class Decoder {
       const auto t = r.tag();
       try {
         switch (t.field) {
-          case 1: if (is(t, VARINT) || is(t, LEN)) { repeated_i64(r, t, x.dims); continue; } break;
+          case 1:
+            if (is(t, VARINT) || is(t, LEN)) {
+              if (x.dims.empty() && is(t, VARINT)) reserve_more(x.dims, count_fields(rest(r, start)).n[1]);
+              repeated_i64(r, t, x.dims);
+              continue;
+            }
+            break;
           case 2: if (is(t, VARINT)) { x.data_type = static_cast<DataType>(i32(r)); x.presence.set(2); continue; } break;
           case 3: if (is(t, LEN)) { segment(sub(r), x.segment ? *x.segment : x.segment.emplace()); continue; } break;
           case 8: if (is(t, LEN)) { str(r, x.name); x.presence.set(8); continue; } break;
@@ -323,6 +350,7 @@ class Decoder {
 
   void function(wire::Reader r, Function& f) {
     Level level(*this);
+    reserve_more(f.nodes, count_fields(r).n[7]);
     while (!r.done()) {
       const auto* start = r.position();
       const auto t = r.tag();
@@ -444,6 +472,7 @@ class Decoder {
       x.encoding = TensorEncoding::typed;
       x.data = Buffer::owned(std::move(out));
     }
+    if (x.is_external()) ++external_tensors_;
     if (opt_.check_payload_sizes) check_payload(x, have_raw || used_typed, used_typed);
   }
 
@@ -532,6 +561,7 @@ class Decoder {
 
   void shape(wire::Reader r, Shape& s) {
     Level level(*this);
+    reserve_more(s.dims, count_fields(r).n[1]);
     while (!r.done()) {
       const auto* start = r.position();
       const auto t = r.tag();
@@ -730,6 +760,59 @@ class Decoder {
     }
   }
 
+  // ---- reserving repeated fields ----
+  // How often each field number below 32 occurs at a message's top level, from a quick scan that
+  // skips values without decoding them. Only a capacity hint: malformed bytes end the scan
+  // quietly and the decoding loop reports them with their field path.
+  struct FieldCounts {
+    std::uint32_t n[32] = {};
+  };
+  OXIR_ALWAYS_INLINE static bool next_varint(const std::byte*& p, const std::byte* end, std::uint64_t& v) noexcept {
+    if (p < end && std::to_integer<unsigned>(*p) < 0x80) {
+      v = std::to_integer<std::uint64_t>(*p++);
+      return true;
+    }
+    return scan_varint(p, end, v);
+  }
+  OXIR_NOINLINE static bool scan_varint(const std::byte*& p, const std::byte* end, std::uint64_t& v) noexcept {
+    v = 0;
+    for (int shift = 0; shift < 64 && p < end; shift += 7) {
+      const auto b = std::to_integer<std::uint64_t>(*p++);
+      v |= (b & 0x7F) << shift;
+      if (b < 0x80) return true;
+    }
+    return false;
+  }
+  static FieldCounts count_fields(const wire::Reader& r) noexcept {
+    FieldCounts c;
+    const std::byte* p = r.position();
+    const std::byte* const end = p + r.remaining();
+    std::uint64_t key = 0, v = 0;
+    while (p < end && next_varint(p, end, key)) {
+      if ((key >> 3) < 32) ++c.n[key >> 3];
+      switch (key & 7) {
+        case 0: if (!next_varint(p, end, v)) return c; break;
+        case 1: if (end - p < 8) return c; p += 8; break;
+        case 5: if (end - p < 4) return c; p += 4; break;
+        case 2:
+          if (!next_varint(p, end, v) || v > static_cast<std::uint64_t>(end - p)) return c;
+          p += v;
+          break;
+        default: return c;
+      }
+    }
+    return c;
+  }
+  // The reader's bytes from `start` (a field already being read) to its end.
+  static wire::Reader rest(const wire::Reader& r, const std::byte* start) noexcept {
+    return wire::Reader(start, r.position() + r.remaining());
+  }
+  // Makes room for `n` more elements (keeping geometric growth when called repeatedly).
+  template <class V>
+  static void reserve_more(V& v, std::size_t n) {
+    if (n > v.capacity() - v.size()) v.reserve(std::max(v.size() + n, 2 * v.capacity()));
+  }
+
   // ---- primitives ----
   static bool is(wire::Tag t, wire::WireType w) noexcept { return t.type == w; }
   static std::int64_t i64(wire::Reader& r) { return static_cast<std::int64_t>(r.varint()); }
@@ -905,6 +988,7 @@ class Decoder {
   std::shared_ptr<const void> keeper_;
   DecodeOptions opt_;
   int depth_ = 0;
+  std::size_t external_tensors_ = 0;
 };
 
 }  // namespace io

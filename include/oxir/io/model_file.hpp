@@ -233,8 +233,10 @@ inline void write_file(const std::filesystem::path& path, std::span<const std::b
 [[nodiscard]] inline Model load_model(const std::filesystem::path& path, const LoadOptions& options = {}) {
   auto map = std::make_shared<io::MappedFile>(path);
   try {
-    Model m = parse_model(map, map->bytes(), options.decode);
-    io::attach_external_data(m, path.parent_path(), options.load_external_data);
+    Model m;
+    io::Decoder decoder(map, options.decode);
+    decoder.model(wire::Reader(map->bytes()), m);
+    if (decoder.external_tensors() != 0) io::attach_external_data(m, path.parent_path(), options.load_external_data);
     return m;
   } catch (const Error& e) {
     throw Error(path.string() + ": " + e.path(), e.message());

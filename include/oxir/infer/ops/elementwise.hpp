@@ -1,10 +1,803 @@
 #pragma once
 // Inference rules: elementwise operators (see docs/inference.md).
+//
+// Unary math and activations keep the input's type and shape; binary and variadic operators
+// broadcast (numpy rules, or the limited `broadcast`/`axis` form of opsets 1–6); comparisons
+// and logical operators yield BOOL; Cast/CastLike change the element type. Operators that are
+// commonly applied to shape tensors (Add, Sub, Mul, Div, Mod, Min, Max, Sum, Neg, Abs, Sign,
+// Relu, Equal, Less…, Where, Not, And/Or/Xor, Clip, Cast, CastLike, Floor/Ceil/Round) also
+// propagate the symbolic contents of their inputs, element by element, when every output element
+// is determined.
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "../engine.hpp"
 
 namespace oxir::infer::ops {
 
-inline void register_elementwise_ops(OpRegistry& r) { (void)r; }
+namespace elementwise_detail {
+
+// ---- generic checks ----
+
+/// Fails unless the node has between `lo` and `hi` inputs and the first `lo` are given.
+inline void check_inputs(InferContext& c, std::size_t lo, std::size_t hi) {
+  // Trailing empty names are absent optional inputs.
+  std::size_t n = c.input_count();
+  while (n > 0 && !c.has_input(n - 1)) --n;
+  if (n < lo || n > hi) {
+    std::string want = lo == hi ? std::to_string(lo)
+                       : hi == SIZE_MAX ? "at least " + std::to_string(lo)
+                                        : std::to_string(lo) + " to " + std::to_string(hi);
+    c.fail("expects " + want + " inputs, got " + std::to_string(n));
+  }
+  for (std::size_t i = 0; i < lo; ++i)
+    if (!c.has_input(i)) c.fail("required input " + std::to_string(i) + " is missing");
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& t = c.input_type(i);
+    if (!t.is_unknown() && !t.is_tensor()) c.fail("input " + std::to_string(i) + " must be a tensor");
+  }
+}
+
+/// A tensor of `elem` with input i's shape (unknown rank if unknown).
+inline ValueType like_input(const InferContext& c, std::size_t i, DataType elem) {
+  ValueType t = ValueType::tensor(elem);
+  if (const Dims* s = c.input_shape(i)) t.shape = *s;
+  return t;
+}
+
+/// Element types of inputs `idx` must agree where known; returns the known one (or UNDEFINED).
+inline DataType common_elem(InferContext& c, std::initializer_list<std::size_t> idx) {
+  DataType e = DataType::UNDEFINED;
+  for (auto i : idx) {
+    const DataType x = c.input_elem(i);
+    if (x == DataType::UNDEFINED) continue;
+    if (e == DataType::UNDEFINED)
+      e = x;
+    else if (e != x)
+      c.fail(std::string("input element types differ: ") + std::string(data_type_name(e)) + " vs " +
+             std::string(data_type_name(x)));
+  }
+  return e;
+}
+
+// ---- symbolic values ----
+
+/// Input i's symbolic contents, each element resolved.
+inline std::optional<Dims> values(const InferContext& c, std::size_t i) {
+  const Dims* d = c.input_value(i);
+  if (!d) return std::nullopt;
+  Dims r;
+  r.reserve(d->size());
+  for (const auto& e : *d) r.push_back(c.resolve(e));
+  return r;
+}
+
+/// Number of elements of output 0 when it is a tensor of rank 0 or 1 with a known size.
+inline std::optional<std::size_t> output_count(const InferContext& c) {
+  const auto& t = c.output_type(0);
+  if (!t.has_shape()) return std::nullopt;
+  if (t.shape->empty()) return 1;
+  if (t.shape->size() != 1) return std::nullopt;
+  auto v = c.resolve((*t.shape)[0]).const_value();
+  if (!v || *v < 0 || *v > static_cast<std::int64_t>(kMaxSymbolicElements)) return std::nullopt;
+  return static_cast<std::size_t>(*v);
+}
+
+/// Sets output 0's contents when their count matches its shape.
+inline void set_values(InferContext& c, Dims v) {
+  auto n = output_count(c);
+  if (!n || *n != v.size()) return;
+  c.set_output_value(0, std::move(v));
+}
+
+/// Broadcast length of value vectors (each of size 1 or n), or nullopt.
+inline std::optional<std::size_t> broadcast_len(const std::vector<const Dims*>& vs) {
+  std::size_t n = 1;
+  for (auto* v : vs) {
+    if (v->size() == 1) continue;
+    if (n == 1)
+      n = v->size();
+    else if (v->size() != n)
+      return std::nullopt;
+  }
+  for (auto* v : vs)
+    if (v->empty() && n != 0) return std::nullopt;
+  return n;
+}
+inline const DimExpr& at(const Dims& v, std::size_t k) { return v.size() == 1 ? v[0] : v[k]; }
+
+/// Every term of e is non-negative for non-negative symbols (sizes).
+inline bool nonneg(const DimExpr& e);
+inline bool nonneg_atom(const Atom& a) {
+  switch (a.op) {
+    case Atom::Op::Symbol: return true;
+    case Atom::Op::FloorDivConst: return a.id > 0 && a.args && !a.args->empty() && nonneg((*a.args)[0]);
+    case Atom::Op::FloorDiv:
+    case Atom::Op::Min:
+    case Atom::Op::Max:
+      if (!a.args) return false;
+      for (const auto& x : *a.args)
+        if (!nonneg(x)) return false;
+      return true;
+  }
+  return false;
+}
+inline bool nonneg(const DimExpr& e) {
+  for (const auto& t : e.terms()) {
+    if (t.coeff < 0) return false;
+    for (const auto& f : t.factors)
+      if (!nonneg_atom(f)) return false;
+  }
+  return true;
+}
+
+inline bool is_int_like(DataType e) { return is_integer(e) || e == DataType::BOOL; }
+
+/// Whether a constant v fits in integer type `t` (or BOOL as 0/1).
+inline bool fits(std::int64_t v, DataType t) {
+  if (t == DataType::BOOL) return v == 0 || v == 1;
+  if (!is_integer(t)) return false;
+  const int bits = bit_width(t);
+  if (bits <= 0) return false;
+  if (is_signed(t)) {
+    if (bits >= 64) return true;
+    const std::int64_t lim = std::int64_t{1} << (bits - 1);
+    return v >= -lim && v < lim;
+  }
+  if (v < 0) return false;
+  if (bits >= 64) return true;
+  return v < (std::int64_t{1} << bits);
+}
+
+using BinFn = std::optional<DimExpr> (*)(const DimExpr&, const DimExpr&, InferContext&);
+
+/// Applies f element by element (left fold) to the broadcast contents of inputs `idx` (two or
+/// more); sets output 0's contents when every element is determined.
+inline void propagate(InferContext& c, const std::vector<std::size_t>& idx, BinFn f) {
+  if (idx.size() < 2) return;
+  try {
+    std::vector<Dims> vs;
+    for (auto i : idx) {
+      auto v = values(c, i);
+      if (!v) return;
+      vs.push_back(std::move(*v));
+    }
+    std::vector<const Dims*> ps;
+    for (const auto& v : vs) ps.push_back(&v);
+    auto n = broadcast_len(ps);
+    if (!n) return;
+    Dims out;
+    out.reserve(*n);
+    for (std::size_t k = 0; k < *n; ++k) {
+      DimExpr acc = at(vs[0], k);
+      for (std::size_t j = 1; j < vs.size(); ++j) {
+        auto r = f(acc, at(vs[j], k), c);
+        if (!r) return;
+        acc = c.resolve(*r);
+      }
+      out.push_back(std::move(acc));
+    }
+    set_values(c, std::move(out));
+  } catch (const Error&) {
+    // overflow etc.: contents unknown
+  }
+}
+
+using UnFn = std::optional<DimExpr> (*)(const DimExpr&, InferContext&);
+inline void propagate_unary(InferContext& c, UnFn f) {
+  try {
+    auto v = values(c, 0);
+    if (!v) return;
+    Dims out;
+    out.reserve(v->size());
+    for (const auto& e : *v) {
+      auto r = f(e, c);
+      if (!r) return;
+      out.push_back(c.resolve(*r));
+    }
+    set_values(c, std::move(out));
+  } catch (const Error&) {
+  }
+}
+
+// ---- element functions ----
+
+/// a <= b when provable (a constant difference, or 0 vs a non-negative size); nullopt otherwise.
+inline std::optional<bool> provably_le(const DimExpr& a, const DimExpr& b) {
+  if (a == b) return true;
+  if (auto d = (b - a).const_value()) return *d >= 0;
+  if (a.is(0) && nonneg(b)) return true;
+  return std::nullopt;
+}
+inline DimExpr min_of(const DimExpr& a, const DimExpr& b) {
+  if (auto le = provably_le(a, b)) return *le ? a : b;
+  if (auto le = provably_le(b, a)) return *le ? b : a;
+  return min(a, b);
+}
+inline DimExpr max_of(const DimExpr& a, const DimExpr& b) {
+  if (auto le = provably_le(a, b)) return *le ? b : a;
+  if (auto le = provably_le(b, a)) return *le ? a : b;
+  return max(a, b);
+}
+
+inline std::optional<DimExpr> v_add(const DimExpr& a, const DimExpr& b, InferContext&) { return a + b; }
+inline std::optional<DimExpr> v_sub(const DimExpr& a, const DimExpr& b, InferContext&) { return a - b; }
+inline std::optional<DimExpr> v_mul(const DimExpr& a, const DimExpr& b, InferContext&) { return a * b; }
+inline std::optional<DimExpr> v_min(const DimExpr& a, const DimExpr& b, InferContext&) { return min_of(a, b); }
+inline std::optional<DimExpr> v_max(const DimExpr& a, const DimExpr& b, InferContext&) { return max_of(a, b); }
+
+/// ONNX Div: integer division truncates toward zero; float division is exact (only integral
+/// results are representable as contents).
+inline std::optional<DimExpr> v_div(const DimExpr& a, const DimExpr& b, InferContext& c) {
+  if (b.is(0)) return std::nullopt;
+  const bool integral = is_int_like(c.input_elem(0));
+  auto ca = a.const_value(), cb = b.const_value();
+  if (ca && cb) {
+    if (*ca == std::numeric_limits<std::int64_t>::min() && *cb == -1) return std::nullopt;
+    if (!integral && *ca % *cb != 0) return std::nullopt;
+    return DimExpr(*ca / *cb);  // C++ division truncates, like ONNX integer Div
+  }
+  if (auto q = exact_div(a, b)) return *q;
+  if (!integral) return std::nullopt;
+  // Truncation equals floor division for a non-negative numerator and a positive divisor.
+  if (nonneg(a) && nonneg(b) && (!cb || *cb > 0)) return floor_div(a, b);
+  return std::nullopt;
+}
+
+/// Mod with fmod = 0: the result has the divisor's sign (floor semantics, as DimExpr's mod).
+inline std::optional<DimExpr> v_mod_floor(const DimExpr& a, const DimExpr& b, InferContext&) {
+  if (b.is(0)) return std::nullopt;
+  auto ca = a.const_value(), cb = b.const_value();
+  if (ca && cb) {
+    if (*cb == -1) return DimExpr(0);
+    std::int64_t r = *ca % *cb;
+    if (r != 0 && ((r < 0) != (*cb < 0))) r += *cb;
+    return DimExpr(r);
+  }
+  if (cb || (nonneg(a) && nonneg(b))) return mod(a, b);
+  return std::nullopt;
+}
+/// Mod with fmod = 1: the result has the dividend's sign (C fmod).
+inline std::optional<DimExpr> v_mod_trunc(const DimExpr& a, const DimExpr& b, InferContext&) {
+  if (b.is(0)) return std::nullopt;
+  auto ca = a.const_value(), cb = b.const_value();
+  if (ca && cb) {
+    if (*cb == -1) return DimExpr(0);
+    return DimExpr(*ca % *cb);
+  }
+  if (nonneg(a) && nonneg(b) && (!cb || *cb > 0)) return mod(a, b);
+  return std::nullopt;
+}
+
+/// Sign of a - b when known: -1, 0, 1.
+inline std::optional<int> compare_values(const DimExpr& a, const DimExpr& b) {
+  if (a == b) return 0;
+  const DimExpr d = a - b;
+  if (auto v = d.const_value()) return *v < 0 ? -1 : (*v > 0 ? 1 : 0);
+  return std::nullopt;
+}
+inline std::optional<DimExpr> v_eq(const DimExpr& a, const DimExpr& b, InferContext&) {
+  auto s = compare_values(a, b);
+  if (!s) return std::nullopt;
+  return DimExpr(*s == 0 ? 1 : 0);
+}
+inline std::optional<DimExpr> v_lt(const DimExpr& a, const DimExpr& b, InferContext&) {
+  auto s = compare_values(a, b);
+  if (!s) return std::nullopt;
+  return DimExpr(*s < 0 ? 1 : 0);
+}
+inline std::optional<DimExpr> v_le(const DimExpr& a, const DimExpr& b, InferContext&) {
+  auto s = compare_values(a, b);
+  if (!s) return std::nullopt;
+  return DimExpr(*s <= 0 ? 1 : 0);
+}
+inline std::optional<DimExpr> v_gt(const DimExpr& a, const DimExpr& b, InferContext&) {
+  auto s = compare_values(a, b);
+  if (!s) return std::nullopt;
+  return DimExpr(*s > 0 ? 1 : 0);
+}
+inline std::optional<DimExpr> v_ge(const DimExpr& a, const DimExpr& b, InferContext&) {
+  auto s = compare_values(a, b);
+  if (!s) return std::nullopt;
+  return DimExpr(*s >= 0 ? 1 : 0);
+}
+inline std::optional<bool> as_bool(const DimExpr& a) {
+  auto v = a.const_value();
+  if (!v) return std::nullopt;
+  return *v != 0;
+}
+inline std::optional<DimExpr> v_and(const DimExpr& a, const DimExpr& b, InferContext&) {
+  auto x = as_bool(a), y = as_bool(b);
+  if (x && y) return DimExpr(*x && *y ? 1 : 0);
+  if ((x && !*x) || (y && !*y)) return DimExpr(0);
+  return std::nullopt;
+}
+inline std::optional<DimExpr> v_or(const DimExpr& a, const DimExpr& b, InferContext&) {
+  auto x = as_bool(a), y = as_bool(b);
+  if (x && y) return DimExpr(*x || *y ? 1 : 0);
+  if ((x && *x) || (y && *y)) return DimExpr(1);
+  return std::nullopt;
+}
+inline std::optional<DimExpr> v_xor(const DimExpr& a, const DimExpr& b, InferContext&) {
+  auto x = as_bool(a), y = as_bool(b);
+  if (x && y) return DimExpr(*x != *y ? 1 : 0);
+  return std::nullopt;
+}
+
+inline std::optional<DimExpr> u_neg(const DimExpr& a, InferContext&) { return -a; }
+inline std::optional<DimExpr> u_abs(const DimExpr& a, InferContext&) {
+  if (auto v = a.const_value()) {
+    if (*v == std::numeric_limits<std::int64_t>::min()) return std::nullopt;
+    return DimExpr(*v < 0 ? -*v : *v);
+  }
+  if (nonneg(a)) return a;
+  if (DimExpr n = -a; nonneg(n)) return n;
+  return std::nullopt;
+}
+inline std::optional<DimExpr> u_sign(const DimExpr& a, InferContext&) {
+  if (auto v = a.const_value()) return DimExpr(*v < 0 ? -1 : (*v > 0 ? 1 : 0));
+  return std::nullopt;
+}
+inline std::optional<DimExpr> u_not(const DimExpr& a, InferContext&) {
+  auto x = as_bool(a);
+  if (!x) return std::nullopt;
+  return DimExpr(*x ? 0 : 1);
+}
+inline std::optional<DimExpr> u_same(const DimExpr& a, InferContext&) { return a; }
+inline std::optional<DimExpr> u_relu(const DimExpr& a, InferContext&) {
+  if (auto v = a.const_value()) return DimExpr(*v < 0 ? 0 : *v);
+  if (nonneg(a)) return a;
+  return std::nullopt;
+}
+
+// ---- unary operators ----
+
+enum class Un { Plain, Neg, Abs, Sign, Relu, IntegralSame, Not, IsNaN, IsInf, BitwiseNot };
+
+template <Un K>
+void unary_rule(InferContext& c) {
+  check_inputs(c, 1, 1);
+  DataType e = c.input_elem(0);
+  if constexpr (K == Un::IsNaN || K == Un::IsInf || K == Un::Not) {
+    if (K == Un::Not && e != DataType::UNDEFINED && e != DataType::BOOL) c.fail("Not expects a BOOL input");
+    if (K != Un::Not && e != DataType::UNDEFINED && !is_floating(e)) c.fail("input must be a floating-point tensor");
+    e = DataType::BOOL;
+  }
+  if constexpr (K == Un::BitwiseNot)
+    if (e != DataType::UNDEFINED && !is_integer(e)) c.fail("BitwiseNot expects an integer input");
+  c.set_output(0, like_input(c, 0, e));
+  if constexpr (K == Un::Neg) propagate_unary(c, &u_neg);
+  if constexpr (K == Un::Abs) propagate_unary(c, &u_abs);
+  if constexpr (K == Un::Sign) propagate_unary(c, &u_sign);
+  if constexpr (K == Un::Relu) propagate_unary(c, &u_relu);
+  if constexpr (K == Un::IntegralSame) propagate_unary(c, &u_same);  // contents are integers
+  if constexpr (K == Un::Not) propagate_unary(c, &u_not);
+}
+
+/// Gelu: `approximate` is "none" or "tanh".
+inline void gelu_rule(InferContext& c) {
+  const auto a = c.attr_string("approximate", "none");
+  if (a != "none" && a != "tanh") c.fail("Gelu approximate must be 'none' or 'tanh', got '" + a + "'");
+  unary_rule<Un::Plain>(c);
+}
+
+/// Softmax, LogSoftmax, Hardmax: the axis must be in range; before opset 13 it defaults to 1.
+inline void softmax_rule(InferContext& c) {
+  check_inputs(c, 1, 1);
+  const std::int64_t axis = c.attr_int("axis", c.opset() < 13 ? 1 : -1);
+  if (auto r = c.input_rank(0)) {
+    // Before opset 13 the input is coerced to 2D at `axis`; opsets 1–10 also accept axis = rank
+    // (a [prod, 1] matrix), from 11 on the axis is in [-r, r-1].
+    if (!(c.opset() < 11 && axis >= 0 && axis == *r)) (void)c.normalize_axis(axis, *r);
+  }
+  c.set_output(0, like_input(c, 0, c.input_elem(0)));
+}
+
+/// PRelu: slope broadcasts to X (unidirectionally); the output has X's shape.
+inline void prelu_rule(InferContext& c) {
+  check_inputs(c, 2, 2);
+  const DataType e = common_elem(c, {0, 1});
+  const Dims* x = c.input_shape(0);
+  const Dims* s = c.input_shape(1);
+  if (x && s) {
+    if (s->size() > x->size()) c.fail("slope has a higher rank than X");
+    const std::size_t off = x->size() - s->size();
+    for (std::size_t k = 0; k < s->size(); ++k) {
+      const DimExpr sd = c.resolve((*s)[k]);
+      const DimExpr xd = c.resolve((*x)[off + k]);
+      if (sd.is(1)) continue;
+      if (sd.is_const())
+        c.unify(xd, sd, "PRelu slope dim " + std::to_string(k));
+      else if (xd.is(1))
+        c.unify(sd, DimExpr(1), "PRelu slope dim " + std::to_string(k));
+    }
+  }
+  c.set_output(0, like_input(c, 0, e));
+}
+
+// ---- binary operators ----
+
+enum class Bin {
+  Add, Sub, Mul, Div, Mod, Pow, And, Or, Xor, BitShift, BitwiseAnd, BitwiseOr, BitwiseXor,
+  Equal, Less, LessOrEqual, Greater, GreaterOrEqual
+};
+
+constexpr bool legacy_broadcast(Bin k) {
+  switch (k) {
+    case Bin::Add: case Bin::Sub: case Bin::Mul: case Bin::Div: case Bin::Pow:
+    case Bin::And: case Bin::Or: case Bin::Xor: case Bin::Equal: case Bin::Less: case Bin::Greater:
+      return true;
+    default: return false;
+  }
+}
+constexpr bool bool_output(Bin k) {
+  switch (k) {
+    case Bin::And: case Bin::Or: case Bin::Xor: case Bin::Equal: case Bin::Less: case Bin::LessOrEqual:
+    case Bin::Greater: case Bin::GreaterOrEqual:
+      return true;
+    default: return false;
+  }
+}
+
+/// Output shape of a binary operator (nullopt = unknown rank).
+inline std::optional<Dims> binary_shape(InferContext& c, bool legacy) {
+  const Dims* a = c.input_shape(0);
+  const Dims* b = c.input_shape(1);
+  if (legacy) {
+    // Opsets 1–6: without `broadcast` the shapes are equal; with broadcast = 1, B matches a
+    // contiguous run of A's dims starting at `axis` (default: its suffix), dims of 1 in B
+    // stretch. The output has A's shape.
+    const std::int64_t bc = c.attr_int("broadcast", 0);
+    if (bc == 0) {
+      if (a && b) {
+        if (a->size() != b->size()) c.fail("inputs have different ranks and broadcast is not set");
+        for (std::size_t k = 0; k < a->size(); ++k) c.unify((*a)[k], (*b)[k], "input dim " + std::to_string(k));
+      }
+      if (a) return *a;
+      if (b) return *b;
+      return std::nullopt;
+    }
+    if (!a) return std::nullopt;
+    if (b) {
+      const auto ra = static_cast<std::int64_t>(a->size());
+      const auto rb = static_cast<std::int64_t>(b->size());
+      if (rb > ra) c.fail("B has a higher rank than A (legacy broadcasting)");
+      std::int64_t axis = ra - rb;
+      if (c.has_attr("axis")) {
+        const std::int64_t given = c.attr_int("axis", 0);
+        axis = given < 0 ? given + ra : given;
+        if (axis < 0 || axis > ra - rb) c.fail("axis " + std::to_string(given) + " is out of range");
+      }
+      for (std::int64_t j = 0; j < rb; ++j) {
+        const DimExpr bd = c.resolve((*b)[static_cast<std::size_t>(j)]);
+        if (bd.is(1) || !bd.is_const()) continue;  // a symbolic dim of B may be 1
+        c.unify((*a)[static_cast<std::size_t>(axis + j)], bd, "broadcast dim " + std::to_string(j));
+      }
+    }
+    return *a;
+  }
+  if (a && b) return c.broadcast(*a, *b);
+  return std::nullopt;
+}
+
+template <Bin K>
+void binary_rule(InferContext& c) {
+  check_inputs(c, 2, 2);
+  DataType e;
+  if constexpr (K == Bin::Pow) {
+    e = c.input_elem(0);  // base and exponent may differ from opset 12 on
+    if (c.opset() < 12) e = common_elem(c, {0, 1});
+  } else {
+    e = common_elem(c, {0, 1});
+  }
+  if constexpr (K == Bin::And || K == Bin::Or || K == Bin::Xor)
+    if (e != DataType::UNDEFINED && e != DataType::BOOL) c.fail("logical operators expect BOOL inputs");
+  if constexpr (K == Bin::BitShift) {
+    if (!c.has_attr("direction")) c.fail("missing required attribute 'direction'");
+    const auto d = c.attr_string("direction", "");
+    if (d != "LEFT" && d != "RIGHT") c.fail("direction must be LEFT or RIGHT, got '" + d + "'");
+  }
+  if constexpr (K == Bin::BitShift || K == Bin::BitwiseAnd || K == Bin::BitwiseOr || K == Bin::BitwiseXor)
+    if (e != DataType::UNDEFINED && !is_integer(e)) c.fail("bitwise operators expect integer inputs");
+  std::int64_t fmod = 0;
+  if constexpr (K == Bin::Mod) {
+    fmod = c.attr_int("fmod", 0);
+    if (fmod != 0 && fmod != 1) c.fail("fmod must be 0 or 1");
+    if (fmod == 0 && e != DataType::UNDEFINED && is_floating(e))
+      c.fail("Mod of floating-point inputs requires fmod = 1");
+  }
+  const DataType out_elem = bool_output(K) ? DataType::BOOL : e;
+  auto shape = binary_shape(c, legacy_broadcast(K) && c.opset() < 7);
+  c.set_output(0, shape ? ValueType::tensor(out_elem, std::move(*shape)) : ValueType::tensor(out_elem));
+  const std::vector<std::size_t> ab{0, 1};
+  if constexpr (K == Bin::Add) propagate(c, ab, &v_add);
+  if constexpr (K == Bin::Sub) propagate(c, ab, &v_sub);
+  if constexpr (K == Bin::Mul) propagate(c, ab, &v_mul);
+  if constexpr (K == Bin::Div) propagate(c, ab, &v_div);
+  if constexpr (K == Bin::Mod) propagate(c, ab, fmod == 0 ? &v_mod_floor : &v_mod_trunc);
+  if constexpr (K == Bin::Equal) propagate(c, ab, &v_eq);
+  if constexpr (K == Bin::Less) propagate(c, ab, &v_lt);
+  if constexpr (K == Bin::LessOrEqual) propagate(c, ab, &v_le);
+  if constexpr (K == Bin::Greater) propagate(c, ab, &v_gt);
+  if constexpr (K == Bin::GreaterOrEqual) propagate(c, ab, &v_ge);
+  if constexpr (K == Bin::And) propagate(c, ab, &v_and);
+  if constexpr (K == Bin::Or) propagate(c, ab, &v_or);
+  if constexpr (K == Bin::Xor) propagate(c, ab, &v_xor);
+}
+
+// ---- variadic operators ----
+
+enum class Var { Sum, Mean, Max, Min };
+
+template <Var K>
+void variadic_rule(InferContext& c) {
+  check_inputs(c, 1, SIZE_MAX);
+  const std::size_t n = c.input_count();
+  for (std::size_t i = 0; i < n; ++i)
+    if (!c.has_input(i)) c.fail("input " + std::to_string(i) + " is missing");
+  DataType e = DataType::UNDEFINED;
+  for (std::size_t i = 0; i < n; ++i) {
+    const DataType x = c.input_elem(i);
+    if (x == DataType::UNDEFINED) continue;
+    if (e == DataType::UNDEFINED)
+      e = x;
+    else if (e != x)
+      c.fail("input element types differ");
+  }
+  std::vector<const Dims*> shapes;
+  bool all_known = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (const Dims* s = c.input_shape(i))
+      shapes.push_back(s);
+    else
+      all_known = false;
+  }
+  std::optional<Dims> out;
+  if (c.opset() < 8) {
+    // Before opset 8 every input has the same shape.
+    for (std::size_t j = 1; j < shapes.size(); ++j) {
+      if (shapes[j]->size() != shapes[0]->size()) c.fail("inputs have different ranks (no broadcasting before opset 8)");
+      for (std::size_t k = 0; k < shapes[0]->size(); ++k)
+        c.unify((*shapes[0])[k], (*shapes[j])[k], "input dim " + std::to_string(k));
+    }
+    if (!shapes.empty()) out = *shapes[0];
+  } else if (all_known) {
+    out = c.broadcast(std::span<const Dims* const>(shapes));
+  }
+  c.set_output(0, out ? ValueType::tensor(e, std::move(*out)) : ValueType::tensor(e));
+  if (n == 1) {
+    propagate_unary(c, &u_same);  // a single input is passed through
+    return;
+  }
+  std::vector<std::size_t> idx;
+  for (std::size_t i = 0; i < n; ++i) idx.push_back(i);
+  if constexpr (K == Var::Sum) propagate(c, idx, &v_add);
+  if constexpr (K == Var::Max) propagate(c, idx, &v_max);
+  if constexpr (K == Var::Min) propagate(c, idx, &v_min);
+}
+
+// ---- Where, Clip ----
+
+inline void where_rule(InferContext& c) {
+  check_inputs(c, 3, 3);
+  const DataType ce = c.input_elem(0);
+  if (ce != DataType::UNDEFINED && ce != DataType::BOOL) c.fail("Where condition must be BOOL");
+  const DataType e = common_elem(c, {1, 2});
+  const Dims* s0 = c.input_shape(0);
+  const Dims* s1 = c.input_shape(1);
+  const Dims* s2 = c.input_shape(2);
+  if (s0 && s1 && s2) {
+    const Dims* ss[] = {s0, s1, s2};
+    c.set_output(0, e, c.broadcast(std::span<const Dims* const>(ss)));
+  } else {
+    c.set_output(0, ValueType::tensor(e));
+  }
+  try {
+    auto cv = values(c, 0), xv = values(c, 1), yv = values(c, 2);
+    if (!cv || !xv || !yv) return;
+    auto n = broadcast_len({&*cv, &*xv, &*yv});
+    if (!n) return;
+    Dims out;
+    for (std::size_t k = 0; k < *n; ++k) {
+      auto b = as_bool(at(*cv, k));
+      if (!b) return;
+      out.push_back(*b ? at(*xv, k) : at(*yv, k));
+    }
+    set_values(c, std::move(out));
+  } catch (const Error&) {
+  }
+}
+
+inline void clip_rule(InferContext& c) {
+  std::optional<std::int64_t> lo, hi;
+  if (c.opset() < 11) {
+    check_inputs(c, 1, 1);
+  } else {
+    check_inputs(c, 1, 3);
+    (void)common_elem(c, {0, 1, 2});
+    for (std::size_t i = 1; i <= 2; ++i) {
+      auto r = c.input_rank(i);
+      if (c.has_input(i) && r && *r > 1) c.fail("Clip min/max must be scalars");
+    }
+  }
+  const DataType e = c.input_elem(0);
+  c.set_output(0, like_input(c, 0, e));
+  if (c.opset() < 11 || !is_int_like(e)) return;
+  // Integer clipping of shape contents with constant bounds.
+  auto bound = [&](std::size_t i, std::optional<std::int64_t>& out) -> bool {
+    if (!c.has_input(i)) return true;
+    auto v = c.input_ints(i);
+    if (!v || v->size() != 1) return false;
+    out = (*v)[0];
+    return true;
+  };
+  if (!bound(1, lo) || !bound(2, hi)) return;
+  try {
+    auto v = values(c, 0);
+    if (!v) return;
+    Dims out;
+    for (const auto& x : *v) {
+      DimExpr r = x;
+      if (lo) r = max_of(r, DimExpr(*lo));
+      if (hi) r = min_of(r, DimExpr(*hi));
+      out.push_back(c.resolve(r));
+    }
+    set_values(c, std::move(out));
+  } catch (const Error&) {
+  }
+}
+
+// ---- Cast, CastLike ----
+
+/// Output 0's contents for a cast of input 0 to `to`.
+inline void cast_values(InferContext& c, DataType to) {
+  const DataType from = c.input_elem(0);
+  if (from == DataType::UNDEFINED || to == DataType::UNDEFINED) return;
+  if (!is_int_like(to) && to != DataType::FLOAT && to != DataType::DOUBLE) return;
+  try {
+    std::optional<Dims> v;
+    if (auto iv = values(c, 0)) {
+      v = std::move(iv);
+    } else if (is_floating(from)) {
+      // A float constant: only integral values convert exactly.
+      auto r = c.input_rank(0);
+      if (!r || *r > 1) return;
+      auto f = c.input_floats(0);
+      if (!f || f->size() > kMaxSymbolicElements) return;
+      Dims d;
+      for (double x : *f) {
+        if (!std::isfinite(x) || std::trunc(x) != x || std::fabs(x) > 9.0e15) return;
+        d.emplace_back(static_cast<std::int64_t>(x));
+      }
+      v = std::move(d);
+    }
+    if (!v) return;
+    Dims out;
+    for (const auto& x : *v) {
+      auto cx = x.const_value();
+      if (is_int_like(to)) {
+        if (cx) {
+          if (to == DataType::BOOL) {
+            out.emplace_back(*cx != 0 ? 1 : 0);
+            continue;
+          }
+          if (!fits(*cx, to)) return;  // wraps or saturates: not tracked
+          out.push_back(x);
+        } else {
+          // A symbolic size keeps its value in a wide enough integer type.
+          if (to == DataType::BOOL || !is_int_like(from) || !nonneg(x)) return;
+          if (bit_width(to) < 32) return;
+          out.push_back(x);
+        }
+      } else {
+        // To FLOAT/DOUBLE: only constants that convert exactly.
+        if (!cx) return;
+        const std::int64_t lim = to == DataType::FLOAT ? (std::int64_t{1} << 24) : (std::int64_t{1} << 53);
+        if (*cx > lim || *cx < -lim) return;
+        out.push_back(x);
+      }
+    }
+    set_values(c, std::move(out));
+  } catch (const Error&) {
+  }
+}
+
+/// `saturate` (opset 19) is 0 or 1; `round_mode` (opset 25) is "up", "down" or "nearest".
+inline void check_cast_attrs(InferContext& c) {
+  if (c.opset() >= 19 && c.has_attr("saturate")) {
+    const auto s = c.attr_int("saturate", 1);
+    if (s != 0 && s != 1) c.fail("saturate must be 0 or 1");
+  }
+  if (c.opset() >= 25 && c.has_attr("round_mode")) {
+    const auto m = c.attr_string("round_mode", "up");
+    if (m != "up" && m != "down" && m != "nearest") c.fail("round_mode must be up, down or nearest, got '" + m + "'");
+  }
+}
+
+inline void cast_rule(InferContext& c) {
+  check_inputs(c, 1, 1);
+  const Attribute* a = c.attr("to");
+  if (!a) c.fail("missing required attribute 'to'");
+  DataType to = DataType::UNDEFINED;
+  if (a->kind() == AttributeType::STRING) {  // opset 1 spelled the type as a string
+    auto t = data_type_from_name(a->as_string());
+    if (!t) c.fail("unknown element type '" + a->as_string() + "' in 'to'");
+    to = *t;
+  } else {
+    const std::int64_t v = c.attr_int("to", 0);
+    if (v < 0 || v > 1000 || !is_known(static_cast<DataType>(v)))
+      c.fail("'to' is not a known element type: " + std::to_string(v));
+    to = static_cast<DataType>(v);
+  }
+  if (to == DataType::UNDEFINED) c.fail("'to' is UNDEFINED");
+  check_cast_attrs(c);
+  c.set_output(0, like_input(c, 0, to));
+  cast_values(c, to);
+}
+
+inline void castlike_rule(InferContext& c) {
+  check_inputs(c, 2, 2);
+  const DataType to = c.input_elem(1);
+  check_cast_attrs(c);
+  c.set_output(0, like_input(c, 0, to));
+  cast_values(c, to);
+}
+
+}  // namespace elementwise_detail
+
+inline void register_elementwise_ops(OpRegistry& r) {
+  using namespace elementwise_detail;
+  // Unary math and activations: same type, same shape.
+  for (const char* op :
+       {"Sqrt", "Reciprocal", "Exp", "Log", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh",
+        "Acosh", "Atanh", "Erf", "LeakyRelu", "Elu", "Selu", "Celu", "Sigmoid", "HardSigmoid", "HardSwish", "Softplus",
+        "Softsign", "Tanh", "ThresholdedRelu", "Mish", "Shrink", "Swish"})
+    r.add("", op, &unary_rule<Un::Plain>);
+  for (const char* op : {"Floor", "Ceil", "Round"}) r.add("", op, &unary_rule<Un::IntegralSame>);
+  r.add("", "Neg", &unary_rule<Un::Neg>);
+  r.add("", "Abs", &unary_rule<Un::Abs>);
+  r.add("", "Sign", &unary_rule<Un::Sign>);
+  r.add("", "Relu", &unary_rule<Un::Relu>);
+  r.add("", "Not", &unary_rule<Un::Not>);
+  r.add("", "IsNaN", &unary_rule<Un::IsNaN>);
+  r.add("", "IsInf", &unary_rule<Un::IsInf>);
+  r.add("", "BitwiseNot", &unary_rule<Un::BitwiseNot>);
+  r.add("", "Gelu", &gelu_rule);
+  r.add("", "PRelu", &prelu_rule);
+  for (const char* op : {"Softmax", "LogSoftmax", "Hardmax"}) r.add("", op, &softmax_rule);
+  // Binary.
+  r.add("", "Add", &binary_rule<Bin::Add>);
+  r.add("", "Sub", &binary_rule<Bin::Sub>);
+  r.add("", "Mul", &binary_rule<Bin::Mul>);
+  r.add("", "Div", &binary_rule<Bin::Div>);
+  r.add("", "Mod", &binary_rule<Bin::Mod>);
+  r.add("", "Pow", &binary_rule<Bin::Pow>);
+  r.add("", "And", &binary_rule<Bin::And>);
+  r.add("", "Or", &binary_rule<Bin::Or>);
+  r.add("", "Xor", &binary_rule<Bin::Xor>);
+  r.add("", "BitShift", &binary_rule<Bin::BitShift>);
+  r.add("", "BitwiseAnd", &binary_rule<Bin::BitwiseAnd>);
+  r.add("", "BitwiseOr", &binary_rule<Bin::BitwiseOr>);
+  r.add("", "BitwiseXor", &binary_rule<Bin::BitwiseXor>);
+  r.add("", "Equal", &binary_rule<Bin::Equal>);
+  r.add("", "Less", &binary_rule<Bin::Less>);
+  r.add("", "LessOrEqual", &binary_rule<Bin::LessOrEqual>);
+  r.add("", "Greater", &binary_rule<Bin::Greater>);
+  r.add("", "GreaterOrEqual", &binary_rule<Bin::GreaterOrEqual>);
+  // Variadic.
+  r.add("", "Sum", &variadic_rule<Var::Sum>);
+  r.add("", "Mean", &variadic_rule<Var::Mean>);
+  r.add("", "Max", &variadic_rule<Var::Max>);
+  r.add("", "Min", &variadic_rule<Var::Min>);
+  r.add("", "Where", &where_rule);
+  r.add("", "Clip", &clip_rule);
+  r.add("", "Cast", &cast_rule);
+  r.add("", "CastLike", &castlike_rule);
+}
 
 }  // namespace oxir::infer::ops
