@@ -300,7 +300,9 @@ TEST_CASE("Slice: constants, clamping, steps, symbolic dims, attributes before 1
   CHECK(sl({"10", "20"}, {8}, {2}, I{0}, I{-2}) == "FLOAT[3,20]");
   CHECK(sl({"10", "20"}, {5}, {2}, I{0}) == "FLOAT[0,20]");
   // Symbolic dims.
-  CHECK(sl({"N", "S"}, {1}, {kMax}, I{1}) == "FLOAT[N,S-1]");
+  // x[3:] on a size that may be below 3 has max(0,S-3) elements, never a negative count.
+  CHECK(sl({"N", "S"}, {3}, {kMax}, I{1}) == "FLOAT[N,max(0,S-3)]");
+  CHECK(sl({"N", "S"}, {1}, {kMax}, I{1}) == "FLOAT[N,max(0,S-1)]");
   CHECK(sl({"N", "S"}, {0}, {kMax}, I{1}, I{2}) == "FLOAT[N,floor((S+1)/2)]");
   CHECK(sl({"N", "S"}, {-1}, {kMin}, I{1}, I{-1}) == "FLOAT[N,S]");
   CHECK(sl({"N", "S"}, {-4}, {kMax}, I{1}) == "FLOAT[N,min(S,4)]");
@@ -314,7 +316,7 @@ TEST_CASE("Slice: constants, clamping, steps, symbolic dims, attributes before 1
   // Opset < 10: attributes.
   auto old = infer_one(node("Slice", {"x"}, {"y"}, {Attribute("starts", I{1}), Attribute("ends", I{kMax}), Attribute("axes", I{1})}),
                        {{"x", DataType::FLOAT, {"N", "S"}}}, {}, 9);
-  CHECK(old.out() == "FLOAT[N,S-1]");
+  CHECK(old.out() == "FLOAT[N,max(0,S-1)]");
   // Symbolic end from another tensor's shape: x[:, :T].
   auto r = run({node("Shape", {"t"}, {"ts"}), node("Slice", {"ts", "one", "two"}, {"tl"}),
                 node("Slice", {"x", "zero", "tl", "one"}, {"y"})},
@@ -388,8 +390,13 @@ TEST_CASE("Expand, Tile") {
   auto r = run({node("Shape", {"t"}, {"s"}), node("Expand", {"m", "s"}, {"y"})},
                {{"t", DataType::FLOAT, {"N", "S", "E"}}, {"m", DataType::BOOL, {"1", "S", "1"}}});
   CHECK(r["y"] == "BOOL[N,S,E]");
+  // Target values unknown: an input dim other than 1 survives (the target there is 1 or the same).
   CHECK(infer_one(node("Expand", {"x", "s"}, {"y"}), {{"x", DataType::FLOAT, {"3"}}, {"s", DataType::INT64, {"2"}}}).out() ==
-        "FLOAT[unk__0,unk__1]");
+        "FLOAT[unk__0,3]");
+  CHECK(infer_one(node("Expand", {"x", "s"}, {"y"}), {{"x", DataType::FLOAT, {"3", "1"}}, {"s", DataType::INT64, {"3"}}}).out() ==
+        "FLOAT[unk__0,3,unk__1]");
+  CHECK(infer_one(node("Expand", {"x", "s"}, {"y"}), {{"x", DataType::FLOAT, {"N", "5", "2"}}, {"s", DataType::INT64, {"1"}}}).out() ==
+        "FLOAT[N,5,2]");
 
   CHECK(infer_one(node("Tile", {"x", "r"}, {"y"}), {{"x", DataType::FLOAT, {"N", "3"}}}, {ints("r", {2, 1})}).out() ==
         "FLOAT[2*N,3]");

@@ -35,19 +35,21 @@ struct Scope {
   Graph* graph = nullptr;  ///< the graph inferred here (a temporary for function bodies)
   std::string path;
   const std::vector<OperatorSetId>* opsets = nullptr;
-  std::unordered_map<std::string, ValueInfoState> values;
-  std::unordered_map<std::string, const Tensor*> constants;
-  std::unordered_map<std::string, const Type*> declared;  ///< keep mode: existing annotations
+  // Keys view names owned by the model (or a function body copy) being inferred: they stay put
+  // until write_back, which runs after every scope is gone.
+  std::unordered_map<std::string_view, ValueInfoState> values;
+  std::unordered_map<std::string_view, const Tensor*> constants;
+  std::unordered_map<std::string_view, const Type*> declared;  ///< keep mode: existing annotations
   bool write_back = true;
   int call_depth = 0;
 
   /// The state of `name` here or in an enclosing scope, or nullptr.
-  ValueInfoState* lookup(const std::string& name) {
+  ValueInfoState* lookup(std::string_view name) {
     for (Scope* s = this; s; s = s->parent)
       if (auto it = s->values.find(name); it != s->values.end()) return &it->second;
     return nullptr;
   }
-  const Tensor* constant(const std::string& name) const {
+  const Tensor* constant(std::string_view name) const {
     for (const Scope* s = this; s; s = s->parent) {
       if (auto it = s->constants.find(name); it != s->constants.end()) return it->second;
       if (s->values.contains(name)) return nullptr;  // shadowed by a non-constant value
@@ -108,7 +110,19 @@ class Engine {
   void infer_graph(Scope& sc, Graph& g);
   void infer_node(Scope& sc, Node& n, std::size_t index);
   void infer_call(InferContext& ctx, Scope& sc, const Function& fn, const Node& call);
-  ValueInfoState refine(const ValueInfoState& inferred, const Type& declared, const std::string& where,
+  /// Where a refinement happens, as a field path built only when a diagnostic needs it.
+  struct Where {
+    const std::string* base;  ///< scope path
+    std::ptrdiff_t node;      ///< node index, or -1 for the graph's own inputs/outputs
+    const char* field;        ///< "output" or "input"
+    std::size_t index;
+    [[nodiscard]] std::string str() const {
+      std::string s = *base;
+      if (node >= 0) s += ".node[" + std::to_string(node) + "]";
+      return s + "." + field + "[" + std::to_string(index) + "]";
+    }
+  };
+  ValueInfoState refine(const ValueInfoState& inferred, const Type& declared, const Where& where,
                         const Node* n);
   void reserve_names(const Graph& g);
   void record(Graph& g, Scope& sc);
@@ -120,7 +134,7 @@ class Engine {
   const OpRegistry& reg_;
   struct GraphResult {
     Graph* graph;
-    std::vector<std::pair<std::string, ValueInfoState>> node_values;  // node outputs in order
+    std::vector<std::pair<std::string_view, ValueInfoState>> node_values;  // node outputs in order
     std::vector<ValueInfoState> inputs, outputs;
   };
   std::vector<GraphResult> results_;
@@ -296,7 +310,7 @@ inline std::optional<Dims> Engine::tensor_sym_value(const Tensor& t) {
   return out;
 }
 
-inline ValueInfoState Engine::refine(const ValueInfoState& inferred, const Type& declared, const std::string& where,
+inline ValueInfoState Engine::refine(const ValueInfoState& inferred, const Type& declared, const Where& where,
                                      const Node* n) {
   ValueInfoState out = inferred;
   ValueType d = from_type(declared);
@@ -307,14 +321,14 @@ inline ValueInfoState Engine::refine(const ValueInfoState& inferred, const Type&
   }
   if (d.is_unknown()) return out;
   if (t.kind != d.kind) {
-    diagnose(Severity::Error, DiagnosticKind::Conflict, where, n, "inferred a different kind of type than declared");
+    diagnose(Severity::Error, DiagnosticKind::Conflict, where.str(), n, "inferred a different kind of type than declared");
     return out;
   }
   if (t.kind == ValueType::Kind::Tensor || t.kind == ValueType::Kind::SparseTensor) {
     if (t.elem == DataType::UNDEFINED) {
       t.elem = d.elem;
     } else if (d.elem != DataType::UNDEFINED && d.elem != t.elem) {
-      diagnose(Severity::Error, DiagnosticKind::Conflict, where, n,
+      diagnose(Severity::Error, DiagnosticKind::Conflict, where.str(), n,
                "element type inferred as " + std::string(data_type_name(t.elem)) + " but declared " +
                    std::string(data_type_name(d.elem)));
     }
@@ -322,7 +336,7 @@ inline ValueInfoState Engine::refine(const ValueInfoState& inferred, const Type&
       t.shape = d.shape;
     } else if (d.shape) {
       if (d.shape->size() != t.shape->size()) {
-        diagnose(Severity::Error, DiagnosticKind::Conflict, where, n,
+        diagnose(Severity::Error, DiagnosticKind::Conflict, where.str(), n,
                  "rank inferred as " + std::to_string(t.shape->size()) + " but declared " +
                      std::to_string(d.shape->size()));
       } else {
@@ -330,7 +344,7 @@ inline ValueInfoState Engine::refine(const ValueInfoState& inferred, const Type&
           auto& a = (*t.shape)[i];
           const auto& b = (*d.shape)[i];
           if (syms.unify(a, b) == Unify::Conflict)
-            diagnose(Severity::Error, DiagnosticKind::Conflict, where, n,
+            diagnose(Severity::Error, DiagnosticKind::Conflict, where.str(), n,
                      "dim " + std::to_string(i) + " inferred as " + syms.to_string(a) + " but declared " +
                          syms.to_string(b));
         }
@@ -412,28 +426,40 @@ inline InferReport Engine::run() {
 }
 
 inline void Engine::infer_graph(Scope& sc, Graph& g) {
+  sc.values.reserve(sc.values.size() + g.initializers.size() + g.nodes.size() * 2);
   // Initializers (not overridable by a graph input of the same name: those are defaults only).
+  auto is_input = [&](std::string_view name) {
+    for (const auto& v : g.inputs)
+      if (v.name == name) return true;
+    return false;
+  };
   std::unordered_set<std::string_view> input_names;
-  for (const auto& v : g.inputs) input_names.insert(v.name);
+  const bool many_inputs = g.inputs.size() > 16 && !g.initializers.empty();
+  if (many_inputs)
+    for (const auto& v : g.inputs) input_names.insert(v.name);
   for (const auto& t : g.initializers) {
-    const bool is_input = input_names.contains(t.name);
-    if (is_input && sc.values.contains(t.name) && !sc.values[t.name].type.is_unknown()) continue;
+    const bool overridable = many_inputs ? input_names.contains(t.name) : is_input(t.name);
+    if (overridable) {
+      auto it = sc.values.find(t.name);
+      if (it != sc.values.end() && !it->second.type.is_unknown()) continue;
+    }
     ValueInfoState st;
     Dims d;
+    d.reserve(t.dims.size());
     for (auto x : t.dims) d.emplace_back(x);
     st.type = ValueType::tensor(t.data_type, std::move(d));
-    if (!is_input) {
-      st.sym_value = tensor_sym_value(t);
+    if (!overridable) {
+      if (t.dims.size() <= 1) st.sym_value = tensor_sym_value(t);
       sc.constants[t.name] = &t;
     }
     sc.values[t.name] = std::move(st);
   }
-  for (const auto& s : g.sparse_initializers) {
+  for (const auto& sp : g.sparse_initializers) {
     ValueInfoState st;
     Dims d;
-    for (auto x : s.dims) d.emplace_back(x);
-    st.type = ValueType::tensor(s.values.data_type, std::move(d));
-    sc.values[s.values.name] = std::move(st);
+    for (auto x : sp.dims) d.emplace_back(x);
+    st.type = ValueType::tensor(sp.values.data_type, std::move(d));
+    sc.values[sp.values.name] = std::move(st);
   }
   if (!opts_.overwrite) {
     for (const auto& v : g.value_info)
@@ -441,6 +467,28 @@ inline void Engine::infer_graph(Scope& sc, Graph& g) {
     for (const auto& v : g.outputs)
       if (v.type) sc.declared[v.name] = &*v.type;
   }
+  // Nodes in file order while every input is already known (sorted graphs never pay for a
+  // topological sort); at the first node that uses a value not defined yet, the rest follows a
+  // dependency order.
+  auto ready = [&](const Node& n) {
+    for (const auto& i : n.inputs)
+      if (!i.empty() && !sc.lookup(i)) return false;
+    for (const auto& a : n.attributes) {
+      const bool graphs = a.kind() == AttributeType::GRAPH || a.kind() == AttributeType::GRAPHS;
+      if (!graphs) continue;
+      for (const auto& sub : views::subgraphs(n))
+        for (const auto& name : captured_names(sub))
+          if (!sc.lookup(name)) return false;
+      break;
+    }
+    return true;
+  };
+  std::size_t k = 0;
+  for (; k < g.nodes.size(); ++k) {
+    if (!ready(g.nodes[k])) break;
+    infer_node(sc, g.nodes[k], k);
+  }
+  if (k == g.nodes.size()) return;
   std::vector<std::size_t> order;
   try {
     order = topological_order(g);
@@ -450,7 +498,8 @@ inline void Engine::infer_graph(Scope& sc, Graph& g) {
     order.resize(g.nodes.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   }
-  for (auto i : order) infer_node(sc, g.nodes[i], i);
+  for (auto i : order)
+    if (i >= k) infer_node(sc, g.nodes[i], i);
 }
 
 inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
@@ -515,7 +564,7 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
     if (name.empty()) continue;
     ValueInfoState st = ctx.outputs_[i] ? std::move(*ctx.outputs_[i]) : ValueInfoState{};
     if (auto it = sc.declared.find(name); it != sc.declared.end())
-      st = refine(st, *it->second, path() + ".output[" + std::to_string(i) + "]", &n);
+      st = refine(st, *it->second, Where{&sc.path, static_cast<std::ptrdiff_t>(index), "output", i}, &n);
     if (st.type.is_unknown())
       ++report.values_unknown;
     else
@@ -617,7 +666,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   for (std::size_t i = 0; i < g.inputs.size(); ++i) {
     ValueInfoState st = i < inputs.size() ? std::move(inputs[i]) : ValueInfoState{};
     if (g.inputs[i].type)
-      st = refine(st, *g.inputs[i].type, sc.path + ".input[" + std::to_string(i) + "]", &n);
+      st = refine(st, *g.inputs[i].type, Where{&sc.path, -1, "input", i}, &n);
     in_states.push_back(st);
     sc.values[g.inputs[i].name] = std::move(st);
   }
@@ -628,7 +677,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
     ValueInfoState st;
     if (auto* s = sc.lookup(g.outputs[i].name)) st = *s;
     if (g.outputs[i].type && (opts_.overwrite ? st.type.is_unknown() : true))
-      st = refine(st, *g.outputs[i].type, sc.path + ".output[" + std::to_string(i) + "]", &n);
+      st = refine(st, *g.outputs[i].type, Where{&sc.path, -1, "output", i}, &n);
     out.push_back(std::move(st));
   }
   if (sc.write_back) {
@@ -715,15 +764,27 @@ inline void Engine::fill_missing(Type& declared, const ValueType& inferred) {
 inline void Engine::write_back() {
   for (auto& r : results_) {
     Graph& g = *r.graph;
-    std::unordered_set<std::string_view> skip;
-    for (const auto& v : g.outputs) skip.insert(v.name);
-    for (const auto& v : g.inputs) skip.insert(v.name);
-    std::unordered_map<std::string, std::size_t> existing;
+    const bool small = g.outputs.size() + g.inputs.size() <= 16;
+    std::unordered_set<std::string_view> skip_set;
+    if (!small) {
+      for (const auto& v : g.outputs) skip_set.insert(v.name);
+      for (const auto& v : g.inputs) skip_set.insert(v.name);
+    }
+    auto skip = [&](std::string_view name) {
+      if (!small) return skip_set.contains(name);
+      for (const auto& v : g.outputs)
+        if (v.name == name) return true;
+      for (const auto& v : g.inputs)
+        if (v.name == name) return true;
+      return false;
+    };
+    std::unordered_map<std::string_view, std::size_t> existing;
     for (std::size_t i = 0; i < g.value_info.size(); ++i) existing.emplace(g.value_info[i].name, i);
     std::vector<ValueInfo> added;
+    added.reserve(r.node_values.size());
     for (const auto& [name, st] : r.node_values) {
-      if (skip.contains(name) || st.type.is_unknown()) continue;
-      auto it = existing.find(name);
+      if (st.type.is_unknown() || skip(name)) continue;
+      auto it = existing.empty() ? existing.end() : existing.find(name);
       if (it != existing.end()) {
         auto& vi = g.value_info[it->second];
         if (opts_.overwrite || !vi.type)
@@ -732,11 +793,11 @@ inline void Engine::write_back() {
           fill_missing(*vi.type, st.type);
         continue;
       }
-      ValueInfo vi;
+      ValueInfo& vi = added.emplace_back();
       vi.name = name;
       vi.type = to_type(st.type);
-      added.push_back(std::move(vi));
     }
+    g.value_info.reserve(g.value_info.size() + added.size());
     for (auto& v : added) g.value_info.push_back(std::move(v));
     auto update = [&](std::vector<ValueInfo>& list, const std::vector<ValueInfoState>& states) {
       for (std::size_t i = 0; i < list.size() && i < states.size(); ++i) {
@@ -898,6 +959,17 @@ inline bool InferContext::unify(const DimExpr& a, const DimExpr& b, std::string_
 }
 
 inline Dims InferContext::broadcast(std::span<const Dims* const> shapes) const {
+  // Same shapes (the common case) broadcast to themselves.
+  if (!shapes.empty()) {
+    bool same = true;
+    for (std::size_t i = 1; i < shapes.size() && same; ++i) same = *shapes[i] == *shapes[0];
+    if (same) {
+      Dims out;
+      out.reserve(shapes[0]->size());
+      for (const auto& d : *shapes[0]) out.push_back(resolve(d));
+      return out;
+    }
+  }
   std::size_t rank = 0;
   for (auto* s : shapes) rank = std::max(rank, s->size());
   Dims out(rank, DimExpr(1));

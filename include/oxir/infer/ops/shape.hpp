@@ -601,7 +601,12 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
   if (step > 0) {
     // Common exporter forms first.
     if (sc && ec && *ec >= kHuge / 2) {
-      if (*sc >= 0 || *sc <= -kHuge / 2) return ceil_div(d - DimExpr(std::max<I64>(*sc, 0)), DimExpr(step));
+      if (*sc == 0 || *sc <= -kHuge / 2) return ceil_div(d, DimExpr(step));
+      if (*sc > 0) {
+        // x[s:] has max(d-s, 0) elements: d-s alone would claim a negative size when d < s.
+        const DimExpr rest = d - DimExpr(*sc);
+        return nonneg(rest) ? ceil_div(rest, DimExpr(step)) : max(DimExpr(0), ceil_div(rest, DimExpr(step)));
+      }
       return ceil_div(min(d, DimExpr(-*sc)), DimExpr(step));
     }
     auto clamp_pos = [&](const DimExpr& x, std::optional<I64> xc) -> DimExpr {
@@ -839,8 +844,22 @@ inline void rule_expand(InferContext& c) {
   if (auto r = c.input_rank(1); r && *r != 1) c.fail("'shape' input must be 1-D");
   if (!v) {
     auto len = vector_length(c, 1);
-    if (s && len) c.set_output(0, elem, fresh_dims(c, std::max<I64>(static_cast<I64>(s->size()), *len)));
-    else c.set_output(0, ValueType::tensor(elem));
+    if (!s || !len) return c.set_output(0, ValueType::tensor(elem));
+    // Target values unknown, its length known: a dim of the input other than 1 survives (the
+    // target there is 1 or equal to it); where the input has no dim or a 1 or a symbol, the size
+    // is not determined. Input dims left of the target's reach are kept as they are.
+    const auto rank = static_cast<std::size_t>(std::max<I64>(static_cast<I64>(s->size()), *len));
+    Dims out(rank);
+    for (std::size_t k = 0; k < rank; ++k) {
+      const std::size_t from_right = rank - 1 - k;
+      const bool has_in = from_right < s->size();
+      const bool has_target = static_cast<I64>(from_right) < *len;
+      const DimExpr d = has_in ? c.resolve((*s)[s->size() - 1 - from_right]) : DimExpr(1);
+      if (has_in && !has_target) out[k] = d;
+      else if (has_in && d.is_const() && !d.is(1)) out[k] = d;
+      else out[k] = c.fresh();
+    }
+    c.set_output(0, elem, std::move(out));
     return;
   }
   const Dims target = resolved(c, *v);
