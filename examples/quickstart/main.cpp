@@ -50,6 +50,13 @@ int main(int argc, char** argv) {
 
   std::cout << model << "\n";
 
+  // Shape inference (on a copy): every intermediate value gets a type in the model's own symbols.
+  Model inferred = model;
+  const InferReport report = infer_shapes(inferred);
+  std::cout << "inferred " << report.values_typed << " values, " << report.conflicts << " conflicts:\n";
+  for (const auto& v : inferred.graph.value_info) std::cout << "  " << v.name << ": " << *v.type << "\n";
+  std::cout << "\n";
+
   // Save with the native writer and read back (memory-mapped, weights not copied).
   save_model(model, out);
   const Model loaded = load_model(out);
