@@ -182,8 +182,8 @@ TEST_CASE("SequenceEmpty, SequenceInsert, SequenceErase") {
                 {"pos", DataType::INT64, {}}});
   CHECK(r.t("empty") == "seq(INT64[*])");
   CHECK(r.t("fempty") == "seq(FLOAT[*])");
-  // An empty sequence's elements have no known shape: the union with [K] has unknown rank.
-  CHECK(r.t("ins") == "seq(INT64[*])");
+  // An empty sequence has no elements: after the insertion its one element is exactly [K].
+  CHECK(r.t("ins") == "seq(INT64[K])");
   CHECK(r.t("ins2") == "seq(FLOAT[N,3])");
   CHECK(r.t("ins3") == "seq(FLOAT[N,unk__0])");
   CHECK(r.t("er") == "seq(FLOAT[N,3])");
@@ -549,4 +549,39 @@ TEST_CASE("Robustness: every rule survives odd nodes") {
                      {typed_input("s", seq_of(tensor_type(DataType::FLOAT, std::vector<std::string>{"?"})))});
         CHECK_MESSAGE(r.report.nodes == 1, op);
       }
+}
+
+TEST_CASE("Sequences: known lengths; an empty sequence takes the type of what is inserted, also in a Loop") {
+  using namespace oxir;
+  using namespace oxir_test;
+  // Straight line: Empty -> Insert -> Insert -> Length.
+  auto m = make_model({Node("SequenceEmpty", {}, {"e"}), Node("SequenceInsert", {"e", "x"}, {"s1"}),
+                       Node("SequenceInsert", {"s1", "x"}, {"s2"}), Node("SequenceLength", {"s2"}, {"n"}),
+                       Node("Range", {"zero", "n", "one"}, {"r"})},
+                      {{"x", DataType::FLOAT, {"N", "3"}}}, {ints("zero", {0}, true), ints("one", {1}, true)}, 17);
+  auto rep = infer_shapes(m);
+  CHECK(rep.diagnostics.empty());
+  CHECK(type_of(m, "s1") == "seq(FLOAT[N,3])");
+  CHECK(type_of(m, "s2") == "seq(FLOAT[N,3])");
+  CHECK(type_of(m, "r") == "INT64[2]");  // the length is known: 2
+  // A Loop that appends to a sequence starting empty (the expanded form of SequenceMap).
+  Graph body;
+  body.inputs = {value_info_of({"i", DataType::INT64, {}}), value_info_of({"c", DataType::BOOL, {}}), ValueInfo{}};
+  body.inputs[2].name = "acc";
+  body.nodes = {Node("Identity", {"c"}, {"c2"}), Node("SequenceInsert", {"acc", "x"}, {"acc2"})};
+  for (auto o : {"c2", "acc2"}) {
+    ValueInfo v;
+    v.name = o;
+    body.outputs.push_back(v);
+  }
+  Node loop("Loop", {"trip", "", "e"}, {"out"});
+  loop.set_attribute(Attribute("body", body));
+  auto lm = make_model({Node("SequenceEmpty", {}, {"e"}), loop},
+                       {{"x", DataType::FLOAT, {"N", "3"}}, {"trip", DataType::INT64, {}}}, {}, 17);
+  auto lr = infer_shapes(lm);
+  CHECK(lr.diagnostics.empty());
+  CHECK(type_of(lm, "out") == "seq(FLOAT[N,3])");
+  // Erasing from a sequence known to be empty is an error.
+  auto bad = make_model({Node("SequenceEmpty", {}, {"e"}), Node("SequenceErase", {"e"}, {"s"})}, {}, {}, 17);
+  CHECK(infer_shapes(bad).nodes_failed == 1);
 }

@@ -5,7 +5,9 @@
 #include "control.hpp"
 #include "elementwise.hpp"
 #include "linalg.hpp"
+#include "loss.hpp"
 #include "misc.hpp"
+#include "newer.hpp"
 #include "shape.hpp"
 #include "spatial.hpp"
 
@@ -20,6 +22,8 @@ inline const OpRegistry& OpRegistry::standard() {
     ops::register_spatial_ops(r);
     ops::register_misc_ops(r);
     ops::register_control_ops(r);
+    ops::register_loss_ops(r);
+    ops::register_newer_ops(r);  // last: may refine rules for opsets newer than 17
     return r;
   }();
   return reg;

@@ -78,6 +78,13 @@ inline ValueType widen(InferContext& ctx, const ValueType& cur, const ValueType&
   return out;
 }
 
+/// A sequence known to be empty (length 0): its element type holds vacuously, so joining it
+/// with another sequence gives the other one.
+inline bool empty_sequence(InferContext& ctx, const ValueInfoState& s) {
+  return s.type.kind == ValueType::Kind::Sequence && s.sym_value && s.sym_value->size() == 1 &&
+         ctx.resolve((*s.sym_value)[0]).is(0);
+}
+
 inline ValueType bool_scalar() { return ValueType::tensor(DataType::BOOL, Dims{}); }
 inline ValueType int64_scalar() { return ValueType::tensor(DataType::INT64, Dims{}); }
 
@@ -110,8 +117,8 @@ inline void rule_if(InferContext& ctx) {
       ctx.fail("If: output " + std::to_string(i) + " is " + std::string(data_type_name(a.elem)) +
                " in then_branch and " + std::string(data_type_name(b.elem)) + " in else_branch");
     // A branch whose output type is unknown says nothing: the other one's elem type still holds
-    // (ONNX requires both to agree), its sizes do not.
-    ValueType t = join(ctx, a, b);
+    // (ONNX requires both to agree), its sizes do not. An empty sequence joins to the other.
+    ValueType t = empty_sequence(ctx, then_out[i]) ? b : empty_sequence(ctx, else_out[i]) ? a : join(ctx, a, b);
     if (t.is_unknown() && (a.is_tensor() || b.is_tensor())) {
       t = ValueType::tensor(a.is_tensor() ? a.elem : b.elem);
     }
@@ -154,6 +161,13 @@ inline void rule_loop(InferContext& ctx) {
     bool changed = false;
     for (std::size_t i = 0; i < n_carried; ++i) {
       const auto& next = out[1 + i];
+      if (empty_sequence(ctx, carried[i]) && next.type.kind == ValueType::Kind::Sequence) {
+        // Starts empty: from the second iteration on it holds what the body produced.
+        carried[i].type = next.type;
+        carried[i].sym_value.reset();
+        changed = true;
+        continue;
+      }
       carried[i].type = widen(ctx, carried[i].type, next.type, changed);
       if (carried[i].sym_value && !join_values(ctx, carried[i].sym_value, next.sym_value)) {
         carried[i].sym_value.reset();
@@ -177,7 +191,8 @@ inline void rule_loop(InferContext& ctx) {
   for (std::size_t i = 0; i < n_carried && i < ctx.output_count(); ++i) {
     ValueInfoState init;
     init.type = ctx.input_type(2 + i);
-    ValueType t = join(ctx, init.type, out[1 + i].type);
+    if (auto v = ctx.input_value(2 + i)) init.sym_value = *v;
+    ValueType t = empty_sequence(ctx, init) ? out[1 + i].type : join(ctx, init.type, out[1 + i].type);
     if (t.is_unknown() && out[1 + i].type.is_tensor()) t = ValueType::tensor(out[1 + i].type.elem);
     ctx.set_output(i, std::move(t));
   }

@@ -108,6 +108,13 @@ inline ValueType refresh_element(InferContext& c, ValueType t) {
 // ============================================================================================
 // Sequences (default domain, opset 11+)
 
+/// The number of elements of sequence input i when known (carried as the value's contents).
+inline std::optional<DimExpr> sequence_length(InferContext& c, std::size_t i) {
+  if (c.input_type(i).kind != ValueType::Kind::Sequence) return std::nullopt;
+  if (const Dims* v = c.input_value(i); v && v->size() == 1) return c.resolve((*v)[0]);
+  return std::nullopt;
+}
+
 inline void infer_sequence_construct(InferContext& c) {
   using namespace misc_detail;
   require_opset(c, 11, "SequenceConstruct");
@@ -126,6 +133,7 @@ inline void infer_sequence_construct(InferContext& c) {
       t = &holders.back();
     }
   c.set_output(0, ValueType::sequence(common_tensor_type(c, ts)));
+  c.set_output_value(0, {DimExpr(static_cast<std::int64_t>(c.input_count()))});
 }
 
 inline void infer_sequence_empty(InferContext& c) {
@@ -135,6 +143,7 @@ inline void infer_sequence_empty(InferContext& c) {
   DataType e = DataType::FLOAT;
   if (c.has_attr("dtype")) e = data_type_of_attr(c, c.attr_int("dtype", 1), "dtype");
   c.set_output(0, ValueType::sequence(ValueType::tensor(e)));
+  c.set_output_value(0, {DimExpr(0)});  // empty: its element type holds vacuously
 }
 
 inline void infer_sequence_at(InferContext& c) {
@@ -158,7 +167,18 @@ inline void infer_sequence_insert(InferContext& c) {
   ValueType t = tensor_input(c, 1, "the inserted value");
   if (t.is_unknown()) t = ValueType::tensor(DataType::UNDEFINED);
   if (!e.is_tensor()) c.fail("sequence elements must be tensors");
-  c.set_output(0, ValueType::sequence(common_tensor_type(c, {&e, &t})));
+  const auto len = sequence_length(c, 0);
+  if (len && len->is(0)) {
+    // Inserting into an empty sequence: its elements are exactly the inserted value's type
+    // (element types must still agree).
+    if (e.elem != DataType::UNDEFINED && t.elem != DataType::UNDEFINED && e.elem != t.elem)
+      c.fail("inserted tensor's element type differs from the sequence's");
+    if (t.elem == DataType::UNDEFINED) t.elem = e.elem;
+    c.set_output(0, ValueType::sequence(std::move(t)));
+  } else {
+    c.set_output(0, ValueType::sequence(common_tensor_type(c, {&e, &t})));
+  }
+  if (len) c.set_output_value(0, {*len + 1});
 }
 
 inline void infer_sequence_erase(InferContext& c) {
@@ -168,6 +188,10 @@ inline void infer_sequence_erase(InferContext& c) {
   if (c.has_input(1))
     if (auto r = c.input_rank(1); r && *r != 0) c.fail("position must be a scalar");
   c.set_output(0, ValueType::sequence(sequence_element(c, 0)));
+  if (auto len = sequence_length(c, 0)) {
+    if (len->is(0)) c.fail("SequenceErase on an empty sequence");
+    c.set_output_value(0, {*len - 1});
+  }
 }
 
 inline void infer_sequence_length(InferContext& c) {
@@ -176,6 +200,7 @@ inline void infer_sequence_length(InferContext& c) {
   require_inputs(c, 1, 1);
   (void)sequence_element(c, 0);
   c.set_output(0, DataType::INT64, {});
+  if (auto len = sequence_length(c, 0)) c.set_output_value(0, {*len});
 }
 
 inline void infer_concat_from_sequence(InferContext& c) {
