@@ -18,7 +18,12 @@
 namespace oxir {
 
 namespace detail {
-inline void collect_captures(const Graph& g, std::unordered_set<std::string>& out) {
+/// Subgraph nesting beyond which captures are not followed (bounds the recursion; a file the
+/// decoder accepts nests at most 200 graphs deep).
+inline constexpr int kMaxCaptureDepth = 256;
+
+inline void collect_captures(const Graph& g, std::unordered_set<std::string>& out, int depth = 0) {
+  if (depth > kMaxCaptureDepth) return;
   std::unordered_set<std::string_view> defined;
   for (const auto& v : g.inputs) defined.insert(v.name);
   for (const auto& t : g.initializers) defined.insert(t.name);
@@ -32,7 +37,7 @@ inline void collect_captures(const Graph& g, std::unordered_set<std::string>& ou
     for (const auto& i : n.inputs) use(i);
     for (const auto& sub : views::subgraphs(n)) {
       std::unordered_set<std::string> inner;
-      collect_captures(sub, inner);
+      collect_captures(sub, inner, depth + 1);
       for (const auto& name : inner) use(name);
     }
   }
@@ -41,7 +46,7 @@ inline void collect_captures(const Graph& g, std::unordered_set<std::string>& ou
 }  // namespace detail
 
 /// Names a subgraph uses but does not define itself: values it captures from enclosing scopes
-/// (at any nesting depth), in no particular order.
+/// (at any nesting depth up to detail::kMaxCaptureDepth), in no particular order.
 [[nodiscard]] inline std::unordered_set<std::string> captured_names(const Graph& subgraph) {
   std::unordered_set<std::string> out;
   detail::collect_captures(subgraph, out);

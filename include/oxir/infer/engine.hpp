@@ -29,6 +29,8 @@ namespace oxir::infer {
 inline constexpr std::size_t kMaxSymbolicElements = 1024;
 /// Deepest nesting of function calls followed (recursion guard).
 inline constexpr int kMaxCallDepth = 64;
+/// Deepest nesting of subgraphs inferred (stack guard; files the decoder accepts stay far below).
+inline constexpr int kMaxSubgraphDepth = 200;
 
 struct Scope {
   Scope* parent = nullptr;
@@ -42,6 +44,7 @@ struct Scope {
   std::unordered_map<std::string_view, const Type*> declared;  ///< keep mode: existing annotations
   bool write_back = true;
   int call_depth = 0;
+  int depth = 0;  ///< subgraph nesting level
 
   /// The state of `name` here or in an enclosing scope, or nullptr.
   ValueInfoState* lookup(std::string_view name) {
@@ -125,6 +128,7 @@ class Engine {
   ValueInfoState refine(const ValueInfoState& inferred, const Type& declared, const Where& where,
                         const Node* n);
   void reserve_names(const Graph& g);
+  bool subgraph_inputs_known(Scope& sc, const Node& n);
   void record(Graph& g, Scope& sc);
   void write_back();
   void fill_missing(Type& declared, const ValueType& inferred);
@@ -356,6 +360,32 @@ inline ValueInfoState Engine::refine(const ValueInfoState& inferred, const Type&
   return out;
 }
 
+// Whether every value the subgraphs of `n` use from outside themselves is known in `sc` (an
+// iterative walk, bounded in depth, so that hostile nesting cannot exhaust the stack). A name is
+// "from outside" if no graph of the subtree defines it (SSA names are unique in a model).
+inline bool Engine::subgraph_inputs_known(Scope& sc, const Node& n) {
+  std::vector<std::pair<const Graph*, int>> todo;
+  for (const auto& sub : views::subgraphs(n)) todo.emplace_back(&sub, 1);
+  std::unordered_set<std::string_view> defined, used;
+  for (std::size_t k = 0; k < todo.size(); ++k) {
+    const auto [g, depth] = todo[k];
+    if (depth > kMaxSubgraphDepth) continue;
+    for (const auto& v : g->inputs) defined.insert(v.name);
+    for (const auto& t : g->initializers) defined.insert(t.name);
+    for (const auto& sp : g->sparse_initializers) defined.insert(sp.values.name);
+    for (const auto& m : g->nodes) {
+      for (const auto& o : m.outputs) defined.insert(o);
+      for (const auto& i : m.inputs)
+        if (!i.empty()) used.insert(i);
+      for (const auto& sub : views::subgraphs(m)) todo.emplace_back(&sub, depth + 1);
+    }
+    for (const auto& o : g->outputs) used.insert(o.name);
+  }
+  for (const auto& name : used)
+    if (!defined.contains(name) && !sc.lookup(name)) return false;
+  return true;
+}
+
 inline void Engine::reserve_names(const Graph& g) {
   auto reserve_type = [&](const auto& self, const Type& t) -> void {
     std::visit(
@@ -373,17 +403,17 @@ inline void Engine::reserve_names(const Graph& g) {
         },
         t.value);
   };
-  for (const auto* list : {&g.inputs, &g.outputs, &g.value_info})
-    for (const auto& v : *list)
-      if (v.type) reserve_type(reserve_type, *v.type);
-  for (const auto& n : g.nodes)
-    for (const auto& a : n.attributes) {
-      if (a.kind() == AttributeType::GRAPH && std::holds_alternative<Box<Graph>>(a.value) &&
-          std::get<Box<Graph>>(a.value).has_value())
-        reserve_names(a.as_graph());
-      else if (a.kind() == AttributeType::GRAPHS && std::holds_alternative<std::vector<Graph>>(a.value))
-        for (const auto& sg : a.as_graphs()) reserve_names(sg);
-    }
+  // Iterative over subgraphs: nesting depth must not turn into stack depth.
+  std::vector<const Graph*> todo{&g};
+  while (!todo.empty()) {
+    const Graph* cur = todo.back();
+    todo.pop_back();
+    for (const auto* list : {&cur->inputs, &cur->outputs, &cur->value_info})
+      for (const auto& v : *list)
+        if (v.type) reserve_type(reserve_type, *v.type);
+    for (const auto& n : cur->nodes)
+      for (const auto& sub : views::subgraphs(n)) todo.push_back(&sub);
+  }
 }
 
 inline InferReport Engine::run() {
@@ -473,15 +503,10 @@ inline void Engine::infer_graph(Scope& sc, Graph& g) {
   auto ready = [&](const Node& n) {
     for (const auto& i : n.inputs)
       if (!i.empty() && !sc.lookup(i)) return false;
-    for (const auto& a : n.attributes) {
-      const bool graphs = a.kind() == AttributeType::GRAPH || a.kind() == AttributeType::GRAPHS;
-      if (!graphs) continue;
-      for (const auto& sub : views::subgraphs(n))
-        for (const auto& name : captured_names(sub))
-          if (!sc.lookup(name)) return false;
-      break;
-    }
-    return true;
+    bool has_graphs = false;
+    for (const auto& a : n.attributes)
+      has_graphs = has_graphs || a.kind() == AttributeType::GRAPH || a.kind() == AttributeType::GRAPHS;
+    return !has_graphs || subgraph_inputs_known(sc, n);
   };
   std::size_t k = 0;
   for (; k < g.nodes.size(); ++k) {
@@ -655,8 +680,11 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
     ctx.fail("attribute '" + std::string(attr) + "' is not a graph");
   Graph& g = a.as_graph();
   Scope& outer = ctx.scope();
+  if (outer.depth >= kMaxSubgraphDepth)
+    ctx.fail("subgraphs nested deeper than " + std::to_string(kMaxSubgraphDepth) + " levels are not inferred");
   Scope sc;
   sc.parent = &outer;
+  sc.depth = outer.depth + 1;
   sc.graph = &g;
   sc.path = ctx.path() + ".attribute[" + std::to_string(ai) + "].g";
   sc.opsets = outer.opsets;
