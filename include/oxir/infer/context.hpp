@@ -31,6 +31,10 @@ namespace oxir::infer {
 class Engine;
 struct Scope;
 
+/// Largest rank a rule builds a shape for. A rank above it only comes from hostile input (a
+/// declared length of 2^62 for a shape vector, say); rules fail rather than allocate for it.
+inline constexpr std::int64_t kMaxRank = 4096;
+
 /// Thrown by InferContext::fail; caught by the engine (never escapes infer_shapes).
 struct RuleFailure {
   std::string message;

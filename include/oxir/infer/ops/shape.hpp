@@ -76,7 +76,9 @@ inline std::optional<I64> vector_length(const InferContext& c, std::size_t input
   if (!s) return std::nullopt;
   if (s->empty()) return 1;
   if (s->size() != 1) return std::nullopt;
-  return c.resolve((*s)[0]).const_value();
+  auto n = c.resolve((*s)[0]).const_value();
+  if (n && (*n < 0 || *n > kMaxRank)) c.fail("a shape or axes vector of length " + std::to_string(*n));
+  return n;
 }
 
 inline AxesArg axes_arg(const InferContext& c, std::string_view attr, std::size_t input, I64 since) {
@@ -115,6 +117,7 @@ inline std::vector<I64> norm_axes(const InferContext& c, const std::vector<I64>&
 }
 
 inline Dims fresh_dims(const InferContext& c, I64 n) {
+  if (n < 0 || n > kMaxRank) c.fail("rank " + std::to_string(n) + " is out of range");
   Dims d;
   for (I64 i = 0; i < n; ++i) d.push_back(c.fresh());
   return d;

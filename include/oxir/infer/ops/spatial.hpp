@@ -407,7 +407,9 @@ inline std::optional<std::int64_t> len1(const InferContext& c, std::size_t i) {
   if (auto f = c.input_floats(i)) return static_cast<std::int64_t>(f->size());
   if (const Dims* s = c.input_shape(i)) {
     if (s->size() != 1) c.fail("input " + std::to_string(i) + " must be 1-D");
-    return R(c, (*s)[0]).const_value();
+    auto n = R(c, (*s)[0]).const_value();
+    if (n && (*n < 0 || *n > kMaxRank)) c.fail("input " + std::to_string(i) + " has length " + std::to_string(*n));
+    return n;
   }
   return std::nullopt;
 }
@@ -433,6 +435,7 @@ inline void resize_like(InferContext& c, std::size_t scales_i, std::optional<std
     n_given = len1(c, has_sizes ? *sizes_i : scales_i);
   if (!rank && !axes && n_given) rank = n_given;
   if (!rank) return c.set_output(0, ValueType::tensor(elem));
+  if (*rank < 0 || *rank > kMaxRank) c.fail("rank " + std::to_string(*rank) + " is out of range");
   std::vector<std::int64_t> ax;
   if (axes) {
     std::vector<bool> seen(static_cast<std::size_t>(*rank), false);
