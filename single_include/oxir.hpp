@@ -6058,6 +6058,10 @@ namespace oxir::infer {
 class Engine;
 struct Scope;
 
+/// Largest rank a rule builds a shape for. A rank above it only comes from hostile input (a
+/// declared length of 2^62 for a shape vector, say); rules fail rather than allocate for it.
+inline constexpr std::int64_t kMaxRank = 4096;
+
 /// Thrown by InferContext::fail; caught by the engine (never escapes infer_shapes).
 struct RuleFailure {
   std::string message;
@@ -10466,7 +10470,9 @@ inline std::optional<I64> vector_length(const InferContext& c, std::size_t input
   if (!s) return std::nullopt;
   if (s->empty()) return 1;
   if (s->size() != 1) return std::nullopt;
-  return c.resolve((*s)[0]).const_value();
+  auto n = c.resolve((*s)[0]).const_value();
+  if (n && (*n < 0 || *n > kMaxRank)) c.fail("a shape or axes vector of length " + std::to_string(*n));
+  return n;
 }
 
 inline AxesArg axes_arg(const InferContext& c, std::string_view attr, std::size_t input, I64 since) {
@@ -10505,6 +10511,7 @@ inline std::vector<I64> norm_axes(const InferContext& c, const std::vector<I64>&
 }
 
 inline Dims fresh_dims(const InferContext& c, I64 n) {
+  if (n < 0 || n > kMaxRank) c.fail("rank " + std::to_string(n) + " is out of range");
   Dims d;
   for (I64 i = 0; i < n; ++i) d.push_back(c.fresh());
   return d;
@@ -12149,7 +12156,9 @@ inline std::optional<std::int64_t> len1(const InferContext& c, std::size_t i) {
   if (auto f = c.input_floats(i)) return static_cast<std::int64_t>(f->size());
   if (const Dims* s = c.input_shape(i)) {
     if (s->size() != 1) c.fail("input " + std::to_string(i) + " must be 1-D");
-    return R(c, (*s)[0]).const_value();
+    auto n = R(c, (*s)[0]).const_value();
+    if (n && (*n < 0 || *n > kMaxRank)) c.fail("input " + std::to_string(i) + " has length " + std::to_string(*n));
+    return n;
   }
   return std::nullopt;
 }
@@ -12175,6 +12184,7 @@ inline void resize_like(InferContext& c, std::size_t scales_i, std::optional<std
     n_given = len1(c, has_sizes ? *sizes_i : scales_i);
   if (!rank && !axes && n_given) rank = n_given;
   if (!rank) return c.set_output(0, ValueType::tensor(elem));
+  if (*rank < 0 || *rank > kMaxRank) c.fail("rank " + std::to_string(*rank) + " is out of range");
   std::vector<std::int64_t> ax;
   if (axes) {
     std::vector<bool> seen(static_cast<std::size_t>(*rank), false);
