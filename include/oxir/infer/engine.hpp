@@ -132,6 +132,11 @@ class Engine {
   void record(Graph& g, Scope& sc);
   void write_back();
   void fill_missing(Type& declared, const ValueType& inferred);
+  /// Writes t into an existing annotation: replaced in overwrite mode, else only its unknown parts.
+  void annotate(ValueInfo& vi, const ValueType& t);
+  /// Adds or updates `list` entries for (name, state) pairs, skipping names `skip` accepts.
+  template <class Values, class Skip>
+  void write_value_info(std::vector<ValueInfo>& list, const Values& values, Skip&& skip);
 
   Model& model_;
   InferOptions opts_;
@@ -789,6 +794,30 @@ inline void Engine::fill_missing(Type& declared, const ValueType& inferred) {
   }
 }
 
+inline void Engine::annotate(ValueInfo& vi, const ValueType& t) {
+  if (opts_.overwrite || !vi.type)
+    vi.type = to_type(t);
+  else
+    fill_missing(*vi.type, t);
+}
+
+template <class Values, class Skip>
+void Engine::write_value_info(std::vector<ValueInfo>& list, const Values& values, Skip&& skip) {
+  list.reserve(list.size() + values.size());  // no reallocation from here on: `existing` views the names
+  std::unordered_map<std::string_view, std::size_t> existing;
+  for (std::size_t i = 0; i < list.size(); ++i) existing.emplace(list[i].name, i);
+  for (const auto& [name, st] : values) {
+    if (st.type.is_unknown() || skip(name)) continue;
+    if (auto it = existing.empty() ? existing.end() : existing.find(name); it != existing.end()) {
+      annotate(list[it->second], st.type);
+      continue;
+    }
+    ValueInfo& vi = list.emplace_back();
+    vi.name = name;
+    vi.type = to_type(st.type);
+  }
+}
+
 inline void Engine::write_back() {
   for (auto& r : results_) {
     Graph& g = *r.graph;
@@ -798,44 +827,17 @@ inline void Engine::write_back() {
       for (const auto& v : g.outputs) skip_set.insert(v.name);
       for (const auto& v : g.inputs) skip_set.insert(v.name);
     }
-    auto skip = [&](std::string_view name) {
+    write_value_info(g.value_info, r.node_values, [&](std::string_view name) {
       if (!small) return skip_set.contains(name);
       for (const auto& v : g.outputs)
         if (v.name == name) return true;
       for (const auto& v : g.inputs)
         if (v.name == name) return true;
       return false;
-    };
-    std::unordered_map<std::string_view, std::size_t> existing;
-    for (std::size_t i = 0; i < g.value_info.size(); ++i) existing.emplace(g.value_info[i].name, i);
-    std::vector<ValueInfo> added;
-    added.reserve(r.node_values.size());
-    for (const auto& [name, st] : r.node_values) {
-      if (st.type.is_unknown() || skip(name)) continue;
-      auto it = existing.empty() ? existing.end() : existing.find(name);
-      if (it != existing.end()) {
-        auto& vi = g.value_info[it->second];
-        if (opts_.overwrite || !vi.type)
-          vi.type = to_type(st.type);
-        else
-          fill_missing(*vi.type, st.type);
-        continue;
-      }
-      ValueInfo& vi = added.emplace_back();
-      vi.name = name;
-      vi.type = to_type(st.type);
-    }
-    g.value_info.reserve(g.value_info.size() + added.size());
-    for (auto& v : added) g.value_info.push_back(std::move(v));
+    });
     auto update = [&](std::vector<ValueInfo>& list, const std::vector<ValueInfoState>& states) {
-      for (std::size_t i = 0; i < list.size() && i < states.size(); ++i) {
-        if (states[i].type.is_unknown()) continue;
-        auto& vi = list[i];
-        if (opts_.overwrite || !vi.type)
-          vi.type = to_type(states[i].type);
-        else
-          fill_missing(*vi.type, states[i].type);
-      }
+      for (std::size_t i = 0; i < list.size() && i < states.size(); ++i)
+        if (!states[i].type.is_unknown()) annotate(list[i], states[i].type);
     };
     update(g.outputs, r.outputs);
     if (&g != &model_.graph) update(g.inputs, r.inputs);
@@ -844,24 +846,8 @@ inline void Engine::write_back() {
   for (auto& f : model_.functions) {
     auto it = fn_results_.find(&f);
     if (it == fn_results_.end()) continue;
-    std::unordered_set<std::string_view> skip(f.outputs.begin(), f.outputs.end());
-    std::unordered_map<std::string, std::size_t> existing;
-    for (std::size_t i = 0; i < f.value_info.size(); ++i) existing.emplace(f.value_info[i].name, i);
-    for (const auto& [name, st] : it->second) {
-      if (skip.contains(name) || st.type.is_unknown()) continue;
-      if (auto e = existing.find(name); e != existing.end()) {
-        auto& vi = f.value_info[e->second];
-        if (opts_.overwrite || !vi.type)
-          vi.type = to_type(st.type);
-        else
-          fill_missing(*vi.type, st.type);
-        continue;
-      }
-      ValueInfo vi;
-      vi.name = name;
-      vi.type = to_type(st.type);
-      f.value_info.push_back(std::move(vi));
-    }
+    const std::unordered_set<std::string_view> outputs(f.outputs.begin(), f.outputs.end());
+    write_value_info(f.value_info, it->second, [&](std::string_view name) { return outputs.contains(name); });
   }
 }
 

@@ -17,6 +17,7 @@
 #include "../core/data_type.hpp"
 #include "../core/error.hpp"
 #include "../ir/model.hpp"
+#include "tensor_fields.hpp"
 #include "wire.hpp"
 
 namespace oxir {
@@ -429,21 +430,6 @@ class Decoder {
     }
   };
 
-  // Which typed field holds values of type `t` (onnx.proto's assignment), 0 for none.
-  static constexpr std::uint32_t typed_field_for(DataType t) noexcept {
-    switch (t) {
-      case DataType::FLOAT:
-      case DataType::COMPLEX64: return 4;
-      case DataType::INT64: return 7;
-      case DataType::DOUBLE:
-      case DataType::COMPLEX128: return 10;
-      case DataType::UINT32:
-      case DataType::UINT64: return 11;
-      case DataType::STRING:
-      case DataType::UNDEFINED: return 0;
-      default: return is_known(t) ? 5 : 0;
-    }
-  }
 
   void finish_tensor(Tensor& x, Typed& typed, bool have_raw, std::span<const std::byte> raw) {
     if (have_raw) {

@@ -21,6 +21,7 @@
 #include "../core/data_type.hpp"
 #include "../core/error.hpp"
 #include "../ir/model.hpp"
+#include "tensor_fields.hpp"
 #include "wire.hpp"
 
 namespace oxir {
@@ -393,21 +394,6 @@ class Emitter {
     o_.raw(s.unknown_fields);
   }
 
-  // ---- typed tensor fields ----
-  static std::uint32_t typed_field_for(DataType t) noexcept {
-    switch (t) {
-      case DataType::FLOAT:
-      case DataType::COMPLEX64: return 4;
-      case DataType::INT64: return 7;
-      case DataType::DOUBLE:
-      case DataType::COMPLEX128: return 10;
-      case DataType::UINT32:
-      case DataType::UINT64: return 11;
-      case DataType::STRING:
-      case DataType::UNDEFINED: return 0;
-      default: return is_known(t) ? 5 : 0;
-    }
-  }
   static void check_multiple(const Tensor& t, std::size_t width) {
     if (t.data.size() % width != 0)
       throw Error("tensor '" + t.name + "'", "payload of " + std::to_string(t.data.size()) +

@@ -93,22 +93,6 @@ inline std::string encoded(const std::vector<std::byte>& b) {
   return std::string(reinterpret_cast<const char*>(b.data()), b.size());
 }
 
-// onnx.proto's typed field for each data type (0: none).
-constexpr std::uint32_t typed_field_for(DataType t) noexcept {
-  switch (t) {
-    case DataType::FLOAT:
-    case DataType::COMPLEX64: return 4;
-    case DataType::INT64: return 7;
-    case DataType::DOUBLE:
-    case DataType::COMPLEX128: return 10;
-    case DataType::UINT32:
-    case DataType::UINT64: return 11;
-    case DataType::STRING:
-    case DataType::UNDEFINED: return 0;
-    default: return is_known(t) ? 5 : 0;
-  }
-}
-
 // Bytes per typed-field entry in the payload (sub-byte types: one packed byte per entry).
 constexpr std::size_t entry_width(DataType t, std::uint32_t field) noexcept {
   if (field == 4) return 4;
@@ -397,7 +381,7 @@ class FromProto {
 
     // Typed values: into the payload when the field is the one for data_type (and there is no
     // raw_data), else kept as wire bytes after the unknown fields, as the native decoder does.
-    const auto field = typed_field_for(x.data_type);
+    const auto field = io::typed_field_for(x.data_type);
     const auto width = entry_width(x.data_type, field);
     std::string others;
     std::vector<std::byte> out;
@@ -868,7 +852,7 @@ class ToProto {
     }
     const bool inline_data = !t.is_external() && t.data_type != DataType::STRING;
     const bool typed = inline_data && t.encoding == TensorEncoding::typed;
-    const auto field = typed ? typed_field_for(t.data_type) : 0U;
+    const auto field = typed ? io::typed_field_for(t.data_type) : 0U;
     if (field != 0) {
       const auto b = t.bytes();
       const auto w = entry_width(t.data_type, field);

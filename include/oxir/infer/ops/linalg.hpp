@@ -15,19 +15,11 @@
 #include <vector>
 
 #include "../engine.hpp"
+#include "common.hpp"
 
 namespace oxir::infer::ops {
 
 namespace linalg_detail {
-
-inline void require_inputs(InferContext& c, std::size_t min_count, std::size_t max_count) {
-  if (c.input_count() < min_count || !c.has_input(0))
-    c.fail("expects at least " + std::to_string(min_count) + " input(s), got " + std::to_string(c.input_count()));
-  if (c.input_count() > max_count)
-    c.fail("expects at most " + std::to_string(max_count) + " input(s), got " + std::to_string(c.input_count()));
-  for (std::size_t i = 0; i < min_count; ++i)
-    if (!c.has_input(i)) c.fail("required input " + std::to_string(i) + " is missing");
-}
 
 /// A tensor type of element `e` with the shape of input i (unknown rank if not known).
 inline ValueType like_input(const InferContext& c, std::size_t i, DataType e) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../engine.hpp"
+#include "common.hpp"
 
 namespace oxir::infer::ops {
 
@@ -20,20 +21,6 @@ namespace misc_detail {
 
 inline const char* const kMl = "ai.onnx.ml";
 inline const char* const kTraining = "ai.onnx.preview.training";
-
-inline void require_opset(InferContext& c, std::int64_t since, const char* what) {
-  if (c.opset() < since)
-    c.fail(std::string(what) + " needs opset " + std::to_string(since) + " of its domain (model imports " +
-           std::to_string(c.opset()) + ")");
-}
-
-inline void require_inputs(InferContext& c, std::size_t min, std::size_t max) {
-  if (c.input_count() < min || c.input_count() > max)
-    c.fail("expects " + (min == max ? std::to_string(min) : std::to_string(min) + " to " + std::to_string(max)) +
-           " inputs, got " + std::to_string(c.input_count()));
-  for (std::size_t i = 0; i < min; ++i)
-    if (!c.has_input(i)) c.fail("required input " + std::to_string(i) + " is missing");
-}
 
 /// Element type from a `dtype`-like attribute value (fails on values onnx does not define).
 inline DataType data_type_of_attr(InferContext& c, std::int64_t v, const char* name) {

@@ -22,28 +22,19 @@
 #include <utility>
 
 #include "../engine.hpp"
+#include "common.hpp"
 
 namespace oxir::infer::ops {
 
 namespace newer_detail {
 
-inline void require_opset(InferContext& c, std::int64_t since, const char* op) {
-  if (c.opset() < since)
-    c.fail(std::string(op) + " needs opset " + std::to_string(since) + " (model imports " + std::to_string(c.opset()) +
-           ")");
-}
-
-inline void require_inputs(InferContext& c, std::size_t min, std::size_t max) {
-  if (c.input_count() < min || c.input_count() > max)
-    c.fail("expects " + (min == max ? std::to_string(min) : std::to_string(min) + " to " + std::to_string(max)) +
-           " inputs, got " + std::to_string(c.input_count()));
-  for (std::size_t i = 0; i < min; ++i)
-    if (!c.has_input(i)) c.fail("required input " + std::to_string(i) + " is missing");
+/// require_inputs, and every given input of known type is a tensor.
+inline void require_tensor_inputs(InferContext& c, std::size_t min, std::size_t max) {
+  ops::require_inputs(c, min, max);
   for (std::size_t i = 0; i < c.input_count(); ++i) {
     const auto& t = c.input_type(i);
     if (c.has_input(i) && !t.is_unknown() && !t.is_tensor()) c.fail("input " + std::to_string(i) + " must be a tensor");
   }
-  if (c.output_count() != 1) c.fail("expects 1 output, got " + std::to_string(c.output_count()));
 }
 
 /// The input's type with the same shape (or unknown rank), element type `elem`.
@@ -56,7 +47,7 @@ inline ValueType same_shape(InferContext& c, std::size_t i, DataType elem) {
 
 inline void tensor_scatter_rule(InferContext& c) {
   require_opset(c, 24, "TensorScatter");
-  require_inputs(c, 2, 3);
+  require_tensor_inputs(c, 2, 3);
   const std::string mode = c.attr_string("mode", "linear");
   if (mode != "linear" && mode != "circular") c.fail("mode must be 'linear' or 'circular', got '" + mode + "'");
 
@@ -118,7 +109,7 @@ inline void tensor_scatter_rule(InferContext& c) {
 
 inline void bitcast_rule(InferContext& c) {
   require_opset(c, 26, "BitCast");
-  require_inputs(c, 1, 1);
+  require_tensor_inputs(c, 1, 1);
   const std::int64_t v = c.require_int("to");
   if (v <= 0 || v > 1000 || !is_known(static_cast<DataType>(v)))
     c.fail("attribute 'to' is not a valid element type: " + std::to_string(v));
@@ -137,7 +128,7 @@ inline void bitcast_rule(InferContext& c) {
 
 inline void cumprod_rule(InferContext& c) {
   require_opset(c, 26, "CumProd");
-  require_inputs(c, 2, 2);
+  require_tensor_inputs(c, 2, 2);
   const DataType ae = c.input_elem(1);
   if (ae != DataType::UNDEFINED && ae != DataType::INT32 && ae != DataType::INT64) c.fail("axis must be int32 or int64");
   if (const auto ar = c.input_rank(1); ar && *ar != 0) c.fail("axis must be a 0-D tensor, got rank " + std::to_string(*ar));

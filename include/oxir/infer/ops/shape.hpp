@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../engine.hpp"
+#include "common.hpp"
 
 namespace oxir::infer::ops {
 
@@ -129,14 +130,6 @@ inline void set_tensor(InferContext& c, std::size_t i, DataType elem, std::optio
     c.set_output(i, elem, std::move(*d));
   else
     c.set_output(i, ValueType::tensor(elem));
-}
-
-inline void require_inputs(const InferContext& c, std::size_t lo, std::size_t hi) {
-  if (c.input_count() < lo || c.input_count() > hi || !c.has_input(0))
-    c.fail("expects " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
-           " inputs, got " + std::to_string(c.input_count()));
-  for (std::size_t i = 0; i < lo; ++i)
-    if (!c.has_input(i)) c.fail("required input " + std::to_string(i) + " is missing");
 }
 
 /// A single element of a (scalar or one-element) symbolic value.
