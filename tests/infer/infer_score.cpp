@@ -20,7 +20,7 @@
 // geometric mean of onnx_time / oxir_time is printed.
 //
 //   infer_score [--corpus DIR] [--min-exact PCT] [--max-wrong N] [--runs N] [--no-timing]
-//               [--list N] [--verbose] [MODEL.onnx...]
+//               [--list N] [--verbose] [--bind-inputs N] [MODEL.onnx...]
 // Exit code 1 when oxir's exact percentage is below --min-exact or its wrong count (numbers and
 // ranks, not num-for-sym) is above --max-wrong; 2 for usage errors or an empty corpus.
 
@@ -321,6 +321,44 @@ void print_row(const char* label, const Score& s) {
               s.n[kUnknown], s.n[kWrong], s.n[kNumForSym], s.n[kCrash]);
 }
 
+// --bind-inputs N: the graph inputs whose test-data value (test_data_set_0/input_K.pb next to the
+// model) has at most N elements become initializers holding that value, as if the exporter had
+// folded them. Backend tests feed shapes, axes, scales, K, depth, window sizes... as graph inputs;
+// from the model alone those outputs are not determined. This measures how many of the remaining
+// unknown dims are exactly those. Models of IR version < 4 (initializers must be inputs) are left as
+// they are. Returns the number of inputs bound.
+std::size_t bind_small_inputs(oxir::Model& m, const fs::path& model_file, std::size_t max_elements) {
+  if (m.ir_version < 4) return 0;
+  const fs::path dir = model_file.parent_path() / "test_data_set_0";
+  std::size_t bound = 0;
+  std::vector<oxir::ValueInfo> kept;
+  for (std::size_t k = 0; k < m.graph.inputs.size(); ++k) {
+    auto& in = m.graph.inputs[k];
+    const fs::path f = dir / ("input_" + std::to_string(k) + ".pb");
+    std::error_code ec;
+    bool bind = false;
+    if (fs::is_regular_file(f, ec)) {
+      try {
+        const std::string bytes = read_bytes(f);
+        oxir::Tensor t = oxir::parse_tensor(std::as_bytes(std::span<const char>(bytes.data(), bytes.size())));
+        std::int64_t n = 1;
+        for (auto d : t.dims) n *= d;
+        if (n >= 0 && static_cast<std::size_t>(n) <= max_elements && t.data_type != oxir::DataType::STRING) {
+          t.name = in.name;
+          m.graph.initializers.push_back(std::move(t));
+          bind = true;
+          ++bound;
+        }
+      } catch (const std::exception&) {
+        // not a tensor (a sequence or an optional): leave the input alone
+      }
+    }
+    if (!bind) kept.push_back(std::move(in));
+  }
+  m.graph.inputs = std::move(kept);
+  return bound;
+}
+
 std::string rel_name(const fs::path& p, const fs::path& corpus) {
   std::error_code ec;
   auto r = fs::relative(p.parent_path(), corpus, ec);
@@ -337,6 +375,7 @@ int main(int argc, char** argv) {
   int runs = 5;
   bool timing = true, verbose = false;
   std::size_t list = 50;
+  long bind_max = -1;
   std::vector<fs::path> files;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -353,10 +392,11 @@ int main(int argc, char** argv) {
     else if (a == "--runs") runs = std::max(1, std::atoi(next().c_str()));
     else if (a == "--list") list = static_cast<std::size_t>(std::atol(next().c_str()));
     else if (a == "--no-timing") timing = false;
+    else if (a == "--bind-inputs") bind_max = std::atol(next().c_str());
     else if (a == "--verbose" || a == "-v") verbose = true;
     else if (a == "--help" || a == "-h") {
       std::printf("usage: infer_score [--corpus DIR] [--min-exact PCT] [--max-wrong N] [--runs N] [--no-timing]\n"
-                  "                   [--list N] [--verbose] [MODEL.onnx...]\n");
+                  "                   [--list N] [--verbose] [--bind-inputs N] [MODEL.onnx...]\n");
       return 0;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "infer_score: unknown option %s\n", a.c_str());
@@ -383,7 +423,7 @@ int main(int argc, char** argv) {
   std::map<std::string, std::size_t> unsupported_ops;
   std::map<std::string, std::array<std::size_t, kVerdicts>> by_op;          // oxir verdicts by producer op
   std::map<std::string, std::size_t> behind_onnx;                           // dims onnx gets exact, oxir not
-  std::size_t load_failures = 0, ox_crashes = 0, pb_crashes = 0, timed = 0;
+  std::size_t load_failures = 0, ox_crashes = 0, pb_crashes = 0, timed = 0, bound_inputs = 0;
   double log_ratio_sum = 0, ox_total_us = 0, pb_total_us = 0;
   const auto* registry = onnx::OpSchemaRegistry::Instance();
   const onnx::ShapeInferenceOptions pb_options(/*check_type=*/false, /*error_mode=*/0, /*data_prop=*/true);
@@ -409,6 +449,7 @@ int main(int argc, char** argv) {
 
     oxir::Model cleared = original;
     clear_model(cleared);
+    if (bind_max >= 0) bound_inputs += bind_small_inputs(cleared, f, static_cast<std::size_t>(bind_max));
     onnx::ModelProto cleared_pb;
     if (!cleared_pb.ParseFromString(oxir::serialize_model_to_string(cleared))) {
       ++load_failures;
@@ -547,6 +588,10 @@ int main(int argc, char** argv) {
   // ---- report ----
   std::printf("\noxir shape inference vs onnx 1.12 InferShapes on %zu models under %s (%zu failed to load)\n",
               files.size(), corpus.c_str(), load_failures);
+  if (bind_max >= 0)
+    std::printf("  --bind-inputs %ld: %zu graph inputs of at most %ld elements replaced by initializers holding\n"
+                "  their test_data_set_0 values (what the model leaves to run time made constant)\n",
+                bind_max, bound_inputs, bind_max);
   std::printf("  %-22s %9s %9s %8s %9s %9s %9s %9s\n", "", "scored", "exact", "exact%", "unknown", "wrong",
               "num4sym", "crash");
   print_row("oxir  graph outputs", total_ox.outputs);
