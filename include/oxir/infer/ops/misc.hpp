@@ -203,13 +203,18 @@ inline void infer_concat_from_sequence(InferContext& c) {
   const auto r = static_cast<std::int64_t>(e.shape->size());
   Dims out;
   for (const auto& d : *e.shape) out.push_back(c.resolve(d));
-  // The number of elements (and their sizes along `axis`) is not known: the size is fresh.
+  // With new_axis the size is the number of elements. Without it, it is that number times the
+  // elements' common size along `axis` when that size is a number (a number in the element type
+  // holds for every element; a symbol there may stand for sizes that differ between elements).
+  // Otherwise the size is fresh.
+  const auto len = sequence_length(c, 0);
   if (new_axis == 1) {
     const auto a = c.normalize_axis(axis, r + 1);
-    out.insert(out.begin() + a, c.fresh());
+    out.insert(out.begin() + a, len ? *len : c.fresh());
   } else {
-    const auto a = c.normalize_axis(axis, r);
-    out[static_cast<std::size_t>(a)] = c.fresh();
+    const auto a = static_cast<std::size_t>(c.normalize_axis(axis, r));
+    const auto each = out[a].const_value();
+    out[a] = len && each ? *len * DimExpr(*each) : c.fresh();
   }
   c.set_output(0, e.elem, std::move(out));
 }
@@ -241,9 +246,11 @@ inline void infer_split_to_sequence(InferContext& c) {
       out.erase(out.begin() + static_cast<std::ptrdiff_t>(a));
     else
       out[a] = DimExpr(1);
-    return c.set_output(0, ValueType::sequence(ValueType::tensor(x.elem, std::move(out))));
+    c.set_output(0, ValueType::sequence(ValueType::tensor(x.elem, std::move(out))));
+    return c.set_output_value(0, {dim});  // one element per index of the axis
   }
   const Dims* v = c.input_value(1);
+  std::optional<DimExpr> count;  // the number of elements, when known
   if (split_rank && *split_rank == 0) {
     // Chunks of `split` elements; the last may be smaller.
     std::optional<DimExpr> chunk;
@@ -258,6 +265,10 @@ inline void infer_split_to_sequence(InferContext& c) {
         chunk = s;
       else if (dk && sk && *dk < *sk)
         chunk = dim;
+      if (s == dim)
+        count = DimExpr(1);
+      else if (dk && sk && *sk > 0)
+        count = DimExpr((*dk + *sk - 1) / *sk);
     }
     out[a] = chunk ? *chunk : c.fresh();
   } else if (split_rank && *split_rank == 1 && v) {
@@ -272,10 +283,16 @@ inline void infer_split_to_sequence(InferContext& c) {
     bool same = true;
     for (const auto& s : *v) same = same && c.resolve(s) == first;
     out[a] = same ? first : c.fresh();
+    count = DimExpr(static_cast<std::int64_t>(v->size()));
   } else {
     out[a] = c.fresh();
+    // 1-D split of unknown values: one element per entry, if its length is known.
+    if (split_rank && *split_rank == 1)
+      if (const auto& st = c.input_type(1); st.has_shape() && st.shape->size() == 1)
+        if (auto k = c.resolve((*st.shape)[0]).const_value()) count = DimExpr(*k);
   }
   c.set_output(0, ValueType::sequence(ValueType::tensor(x.elem, std::move(out))));
+  if (count) c.set_output_value(0, {*count});
 }
 
 // ============================================================================================
