@@ -300,7 +300,13 @@ class Decoder {
       try {
         switch (t.field) {
           case 1: if (is(t, LEN)) { str(r, v.name); v.presence.set(1); continue; } break;
-          case 2: if (is(t, LEN)) { type(sub(r), v.type ? *v.type : v.type.emplace()); continue; } break;
+          case 2:
+            if (is(t, LEN)) {
+              auto tr = sub(r);
+              type(tr, v.type ? *v.type : new_type(v.type, tr));
+              continue;
+            }
+            break;
           case 3: if (is(t, LEN)) { str(r, v.doc_string); v.presence.set(3); continue; } break;
           case 4: if (is(t, LEN)) { entry(sub(r), v.metadata_props.emplace_back()); continue; } break;
           default: break;
@@ -830,6 +836,12 @@ class Decoder {
   // defaulted one value-initializes, clearing the whole object before constructing it.
   OXIR_ALWAYS_INLINE static Node& add(std::vector<Node>& v) { return v.emplace_back(std::string(), std::vector<std::string>(), std::vector<std::string>()); }
   OXIR_ALWAYS_INLINE static ValueInfo& add(std::vector<ValueInfo>& v) { return v.emplace_back(std::string()); }
+  // A Type for the bytes in `r`, which usually hold a tensor type: built holding one (an empty
+  // Type would be cleared whole and then have its alternative switched).
+  OXIR_ALWAYS_INLINE static Type& new_type(std::optional<Type>& o, const wire::Reader& r) {
+    if (!r.done() && *r.position() == std::byte{0x0A}) return o.emplace(TensorType{});  // field 1, LEN
+    return o.emplace();
+  }
   template <class V>
   static void reserve_more(V& v, std::size_t n) {
     if (n > v.capacity() - v.size()) v.reserve(std::max(v.size() + n, 2 * v.capacity()));
@@ -845,7 +857,11 @@ class Decoder {
   OXIR_ALWAYS_INLINE static wire::Reader sub(wire::Reader& r) { return wire::Reader(r.bytes()); }
   OXIR_ALWAYS_INLINE static void str(wire::Reader& r, std::string& out) {
     auto b = r.bytes();
-    out.assign(reinterpret_cast<const char*>(b.data()), b.size());
+    // Mostly a field seen for the first time: appending to an empty string is the short path.
+    if (out.empty()) [[likely]]
+      out.append(reinterpret_cast<const char*>(b.data()), b.size());
+    else
+      out.assign(reinterpret_cast<const char*>(b.data()), b.size());
   }
   // A new string element (constructed in place: cheaper than assigning to an empty one).
   OXIR_ALWAYS_INLINE static void add_str(wire::Reader& r, std::vector<std::string>& out) {
