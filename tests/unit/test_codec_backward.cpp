@@ -146,7 +146,7 @@ TEST_CASE("a model bigger than the encoder's stack buffer: the buffer grows with
   g.bytes(2, "big").msg(5, t);
   for (int i = 0; i < 50; ++i) {  // more holes, written before the growth happens
     W u;
-    u.v(1, 600).v(2, 2).bytes(8, "u" + std::to_string(i)).bytes(9, pattern(600, static_cast<unsigned>(i)));
+    u.v(1, 600).v(2, 2).bytes(8, std::to_string(i) + "u").bytes(9, pattern(600, static_cast<unsigned>(i)));
     g.msg(5, u);
   }
   W model;
