@@ -299,3 +299,21 @@ TEST_CASE("load_model reads a pipe to its end and refuses a directory") {
   }
   CHECK(what.find("cannot read") != std::string::npos);
 }
+
+TEST_CASE("a broken node input or output is named by its zero-based index") {
+  for (int field : {1, 2}) {
+    W n;
+    n.bytes(field, "a").key(field, 2).varint(50);  // the second one runs past the end
+    W g;
+    g.msg(1, n);
+    W m;
+    m.msg(7, g);
+    std::string what;
+    try {
+      (void)parse_model(as_bytes(m.s));
+    } catch (const Error& e) {
+      what = e.what();
+    }
+    CHECK(what.find(field == 1 ? "node[0].input[1]" : "node[0].output[1]") != std::string::npos);
+  }
+}
