@@ -12,6 +12,8 @@
 //   parse_copy bytes -> model      oxir::parse_model(b)         | ParseFromString  (oxir copies payloads)
 //   serialize  model -> bytes      oxir::serialize_model        | SerializeToString
 //   save       model -> file       oxir::save_model             | SerializeToString + write file
+// Also printed: oxir's file reading alone (io::read_file_bytes, load's I/O part), and the load
+// speed-up it bounds (protobuf load time / oxir read time: what load would reach with a free parse).
 // --info MODEL measures the heap of `oxir info MODEL`'s code path (load, walk, print) by counting
 // operator new/delete in this process, next to protobuf's peak for loading the same file.
 #include <oxir/io.hpp>
@@ -127,6 +129,7 @@ constexpr const char* op_names[ops] = {"load", "parse", "parse_copy", "serialize
 struct Times {
   double pb[ops] = {};
   double ox[ops] = {};
+  double read = 0;  // oxir's file reading alone
 };
 
 // Medians of every operation for one file; false if protobuf cannot parse it.
@@ -145,6 +148,10 @@ bool measure(const fs::path& f, int runs, const fs::path& tmp, Times& t) {
   t.ox[0] = median_ms(runs, [&] {
     auto m = oxir::load_model(f);
     if (m.ir_version < 0) std::abort();
+  });
+  t.read = median_ms(runs, [&] {
+    auto b = oxir::io::read_file_bytes(f);
+    if (b.bytes.size() != size) std::abort();
   });
   t.pb[1] = t.pb[2] = median_ms(runs, [&] {
     onnx::ModelProto p;
@@ -243,11 +250,12 @@ int main(int argc, char** argv) {
                 GOOGLE_PROTOBUF_VERSION % 1000, runs);
     std::printf("%-34s %7s %10s", "group", "models", "MB");
     for (auto* n : op_names) std::printf(" %10s", n);
-    std::printf("   %s\n", "oxir ms (load/parse/serialize/save)");
+    std::printf("   %s\n", "oxir us (load/parse/serialize/save; read = load's file reading; load bound)");
   }
   for (const auto& g : groups) {
     double log_sum[ops] = {};
     double ox_sum[ops] = {}, pb_sum[ops] = {};
+    double read_sum = 0, bound_log = 0;
     int n = 0;
     std::uint64_t bytes = 0;
     for (const auto& f : g.files) {
@@ -263,6 +271,8 @@ int main(int argc, char** argv) {
         ox_sum[o] += t.ox[o];
         pb_sum[o] += t.pb[o];
       }
+      read_sum += t.read;
+      bound_log += std::log(t.pb[0] / std::max(t.read, 1e-9));
       if (verbose) {
         std::printf("  %-60s", f.string().c_str());
         for (int o = 0; o < ops; ++o) std::printf(" %8.3f/%-8.3f", t.pb[o], t.ox[o]);
@@ -272,7 +282,8 @@ int main(int argc, char** argv) {
     if (!n) continue;
     std::printf("%-34s %7d %10.1f", g.name.substr(0, 34).c_str(), n, static_cast<double>(bytes) / 1e6);
     for (int o = 0; o < ops; ++o) std::printf(" %9.2fx", std::exp(log_sum[o] / n));
-    std::printf("   %.3f/%.3f/%.3f/%.3f%s\n", ox_sum[0] / n, ox_sum[1] / n, ox_sum[3] / n, ox_sum[4] / n,
+    std::printf("   %.1f/%.1f/%.1f/%.1f; read %.1f; load bound %.2fx%s\n", 1e3 * ox_sum[0] / n, 1e3 * ox_sum[1] / n,
+                1e3 * ox_sum[3] / n, 1e3 * ox_sum[4] / n, 1e3 * read_sum / n, std::exp(bound_log / n),
                 g.is_dir ? " (mean per model)" : "");
     std::fflush(stdout);
   }

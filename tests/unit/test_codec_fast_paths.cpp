@@ -1,5 +1,5 @@
 // The codec's fast paths (one- and two-byte varints and keys, reserving repeated fields from a
-// pre-scan, the encoder's size list spilling to the heap, output written straight into a string,
+// pre-scan, the encoder's stack buffer growing to the heap, output written straight into a string,
 // huge outputs) against input built by a hand-rolled writer independent of oxir's encoder.
 #include <doctest/doctest.h>
 
@@ -123,7 +123,7 @@ TEST_CASE("repeated fields reserved from a pre-scan: many, merged and malformed"
   REQUIRE(m.graph.nodes.size() == 700);
   CHECK(m.graph.nodes[699].inputs == std::vector<std::string>{"x699", "w"});
   CHECK(std::get<std::int64_t>(m.graph.nodes[699].attributes.at(0).value) == 699);
-  // More than the encoder keeps on the stack (256 nested sizes): the size list spills to the heap.
+  // More than the encoder's stack buffer holds (4 KB): it grows to the heap mid-message.
   CHECK(as_string(serialize_model(m)) == model.s);
   CHECK(serialize_model_to_string(m) == model.s);
 

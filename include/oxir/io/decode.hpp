@@ -3,6 +3,7 @@
 // Payloads (raw_data) are not copied when a keeper is given: tensors view the input bytes.
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -75,26 +76,26 @@ class Decoder {
   void graph(wire::Reader r, Graph& g) {
     Level level(*this);
     {
-      const auto c = count_fields(r);
-      reserve_more(g.nodes, c.n[1]);
-      reserve_more(g.initializers, c.n[5]);
-      reserve_more(g.inputs, c.n[11]);
-      reserve_more(g.outputs, c.n[12]);
-      reserve_more(g.value_info, c.n[13]);
+      const auto c = count_fields<1, 5, 11, 12, 13>(r);
+      reserve_more(g.nodes, c[0]);
+      reserve_more(g.initializers, c[1]);
+      reserve_more(g.inputs, c[2]);
+      reserve_more(g.outputs, c[3]);
+      reserve_more(g.value_info, c[4]);
     }
     while (!r.done()) {
       const auto* start = r.position();
       const auto t = r.tag();
       try {
         switch (t.field) {
-          case 1: if (is(t, LEN)) { node(sub(r), g.nodes.emplace_back()); continue; } break;
+          case 1: if (is(t, LEN)) { node(sub(r), add(g.nodes)); continue; } break;
           case 2: if (is(t, LEN)) { str(r, g.name); g.presence.set(2); continue; } break;
           case 5: if (is(t, LEN)) { tensor(sub(r), g.initializers.emplace_back()); continue; } break;
           case 15: if (is(t, LEN)) { sparse(sub(r), g.sparse_initializers.emplace_back()); continue; } break;
           case 10: if (is(t, LEN)) { str(r, g.doc_string); g.presence.set(10); continue; } break;
-          case 11: if (is(t, LEN)) { value_info(sub(r), g.inputs.emplace_back()); continue; } break;
-          case 12: if (is(t, LEN)) { value_info(sub(r), g.outputs.emplace_back()); continue; } break;
-          case 13: if (is(t, LEN)) { value_info(sub(r), g.value_info.emplace_back()); continue; } break;
+          case 11: if (is(t, LEN)) { value_info(sub(r), add(g.inputs)); continue; } break;
+          case 12: if (is(t, LEN)) { value_info(sub(r), add(g.outputs)); continue; } break;
+          case 13: if (is(t, LEN)) { value_info(sub(r), add(g.value_info)); continue; } break;
           case 14: if (is(t, LEN)) { annotation(sub(r), g.quantization_annotation.emplace_back()); continue; } break;
           case 16: if (is(t, LEN)) { entry(sub(r), g.metadata_props.emplace_back()); continue; } break;
           default: break;
@@ -109,18 +110,18 @@ class Decoder {
   void node(wire::Reader r, Node& n) {
     Level level(*this);
     {
-      const auto c = count_fields(r);
-      reserve_more(n.inputs, c.n[1]);
-      reserve_more(n.outputs, c.n[2]);
-      reserve_more(n.attributes, c.n[5]);
+      const auto c = count_fields<1, 2, 5>(r);
+      reserve_more(n.inputs, c[0]);
+      reserve_more(n.outputs, c[1]);
+      reserve_more(n.attributes, c[2]);
     }
     while (!r.done()) {
       const auto* start = r.position();
       const auto t = r.tag();
       try {
         switch (t.field) {
-          case 1: if (is(t, LEN)) { str(r, n.inputs.emplace_back()); continue; } break;
-          case 2: if (is(t, LEN)) { str(r, n.outputs.emplace_back()); continue; } break;
+          case 1: if (is(t, LEN)) { add_str(r, n.inputs); continue; } break;
+          case 2: if (is(t, LEN)) { add_str(r, n.outputs); continue; } break;
           case 3: if (is(t, LEN)) { str(r, n.name); n.presence.set(3); continue; } break;
           case 4: if (is(t, LEN)) { str(r, n.op_type); n.presence.set(4); continue; } break;
           case 7: if (is(t, LEN)) { str(r, n.domain); n.presence.set(7); continue; } break;
@@ -179,7 +180,7 @@ class Decoder {
           case 8:
             if ((is(t, VARINT) || is(t, LEN)) && takes<std::vector<std::int64_t>>(a)) {
               auto& ints = list<std::vector<std::int64_t>>(a);
-              if (ints.empty() && is(t, VARINT)) reserve_more(ints, count_fields(rest(r, start)).n[8]);
+              if (ints.empty() && is(t, VARINT)) reserve_more(ints, count_fields<8>(rest(r, start))[0]);
               repeated_i64(r, t, ints);
               continue;
             }
@@ -237,7 +238,7 @@ class Decoder {
         switch (t.field) {
           case 1:
             if (is(t, VARINT) || is(t, LEN)) {
-              if (x.dims.empty() && is(t, VARINT)) reserve_more(x.dims, count_fields(rest(r, start)).n[1]);
+              if (x.dims.empty() && is(t, VARINT)) reserve_more(x.dims, count_fields<1>(rest(r, start))[0]);
               repeated_i64(r, t, x.dims);
               continue;
             }
@@ -299,7 +300,13 @@ class Decoder {
       try {
         switch (t.field) {
           case 1: if (is(t, LEN)) { str(r, v.name); v.presence.set(1); continue; } break;
-          case 2: if (is(t, LEN)) { type(sub(r), v.type ? *v.type : v.type.emplace()); continue; } break;
+          case 2:
+            if (is(t, LEN)) {
+              auto tr = sub(r);
+              type(tr, v.type ? *v.type : new_type(v.type, tr));
+              continue;
+            }
+            break;
           case 3: if (is(t, LEN)) { str(r, v.doc_string); v.presence.set(3); continue; } break;
           case 4: if (is(t, LEN)) { entry(sub(r), v.metadata_props.emplace_back()); continue; } break;
           default: break;
@@ -351,7 +358,7 @@ class Decoder {
 
   void function(wire::Reader r, Function& f) {
     Level level(*this);
-    reserve_more(f.nodes, count_fields(r).n[7]);
+    reserve_more(f.nodes, count_fields<7>(r)[0]);
     while (!r.done()) {
       const auto* start = r.position();
       const auto t = r.tag();
@@ -395,11 +402,14 @@ class Decoder {
 
   // Counts message nesting for the depth limit.
   struct Level {
-    explicit Level(Decoder& d) : dec(d) {
-      if (++dec.depth_ > dec.opt_.max_depth)
-        throw Error("messages nested deeper than " + std::to_string(dec.opt_.max_depth) + " levels");
+    OXIR_ALWAYS_INLINE explicit Level(Decoder& d) : dec(d) {
+      if (++dec.depth_ > dec.opt_.max_depth) [[unlikely]]
+        too_deep(dec.opt_.max_depth);
     }
-    ~Level() { --dec.depth_; }
+    OXIR_ALWAYS_INLINE ~Level() { --dec.depth_; }
+    [[noreturn]] OXIR_COLD static void too_deep(int max_depth) {
+      throw Error("messages nested deeper than " + std::to_string(max_depth) + " levels");
+    }
     Level(const Level&) = delete;
     Level& operator=(const Level&) = delete;
     Decoder& dec;
@@ -547,15 +557,16 @@ class Decoder {
 
   void shape(wire::Reader r, Shape& s) {
     Level level(*this);
-    reserve_more(s.dims, count_fields(r).n[1]);
+    reserve_more(s.dims, count_fields<1>(r)[0]);
     while (!r.done()) {
       const auto* start = r.position();
       const auto t = r.tag();
       if (t.field == 1 && is(t, LEN)) {
+        const auto index = s.dims.size();
         try {
-          dim(sub(r), s.dims.emplace_back());
+          dim(sub(r), s.dims);
         } catch (const Error& e) {
-          throw e.within(indexed("dim", s.dims));
+          throw e.within("dim[" + std::to_string(index) + "]");
         }
         continue;
       }
@@ -563,8 +574,36 @@ class Decoder {
     }
   }
 
-  void dim(wire::Reader r, Dim& d) {
+  // Appends the Dim in `r` to `dims`. The common dims (a dim_value or a dim_param, nothing else)
+  // are read first and then constructed with their value.
+  void dim(wire::Reader r, std::vector<Dim>& dims) {
     Level level(*this);
+    const auto* const begin = r.position();
+    int kind = 0;  // 1: dim_value, 2: dim_param
+    std::int64_t value = 0;
+    std::span<const std::byte> param;
+    while (!r.done()) {
+      const auto t = r.tag();
+      if (t.field == 1 && is(t, VARINT)) {
+        value = i64(r);
+        kind = 1;
+        continue;
+      }
+      if (t.field == 2 && is(t, LEN)) {
+        param = r.bytes();
+        kind = 2;
+        continue;
+      }
+      // Anything else (denotation, unknown fields): the general path, from the start.
+      dim_general(wire::Reader(begin, r.position() + r.remaining()), dims.emplace_back());
+      return;
+    }
+    if (kind == 1) dims.emplace_back(value);
+    else if (kind == 2) dims.emplace_back(std::string(reinterpret_cast<const char*>(param.data()), param.size()));
+    else dims.emplace_back();
+  }
+
+  void dim_general(wire::Reader r, Dim& d) {
     while (!r.done()) {
       const auto* start = r.position();
       const auto t = r.tag();
@@ -747,12 +786,9 @@ class Decoder {
   }
 
   // ---- reserving repeated fields ----
-  // How often each field number below 32 occurs at a message's top level, from a quick scan that
+  // How often each of the fields F occurs at a message's top level, from a quick scan that
   // skips values without decoding them. Only a capacity hint: malformed bytes end the scan
   // quietly and the decoding loop reports them with their field path.
-  struct FieldCounts {
-    std::uint32_t n[32] = {};
-  };
   OXIR_ALWAYS_INLINE static bool next_varint(const std::byte*& p, const std::byte* end, std::uint64_t& v) noexcept {
     if (p < end && std::to_integer<unsigned>(*p) < 0x80) {
       v = std::to_integer<std::uint64_t>(*p++);
@@ -769,13 +805,15 @@ class Decoder {
     }
     return false;
   }
-  static FieldCounts count_fields(const wire::Reader& r) noexcept {
-    FieldCounts c;
+  template <std::uint32_t... F>
+  static std::array<std::uint32_t, sizeof...(F)> count_fields(const wire::Reader& r) noexcept {
+    std::array<std::uint32_t, sizeof...(F)> c{};  // counters in registers: no table to clear
     const std::byte* p = r.position();
     const std::byte* const end = p + r.remaining();
     std::uint64_t key = 0, v = 0;
     while (p < end && next_varint(p, end, key)) {
-      if ((key >> 3) < 32) ++c.n[key >> 3];
+      std::size_t i = 0;
+      ((c[i] += (key >> 3) == F ? 1U : 0U, ++i), ...);
       switch (key & 7) {
         case 0: if (!next_varint(p, end, v)) return c; break;
         case 1: if (end - p < 8) return c; p += 8; break;
@@ -794,20 +832,41 @@ class Decoder {
     return wire::Reader(start, r.position() + r.remaining());
   }
   // Makes room for `n` more elements (keeping geometric growth when called repeatedly).
+  // New elements built by a user-provided constructor: `emplace_back()` of a type with a
+  // defaulted one value-initializes, clearing the whole object before constructing it.
+  OXIR_ALWAYS_INLINE static Node& add(std::vector<Node>& v) { return v.emplace_back(std::string(), std::vector<std::string>(), std::vector<std::string>()); }
+  OXIR_ALWAYS_INLINE static ValueInfo& add(std::vector<ValueInfo>& v) { return v.emplace_back(std::string()); }
+  // A Type for the bytes in `r`, which usually hold a tensor type: built holding one (an empty
+  // Type would be cleared whole and then have its alternative switched).
+  OXIR_ALWAYS_INLINE static Type& new_type(std::optional<Type>& o, const wire::Reader& r) {
+    if (!r.done() && *r.position() == std::byte{0x0A}) return o.emplace(TensorType{});  // field 1, LEN
+    return o.emplace();
+  }
   template <class V>
   static void reserve_more(V& v, std::size_t n) {
     if (n > v.capacity() - v.size()) v.reserve(std::max(v.size() + n, 2 * v.capacity()));
   }
 
   // ---- primitives ----
-  static bool is(wire::Tag t, wire::WireType w) noexcept { return t.type == w; }
-  static std::int64_t i64(wire::Reader& r) { return static_cast<std::int64_t>(r.varint()); }
+  OXIR_ALWAYS_INLINE static bool is(wire::Tag t, wire::WireType w) noexcept { return t.type == w; }
+  OXIR_ALWAYS_INLINE static std::int64_t i64(wire::Reader& r) { return static_cast<std::int64_t>(r.varint()); }
   // int32 and enum fields: protobuf truncates the 64-bit varint to 32 bits.
-  static std::int32_t i32(wire::Reader& r) { return static_cast<std::int32_t>(static_cast<std::uint32_t>(r.varint())); }
-  static wire::Reader sub(wire::Reader& r) { return wire::Reader(r.bytes()); }
-  static void str(wire::Reader& r, std::string& out) {
+  OXIR_ALWAYS_INLINE static std::int32_t i32(wire::Reader& r) {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(r.varint()));
+  }
+  OXIR_ALWAYS_INLINE static wire::Reader sub(wire::Reader& r) { return wire::Reader(r.bytes()); }
+  OXIR_ALWAYS_INLINE static void str(wire::Reader& r, std::string& out) {
     auto b = r.bytes();
-    out.assign(reinterpret_cast<const char*>(b.data()), b.size());
+    // Mostly a field seen for the first time: appending to an empty string is the short path.
+    if (out.empty()) [[likely]]
+      out.append(reinterpret_cast<const char*>(b.data()), b.size());
+    else
+      out.assign(reinterpret_cast<const char*>(b.data()), b.size());
+  }
+  // A new string element (constructed in place: cheaper than assigning to an empty one).
+  OXIR_ALWAYS_INLINE static void add_str(wire::Reader& r, std::vector<std::string>& out) {
+    auto b = r.bytes();
+    out.emplace_back(reinterpret_cast<const char*>(b.data()), b.size());
   }
   static void unknown(wire::Reader& r, wire::Tag t, const std::byte* start, UnknownFields& out) {
     r.skip(t.type);

@@ -32,48 +32,19 @@ class MappedFile {
 #ifdef OXIR_HAVE_MMAP
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw Error(path.string(), std::string("cannot open: ") + std::strerror(errno));
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-      const int err = errno;
-      ::close(fd);
-      throw Error(path.string(), std::string("cannot stat: ") + std::strerror(err));
-    }
-    if (!S_ISREG(st.st_mode)) {
-      ::close(fd);
-      read_stream(path);
-      return;
-    }
-    size_ = static_cast<std::size_t>(st.st_size);
-    if (size_ > 0 && size_ < small_file_bytes) {
-      // Small files: one read() beats setting up and tearing down a mapping.
-      owned_.resize(size_);
-      std::size_t done = 0;
-      while (done < size_) {
-        const auto n = ::pread(fd, owned_.data() + done, size_ - done, static_cast<off_t>(done));
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-          const int err = errno;
-          ::close(fd);
-          throw Error(path.string(), std::string("cannot read: ") + (n == 0 ? "file shrank" : std::strerror(err)));
-        }
-        done += static_cast<std::size_t>(n);
-      }
-      data_ = owned_.data();
-    } else if (size_ > 0) {
-      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (p == MAP_FAILED) {
-        const int err = errno;
-        ::close(fd);
-        throw Error(path.string(), std::string("cannot map: ") + std::strerror(err));
-      }
-      data_ = static_cast<const std::byte*>(p);
-      mapped_ = true;
-    }
-    ::close(fd);
+    from_fd(fd, {});
 #else
     read_stream(path);
 #endif
   }
+#ifdef OXIR_HAVE_MMAP
+  /// Takes over `fd`, open on `path`, of which `consumed` (the first bytes read from `fd`) were
+  /// already read: a regular file is read or mapped from its start, anything else is read to its
+  /// end after `consumed`. Closes `fd`.
+  MappedFile(int fd, const std::filesystem::path& path, std::span<const std::byte> consumed) : path_(path) {
+    from_fd(fd, consumed);
+  }
+#endif
   ~MappedFile() {
 #ifdef OXIR_HAVE_MMAP
     if (mapped_) ::munmap(const_cast<std::byte*>(data_), size_);
@@ -91,21 +62,120 @@ class MappedFile {
   [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
 
  private:
+#ifdef OXIR_HAVE_MMAP
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  };
+  void from_fd(int fd, std::span<const std::byte> consumed) {
+    Closer closer{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) throw Error(path_.string(), std::string("cannot stat: ") + std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) {
+      read_rest(fd, consumed);
+      return;
+    }
+    size_ = static_cast<std::size_t>(st.st_size);
+    if (size_ > 0 && size_ < small_file_bytes) {
+      // Small files: one read() beats setting up and tearing down a mapping.
+      owned_ = std::make_unique_for_overwrite<std::byte[]>(size_);
+      std::size_t done = 0;
+      while (done < size_) {
+        const auto n = ::pread(fd, owned_.get() + done, size_ - done, static_cast<off_t>(done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw Error(path_.string(), std::string("cannot read: ") + (n == 0 ? "file shrank" : std::strerror(errno)));
+        done += static_cast<std::size_t>(n);
+      }
+      data_ = owned_.get();
+    } else if (size_ > 0) {
+      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (p == MAP_FAILED) throw Error(path_.string(), std::string("cannot map: ") + std::strerror(errno));
+      data_ = static_cast<const std::byte*>(p);
+      mapped_ = true;
+    }
+  }
+  // A pipe or device: `consumed`, then whatever read() gives until the end.
+  void read_rest(int fd, std::span<const std::byte> consumed) {
+    std::vector<std::byte> buf(consumed.begin(), consumed.end());
+    std::byte chunk[65536];
+    for (;;) {
+      const auto n = ::read(fd, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw Error(path_.string(), std::string("cannot read: ") + std::strerror(errno));
+      if (n == 0) break;
+      buf.insert(buf.end(), chunk, chunk + n);
+    }
+    adopt(buf);
+  }
+#endif
   void read_stream(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(path.string(), "cannot open");
-    std::vector<char> buf((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    owned_.resize(buf.size());
-    if (!buf.empty()) std::memcpy(owned_.data(), buf.data(), buf.size());
-    data_ = owned_.data();
-    size_ = owned_.size();
+    std::vector<std::byte> buf;
+    char chunk[65536];
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+      const auto* b = reinterpret_cast<const std::byte*>(chunk);
+      buf.insert(buf.end(), b, b + in.gcount());
+    }
+    adopt(buf);
+  }
+  void adopt(const std::vector<std::byte>& buf) {
+    size_ = buf.size();
+    owned_ = std::make_unique_for_overwrite<std::byte[]>(size_ ? size_ : 1);
+    if (size_) std::memcpy(owned_.get(), buf.data(), size_);
+    data_ = owned_.get();
   }
 
   std::filesystem::path path_;
   const std::byte* data_ = nullptr;
   std::size_t size_ = 0;
   bool mapped_ = false;
-  std::vector<std::byte> owned_;
+  std::unique_ptr<std::byte[]> owned_;
 };
+
+/// A file's bytes for decoding and the owner keeping them alive (the keeper of zero-copy
+/// tensor payloads).
+struct FileBytes {
+  std::shared_ptr<const void> owner;
+  std::span<const std::byte> bytes;
+};
+
+/// Reads a model file for decoding with as few system calls as possible: a small file (most
+/// models without weights) is open, read, read again to see its end, closed, and copied into one
+/// allocation that also holds its reference count; bigger files are mapped (see MappedFile).
+[[nodiscard]] inline FileBytes read_file_bytes(const std::filesystem::path& path) {
+#ifdef OXIR_HAVE_MMAP
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error(path.string(), std::string("cannot open: ") + std::strerror(errno));
+  constexpr std::size_t first_bytes = 16384;
+  std::byte first[first_bytes];
+  std::size_t n = 0;
+  for (;;) {
+    const auto got = ::read(fd, first + n, first_bytes - n);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      const int err = errno;
+      ::close(fd);
+      throw Error(path.string(), std::string("cannot read: ") + std::strerror(err));
+    }
+    if (got == 0) {  // the end: the whole file is in `first`
+      ::close(fd);
+      auto bytes = std::make_shared_for_overwrite<std::byte[]>(n ? n : 1);
+      if (n) std::memcpy(bytes.get(), first, n);
+      const std::span<const std::byte> view(bytes.get(), n);
+      return {std::move(bytes), view};
+    }
+    n += static_cast<std::size_t>(got);
+    if (n == first_bytes) break;  // a bigger file
+  }
+  auto map = std::make_shared<MappedFile>(fd, path, std::span<const std::byte>(first, n));
+  const auto view = map->bytes();
+  return {std::move(map), view};
+#else
+  auto map = std::make_shared<MappedFile>(path);
+  const auto view = map->bytes();
+  return {std::move(map), view};
+#endif
+}
 
 }  // namespace oxir::io

@@ -231,11 +231,11 @@ inline void write_file(const std::filesystem::path& path, std::span<const std::b
 /// (or at once with options.load_external_data). Throws oxir::Error naming the file and the
 /// field path of any problem.
 [[nodiscard]] inline Model load_model(const std::filesystem::path& path, const LoadOptions& options = {}) {
-  auto map = std::make_shared<io::MappedFile>(path);
+  auto file = io::read_file_bytes(path);
   try {
     Model m;
-    io::Decoder decoder(map, options.decode);
-    decoder.model(wire::Reader(map->bytes()), m);
+    io::Decoder decoder(std::move(file.owner), options.decode);
+    decoder.model(wire::Reader(file.bytes), m);
     if (decoder.external_tensors() != 0) io::attach_external_data(m, path.parent_path(), options.load_external_data);
     return m;
   } catch (const Error& e) {
