@@ -56,10 +56,17 @@ class NameMap {
     return append(key);
   }
   /// Appends `key` (the caller knows it is absent).
-  V& append(std::string_view key) {
-    entries_.emplace_back(key, V{});
+  V& append(std::string_view key, V value = V{}) {
+    entries_.emplace_back(key, std::move(value));
     index_.added(key, entries_.size(), key_of());
     return entries_.back().second;
+  }
+  /// Sets the value of `key` (inserting it if absent).
+  void assign(std::string_view key, V&& value) {
+    if (V* v = find(key))
+      *v = std::move(value);
+    else
+      append(key, std::move(value));
   }
   void reserve(std::size_t n) {
     entries_.reserve(n);
@@ -185,6 +192,12 @@ class Engine {
   /// Sizes resolved to numbers, dim_params, or printed expressions.
   std::optional<Shape> to_shape(const std::optional<Dims>& d);
   void reserve_names(const Graph& g);
+  /// Upper bound of the values a graph defines (inputs, initializers, node outputs).
+  static std::size_t value_count(const Graph& g) {
+    std::size_t n = g.inputs.size() + g.initializers.size() + g.sparse_initializers.size();
+    for (const auto& node : g.nodes) n += node.outputs.size();
+    return n;
+  }
   bool subgraph_inputs_known(Scope& sc, const Node& n);
   void write_back();
   void fill_missing(Type& declared, const ValueType& inferred);
@@ -510,7 +523,7 @@ inline InferReport Engine::run() {
   sc.graph = &g;
   sc.path = "graph";
   sc.opsets = &model_.opset_imports;
-  sc.values.reserve(g.inputs.size());
+  sc.values.reserve(value_count(g));
   for (std::size_t i = 0; i < g.inputs.size(); ++i) {
     const auto& v = g.inputs[i];
     ValueInfoState& st = sc.values[v.name];
@@ -524,11 +537,7 @@ inline InferReport Engine::run() {
 }
 
 inline void Engine::infer_graph(Scope& sc, Graph& g) {
-  {
-    std::size_t outputs = 0;
-    for (const auto& n : g.nodes) outputs += n.outputs.size();
-    sc.values.reserve(sc.values.size() + g.initializers.size() + g.sparse_initializers.size() + outputs);
-  }
+  sc.values.reserve(sc.values.size() + value_count(g) - g.inputs.size());
   // Initializers (not overridable by a graph input of the same name: those are defaults only).
   auto is_input = [&](std::string_view name) {
     for (const auto& v : g.inputs)
@@ -554,16 +563,17 @@ inline void Engine::infer_graph(Scope& sc, Graph& g) {
       if (t.dims.size() <= 1) st.sym_value = tensor_sym_value(t);
       sc.constants[t.name] = &t;
     }
-    sc.values[t.name] = std::move(st);
+    sc.values.assign(t.name, std::move(st));
   }
   for (const auto& sp : g.sparse_initializers) {
     ValueInfoState st;
     Dims d;
     for (auto x : sp.dims) d.emplace_back(x);
     st.type = ValueType::tensor(sp.values.data_type, std::move(d));
-    sc.values[sp.values.name] = std::move(st);
+    sc.values.assign(sp.values.name, std::move(st));
   }
   if (!opts_.overwrite) {
+    sc.declared.reserve(g.value_info.size() + g.outputs.size());
     for (const auto& v : g.value_info)
       if (v.type) sc.declared[v.name] = &*v.type;
     for (const auto& v : g.outputs)
@@ -666,7 +676,7 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
       ++report.values_unknown;
     else
       ++report.values_typed;
-    sc.values[name] = std::move(st);
+    sc.values.assign(name, std::move(st));
   }
 }
 
@@ -902,9 +912,11 @@ inline void Engine::write_back() {
     };
     // Node outputs in file order (each name once), then the graph's own outputs/inputs.
     auto& list = g.value_info;
-    list.reserve(list.size() + r.values.size());  // no reallocation from here on: `existing` views the names
     NameMap<std::size_t> existing;
+    bool reserved = false;
     if (!list.empty()) {
+      list.reserve(list.size() + r.values.size());  // no reallocation from here on: `existing` views the names
+      reserved = true;
       existing.reserve(list.size());
       for (std::size_t i = 0; i < list.size(); ++i)
         if (!existing.contains(list[i].name)) existing.append(list[i].name) = i;
@@ -917,6 +929,8 @@ inline void Engine::write_back() {
         if (const std::size_t* at = existing.empty() ? nullptr : existing.find(o)) {
           annotate(list[*at], st->type);
         } else {
+          if (!reserved) list.reserve(list.size() + r.values.size());
+          reserved = true;
           ValueInfo& vi = list.emplace_back();
           vi.name = o;
           vi.type = to_type(st->type);
