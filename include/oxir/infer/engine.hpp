@@ -226,6 +226,7 @@ class Engine {
   std::unordered_map<const Function*, std::vector<std::pair<std::string, ValueInfoState>>> fn_results_;
   std::unordered_map<const Graph*, std::size_t> result_index_;  ///< only past kLinear results
   bool strict_failed_ = false;
+  std::vector<std::optional<ValueInfoState>> spare_outputs_;  ///< a free InferContext::outputs_ buffer
 };
 
 // ============================================================================================
@@ -401,8 +402,28 @@ inline std::optional<Dims> Engine::tensor_sym_value(const Tensor& t) {
 }
 
 inline void Engine::refine(ValueInfoState& st, const Type& declared, const Where& where, const Node* n) {
-  ValueType d = from_type(declared);
   auto& t = st.type;
+  auto check_elem = [&](DataType declared_elem) {
+    if (t.elem == DataType::UNDEFINED) {
+      t.elem = declared_elem;
+    } else if (declared_elem != DataType::UNDEFINED && declared_elem != t.elem) {
+      diagnose(Severity::Error, DiagnosticKind::Conflict, where.str(), n,
+               "element type inferred as " + std::string(data_type_name(t.elem)) + " but declared " +
+                   std::string(data_type_name(declared_elem)));
+    }
+  };
+  // A tensor declared without a shape (typical of graph outputs) adds only its element type.
+  if (const auto* dt = std::get_if<TensorType>(&declared.value); dt && !dt->shape) {
+    if (t.is_unknown()) {
+      t = ValueType::tensor(dt->elem_type);
+    } else if (t.kind != ValueType::Kind::Tensor) {
+      diagnose(Severity::Error, DiagnosticKind::Conflict, where.str(), n, "inferred a different kind of type than declared");
+    } else {
+      check_elem(dt->elem_type);
+    }
+    return;
+  }
+  ValueType d = from_type(declared);
   if (t.is_unknown()) {
     t = std::move(d);
     return;
@@ -413,13 +434,7 @@ inline void Engine::refine(ValueInfoState& st, const Type& declared, const Where
     return;
   }
   if (t.kind == ValueType::Kind::Tensor || t.kind == ValueType::Kind::SparseTensor) {
-    if (t.elem == DataType::UNDEFINED) {
-      t.elem = d.elem;
-    } else if (d.elem != DataType::UNDEFINED && d.elem != t.elem) {
-      diagnose(Severity::Error, DiagnosticKind::Conflict, where.str(), n,
-               "element type inferred as " + std::string(data_type_name(t.elem)) + " but declared " +
-                   std::string(data_type_name(d.elem)));
-    }
+    check_elem(d.elem);
     if (!t.shape) {
       t.shape = std::move(d.shape);
     } else if (d.shape) {
@@ -617,6 +632,8 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
     if (auto v = find_opset(*sc.opsets, n.domain)) opset = *v;
   }
   InferContext ctx(*this, sc, n, index, opset);
+  ctx.outputs_ = std::move(spare_outputs_);  // the buffer of an earlier node, if free
+  spare_outputs_ = {};
   ctx.outputs_.resize(n.outputs.size());
   auto path = [&] { return ctx.path(); };
   bool ok = true;
@@ -677,6 +694,10 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
     else
       ++report.values_typed;
     sc.values.assign(name, std::move(st));
+  }
+  if (spare_outputs_.capacity() < ctx.outputs_.capacity()) {
+    ctx.outputs_.clear();
+    spare_outputs_ = std::move(ctx.outputs_);
   }
 }
 
