@@ -32,6 +32,63 @@ inline constexpr int kMaxCallDepth = 64;
 /// Deepest nesting of subgraphs inferred (stack guard; files the decoder accepts stay far below).
 inline constexpr int kMaxSubgraphDepth = 200;
 
+/// A map from names (views of strings that outlive it) to V, in insertion order. Small maps (most
+/// graphs have a handful of values) are a plain vector searched linearly; larger ones add an
+/// open-addressing index. Inserting may move the values (like a vector): callers hold no
+/// pointer into a map across an insertion into that same map.
+template <class V>
+class NameMap {
+ public:
+  using value_type = std::pair<std::string_view, V>;
+
+  [[nodiscard]] V* find(std::string_view key) {
+    const auto i = index_.find(key, entries_.size(), key_of());
+    return i == detail::NameIndex::npos ? nullptr : &entries_[i].second;
+  }
+  [[nodiscard]] const V* find(std::string_view key) const {
+    const auto i = index_.find(key, entries_.size(), key_of());
+    return i == detail::NameIndex::npos ? nullptr : &entries_[i].second;
+  }
+  [[nodiscard]] bool contains(std::string_view key) const { return find(key) != nullptr; }
+  /// The value of `key`, inserted (value-initialised) if absent.
+  V& operator[](std::string_view key) {
+    if (V* v = find(key)) return *v;
+    return append(key);
+  }
+  /// Appends `key` (the caller knows it is absent).
+  V& append(std::string_view key, V value = V{}) {
+    entries_.emplace_back(key, std::move(value));
+    index_.added(key, entries_.size(), key_of());
+    return entries_.back().second;
+  }
+  /// Sets the value of `key` (inserting it if absent).
+  void assign(std::string_view key, V&& value) {
+    if (V* v = find(key))
+      *v = std::move(value);
+    else
+      append(key, std::move(value));
+  }
+  void reserve(std::size_t n) {
+    entries_.reserve(n);
+    index_.reserve(n, entries_.size(), key_of());
+  }
+  [[nodiscard]] std::size_t size() const noexcept { return entries_.size(); }
+  [[nodiscard]] bool empty() const noexcept { return entries_.empty(); }
+  auto begin() noexcept { return entries_.begin(); }
+  auto end() noexcept { return entries_.end(); }
+  auto begin() const noexcept { return entries_.begin(); }
+  auto end() const noexcept { return entries_.end(); }
+
+ private:
+  struct KeyOf {
+    const std::vector<value_type>* entries;
+    std::string_view operator()(std::size_t i) const { return (*entries)[i].first; }
+  };
+  [[nodiscard]] KeyOf key_of() const { return KeyOf{&entries_}; }
+  std::vector<value_type> entries_;
+  detail::NameIndex index_;
+};
+
 struct Scope {
   Scope* parent = nullptr;
   Graph* graph = nullptr;  ///< the graph inferred here (a temporary for function bodies)
@@ -39,9 +96,9 @@ struct Scope {
   const std::vector<OperatorSetId>* opsets = nullptr;
   // Keys view names owned by the model (or a function body copy) being inferred: they stay put
   // until write_back, which runs after every scope is gone.
-  std::unordered_map<std::string_view, ValueInfoState> values;
-  std::unordered_map<std::string_view, const Tensor*> constants;
-  std::unordered_map<std::string_view, const Type*> declared;  ///< keep mode: existing annotations
+  NameMap<ValueInfoState> values;
+  NameMap<const Tensor*> constants;
+  NameMap<const Type*> declared;  ///< keep mode: existing annotations
   bool write_back = true;
   int call_depth = 0;
   int depth = 0;  ///< subgraph nesting level
@@ -49,12 +106,12 @@ struct Scope {
   /// The state of `name` here or in an enclosing scope, or nullptr.
   ValueInfoState* lookup(std::string_view name) {
     for (Scope* s = this; s; s = s->parent)
-      if (auto it = s->values.find(name); it != s->values.end()) return &it->second;
+      if (auto* v = s->values.find(name)) return v;
     return nullptr;
   }
   const Tensor* constant(std::string_view name) const {
     for (const Scope* s = this; s; s = s->parent) {
-      if (auto it = s->constants.find(name); it != s->constants.end()) return it->second;
+      if (auto* c = s->constants.find(name)) return *c;
       if (s->values.contains(name)) return nullptr;  // shadowed by a non-constant value
     }
     return nullptr;
@@ -103,7 +160,9 @@ class Engine {
   [[nodiscard]] const InferOptions& options() const noexcept { return opts_; }
 
   /// Converts a declared Type; unknown dims become fresh symbols (or `unnamed_prefix` + index).
-  ValueType from_type(const Type& t, const std::string& unnamed_prefix = {});
+  ValueType from_type(const Type& t, const std::string& unnamed_prefix = {}) {
+    return convert_type(t, unnamed_prefix.empty() ? nullptr : &unnamed_prefix, "");
+  }
   /// Converts back with resolved sizes.
   Type to_type(const ValueType& v);
   /// Symbolic contents of a constant tensor (integer, rank <= 1, small), if any.
@@ -125,11 +184,21 @@ class Engine {
       return s + "." + field + "[" + std::to_string(index) + "]";
     }
   };
-  ValueInfoState refine(const ValueInfoState& inferred, const Type& declared, const Where& where,
-                        const Node* n);
+  /// Refines `st` (inferred) in place with a declared type.
+  void refine(ValueInfoState& st, const Type& declared, const Where& where, const Node* n);
+  /// from_type; unnamed dims of tensors become symbols named *prefix + suffix + index when
+  /// `prefix` is given (the name is built only for such dims).
+  ValueType convert_type(const Type& t, const std::string* prefix, std::string_view suffix);
+  /// Sizes resolved to numbers, dim_params, or printed expressions.
+  std::optional<Shape> to_shape(const std::optional<Dims>& d);
   void reserve_names(const Graph& g);
+  /// Upper bound of the values a graph defines (inputs, initializers, node outputs).
+  static std::size_t value_count(const Graph& g) {
+    std::size_t n = g.inputs.size() + g.initializers.size() + g.sparse_initializers.size();
+    for (const auto& node : g.nodes) n += node.outputs.size();
+    return n;
+  }
   bool subgraph_inputs_known(Scope& sc, const Node& n);
-  void record(Graph& g, Scope& sc);
   void write_back();
   void fill_missing(Type& declared, const ValueType& inferred);
   /// Writes t into an existing annotation: replaced in overwrite mode, else only its unknown parts.
@@ -142,15 +211,22 @@ class Engine {
   InferOptions opts_;
   const OpRegistry& reg_;
   struct GraphResult {
-    Graph* graph;
-    std::vector<std::pair<std::string_view, ValueInfoState>> node_values;  // node outputs in order
+    Graph* graph = nullptr;
+    NameMap<ValueInfoState> values;  ///< the finished scope's states (node outputs among them)
+    /// The subgraph's formal inputs/outputs as refined; the main graph's outputs are read from
+    /// `values` instead (main_graph).
     std::vector<ValueInfoState> inputs, outputs;
+    bool main_graph = false;
   };
+  /// The result slot of g (created on first use; a graph inferred again replaces its result).
+  GraphResult& result_for(Graph& g);
+  GraphResult& record(Graph& g, Scope& sc);
   std::vector<GraphResult> results_;
   // annotate_functions: per function, its body's node outputs joined over all call sites.
   std::unordered_map<const Function*, std::vector<std::pair<std::string, ValueInfoState>>> fn_results_;
-  std::unordered_map<Graph*, std::size_t> result_index_;
+  std::unordered_map<const Graph*, std::size_t> result_index_;  ///< only past kLinear results
   bool strict_failed_ = false;
+  std::vector<std::optional<ValueInfoState>> spare_outputs_;  ///< a free InferContext::outputs_ buffer
 };
 
 // ============================================================================================
@@ -175,7 +251,7 @@ inline void Engine::diagnose(Severity sev, DiagnosticKind kind, const std::strin
   if (report.diagnostics.size() < opts_.max_diagnostics) report.diagnostics.push_back(std::move(d));
 }
 
-inline ValueType Engine::from_type(const Type& t, const std::string& unnamed_prefix) {
+inline ValueType Engine::convert_type(const Type& t, const std::string* prefix, std::string_view suffix) {
   auto dims_of = [&](const std::optional<Shape>& s) -> std::optional<Dims> {
     if (!s) return std::nullopt;
     Dims d;
@@ -186,8 +262,11 @@ inline ValueType Engine::from_type(const Type& t, const std::string& unnamed_pre
         d.emplace_back(x.dim_value());
       } else if (x.is_param() && !x.dim_param().empty()) {
         d.push_back(DimExpr::symbol(syms.named(x.dim_param())));
-      } else if (!unnamed_prefix.empty()) {
-        d.push_back(DimExpr::symbol(syms.named(unnamed_prefix + std::to_string(i), SymbolOrigin::InputUnnamed)));
+      } else if (prefix) {
+        std::string name = *prefix;
+        name += suffix;
+        name += std::to_string(i);
+        d.push_back(DimExpr::symbol(syms.named(name, SymbolOrigin::InputUnnamed)));
       } else {
         d.push_back(syms.fresh_expr());
       }
@@ -222,22 +301,25 @@ inline ValueType Engine::from_type(const Type& t, const std::string& unnamed_pre
       t.value);
 }
 
+inline std::optional<Shape> Engine::to_shape(const std::optional<Dims>& d) {
+  if (!d) return std::nullopt;
+  std::optional<Shape> out(std::in_place);
+  auto& dims = out->dims;
+  dims.resize(d->size());
+  for (std::size_t i = 0; i < d->size(); ++i) {
+    const DimExpr r = syms.resolve((*d)[i]);
+    if (auto c = r.const_value())
+      dims[i].value.emplace<std::int64_t>(*c);
+    else if (auto id = r.as_symbol())
+      dims[i].value.emplace<std::string>(syms.name(*id));
+    else
+      dims[i].value.emplace<std::string>(r.to_string([&](std::int64_t id) { return syms.name(id); }));
+  }
+  return out;
+}
+
 inline Type Engine::to_type(const ValueType& v) {
-  auto shape_of = [&](const std::optional<Dims>& d) -> std::optional<Shape> {
-    if (!d) return std::nullopt;
-    Shape s;
-    s.dims.reserve(d->size());
-    for (const auto& e : *d) {
-      const DimExpr r = syms.resolve(e);
-      if (auto c = r.const_value())
-        s.dims.emplace_back(*c);
-      else if (auto id = r.as_symbol())
-        s.dims.emplace_back(syms.name(*id));
-      else
-        s.dims.emplace_back(r.to_string([&](std::int64_t id) { return syms.name(id); }));
-    }
-    return s;
-  };
+  auto shape_of = [&](const std::optional<Dims>& d) { return to_shape(d); };
   switch (v.kind) {
     case ValueType::Kind::Tensor: {
       TensorType t;
@@ -319,30 +401,42 @@ inline std::optional<Dims> Engine::tensor_sym_value(const Tensor& t) {
   return out;
 }
 
-inline ValueInfoState Engine::refine(const ValueInfoState& inferred, const Type& declared, const Where& where,
-                                     const Node* n) {
-  ValueInfoState out = inferred;
-  ValueType d = from_type(declared);
-  auto& t = out.type;
-  if (t.is_unknown()) {
-    t = std::move(d);
-    return out;
-  }
-  if (d.is_unknown()) return out;
-  if (t.kind != d.kind) {
-    diagnose(Severity::Error, DiagnosticKind::Conflict, where.str(), n, "inferred a different kind of type than declared");
-    return out;
-  }
-  if (t.kind == ValueType::Kind::Tensor || t.kind == ValueType::Kind::SparseTensor) {
+inline void Engine::refine(ValueInfoState& st, const Type& declared, const Where& where, const Node* n) {
+  auto& t = st.type;
+  auto check_elem = [&](DataType declared_elem) {
     if (t.elem == DataType::UNDEFINED) {
-      t.elem = d.elem;
-    } else if (d.elem != DataType::UNDEFINED && d.elem != t.elem) {
+      t.elem = declared_elem;
+    } else if (declared_elem != DataType::UNDEFINED && declared_elem != t.elem) {
       diagnose(Severity::Error, DiagnosticKind::Conflict, where.str(), n,
                "element type inferred as " + std::string(data_type_name(t.elem)) + " but declared " +
-                   std::string(data_type_name(d.elem)));
+                   std::string(data_type_name(declared_elem)));
     }
+  };
+  // A tensor declared without a shape (typical of graph outputs) adds only its element type.
+  if (const auto* dt = std::get_if<TensorType>(&declared.value); dt && !dt->shape) {
+    if (t.is_unknown()) {
+      t = ValueType::tensor(dt->elem_type);
+    } else if (t.kind != ValueType::Kind::Tensor) {
+      diagnose(Severity::Error, DiagnosticKind::Conflict, where.str(), n, "inferred a different kind of type than declared");
+    } else {
+      check_elem(dt->elem_type);
+    }
+    return;
+  }
+  ValueType d = from_type(declared);
+  if (t.is_unknown()) {
+    t = std::move(d);
+    return;
+  }
+  if (d.is_unknown()) return;
+  if (t.kind != d.kind) {
+    diagnose(Severity::Error, DiagnosticKind::Conflict, where.str(), n, "inferred a different kind of type than declared");
+    return;
+  }
+  if (t.kind == ValueType::Kind::Tensor || t.kind == ValueType::Kind::SparseTensor) {
+    check_elem(d.elem);
     if (!t.shape) {
-      t.shape = d.shape;
+      t.shape = std::move(d.shape);
     } else if (d.shape) {
       if (d.shape->size() != t.shape->size()) {
         diagnose(Severity::Error, DiagnosticKind::Conflict, where.str(), n,
@@ -360,9 +454,8 @@ inline ValueInfoState Engine::refine(const ValueInfoState& inferred, const Type&
       }
     }
   } else if (t.inner && d.inner && t.inner->is_unknown()) {
-    t.inner = d.inner;
+    t.inner = std::move(d.inner);
   }
-  return out;
 }
 
 // Whether every value the subgraphs of `n` use from outside themselves is known in `sc` (an
@@ -435,8 +528,6 @@ inline InferReport Engine::run() {
   });
   // Graph-input dim_params are the roots of all names: registered first, with top priority.
   Graph& g = model_.graph;
-  std::unordered_set<std::string_view> initializer_names;
-  for (const auto& t : g.initializers) initializer_names.insert(t.name);
   for (const auto& v : g.inputs)
     if (v.type)
       if (const auto* tt = std::get_if<TensorType>(&v.type->value); tt && tt->shape)
@@ -447,11 +538,11 @@ inline InferReport Engine::run() {
   sc.graph = &g;
   sc.path = "graph";
   sc.opsets = &model_.opset_imports;
+  sc.values.reserve(value_count(g));
   for (std::size_t i = 0; i < g.inputs.size(); ++i) {
     const auto& v = g.inputs[i];
-    ValueInfoState st;
-    if (v.type) st.type = from_type(*v.type, v.name + "_dim");
-    sc.values[v.name] = std::move(st);
+    ValueInfoState& st = sc.values[v.name];
+    if (v.type) st.type = convert_type(*v.type, &v.name, "_dim");
   }
   infer_graph(sc, g);
   record(g, sc);
@@ -461,7 +552,7 @@ inline InferReport Engine::run() {
 }
 
 inline void Engine::infer_graph(Scope& sc, Graph& g) {
-  sc.values.reserve(sc.values.size() + g.initializers.size() + g.nodes.size() * 2);
+  sc.values.reserve(sc.values.size() + value_count(g) - g.inputs.size());
   // Initializers (not overridable by a graph input of the same name: those are defaults only).
   auto is_input = [&](std::string_view name) {
     for (const auto& v : g.inputs)
@@ -475,8 +566,8 @@ inline void Engine::infer_graph(Scope& sc, Graph& g) {
   for (const auto& t : g.initializers) {
     const bool overridable = many_inputs ? input_names.contains(t.name) : is_input(t.name);
     if (overridable) {
-      auto it = sc.values.find(t.name);
-      if (it != sc.values.end() && !it->second.type.is_unknown()) continue;
+      auto* v = sc.values.find(t.name);
+      if (v && !v->type.is_unknown()) continue;
     }
     ValueInfoState st;
     Dims d;
@@ -487,16 +578,17 @@ inline void Engine::infer_graph(Scope& sc, Graph& g) {
       if (t.dims.size() <= 1) st.sym_value = tensor_sym_value(t);
       sc.constants[t.name] = &t;
     }
-    sc.values[t.name] = std::move(st);
+    sc.values.assign(t.name, std::move(st));
   }
   for (const auto& sp : g.sparse_initializers) {
     ValueInfoState st;
     Dims d;
     for (auto x : sp.dims) d.emplace_back(x);
     st.type = ValueType::tensor(sp.values.data_type, std::move(d));
-    sc.values[sp.values.name] = std::move(st);
+    sc.values.assign(sp.values.name, std::move(st));
   }
   if (!opts_.overwrite) {
+    sc.declared.reserve(g.value_info.size() + g.outputs.size());
     for (const auto& v : g.value_info)
       if (v.type) sc.declared[v.name] = &*v.type;
     for (const auto& v : g.outputs)
@@ -540,6 +632,8 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
     if (auto v = find_opset(*sc.opsets, n.domain)) opset = *v;
   }
   InferContext ctx(*this, sc, n, index, opset);
+  ctx.outputs_ = std::move(spare_outputs_);  // the buffer of an earlier node, if free
+  spare_outputs_ = {};
   ctx.outputs_.resize(n.outputs.size());
   auto path = [&] { return ctx.path(); };
   bool ok = true;
@@ -593,13 +687,17 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
     const auto& name = n.outputs[i];
     if (name.empty()) continue;
     ValueInfoState st = ctx.outputs_[i] ? std::move(*ctx.outputs_[i]) : ValueInfoState{};
-    if (auto it = sc.declared.find(name); it != sc.declared.end())
-      st = refine(st, *it->second, Where{&sc.path, static_cast<std::ptrdiff_t>(index), "output", i}, &n);
+    if (auto* d = sc.declared.find(name))
+      refine(st, **d, Where{&sc.path, static_cast<std::ptrdiff_t>(index), "output", i}, &n);
     if (st.type.is_unknown())
       ++report.values_unknown;
     else
       ++report.values_typed;
-    sc.values[name] = std::move(st);
+    sc.values.assign(name, std::move(st));
+  }
+  if (spare_outputs_.capacity() < ctx.outputs_.capacity()) {
+    ctx.outputs_.clear();
+    spare_outputs_ = std::move(ctx.outputs_);
   }
 }
 
@@ -655,7 +753,7 @@ inline void Engine::infer_call(InferContext& ctx, Scope& sc, const Function& fn,
     for (const auto& bn : g.nodes)
       for (const auto& o : bn.outputs)
         if (!o.empty())
-          if (auto v = body.values.find(o); v != body.values.end()) now.emplace_back(o, v->second);
+          if (auto* v = body.values.find(o)) now.emplace_back(o, *v);
     if (first) {
       it->second = std::move(now);
     } else {
@@ -699,7 +797,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   for (std::size_t i = 0; i < g.inputs.size(); ++i) {
     ValueInfoState st = i < inputs.size() ? std::move(inputs[i]) : ValueInfoState{};
     if (g.inputs[i].type)
-      st = refine(st, *g.inputs[i].type, Where{&sc.path, -1, "input", i}, &n);
+      refine(st, *g.inputs[i].type, Where{&sc.path, -1, "input", i}, &n);
     in_states.push_back(st);
     sc.values[g.inputs[i].name] = std::move(st);
   }
@@ -710,40 +808,39 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
     ValueInfoState st;
     if (auto* s = sc.lookup(g.outputs[i].name)) st = *s;
     if (g.outputs[i].type && (opts_.overwrite ? st.type.is_unknown() : true))
-      st = refine(st, *g.outputs[i].type, Where{&sc.path, -1, "output", i}, &n);
+      refine(st, *g.outputs[i].type, Where{&sc.path, -1, "output", i}, &n);
     out.push_back(std::move(st));
   }
   if (sc.write_back) {
-    record(g, sc);
-    auto& r = results_[result_index_.at(&g)];
+    auto& r = record(g, sc);
     r.inputs = std::move(in_states);
     r.outputs = out;
   }
   return out;
 }
 
-inline void Engine::record(Graph& g, Scope& sc) {
-  GraphResult r;
-  r.graph = &g;
-  if (&g == &model_.graph) {
-    for (const auto& v : g.outputs) {
-      ValueInfoState st;
-      if (auto* s = sc.lookup(v.name)) st = *s;
-      r.outputs.push_back(std::move(st));
-    }
+inline Engine::GraphResult& Engine::result_for(Graph& g) {
+  if (results_.size() <= detail::NameIndex::kLinear) {
+    for (auto& r : results_)
+      if (r.graph == &g) return r;
+    results_.emplace_back().graph = &g;
+    if (results_.size() > detail::NameIndex::kLinear)
+      for (std::size_t i = 0; i < results_.size(); ++i) result_index_.emplace(results_[i].graph, i);
+    return results_.back();
   }
+  auto [it, added] = result_index_.try_emplace(&g, results_.size());
+  if (added) results_.emplace_back().graph = &g;
+  return results_[it->second];
+}
+
+inline Engine::GraphResult& Engine::record(Graph& g, Scope& sc) {
   // The scope is finished: its states move into the result.
-  r.node_values.reserve(sc.values.size());
-  for (const auto& n : g.nodes)
-    for (const auto& o : n.outputs)
-      if (!o.empty())
-        if (auto it = sc.values.find(o); it != sc.values.end()) r.node_values.emplace_back(o, std::move(it->second));
-  if (auto it = result_index_.find(&g); it != result_index_.end()) {
-    results_[it->second] = std::move(r);
-  } else {
-    result_index_[&g] = results_.size();
-    results_.push_back(std::move(r));
-  }
+  GraphResult& r = result_for(g);
+  r.values = std::move(sc.values);
+  r.inputs.clear();
+  r.outputs.clear();
+  r.main_graph = &g == &model_.graph;
+  return r;
 }
 
 inline void Engine::fill_missing(Type& declared, const ValueType& inferred) {
@@ -758,9 +855,8 @@ inline void Engine::fill_missing(Type& declared, const ValueType& inferred) {
     if (tt.elem_type == DataType::UNDEFINED) tt.elem_type = inferred.elem;
     if (!inferred.shape) return;
     if (!tt.shape) {
-      Type t = to_type(inferred);
-      if (auto* x = std::get_if<TensorType>(&t.value)) tt.shape = x->shape;
-      if (auto* x = std::get_if<SparseTensorType>(&t.value)) tt.shape = x->shape;
+      if (inferred.kind == ValueType::Kind::Tensor || inferred.kind == ValueType::Kind::SparseTensor)
+        tt.shape = to_shape(inferred.shape);
       return;
     }
     if (tt.shape->dims.size() != inferred.shape->size()) return;
@@ -827,20 +923,52 @@ inline void Engine::write_back() {
       for (const auto& v : g.outputs) skip_set.insert(v.name);
       for (const auto& v : g.inputs) skip_set.insert(v.name);
     }
-    write_value_info(g.value_info, r.node_values, [&](std::string_view name) {
+    auto skip = [&](std::string_view name) {
       if (!small) return skip_set.contains(name);
       for (const auto& v : g.outputs)
         if (v.name == name) return true;
       for (const auto& v : g.inputs)
         if (v.name == name) return true;
       return false;
-    });
-    auto update = [&](std::vector<ValueInfo>& list, const std::vector<ValueInfoState>& states) {
-      for (std::size_t i = 0; i < list.size() && i < states.size(); ++i)
-        if (!states[i].type.is_unknown()) annotate(list[i], states[i].type);
     };
-    update(g.outputs, r.outputs);
-    if (&g != &model_.graph) update(g.inputs, r.inputs);
+    // Node outputs in file order (each name once), then the graph's own outputs/inputs.
+    auto& list = g.value_info;
+    NameMap<std::size_t> existing;
+    bool reserved = false;
+    if (!list.empty()) {
+      list.reserve(list.size() + r.values.size());  // no reallocation from here on: `existing` views the names
+      reserved = true;
+      existing.reserve(list.size());
+      for (std::size_t i = 0; i < list.size(); ++i)
+        if (!existing.contains(list[i].name)) existing.append(list[i].name) = i;
+    }
+    for (const auto& n : g.nodes)
+      for (const auto& o : n.outputs) {
+        if (o.empty()) continue;
+        ValueInfoState* st = r.values.find(o);
+        if (!st || st->type.is_unknown() || skip(o)) continue;
+        if (const std::size_t* at = existing.empty() ? nullptr : existing.find(o)) {
+          annotate(list[*at], st->type);
+        } else {
+          if (!reserved) list.reserve(list.size() + r.values.size());
+          reserved = true;
+          ValueInfo& vi = list.emplace_back();
+          vi.name = o;
+          vi.type = to_type(st->type);
+        }
+        st->type.kind = ValueType::Kind::Unknown;  // written: a repeated name is not written again
+      }
+    auto update = [&](std::vector<ValueInfo>& vlist, const std::vector<ValueInfoState>& states) {
+      for (std::size_t i = 0; i < vlist.size() && i < states.size(); ++i)
+        if (!states[i].type.is_unknown()) annotate(vlist[i], states[i].type);
+    };
+    if (r.main_graph) {
+      for (auto& v : g.outputs)
+        if (const ValueInfoState* st = r.values.find(v.name); st && !st->type.is_unknown()) annotate(v, st->type);
+    } else {
+      update(g.outputs, r.outputs);
+      update(g.inputs, r.inputs);
+    }
   }
   // Function bodies (on request): the types that hold at every call site.
   for (auto& f : model_.functions) {

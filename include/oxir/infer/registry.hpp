@@ -3,8 +3,7 @@
 
 #include <string>
 #include <string_view>
-#include <functional>
-#include <unordered_map>
+#include <vector>
 
 #include "context.hpp"
 
@@ -17,44 +16,56 @@ class OpRegistry {
   /// Registers (or replaces) the rule of domain::op_type. `domain` "" or "ai.onnx" = default.
   void add(std::string_view domain, std::string_view op_type, Rule rule) {
     if (domain == "ai.onnx") domain = "";
-    auto d = rules_.find(domain);
-    if (d == rules_.end()) d = rules_.emplace(std::string(domain), Ops{}).first;
-    auto o = d->second.find(op_type);
-    if (o == d->second.end())
-      d->second.emplace(std::string(op_type), rule);
-    else
-      o->second = rule;
+    auto o = index_.find(op_type, ops_.size(), key_of());
+    if (o == detail::NameIndex::npos) {
+      ops_.push_back(Op{std::string(op_type), {}});
+      o = ops_.size() - 1;
+      index_.added(ops_.back().name, ops_.size(), key_of());
+    }
+    for (auto& [d, r] : ops_[o].rules)
+      if (d == domain) {
+        r = rule;
+        return;
+      }
+    ops_[o].rules.emplace_back(std::string(domain), rule);
   }
   /// The rule of domain::op_type, or nullptr. Does not allocate.
   [[nodiscard]] Rule find(std::string_view domain, std::string_view op_type) const {
     if (domain == "ai.onnx") domain = "";
-    auto d = rules_.find(domain);
-    if (d == rules_.end()) return nullptr;
-    auto o = d->second.find(op_type);
-    return o == d->second.end() ? nullptr : o->second;
+    const auto o = index_.find(op_type, ops_.size(), key_of());
+    if (o == detail::NameIndex::npos) return nullptr;
+    for (const auto& [d, r] : ops_[o].rules)
+      if (d == domain) return r;
+    return nullptr;
   }
   [[nodiscard]] std::size_t size() const noexcept {
     std::size_t n = 0;
-    for (const auto& [d, ops] : rules_) n += ops.size();
+    for (const auto& o : ops_) n += o.rules.size();
     return n;
   }
   /// Calls f(domain, op_type) for every registered rule.
   template <class F>
   void for_each(F&& f) const {
-    for (const auto& [d, ops] : rules_)
-      for (const auto& [o, r] : ops) f(std::string_view(d), std::string_view(o));
+    for (const auto& o : ops_)
+      for (const auto& [d, r] : o.rules) f(std::string_view(d), std::string_view(o.name));
   }
 
   /// The registry with every built-in rule (defined in ops/all.hpp).
   [[nodiscard]] static const OpRegistry& standard();
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+  // Rules grouped by op_type (one hashed lookup), then a short scan over its domains (usually one).
+  struct Op {
+    std::string name;
+    std::vector<std::pair<std::string, Rule>> rules;  ///< (domain, rule)
   };
-  using Ops = std::unordered_map<std::string, Rule, Hash, std::equal_to<>>;
-  std::unordered_map<std::string, Ops, Hash, std::equal_to<>> rules_;
+  struct KeyOf {
+    const std::vector<Op>* ops;
+    std::string_view operator()(std::size_t i) const { return (*ops)[i].name; }
+  };
+  [[nodiscard]] KeyOf key_of() const { return KeyOf{&ops_}; }
+  std::vector<Op> ops_;
+  detail::NameIndex index_;
 };
 
 }  // namespace oxir::infer

@@ -6,6 +6,7 @@
 // class that meets a number becomes that number everywhere.
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <optional>
 #include <string>
@@ -17,6 +18,108 @@
 #include "expr.hpp"
 
 namespace oxir::infer {
+
+namespace detail {
+
+/// An open-addressing index from names to positions 0..n-1 of some table the caller owns (the
+/// caller compares keys, so the index never holds pointers into the table). Tables of up to
+/// kLinear entries are searched linearly and have no index at all: most graphs are that small.
+class NameIndex {
+ public:
+  static constexpr std::size_t kLinear = 16;
+
+  [[nodiscard]] static std::uint64_t hash(std::string_view s) noexcept {
+    // FNV-1a over 8-byte words then the tail: fast on short names, well mixed by the finaliser.
+    std::uint64_t h = 0xcbf29ce484222325ull ^ s.size();
+    std::size_t i = 0;
+    for (; i + 8 <= s.size(); i += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, s.data() + i, 8);
+      h = (h ^ w) * 0x100000001b3ull;
+      h ^= h >> 29;
+    }
+    for (; i < s.size(); ++i) h = (h ^ static_cast<unsigned char>(s[i])) * 0x100000001b3ull;
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ull;
+    h ^= h >> 32;
+    return h;
+  }
+
+  [[nodiscard]] bool active() const noexcept { return !slots_.empty(); }
+
+  /// Position of `key` among n entries, or npos. `key_of(i)` gives entry i's name.
+  template <class KeyOf>
+  [[nodiscard]] std::size_t find(std::string_view key, std::size_t n, KeyOf&& key_of) const {
+    if (slots_.empty()) {
+      for (std::size_t i = 0; i < n; ++i)
+        if (key_of(i) == key) return i;
+      return npos;
+    }
+    const std::uint64_t h = hash(key);
+    const std::uint32_t tag = static_cast<std::uint32_t>(h >> 32);
+    for (std::size_t s = static_cast<std::size_t>(h) & mask_;; s = (s + 1) & mask_) {
+      const std::uint64_t slot = slots_[s];
+      if (slot == 0) return npos;
+      if (static_cast<std::uint32_t>(slot >> 32) == tag) {
+        const std::size_t i = static_cast<std::uint32_t>(slot) - 1;
+        if (key_of(i) == key) return i;
+      }
+    }
+  }
+  /// Records that entry n-1 (just appended) has name `key`; builds the index once n passes
+  /// kLinear, grows it when half full.
+  template <class KeyOf>
+  void added(std::string_view key, std::size_t n, KeyOf&& key_of) {
+    if (slots_.empty()) {
+      if (n <= kLinear) return;
+      rebuild(n, key_of);
+      return;
+    }
+    if (2 * n > slots_.size()) {
+      rebuild(n, key_of);
+      return;
+    }
+    insert(hash(key), n - 1);
+  }
+  /// Makes room for n entries without rehashing (only once the index exists or n needs one).
+  template <class KeyOf>
+  void reserve(std::size_t n, std::size_t current, KeyOf&& key_of) {
+    if (n <= kLinear || 2 * n <= slots_.size()) return;
+    rebuild_to(capacity_for(n), current, key_of);
+  }
+  void clear() noexcept {
+    slots_.clear();
+    mask_ = 0;
+  }
+
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+ private:
+  static std::size_t capacity_for(std::size_t n) {
+    std::size_t c = 64;
+    while (c < 2 * n) c *= 2;
+    return c;
+  }
+  template <class KeyOf>
+  void rebuild(std::size_t n, KeyOf&& key_of) {
+    rebuild_to(capacity_for(n), n, key_of);
+  }
+  template <class KeyOf>
+  void rebuild_to(std::size_t cap, std::size_t n, KeyOf&& key_of) {
+    slots_.assign(cap, 0);
+    mask_ = cap - 1;
+    for (std::size_t i = 0; i < n; ++i) insert(hash(key_of(i)), i);
+  }
+  void insert(std::uint64_t h, std::size_t i) {
+    std::size_t s = static_cast<std::size_t>(h) & mask_;
+    while (slots_[s] != 0) s = (s + 1) & mask_;
+    slots_[s] = (h & 0xffffffff00000000ull) | static_cast<std::uint64_t>(i + 1);
+  }
+  std::vector<std::uint64_t> slots_;  ///< (hash >> 32) << 32 | (position + 1); 0 = empty
+  std::size_t mask_ = 0;
+};
+
+}  // namespace detail
 
 /// How a symbol came to be; lower ranks name a merged class.
 enum class SymbolOrigin : std::uint8_t {
@@ -37,15 +140,15 @@ enum class Unify : std::uint8_t {
 class SymbolTable {
  public:
   /// The symbol for a dim_param of the model (created on first use).
-  std::int64_t named(const std::string& name, SymbolOrigin origin = SymbolOrigin::Declared) {
-    if (auto it = by_name_.find(name); it != by_name_.end()) {
-      auto& s = syms_[static_cast<std::size_t>(it->second)];
+  std::int64_t named(std::string_view name, SymbolOrigin origin = SymbolOrigin::Declared) {
+    if (const auto i = find_name(name); i != detail::NameIndex::npos) {
+      auto& s = syms_[i];
       if (origin < s.origin) s.origin = origin;
-      return it->second;
+      return static_cast<std::int64_t>(i);
     }
     const auto id = static_cast<std::int64_t>(syms_.size());
-    syms_.push_back(Sym{name, id, std::nullopt, origin});
-    by_name_.emplace(name, id);
+    syms_.push_back(Sym{std::string(name), id, std::nullopt, origin});
+    by_name_.added(syms_.back().name, syms_.size(), key_of());
     return id;
   }
   /// A new symbol with a name not used by the model ("unk__0", "unk__1", …).
@@ -58,7 +161,7 @@ class SymbolTable {
     std::string name;
     do {
       name = std::string(prefix) + std::to_string(next_fresh_++);
-    } while (by_name_.contains(name) || reserved_.contains(name));
+    } while (find_name(name) != detail::NameIndex::npos || reserved_.contains(name));
     return named(name, SymbolOrigin::Fresh);
   }
   [[nodiscard]] DimExpr fresh_expr() { return DimExpr::symbol(fresh()); }
@@ -173,8 +276,15 @@ class SymbolTable {
     std::optional<std::int64_t> value;
     SymbolOrigin origin;
   };
+  struct KeyOf {
+    const std::vector<Sym>* syms;
+    std::string_view operator()(std::size_t i) const { return (*syms)[i].name; }
+  };
+  [[nodiscard]] KeyOf key_of() const { return KeyOf{&syms_}; }
+  [[nodiscard]] std::size_t find_name(std::string_view name) const { return by_name_.find(name, syms_.size(), key_of()); }
+
   std::vector<Sym> syms_;
-  std::unordered_map<std::string, std::int64_t> by_name_;
+  detail::NameIndex by_name_;  ///< names of syms_ (each symbol has its own name)
   std::unordered_set<std::string> reserved_;
   std::uint64_t next_fresh_ = 0;
   std::function<void()> before_first_fresh_;
