@@ -2682,26 +2682,26 @@ class Decoder {
   void graph(wire::Reader r, Graph& g) {
     Level level(*this);
     {
-      const auto c = count_fields(r);
-      reserve_more(g.nodes, c.n[1]);
-      reserve_more(g.initializers, c.n[5]);
-      reserve_more(g.inputs, c.n[11]);
-      reserve_more(g.outputs, c.n[12]);
-      reserve_more(g.value_info, c.n[13]);
+      const auto c = count_fields<1, 5, 11, 12, 13>(r);
+      reserve_more(g.nodes, c[0]);
+      reserve_more(g.initializers, c[1]);
+      reserve_more(g.inputs, c[2]);
+      reserve_more(g.outputs, c[3]);
+      reserve_more(g.value_info, c[4]);
     }
     while (!r.done()) {
       const auto* start = r.position();
       const auto t = r.tag();
       try {
         switch (t.field) {
-          case 1: if (is(t, LEN)) { node(sub(r), g.nodes.emplace_back()); continue; } break;
+          case 1: if (is(t, LEN)) { node(sub(r), add(g.nodes)); continue; } break;
           case 2: if (is(t, LEN)) { str(r, g.name); g.presence.set(2); continue; } break;
           case 5: if (is(t, LEN)) { tensor(sub(r), g.initializers.emplace_back()); continue; } break;
           case 15: if (is(t, LEN)) { sparse(sub(r), g.sparse_initializers.emplace_back()); continue; } break;
           case 10: if (is(t, LEN)) { str(r, g.doc_string); g.presence.set(10); continue; } break;
-          case 11: if (is(t, LEN)) { value_info(sub(r), g.inputs.emplace_back()); continue; } break;
-          case 12: if (is(t, LEN)) { value_info(sub(r), g.outputs.emplace_back()); continue; } break;
-          case 13: if (is(t, LEN)) { value_info(sub(r), g.value_info.emplace_back()); continue; } break;
+          case 11: if (is(t, LEN)) { value_info(sub(r), add(g.inputs)); continue; } break;
+          case 12: if (is(t, LEN)) { value_info(sub(r), add(g.outputs)); continue; } break;
+          case 13: if (is(t, LEN)) { value_info(sub(r), add(g.value_info)); continue; } break;
           case 14: if (is(t, LEN)) { annotation(sub(r), g.quantization_annotation.emplace_back()); continue; } break;
           case 16: if (is(t, LEN)) { entry(sub(r), g.metadata_props.emplace_back()); continue; } break;
           default: break;
@@ -2716,18 +2716,18 @@ class Decoder {
   void node(wire::Reader r, Node& n) {
     Level level(*this);
     {
-      const auto c = count_fields(r);
-      reserve_more(n.inputs, c.n[1]);
-      reserve_more(n.outputs, c.n[2]);
-      reserve_more(n.attributes, c.n[5]);
+      const auto c = count_fields<1, 2, 5>(r);
+      reserve_more(n.inputs, c[0]);
+      reserve_more(n.outputs, c[1]);
+      reserve_more(n.attributes, c[2]);
     }
     while (!r.done()) {
       const auto* start = r.position();
       const auto t = r.tag();
       try {
         switch (t.field) {
-          case 1: if (is(t, LEN)) { str(r, n.inputs.emplace_back()); continue; } break;
-          case 2: if (is(t, LEN)) { str(r, n.outputs.emplace_back()); continue; } break;
+          case 1: if (is(t, LEN)) { add_str(r, n.inputs); continue; } break;
+          case 2: if (is(t, LEN)) { add_str(r, n.outputs); continue; } break;
           case 3: if (is(t, LEN)) { str(r, n.name); n.presence.set(3); continue; } break;
           case 4: if (is(t, LEN)) { str(r, n.op_type); n.presence.set(4); continue; } break;
           case 7: if (is(t, LEN)) { str(r, n.domain); n.presence.set(7); continue; } break;
@@ -2786,7 +2786,7 @@ class Decoder {
           case 8:
             if ((is(t, VARINT) || is(t, LEN)) && takes<std::vector<std::int64_t>>(a)) {
               auto& ints = list<std::vector<std::int64_t>>(a);
-              if (ints.empty() && is(t, VARINT)) reserve_more(ints, count_fields(rest(r, start)).n[8]);
+              if (ints.empty() && is(t, VARINT)) reserve_more(ints, count_fields<8>(rest(r, start))[0]);
               repeated_i64(r, t, ints);
               continue;
             }
@@ -2844,7 +2844,7 @@ class Decoder {
         switch (t.field) {
           case 1:
             if (is(t, VARINT) || is(t, LEN)) {
-              if (x.dims.empty() && is(t, VARINT)) reserve_more(x.dims, count_fields(rest(r, start)).n[1]);
+              if (x.dims.empty() && is(t, VARINT)) reserve_more(x.dims, count_fields<1>(rest(r, start))[0]);
               repeated_i64(r, t, x.dims);
               continue;
             }
@@ -2906,7 +2906,13 @@ class Decoder {
       try {
         switch (t.field) {
           case 1: if (is(t, LEN)) { str(r, v.name); v.presence.set(1); continue; } break;
-          case 2: if (is(t, LEN)) { type(sub(r), v.type ? *v.type : v.type.emplace()); continue; } break;
+          case 2:
+            if (is(t, LEN)) {
+              auto tr = sub(r);
+              type(tr, v.type ? *v.type : new_type(v.type, tr));
+              continue;
+            }
+            break;
           case 3: if (is(t, LEN)) { str(r, v.doc_string); v.presence.set(3); continue; } break;
           case 4: if (is(t, LEN)) { entry(sub(r), v.metadata_props.emplace_back()); continue; } break;
           default: break;
@@ -2958,7 +2964,7 @@ class Decoder {
 
   void function(wire::Reader r, Function& f) {
     Level level(*this);
-    reserve_more(f.nodes, count_fields(r).n[7]);
+    reserve_more(f.nodes, count_fields<7>(r)[0]);
     while (!r.done()) {
       const auto* start = r.position();
       const auto t = r.tag();
@@ -3002,11 +3008,14 @@ class Decoder {
 
   // Counts message nesting for the depth limit.
   struct Level {
-    explicit Level(Decoder& d) : dec(d) {
-      if (++dec.depth_ > dec.opt_.max_depth)
-        throw Error("messages nested deeper than " + std::to_string(dec.opt_.max_depth) + " levels");
+    OXIR_ALWAYS_INLINE explicit Level(Decoder& d) : dec(d) {
+      if (++dec.depth_ > dec.opt_.max_depth) [[unlikely]]
+        too_deep(dec.opt_.max_depth);
     }
-    ~Level() { --dec.depth_; }
+    OXIR_ALWAYS_INLINE ~Level() { --dec.depth_; }
+    [[noreturn]] OXIR_COLD static void too_deep(int max_depth) {
+      throw Error("messages nested deeper than " + std::to_string(max_depth) + " levels");
+    }
     Level(const Level&) = delete;
     Level& operator=(const Level&) = delete;
     Decoder& dec;
@@ -3153,15 +3162,16 @@ class Decoder {
 
   void shape(wire::Reader r, Shape& s) {
     Level level(*this);
-    reserve_more(s.dims, count_fields(r).n[1]);
+    reserve_more(s.dims, count_fields<1>(r)[0]);
     while (!r.done()) {
       const auto* start = r.position();
       const auto t = r.tag();
       if (t.field == 1 && is(t, LEN)) {
+        const auto index = s.dims.size();
         try {
-          dim(sub(r), s.dims.emplace_back());
+          dim(sub(r), s.dims);
         } catch (const Error& e) {
-          throw e.within(indexed("dim", s.dims));
+          throw e.within("dim[" + std::to_string(index) + "]");
         }
         continue;
       }
@@ -3169,8 +3179,36 @@ class Decoder {
     }
   }
 
-  void dim(wire::Reader r, Dim& d) {
+  // Appends the Dim in `r` to `dims`. The common dims (a dim_value or a dim_param, nothing else)
+  // are read first and then constructed with their value.
+  void dim(wire::Reader r, std::vector<Dim>& dims) {
     Level level(*this);
+    const auto* const begin = r.position();
+    int kind = 0;  // 1: dim_value, 2: dim_param
+    std::int64_t value = 0;
+    std::span<const std::byte> param;
+    while (!r.done()) {
+      const auto t = r.tag();
+      if (t.field == 1 && is(t, VARINT)) {
+        value = i64(r);
+        kind = 1;
+        continue;
+      }
+      if (t.field == 2 && is(t, LEN)) {
+        param = r.bytes();
+        kind = 2;
+        continue;
+      }
+      // Anything else (denotation, unknown fields): the general path, from the start.
+      dim_general(wire::Reader(begin, r.position() + r.remaining()), dims.emplace_back());
+      return;
+    }
+    if (kind == 1) dims.emplace_back(value);
+    else if (kind == 2) dims.emplace_back(std::string(reinterpret_cast<const char*>(param.data()), param.size()));
+    else dims.emplace_back();
+  }
+
+  void dim_general(wire::Reader r, Dim& d) {
     while (!r.done()) {
       const auto* start = r.position();
       const auto t = r.tag();
@@ -3353,12 +3391,9 @@ class Decoder {
   }
 
   // ---- reserving repeated fields ----
-  // How often each field number below 32 occurs at a message's top level, from a quick scan that
+  // How often each of the fields F occurs at a message's top level, from a quick scan that
   // skips values without decoding them. Only a capacity hint: malformed bytes end the scan
   // quietly and the decoding loop reports them with their field path.
-  struct FieldCounts {
-    std::uint32_t n[32] = {};
-  };
   OXIR_ALWAYS_INLINE static bool next_varint(const std::byte*& p, const std::byte* end, std::uint64_t& v) noexcept {
     if (p < end && std::to_integer<unsigned>(*p) < 0x80) {
       v = std::to_integer<std::uint64_t>(*p++);
@@ -3375,13 +3410,15 @@ class Decoder {
     }
     return false;
   }
-  static FieldCounts count_fields(const wire::Reader& r) noexcept {
-    FieldCounts c;
+  template <std::uint32_t... F>
+  static std::array<std::uint32_t, sizeof...(F)> count_fields(const wire::Reader& r) noexcept {
+    std::array<std::uint32_t, sizeof...(F)> c{};  // counters in registers: no table to clear
     const std::byte* p = r.position();
     const std::byte* const end = p + r.remaining();
     std::uint64_t key = 0, v = 0;
     while (p < end && next_varint(p, end, key)) {
-      if ((key >> 3) < 32) ++c.n[key >> 3];
+      std::size_t i = 0;
+      ((c[i] += (key >> 3) == F ? 1U : 0U, ++i), ...);
       switch (key & 7) {
         case 0: if (!next_varint(p, end, v)) return c; break;
         case 1: if (end - p < 8) return c; p += 8; break;
@@ -3400,20 +3437,41 @@ class Decoder {
     return wire::Reader(start, r.position() + r.remaining());
   }
   // Makes room for `n` more elements (keeping geometric growth when called repeatedly).
+  // New elements built by a user-provided constructor: `emplace_back()` of a type with a
+  // defaulted one value-initializes, clearing the whole object before constructing it.
+  OXIR_ALWAYS_INLINE static Node& add(std::vector<Node>& v) { return v.emplace_back(std::string(), std::vector<std::string>(), std::vector<std::string>()); }
+  OXIR_ALWAYS_INLINE static ValueInfo& add(std::vector<ValueInfo>& v) { return v.emplace_back(std::string()); }
+  // A Type for the bytes in `r`, which usually hold a tensor type: built holding one (an empty
+  // Type would be cleared whole and then have its alternative switched).
+  OXIR_ALWAYS_INLINE static Type& new_type(std::optional<Type>& o, const wire::Reader& r) {
+    if (!r.done() && *r.position() == std::byte{0x0A}) return o.emplace(TensorType{});  // field 1, LEN
+    return o.emplace();
+  }
   template <class V>
   static void reserve_more(V& v, std::size_t n) {
     if (n > v.capacity() - v.size()) v.reserve(std::max(v.size() + n, 2 * v.capacity()));
   }
 
   // ---- primitives ----
-  static bool is(wire::Tag t, wire::WireType w) noexcept { return t.type == w; }
-  static std::int64_t i64(wire::Reader& r) { return static_cast<std::int64_t>(r.varint()); }
+  OXIR_ALWAYS_INLINE static bool is(wire::Tag t, wire::WireType w) noexcept { return t.type == w; }
+  OXIR_ALWAYS_INLINE static std::int64_t i64(wire::Reader& r) { return static_cast<std::int64_t>(r.varint()); }
   // int32 and enum fields: protobuf truncates the 64-bit varint to 32 bits.
-  static std::int32_t i32(wire::Reader& r) { return static_cast<std::int32_t>(static_cast<std::uint32_t>(r.varint())); }
-  static wire::Reader sub(wire::Reader& r) { return wire::Reader(r.bytes()); }
-  static void str(wire::Reader& r, std::string& out) {
+  OXIR_ALWAYS_INLINE static std::int32_t i32(wire::Reader& r) {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(r.varint()));
+  }
+  OXIR_ALWAYS_INLINE static wire::Reader sub(wire::Reader& r) { return wire::Reader(r.bytes()); }
+  OXIR_ALWAYS_INLINE static void str(wire::Reader& r, std::string& out) {
     auto b = r.bytes();
-    out.assign(reinterpret_cast<const char*>(b.data()), b.size());
+    // Mostly a field seen for the first time: appending to an empty string is the short path.
+    if (out.empty()) [[likely]]
+      out.append(reinterpret_cast<const char*>(b.data()), b.size());
+    else
+      out.assign(reinterpret_cast<const char*>(b.data()), b.size());
+  }
+  // A new string element (constructed in place: cheaper than assigning to an empty one).
+  OXIR_ALWAYS_INLINE static void add_str(wire::Reader& r, std::vector<std::string>& out) {
+    auto b = r.bytes();
+    out.emplace_back(reinterpret_cast<const char*>(b.data()), b.size());
   }
   static void unknown(wire::Reader& r, wire::Tag t, const std::byte* start, UnknownFields& out) {
     r.skip(t.type);
@@ -3628,436 +3686,6 @@ class Decoder {
 namespace oxir {
 namespace io {
 
-/// Sizes of nested messages in visiting order: the first pass appends, the second reads them
-/// back. The first entries live in the object itself (on the stack), so small models need no
-/// allocation; bigger ones spill to the heap, doubling.
-class SizeList {
- public:
-  SizeList() noexcept : data_(inline_) {}
-  SizeList(const SizeList&) = delete;
-  SizeList& operator=(const SizeList&) = delete;
-
-  /// Appends a slot and returns its index.
-  OXIR_ALWAYS_INLINE std::size_t push() {
-    if (size_ == capacity_) [[unlikely]]
-      grow();
-    return size_++;
-  }
-  void set(std::size_t i, std::uint64_t size) noexcept { data_[i] = Size{size}; }
-  [[nodiscard]] std::uint64_t operator[](std::size_t i) const noexcept { return static_cast<std::uint64_t>(data_[i]); }
-  [[nodiscard]] std::size_t size() const noexcept { return size_; }
-
- private:
-  // A type of its own, so that stores of sizes cannot alias the passes' counters (std::size_t,
-  // std::uint64_t) and the compiler keeps those in registers.
-  enum class Size : std::uint64_t {};
-  OXIR_NOINLINE void grow() {
-    auto bigger = std::make_unique_for_overwrite<Size[]>(capacity_ * 2);
-    std::memcpy(bigger.get(), data_, size_ * sizeof(Size));
-    heap_ = std::move(bigger);
-    data_ = heap_.get();
-    capacity_ *= 2;
-  }
-  static constexpr std::size_t inline_capacity = 256;
-  Size inline_[inline_capacity];
-  std::unique_ptr<Size[]> heap_;
-  Size* data_;
-  std::size_t size_ = 0;
-  std::size_t capacity_ = inline_capacity;
-};
-
-/// First pass: measures every message, remembering nested sizes in visiting order.
-class SizePass {
- public:
-  explicit SizePass(SizeList& sizes) noexcept : sizes_(sizes) {}
-  void varint(std::uint32_t f, std::uint64_t v) { n_ += wire::tag_size(f) + wire::varint_size(v); }
-  void fixed32(std::uint32_t f, std::uint32_t) { n_ += wire::tag_size(f) + 4; }
-  void bytes(std::uint32_t f, std::span<const std::byte> b) {
-    n_ += wire::tag_size(f) + wire::varint_size(b.size()) + b.size();
-  }
-  void bytes(std::uint32_t f, std::string_view s) { n_ += wire::tag_size(f) + wire::varint_size(s.size()) + s.size(); }
-  void raw(std::span<const std::byte> b) { n_ += b.size(); }
-  void raw(std::string_view s) { n_ += s.size(); }
-  void bare_varint(std::uint64_t v) { n_ += wire::varint_size(v); }
-  /// A nested message (written even when empty).
-  template <class F>
-  void message(std::uint32_t f, F&& inner) {
-    const auto size = measure(inner);
-    n_ += wire::tag_size(f) + wire::varint_size(size) + size;
-  }
-  /// A packed repeated field (omitted when empty).
-  template <class F>
-  void packed(std::uint32_t f, F&& inner) {
-    const auto size = measure(inner);
-    if (size) n_ += wire::tag_size(f) + wire::varint_size(size) + size;
-  }
-  [[nodiscard]] std::uint64_t total() const noexcept { return n_; }
-
- private:
-  template <class F>
-  std::uint64_t measure(F& inner) {
-    const auto slot = sizes_.push();
-    const auto saved = n_;
-    n_ = 0;
-    inner();
-    const auto size = n_;
-    sizes_.set(slot, size);
-    n_ = saved;
-    return size;
-  }
-  std::uint64_t n_ = 0;
-  SizeList& sizes_;
-};
-
-/// Second pass: writes into memory sized by the first pass, reusing its nested sizes.
-class WritePass {
- public:
-  WritePass(std::byte* out, const SizeList& sizes) noexcept : w_(out), sizes_(sizes) {}
-  OXIR_ALWAYS_INLINE void varint(std::uint32_t f, std::uint64_t v) {
-    w_.tag(f, wire::WireType::varint);
-    w_.varint(v);
-  }
-  void fixed32(std::uint32_t f, std::uint32_t v) {
-    w_.tag(f, wire::WireType::fixed32);
-    w_.fixed32(v);
-  }
-  OXIR_ALWAYS_INLINE void bytes(std::uint32_t f, std::span<const std::byte> b) {
-    w_.tag(f, wire::WireType::length_delimited);
-    w_.varint(b.size());
-    w_.raw(b);
-  }
-  OXIR_ALWAYS_INLINE void bytes(std::uint32_t f, std::string_view s) { bytes(f, std::as_bytes(std::span<const char>(s.data(), s.size()))); }
-  void raw(std::span<const std::byte> b) { w_.raw(b); }
-  void raw(std::string_view s) { w_.raw(s); }
-  void bare_varint(std::uint64_t v) { w_.varint(v); }
-  template <class F>
-  void message(std::uint32_t f, F&& inner) {
-    const auto size = sizes_[next_++];
-    w_.tag(f, wire::WireType::length_delimited);
-    w_.varint(size);
-    inner();
-  }
-  template <class F>
-  void packed(std::uint32_t f, F&& inner) {
-    const auto size = sizes_[next_++];
-    if (!size) return;
-    w_.tag(f, wire::WireType::length_delimited);
-    w_.varint(size);
-    inner();
-  }
-  [[nodiscard]] std::byte* position() const noexcept { return w_.position(); }
-
- private:
-  wire::Writer w_;
-  const SizeList& sizes_;
-  std::size_t next_ = 0;
-};
-
-/// The encoding rules, written once for both passes.
-template <class Out>
-class Emitter {
- public:
-  explicit Emitter(Out& o) : o_(o) {}
-
-  void model(const Model& m) {
-    i64(1, m.ir_version, m.presence);
-    str(2, m.producer_name, m.presence);
-    str(3, m.producer_version, m.presence);
-    str(4, m.domain, m.presence);
-    i64(5, m.model_version, m.presence);
-    str(6, m.doc_string, m.presence);
-    if (m.presence.has(7) || !is_empty(m.graph)) o_.message(7, [&] { graph(m.graph); });
-    for (const auto& x : m.opset_imports) o_.message(8, [&] { opset(x); });
-    for (const auto& x : m.metadata_props) o_.message(14, [&] { entry(x); });
-    for (const auto& x : m.training_info) o_.message(20, [&] { training(x); });
-    for (const auto& x : m.functions) o_.message(25, [&] { function(x); });
-    for (const auto& x : m.configuration) o_.message(26, [&] { device_config(x); });
-    o_.raw(m.unknown_fields);
-  }
-
-  void graph(const Graph& g) {
-    for (const auto& x : g.nodes) o_.message(1, [&] { node(x); });
-    str(2, g.name, g.presence);
-    for (const auto& x : g.initializers) o_.message(5, [&] { tensor(x); });
-    str(10, g.doc_string, g.presence);
-    for (const auto& x : g.inputs) o_.message(11, [&] { value_info(x); });
-    for (const auto& x : g.outputs) o_.message(12, [&] { value_info(x); });
-    for (const auto& x : g.value_info) o_.message(13, [&] { value_info(x); });
-    for (const auto& x : g.quantization_annotation) o_.message(14, [&] { annotation(x); });
-    for (const auto& x : g.sparse_initializers) o_.message(15, [&] { sparse(x); });
-    for (const auto& x : g.metadata_props) o_.message(16, [&] { entry(x); });
-    o_.raw(g.unknown_fields);
-  }
-
-  void node(const Node& n) {
-    for (const auto& x : n.inputs) o_.bytes(1, x);
-    for (const auto& x : n.outputs) o_.bytes(2, x);
-    str(3, n.name, n.presence);
-    str(4, n.op_type, n.presence);
-    for (const auto& x : n.attributes) o_.message(5, [&] { attribute(x); });
-    str(6, n.doc_string, n.presence);
-    str(7, n.domain, n.presence);
-    str(8, n.overload, n.presence);
-    for (const auto& x : n.metadata_props) o_.message(9, [&] { entry(x); });
-    for (const auto& x : n.device_configurations) o_.message(10, [&] { node_device(x); });
-    o_.raw(n.unknown_fields);
-  }
-
-  void attribute(const Attribute& a) {
-    str(1, a.name, a.presence);
-    const auto& v = a.value;
-    // The held value is written whatever it is (0 included): it is what the attribute says.
-    if (auto p = std::get_if<float>(&v)) o_.fixed32(2, std::bit_cast<std::uint32_t>(*p));
-    if (auto p = std::get_if<std::int64_t>(&v)) o_.varint(3, static_cast<std::uint64_t>(*p));
-    if (auto p = std::get_if<std::string>(&v)) o_.bytes(4, *p);
-    if (auto p = std::get_if<Box<Tensor>>(&v); p && *p) o_.message(5, [&] { tensor(**p); });
-    if (auto p = std::get_if<Box<Graph>>(&v); p && *p) o_.message(6, [&] { graph(**p); });
-    if (auto p = std::get_if<std::vector<float>>(&v))
-      for (float f : *p) o_.fixed32(7, std::bit_cast<std::uint32_t>(f));
-    if (auto p = std::get_if<std::vector<std::int64_t>>(&v))
-      for (auto i : *p) o_.varint(8, static_cast<std::uint64_t>(i));
-    if (auto p = std::get_if<std::vector<std::string>>(&v))
-      for (const auto& s : *p) o_.bytes(9, s);
-    if (auto p = std::get_if<std::vector<Tensor>>(&v))
-      for (const auto& t : *p) o_.message(10, [&] { tensor(t); });
-    if (auto p = std::get_if<std::vector<Graph>>(&v))
-      for (const auto& g : *p) o_.message(11, [&] { graph(g); });
-    str(13, a.doc_string, a.presence);
-    if (auto p = std::get_if<Box<Type>>(&v); p && *p) o_.message(14, [&] { type(**p); });
-    if (auto p = std::get_if<std::vector<Type>>(&v))
-      for (const auto& t : *p) o_.message(15, [&] { type(t); });
-    i32(20, static_cast<std::int32_t>(a.type), a.presence);
-    str(21, a.ref_attr_name, a.presence);
-    if (auto p = std::get_if<Box<SparseTensor>>(&v); p && *p) o_.message(22, [&] { sparse(**p); });
-    if (auto p = std::get_if<std::vector<SparseTensor>>(&v))
-      for (const auto& s : *p) o_.message(23, [&] { sparse(s); });
-    o_.raw(a.unknown_fields);
-  }
-
-  void tensor(const Tensor& t) {
-    for (auto d : t.dims) o_.varint(1, static_cast<std::uint64_t>(d));
-    i32(2, static_cast<std::int32_t>(t.data_type), t.presence);
-    if (t.segment) o_.message(3, [&] { segment(*t.segment); });
-    const bool inline_data = !t.is_external() && t.data_type != DataType::STRING;
-    const bool typed = inline_data && t.encoding == TensorEncoding::typed;
-    const auto typed_field = typed ? typed_field_for(t.data_type) : 0U;
-    if (typed_field == 4) typed_fixed(4, t, 4);
-    if (typed_field == 5) typed_int32(t);
-    for (const auto& s : t.strings) o_.bytes(6, s);
-    if (typed_field == 7) typed_varints(7, t, 8, true);
-    str(8, t.name, t.presence);
-    if (inline_data && typed_field == 0 && (!t.data.empty() || t.presence.has(9))) o_.bytes(9, t.bytes());
-    if (typed_field == 10) typed_fixed(10, t, 8);
-    if (typed_field == 11) typed_varints(11, t, bit_width(t.data_type) / 8, false);
-    str(12, t.doc_string, t.presence);
-    for (const auto& x : t.external_data) o_.message(13, [&] { entry(x); });
-    i32(14, static_cast<std::int32_t>(t.data_location), t.presence);
-    for (const auto& x : t.metadata_props) o_.message(16, [&] { entry(x); });
-    o_.raw(t.unknown_fields);
-  }
-
-  void sparse(const SparseTensor& s) {
-    if (s.presence.has(1) || !is_empty(s.values)) o_.message(1, [&] { tensor(s.values); });
-    if (s.presence.has(2) || !is_empty(s.indices)) o_.message(2, [&] { tensor(s.indices); });
-    for (auto d : s.dims) o_.varint(3, static_cast<std::uint64_t>(d));
-    o_.raw(s.unknown_fields);
-  }
-
-  void value_info(const ValueInfo& v) {
-    str(1, v.name, v.presence);
-    if (v.type) o_.message(2, [&] { type(*v.type); });
-    str(3, v.doc_string, v.presence);
-    for (const auto& x : v.metadata_props) o_.message(4, [&] { entry(x); });
-    o_.raw(v.unknown_fields);
-  }
-
-  void type(const Type& y) {
-    if (auto p = std::get_if<TensorType>(&y.value)) o_.message(1, [&] { tensor_type(*p); });
-    if (auto p = std::get_if<SequenceType>(&y.value))
-      o_.message(4, [&] {
-        if (p->elem_type) o_.message(1, [&] { type(*p->elem_type); });
-        o_.raw(p->unknown_fields);
-      });
-    if (auto p = std::get_if<MapType>(&y.value))
-      o_.message(5, [&] {
-        i32(1, static_cast<std::int32_t>(p->key_type), p->presence);
-        if (p->value_type) o_.message(2, [&] { type(*p->value_type); });
-        o_.raw(p->unknown_fields);
-      });
-    str(6, y.denotation, y.presence);
-    if (auto p = std::get_if<OpaqueType>(&y.value))
-      o_.message(7, [&] {
-        str(1, p->domain, p->presence);
-        str(2, p->name, p->presence);
-        o_.raw(p->unknown_fields);
-      });
-    if (auto p = std::get_if<SparseTensorType>(&y.value)) o_.message(8, [&] { tensor_type(*p); });
-    if (auto p = std::get_if<OptionalType>(&y.value))
-      o_.message(9, [&] {
-        if (p->elem_type) o_.message(1, [&] { type(*p->elem_type); });
-        o_.raw(p->unknown_fields);
-      });
-    o_.raw(y.unknown_fields);
-  }
-
-  void function(const Function& f) {
-    str(1, f.name, f.presence);
-    for (const auto& x : f.inputs) o_.bytes(4, x);
-    for (const auto& x : f.outputs) o_.bytes(5, x);
-    for (const auto& x : f.attributes) o_.bytes(6, x);
-    for (const auto& x : f.nodes) o_.message(7, [&] { node(x); });
-    str(8, f.doc_string, f.presence);
-    for (const auto& x : f.opset_imports) o_.message(9, [&] { opset(x); });
-    str(10, f.domain, f.presence);
-    for (const auto& x : f.attribute_protos) o_.message(11, [&] { attribute(x); });
-    for (const auto& x : f.value_info) o_.message(12, [&] { value_info(x); });
-    str(13, f.overload, f.presence);
-    for (const auto& x : f.metadata_props) o_.message(14, [&] { entry(x); });
-    o_.raw(f.unknown_fields);
-  }
-
- private:
-  void tensor_type(const auto& tt) {
-    i32(1, static_cast<std::int32_t>(tt.elem_type), tt.presence);
-    if (tt.shape)
-      o_.message(2, [&] {
-        for (const auto& d : tt.shape->dims) o_.message(1, [&] { dim(d); });
-        o_.raw(tt.shape->unknown_fields);
-      });
-    o_.raw(tt.unknown_fields);
-  }
-  void dim(const Dim& d) {
-    if (auto p = std::get_if<std::int64_t>(&d.value)) o_.varint(1, static_cast<std::uint64_t>(*p));
-    if (auto p = std::get_if<std::string>(&d.value)) o_.bytes(2, *p);
-    str(3, d.denotation, d.presence);
-    o_.raw(d.unknown_fields);
-  }
-  void segment(const TensorSegment& s) {
-    i64(1, s.begin, s.presence);
-    i64(2, s.end, s.presence);
-    o_.raw(s.unknown_fields);
-  }
-  void opset(const OperatorSetId& x) {
-    str(1, x.domain, x.presence);
-    i64(2, x.version, x.presence);
-    o_.raw(x.unknown_fields);
-  }
-  void entry(const StringStringEntry& e) {
-    str(1, e.key, e.presence);
-    str(2, e.value, e.presence);
-    o_.raw(e.unknown_fields);
-  }
-  void annotation(const TensorAnnotation& a) {
-    str(1, a.tensor_name, a.presence);
-    for (const auto& x : a.quant_parameter_tensor_names) o_.message(2, [&] { entry(x); });
-    o_.raw(a.unknown_fields);
-  }
-  void training(const TrainingInfo& t) {
-    if (t.presence.has(1) || !is_empty(t.initialization)) o_.message(1, [&] { graph(t.initialization); });
-    if (t.presence.has(2) || !is_empty(t.algorithm)) o_.message(2, [&] { graph(t.algorithm); });
-    for (const auto& x : t.initialization_binding) o_.message(3, [&] { entry(x); });
-    for (const auto& x : t.update_binding) o_.message(4, [&] { entry(x); });
-    o_.raw(t.unknown_fields);
-  }
-  void device_config(const DeviceConfiguration& d) {
-    str(1, d.name, d.presence);
-    i32(2, d.num_devices, d.presence);
-    for (const auto& x : d.device) o_.bytes(3, x);
-    o_.raw(d.unknown_fields);
-  }
-  void node_device(const NodeDeviceConfiguration& d) {
-    str(1, d.configuration_id, d.presence);
-    for (const auto& x : d.sharding_spec) o_.message(2, [&] { sharding(x); });
-    i32(3, d.pipeline_stage, d.presence);
-    o_.raw(d.unknown_fields);
-  }
-  void sharding(const ShardingSpec& s) {
-    str(1, s.tensor_name, s.presence);
-    for (auto x : s.device) o_.varint(2, static_cast<std::uint64_t>(x));
-    for (const auto& x : s.index_to_device_group_map)
-      o_.message(3, [&] {
-        i64(1, x.key, x.presence);
-        for (auto v : x.value) o_.varint(2, static_cast<std::uint64_t>(v));
-        o_.raw(x.unknown_fields);
-      });
-    for (const auto& x : s.sharded_dim)
-      o_.message(4, [&] {
-        i64(1, x.axis, x.presence);
-        for (const auto& ss : x.simple_sharding)
-          o_.message(2, [&] {
-            if (auto p = std::get_if<std::int64_t>(&ss.dim)) o_.varint(1, static_cast<std::uint64_t>(*p));
-            if (auto p = std::get_if<std::string>(&ss.dim)) o_.bytes(2, *p);
-            i64(3, ss.num_shards, ss.presence);
-            o_.raw(ss.unknown_fields);
-          });
-        o_.raw(x.unknown_fields);
-      });
-    o_.raw(s.unknown_fields);
-  }
-
-  static void check_multiple(const Tensor& t, std::size_t width) {
-    if (t.data.size() % width != 0)
-      throw Error("tensor '" + t.name + "'", "payload of " + std::to_string(t.data.size()) +
-                                                 " bytes is not a whole number of " + std::to_string(width) +
-                                                 "-byte elements");
-  }
-  void typed_fixed(std::uint32_t f, const Tensor& t, std::size_t width) {
-    check_multiple(t, width);
-    o_.packed(f, [&] { o_.raw(t.bytes()); });
-  }
-  // int64_data / uint64_data: one varint per element of `width` bytes.
-  void typed_varints(std::uint32_t f, const Tensor& t, int width, bool is_signed) {
-    const auto w = static_cast<std::size_t>(width);
-    check_multiple(t, w);
-    o_.packed(f, [&] {
-      const auto b = t.bytes();
-      for (std::size_t i = 0; i < b.size(); i += w) {
-        std::uint64_t v = 0;
-        std::memcpy(&v, b.data() + i, w);
-        (void)is_signed;  // int64 two's complement is already the varint's 64-bit value
-        o_.bare_varint(v);
-      }
-    });
-  }
-  // int32_data: one entry per element (sub-byte types: one per packed byte); signed types
-  // sign-extended, the others (bit patterns of float16/bfloat16/float8, uint8/16, bool) zero-extended.
-  void typed_int32(const Tensor& t) {
-    const int bits = bit_width(t.data_type);
-    const std::size_t w = bits >= 8 ? static_cast<std::size_t>(bits / 8) : 1;
-    const bool sign_extend = bits >= 8 && is_signed(t.data_type) && is_integer(t.data_type);
-    check_multiple(t, w);
-    o_.packed(5, [&] {
-      const auto b = t.bytes();
-      for (std::size_t i = 0; i < b.size(); i += w) {
-        std::uint64_t v = 0;
-        std::memcpy(&v, b.data() + i, w);
-        if (sign_extend && w < 8) {
-          const auto shift = 64 - 8 * w;
-          v = static_cast<std::uint64_t>(static_cast<std::int64_t>(v << shift) >> shift);
-        }
-        o_.bare_varint(v);
-      }
-    });
-  }
-
-  // ---- optional scalar fields: written when non-default or present on the wire ----
-  OXIR_ALWAYS_INLINE void str(std::uint32_t f, const std::string& s, const FieldPresence& p) {
-    if (!s.empty() || p.has(static_cast<int>(f))) o_.bytes(f, s);
-  }
-  OXIR_ALWAYS_INLINE void i64(std::uint32_t f, std::int64_t v, const FieldPresence& p) {
-    if (v != 0 || p.has(static_cast<int>(f))) o_.varint(f, static_cast<std::uint64_t>(v));
-  }
-  // int32 and enums: negative values are sign-extended to 64 bits, as protobuf does.
-  OXIR_ALWAYS_INLINE void i32(std::uint32_t f, std::int32_t v, const FieldPresence& p) {
-    if (v != 0 || p.has(static_cast<int>(f))) o_.varint(f, static_cast<std::uint64_t>(static_cast<std::int64_t>(v)));
-  }
-
-  static bool is_empty(const Graph& g) { return g == Graph{}; }
-  static bool is_empty(const Tensor& t) { return t == Tensor{}; }
-
-  Out& o_;
-};
-
 /// Asks the kernel to back [p, p + n) with transparent huge pages where it can (Linux, THP in
 /// "madvise" mode): writing a 100 MB output then takes ~50 page faults instead of ~25,000, which
 /// otherwise cost more than the copying itself. Only a hint; ignored elsewhere and on failure.
@@ -4071,31 +3699,594 @@ inline void advise_huge_pages([[maybe_unused]] void* p, [[maybe_unused]] std::si
 #endif
 }
 
-/// Runs both passes over `emit(emitter)`, writing into a new `Bytes` (a contiguous container of
-/// single bytes: std::vector<std::byte>, std::string) of exactly the right size.
+/// Writes protobuf messages back to front, in one pass: a message's fields are written before
+/// its length is needed, so the length prefix is simply the number of bytes written since its
+/// start -- no size pass, no table of nested sizes. The bytes go into a buffer on the stack
+/// (growing to the heap for big models) and are copied once into an output of exactly the right
+/// size. Payloads of `hole_bytes` or more are not copied into the buffer: they are remembered as
+/// holes and copied straight into the output, so a model's weights are copied once, as by a
+/// size-then-write encoder.
+///
+/// Every write takes the current start of the written bytes and returns the new start, so that
+/// position stays in a register (a member would have to be reloaded after every byte store).
+class BackWriter {
+ public:
+  using P = std::byte*;
+  /// Payloads at least this big become holes (copied once, into the output).
+  static constexpr std::size_t hole_bytes = 512;
+
+  BackWriter() noexcept : lo_(inline_), hi_(inline_ + inline_capacity) {}
+  BackWriter(const BackWriter&) = delete;
+  BackWriter& operator=(const BackWriter&) = delete;
+
+  /// Where writing starts (the end of an empty buffer).
+  [[nodiscard]] P start() const noexcept { return hi_; }
+  /// Bytes of output from `p` to the end, holes included.
+  [[nodiscard]] OXIR_ALWAYS_INLINE std::size_t distance(P p) const noexcept {
+    return static_cast<std::size_t>(hi_ - p) + hole_total_;
+  }
+
+  /// Makes sure `n` bytes can be written before `p`; returns `p` (moved if the buffer grew).
+  [[nodiscard]] OXIR_ALWAYS_INLINE P room(P p, std::size_t n) {
+    if (static_cast<std::size_t>(p - lo_) < n) [[unlikely]]
+      return grow(p, n);
+    return p;
+  }
+
+  /// A varint ending at `p` (10 bytes of room needed).
+  [[nodiscard]] OXIR_ALWAYS_INLINE static P put_varint(P p, std::uint64_t v) noexcept {
+    if (v < 0x80) {
+      *--p = static_cast<std::byte>(v);
+      return p;
+    }
+    if (v < 0x4000) {
+      p -= 2;
+      p[0] = static_cast<std::byte>(v | 0x80);
+      p[1] = static_cast<std::byte>(v >> 7);
+      return p;
+    }
+    return put_varint_long(p, v);
+  }
+  /// A field key ending at `p` (5 bytes of room needed).
+  [[nodiscard]] OXIR_ALWAYS_INLINE static P put_key(P p, std::uint32_t field, wire::WireType t) noexcept {
+    return put_varint(p, (static_cast<std::uint64_t>(field) << 3) | static_cast<unsigned>(t));
+  }
+  /// `n` bytes ending at `p` (room needed).
+  [[nodiscard]] OXIR_ALWAYS_INLINE static P put_raw(P p, const std::byte* d, std::size_t n) noexcept {
+    p -= n;
+    copy(p, d, n);
+    return p;
+  }
+
+  // ---- fields ----
+  [[nodiscard]] OXIR_ALWAYS_INLINE P varint(P p, std::uint32_t f, std::uint64_t v) {
+    p = room(p, 15);
+    p = put_varint(p, v);
+    return put_key(p, f, wire::WireType::varint);
+  }
+  [[nodiscard]] OXIR_ALWAYS_INLINE P fixed32(P p, std::uint32_t f, std::uint32_t v) {
+    p = room(p, 9);
+    p -= 4;
+    std::memcpy(p, &v, 4);
+    return put_key(p, f, wire::WireType::fixed32);
+  }
+  [[nodiscard]] OXIR_ALWAYS_INLINE P bytes(P p, std::uint32_t f, const std::byte* d, std::size_t n) {
+    if (n < hole_bytes) [[likely]] {
+      p = room(p, n + 15);
+      p = put_raw(p, d, n);
+    } else {
+      p = hole(p, d, n, 15);
+    }
+    p = put_varint(p, n);
+    return put_key(p, f, wire::WireType::length_delimited);
+  }
+  [[nodiscard]] OXIR_ALWAYS_INLINE P bytes(P p, std::uint32_t f, std::span<const std::byte> b) {
+    return bytes(p, f, b.data(), b.size());
+  }
+  [[nodiscard]] OXIR_ALWAYS_INLINE P bytes(P p, std::uint32_t f, std::string_view s) {
+    return bytes(p, f, reinterpret_cast<const std::byte*>(s.data()), s.size());
+  }
+  /// Bytes written as they are (unknown fields, packed payloads).
+  [[nodiscard]] OXIR_ALWAYS_INLINE P raw(P p, const std::byte* d, std::size_t n) {
+    if (n == 0) return p;
+    if (n >= hole_bytes) [[unlikely]]
+      return hole(p, d, n, 0);
+    p = room(p, n);
+    return put_raw(p, d, n);
+  }
+  [[nodiscard]] OXIR_ALWAYS_INLINE P raw(P p, std::string_view s) {
+    return raw(p, reinterpret_cast<const std::byte*>(s.data()), s.size());
+  }
+  /// A nested message whose fields `inner(p)` writes (written even when empty).
+  template <class F>
+  [[nodiscard]] OXIR_ALWAYS_INLINE P message(P p, std::uint32_t f, F&& inner) {
+    const auto mark = distance(p);
+    p = inner(p);
+    const auto len = distance(p) - mark;
+    p = room(p, 15);
+    p = put_varint(p, len);
+    return put_key(p, f, wire::WireType::length_delimited);
+  }
+  /// A packed repeated field (omitted when empty).
+  template <class F>
+  [[nodiscard]] OXIR_ALWAYS_INLINE P packed(P p, std::uint32_t f, F&& inner) {
+    const auto mark = distance(p);
+    p = inner(p);
+    const auto len = distance(p) - mark;
+    if (len == 0) return p;
+    p = room(p, 15);
+    p = put_varint(p, len);
+    return put_key(p, f, wire::WireType::length_delimited);
+  }
+
+  /// Appends what was written from `p` on, holes filled in, to `out` (a contiguous container of
+  /// single bytes) and empties the writer.
+  template <class Bytes>
+  void finish(P p, Bytes& out) {
+    const std::size_t n = distance(p);
+    const std::size_t old = out.size();
+    // Reserved first, so the memory is untouched when the huge-page hint is given.
+    out.reserve(old + n);
+    if (old == 0) advise_huge_pages(out.data(), n);
+    out.resize(old + n);
+    auto* o = reinterpret_cast<std::byte*>(out.data()) + old;
+    const std::byte* src = p;
+    // Holes were recorded back to front: the last one comes first in the output.
+    for (auto h = holes_.rbegin(); h != holes_.rend(); ++h) {
+      const std::byte* at = hi_ - h->at;
+      const auto k = static_cast<std::size_t>(at - src);
+      if (k) std::memcpy(o, src, k);
+      o += k;
+      std::memcpy(o, h->data, h->size);
+      o += h->size;
+      src = at;
+    }
+    const auto k = static_cast<std::size_t>(hi_ - src);
+    if (k) std::memcpy(o, src, k);
+    if (o + k != reinterpret_cast<std::byte*>(out.data()) + old + n) throw Error("internal error: encoder size mismatch");
+    holes_.clear();
+    hole_total_ = 0;
+  }
+
+ private:
+  // Small copies without a call (most strings are names of a few bytes).
+  OXIR_ALWAYS_INLINE static void copy(std::byte* dst, const std::byte* src, std::size_t n) noexcept {
+    if (n <= 16) {
+      if (n >= 8) {
+        std::uint64_t a, b;
+        std::memcpy(&a, src, 8);
+        std::memcpy(&b, src + n - 8, 8);
+        std::memcpy(dst, &a, 8);
+        std::memcpy(dst + n - 8, &b, 8);
+      } else if (n >= 4) {
+        std::uint32_t a, b;
+        std::memcpy(&a, src, 4);
+        std::memcpy(&b, src + n - 4, 4);
+        std::memcpy(dst, &a, 4);
+        std::memcpy(dst + n - 4, &b, 4);
+      } else if (n > 0) {
+        dst[0] = src[0];
+        dst[n / 2] = src[n / 2];
+        dst[n - 1] = src[n - 1];
+      }
+      return;
+    }
+    std::memcpy(dst, src, n);
+  }
+  OXIR_NOINLINE static P put_varint_long(P p, std::uint64_t v) noexcept {
+    const auto n = wire::varint_size(v);
+    p -= n;
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+      p[i] = static_cast<std::byte>(v | 0x80);
+      v >>= 7;
+    }
+    p[n - 1] = static_cast<std::byte>(v);
+    return p;
+  }
+  // Records a payload copied into the output at the end; leaves `after` bytes of room before it.
+  OXIR_NOINLINE P hole(P p, const std::byte* d, std::size_t n, std::size_t after) {
+    holes_.push_back({static_cast<std::size_t>(hi_ - p), d, n});
+    hole_total_ += n;
+    return room(p, after);
+  }
+  OXIR_NOINLINE P grow(P p, std::size_t n) {
+    const auto used = static_cast<std::size_t>(hi_ - p);
+    const auto capacity = static_cast<std::size_t>(hi_ - lo_);
+    const auto bigger = std::max(2 * capacity, used + n + 64);
+    auto fresh = std::make_unique_for_overwrite<std::byte[]>(bigger);
+    std::byte* const top = fresh.get() + bigger;
+    if (used) std::memcpy(top - used, p, used);
+    heap_ = std::move(fresh);
+    lo_ = heap_.get();
+    hi_ = top;
+    return top - used;
+  }
+
+  struct Hole {
+    std::size_t at;  // bytes from the buffer's end to where the payload goes
+    const std::byte* data;
+    std::size_t size;
+  };
+  static constexpr std::size_t inline_capacity = 4096;
+  std::byte* lo_;
+  std::byte* hi_;
+  std::size_t hole_total_ = 0;
+  std::vector<Hole> holes_;
+  std::unique_ptr<std::byte[]> heap_;
+  std::byte inline_[inline_capacity];
+};
+
+/// The encoding rules: every message's fields in field-number order, packed where onnx.proto
+/// says [packed = true], unknown fields last -- written back to front, so each function below
+/// lists them last field first.
+class Encoder {
+ public:
+  using P = std::byte*;
+  BackWriter w;
+
+  P model(P p, const Model& m) {
+    p = w.raw(p, m.unknown_fields);
+    p = messages(p, 26, m.configuration, [this](P q, const DeviceConfiguration& x) { return device_config(q, x); });
+    p = messages(p, 25, m.functions, [this](P q, const Function& x) { return function(q, x); });
+    p = messages(p, 20, m.training_info, [this](P q, const TrainingInfo& x) { return training(q, x); });
+    p = messages(p, 14, m.metadata_props, [this](P q, const StringStringEntry& x) { return entry(q, x); });
+    p = messages(p, 8, m.opset_imports, [this](P q, const OperatorSetId& x) { return opset(q, x); });
+    if (m.presence.has(7) || !is_empty(m.graph)) p = w.message(p, 7, [&](P q) { return graph(q, m.graph); });
+    p = str(p, 6, m.doc_string, m.presence);
+    p = i64(p, 5, m.model_version, m.presence);
+    p = str(p, 4, m.domain, m.presence);
+    p = str(p, 3, m.producer_version, m.presence);
+    p = str(p, 2, m.producer_name, m.presence);
+    return i64(p, 1, m.ir_version, m.presence);
+  }
+
+  P graph(P p, const Graph& g) {
+    p = w.raw(p, g.unknown_fields);
+    p = messages(p, 16, g.metadata_props, [this](P q, const StringStringEntry& x) { return entry(q, x); });
+    p = messages(p, 15, g.sparse_initializers, [this](P q, const SparseTensor& x) { return sparse(q, x); });
+    p = messages(p, 14, g.quantization_annotation, [this](P q, const TensorAnnotation& x) { return annotation(q, x); });
+    p = messages(p, 13, g.value_info, [this](P q, const ValueInfo& x) { return value_info(q, x); });
+    p = messages(p, 12, g.outputs, [this](P q, const ValueInfo& x) { return value_info(q, x); });
+    p = messages(p, 11, g.inputs, [this](P q, const ValueInfo& x) { return value_info(q, x); });
+    p = str(p, 10, g.doc_string, g.presence);
+    p = messages(p, 5, g.initializers, [this](P q, const Tensor& x) { return tensor(q, x); });
+    p = str(p, 2, g.name, g.presence);
+    return messages(p, 1, g.nodes, [this](P q, const Node& x) { return node(q, x); });
+  }
+
+  P node(P p, const Node& n) {
+    p = w.raw(p, n.unknown_fields);
+    p = messages(p, 10, n.device_configurations, [this](P q, const NodeDeviceConfiguration& x) { return node_device(q, x); });
+    p = messages(p, 9, n.metadata_props, [this](P q, const StringStringEntry& x) { return entry(q, x); });
+    p = str(p, 8, n.overload, n.presence);
+    p = str(p, 7, n.domain, n.presence);
+    p = str(p, 6, n.doc_string, n.presence);
+    p = messages(p, 5, n.attributes, [this](P q, const Attribute& x) { return attribute(q, x); });
+    p = str(p, 4, n.op_type, n.presence);
+    p = str(p, 3, n.name, n.presence);
+    p = strings(p, 2, n.outputs);
+    return strings(p, 1, n.inputs);
+  }
+
+  P attribute(P p, const Attribute& a) {
+    p = w.raw(p, a.unknown_fields);
+    const auto& v = a.value;
+    // The held value is written whatever it is (0 included): it is what the attribute says.
+    // Its field number puts it after name (2-11), after doc_string (14-15) or after
+    // ref_attr_name (22-23).
+    if (auto x = std::get_if<std::vector<SparseTensor>>(&v))
+      p = messages(p, 23, *x, [this](P q, const SparseTensor& s) { return sparse(q, s); });
+    if (auto x = std::get_if<Box<SparseTensor>>(&v); x && *x) p = w.message(p, 22, [&](P q) { return sparse(q, **x); });
+    p = str(p, 21, a.ref_attr_name, a.presence);
+    p = i32(p, 20, static_cast<std::int32_t>(a.type), a.presence);
+    if (auto x = std::get_if<std::vector<Type>>(&v)) p = messages(p, 15, *x, [this](P q, const Type& y) { return type(q, y); });
+    if (auto x = std::get_if<Box<Type>>(&v); x && *x) p = w.message(p, 14, [&](P q) { return type(q, **x); });
+    p = str(p, 13, a.doc_string, a.presence);
+    switch (v.index()) {
+      case 1: return str_last(w.fixed32(p, 2, std::bit_cast<std::uint32_t>(std::get<float>(v))), a);
+      case 2: return str_last(w.varint(p, 3, static_cast<std::uint64_t>(std::get<std::int64_t>(v))), a);
+      case 3: return str_last(w.bytes(p, 4, std::string_view(std::get<std::string>(v))), a);
+      case 4:
+        if (const auto& x = std::get<Box<Tensor>>(v)) p = w.message(p, 5, [&](P q) { return tensor(q, *x); });
+        break;
+      case 5:
+        if (const auto& x = std::get<Box<Graph>>(v)) p = w.message(p, 6, [&](P q) { return graph(q, *x); });
+        break;
+      case 6: {
+        const auto& x = std::get<std::vector<float>>(v);
+        for (auto i = x.size(); i-- > 0;) p = w.fixed32(p, 7, std::bit_cast<std::uint32_t>(x[i]));
+        break;
+      }
+      case 7: {
+        const auto& x = std::get<std::vector<std::int64_t>>(v);
+        for (auto i = x.size(); i-- > 0;) p = w.varint(p, 8, static_cast<std::uint64_t>(x[i]));
+        break;
+      }
+      case 8: p = strings(p, 9, std::get<std::vector<std::string>>(v)); break;
+      case 9: p = messages(p, 10, std::get<std::vector<Tensor>>(v), [this](P q, const Tensor& t) { return tensor(q, t); }); break;
+      case 10: p = messages(p, 11, std::get<std::vector<Graph>>(v), [this](P q, const Graph& g) { return graph(q, g); }); break;
+      default: break;
+    }
+    return str_last(p, a);
+  }
+
+  P tensor(P p, const Tensor& t) {
+    p = w.raw(p, t.unknown_fields);
+    p = messages(p, 16, t.metadata_props, [this](P q, const StringStringEntry& x) { return entry(q, x); });
+    p = i32(p, 14, static_cast<std::int32_t>(t.data_location), t.presence);
+    p = messages(p, 13, t.external_data, [this](P q, const StringStringEntry& x) { return entry(q, x); });
+    p = str(p, 12, t.doc_string, t.presence);
+    const bool inline_data = !t.is_external() && t.data_type != DataType::STRING;
+    const bool typed = inline_data && t.encoding == TensorEncoding::typed;
+    const auto typed_field = typed ? typed_field_for(t.data_type) : 0U;
+    if (typed_field == 11) p = typed_varints(p, 11, t, bit_width(t.data_type) / 8);
+    if (typed_field == 10) p = typed_fixed(p, 10, t, 8);
+    if (inline_data && typed_field == 0 && (!t.data.empty() || t.presence.has(9))) p = w.bytes(p, 9, t.bytes());
+    p = str(p, 8, t.name, t.presence);
+    if (typed_field == 7) p = typed_varints(p, 7, t, 8);
+    p = strings(p, 6, t.strings);
+    if (typed_field == 5) p = typed_int32(p, t);
+    if (typed_field == 4) p = typed_fixed(p, 4, t, 4);
+    if (t.segment) p = w.message(p, 3, [&](P q) { return segment(q, *t.segment); });
+    p = i32(p, 2, static_cast<std::int32_t>(t.data_type), t.presence);
+    for (auto i = t.dims.size(); i-- > 0;) p = w.varint(p, 1, static_cast<std::uint64_t>(t.dims[i]));
+    return p;
+  }
+
+  P sparse(P p, const SparseTensor& s) {
+    p = w.raw(p, s.unknown_fields);
+    for (auto i = s.dims.size(); i-- > 0;) p = w.varint(p, 3, static_cast<std::uint64_t>(s.dims[i]));
+    if (s.presence.has(2) || !is_empty(s.indices)) p = w.message(p, 2, [&](P q) { return tensor(q, s.indices); });
+    if (s.presence.has(1) || !is_empty(s.values)) p = w.message(p, 1, [&](P q) { return tensor(q, s.values); });
+    return p;
+  }
+
+  P value_info(P p, const ValueInfo& v) {
+    p = w.raw(p, v.unknown_fields);
+    p = messages(p, 4, v.metadata_props, [this](P q, const StringStringEntry& x) { return entry(q, x); });
+    p = str(p, 3, v.doc_string, v.presence);
+    if (v.type) p = w.message(p, 2, [&](P q) { return type(q, *v.type); });
+    return str(p, 1, v.name, v.presence);
+  }
+
+  P type(P p, const Type& y) {
+    p = w.raw(p, y.unknown_fields);
+    if (auto x = std::get_if<OptionalType>(&y.value))
+      p = w.message(p, 9, [&](P q) {
+        q = w.raw(q, x->unknown_fields);
+        if (x->elem_type) q = w.message(q, 1, [&](P r) { return type(r, *x->elem_type); });
+        return q;
+      });
+    if (auto x = std::get_if<SparseTensorType>(&y.value)) p = w.message(p, 8, [&](P q) { return tensor_type(q, *x); });
+    if (auto x = std::get_if<OpaqueType>(&y.value))
+      p = w.message(p, 7, [&](P q) {
+        q = w.raw(q, x->unknown_fields);
+        q = str(q, 2, x->name, x->presence);
+        return str(q, 1, x->domain, x->presence);
+      });
+    p = str(p, 6, y.denotation, y.presence);
+    if (auto x = std::get_if<MapType>(&y.value))
+      p = w.message(p, 5, [&](P q) {
+        q = w.raw(q, x->unknown_fields);
+        if (x->value_type) q = w.message(q, 2, [&](P r) { return type(r, *x->value_type); });
+        return i32(q, 1, static_cast<std::int32_t>(x->key_type), x->presence);
+      });
+    if (auto x = std::get_if<SequenceType>(&y.value))
+      p = w.message(p, 4, [&](P q) {
+        q = w.raw(q, x->unknown_fields);
+        if (x->elem_type) q = w.message(q, 1, [&](P r) { return type(r, *x->elem_type); });
+        return q;
+      });
+    if (auto x = std::get_if<TensorType>(&y.value)) p = w.message(p, 1, [&](P q) { return tensor_type(q, *x); });
+    return p;
+  }
+
+  P function(P p, const Function& f) {
+    p = w.raw(p, f.unknown_fields);
+    p = messages(p, 14, f.metadata_props, [this](P q, const StringStringEntry& x) { return entry(q, x); });
+    p = str(p, 13, f.overload, f.presence);
+    p = messages(p, 12, f.value_info, [this](P q, const ValueInfo& x) { return value_info(q, x); });
+    p = messages(p, 11, f.attribute_protos, [this](P q, const Attribute& x) { return attribute(q, x); });
+    p = str(p, 10, f.domain, f.presence);
+    p = messages(p, 9, f.opset_imports, [this](P q, const OperatorSetId& x) { return opset(q, x); });
+    p = str(p, 8, f.doc_string, f.presence);
+    p = messages(p, 7, f.nodes, [this](P q, const Node& x) { return node(q, x); });
+    p = strings(p, 6, f.attributes);
+    p = strings(p, 5, f.outputs);
+    p = strings(p, 4, f.inputs);
+    return str(p, 1, f.name, f.presence);
+  }
+
+ private:
+  P tensor_type(P p, const auto& tt) {
+    p = w.raw(p, tt.unknown_fields);
+    if (tt.shape)
+      p = w.message(p, 2, [&](P q) {
+        q = w.raw(q, tt.shape->unknown_fields);
+        return messages(q, 1, tt.shape->dims, [this](P r, const Dim& d) { return dim(r, d); });
+      });
+    return i32(p, 1, static_cast<std::int32_t>(tt.elem_type), tt.presence);
+  }
+  OXIR_ALWAYS_INLINE P dim(P p, const Dim& d) {
+    p = w.raw(p, d.unknown_fields);
+    p = str(p, 3, d.denotation, d.presence);
+    if (auto x = std::get_if<std::string>(&d.value)) p = w.bytes(p, 2, std::string_view(*x));
+    if (auto x = std::get_if<std::int64_t>(&d.value)) p = w.varint(p, 1, static_cast<std::uint64_t>(*x));
+    return p;
+  }
+  P segment(P p, const TensorSegment& s) {
+    p = w.raw(p, s.unknown_fields);
+    p = i64(p, 2, s.end, s.presence);
+    return i64(p, 1, s.begin, s.presence);
+  }
+  OXIR_ALWAYS_INLINE P opset(P p, const OperatorSetId& x) {
+    p = w.raw(p, x.unknown_fields);
+    p = i64(p, 2, x.version, x.presence);
+    return str(p, 1, x.domain, x.presence);
+  }
+  P entry(P p, const StringStringEntry& e) {
+    p = w.raw(p, e.unknown_fields);
+    p = str(p, 2, e.value, e.presence);
+    return str(p, 1, e.key, e.presence);
+  }
+  P annotation(P p, const TensorAnnotation& a) {
+    p = w.raw(p, a.unknown_fields);
+    p = messages(p, 2, a.quant_parameter_tensor_names, [this](P q, const StringStringEntry& x) { return entry(q, x); });
+    return str(p, 1, a.tensor_name, a.presence);
+  }
+  P training(P p, const TrainingInfo& t) {
+    p = w.raw(p, t.unknown_fields);
+    p = messages(p, 4, t.update_binding, [this](P q, const StringStringEntry& x) { return entry(q, x); });
+    p = messages(p, 3, t.initialization_binding, [this](P q, const StringStringEntry& x) { return entry(q, x); });
+    if (t.presence.has(2) || !is_empty(t.algorithm)) p = w.message(p, 2, [&](P q) { return graph(q, t.algorithm); });
+    if (t.presence.has(1) || !is_empty(t.initialization))
+      p = w.message(p, 1, [&](P q) { return graph(q, t.initialization); });
+    return p;
+  }
+  P device_config(P p, const DeviceConfiguration& d) {
+    p = w.raw(p, d.unknown_fields);
+    p = strings(p, 3, d.device);
+    p = i32(p, 2, d.num_devices, d.presence);
+    return str(p, 1, d.name, d.presence);
+  }
+  P node_device(P p, const NodeDeviceConfiguration& d) {
+    p = w.raw(p, d.unknown_fields);
+    p = i32(p, 3, d.pipeline_stage, d.presence);
+    p = messages(p, 2, d.sharding_spec, [this](P q, const ShardingSpec& x) { return sharding(q, x); });
+    return str(p, 1, d.configuration_id, d.presence);
+  }
+  P sharding(P p, const ShardingSpec& s) {
+    p = w.raw(p, s.unknown_fields);
+    p = messages(p, 4, s.sharded_dim, [this](P q, const ShardedDim& x) {
+      q = w.raw(q, x.unknown_fields);
+      q = messages(q, 2, x.simple_sharding, [this](P r, const SimpleShardedDim& ss) {
+        r = w.raw(r, ss.unknown_fields);
+        r = i64(r, 3, ss.num_shards, ss.presence);
+        if (auto d = std::get_if<std::string>(&ss.dim)) r = w.bytes(r, 2, std::string_view(*d));
+        if (auto d = std::get_if<std::int64_t>(&ss.dim)) r = w.varint(r, 1, static_cast<std::uint64_t>(*d));
+        return r;
+      });
+      return i64(q, 1, x.axis, x.presence);
+    });
+    p = messages(p, 3, s.index_to_device_group_map, [this](P q, const IntIntListEntry& x) {
+      q = w.raw(q, x.unknown_fields);
+      for (auto i = x.value.size(); i-- > 0;) q = w.varint(q, 2, static_cast<std::uint64_t>(x.value[i]));
+      return i64(q, 1, x.key, x.presence);
+    });
+    for (auto i = s.device.size(); i-- > 0;) p = w.varint(p, 2, static_cast<std::uint64_t>(s.device[i]));
+    return str(p, 1, s.tensor_name, s.presence);
+  }
+
+  static void check_multiple(const Tensor& t, std::size_t width) {
+    if (t.data.size() % width != 0)
+      throw Error("tensor '" + t.name + "'", "payload of " + std::to_string(t.data.size()) +
+                                                 " bytes is not a whole number of " + std::to_string(width) +
+                                                 "-byte elements");
+  }
+  P typed_fixed(P p, std::uint32_t f, const Tensor& t, std::size_t width) {
+    check_multiple(t, width);
+    return w.packed(p, f, [&](P q) {
+      const auto b = t.bytes();
+      return w.raw(q, b.data(), b.size());
+    });
+  }
+  // Packed varints, one per element of `width` bytes, last element first; `sign_extend`: the
+  // element is a signed integer narrower than 64 bits (int32_data of INT8/INT16/INT32).
+  P element_varints(P p, std::span<const std::byte> b, std::size_t width, bool sign_extend) {
+    const auto shift = 64 - 8 * width;
+    for (std::size_t i = b.size(); i >= width;) {
+      i -= width;
+      std::uint64_t v = 0;
+      std::memcpy(&v, b.data() + i, width);
+      if (sign_extend) v = static_cast<std::uint64_t>(static_cast<std::int64_t>(v << shift) >> shift);
+      p = w.room(p, 10);
+      p = BackWriter::put_varint(p, v);
+    }
+    return p;
+  }
+  // int64_data / uint64_data: one varint per element of `width` bytes (int64 two's complement
+  // is already the varint's 64-bit value).
+  P typed_varints(P p, std::uint32_t f, const Tensor& t, int width) {
+    const auto wd = static_cast<std::size_t>(width);
+    check_multiple(t, wd);
+    return w.packed(p, f, [&](P q) { return element_varints(q, t.bytes(), wd, false); });
+  }
+  // int32_data: one entry per element (sub-byte types: one per packed byte); signed types
+  // sign-extended, the others (bit patterns of float16/bfloat16/float8, uint8/16, bool) zero-extended.
+  P typed_int32(P p, const Tensor& t) {
+    const int bits = bit_width(t.data_type);
+    const std::size_t wd = bits >= 8 ? static_cast<std::size_t>(bits / 8) : 1;
+    const bool sign_extend = bits >= 8 && wd < 8 && is_signed(t.data_type) && is_integer(t.data_type);
+    check_multiple(t, wd);
+    return w.packed(p, 5, [&](P q) { return element_varints(q, t.bytes(), wd, sign_extend); });
+  }
+
+  // Repeated message field `f`, last element first.
+  template <class V, class Fn>
+  OXIR_ALWAYS_INLINE P messages(P p, std::uint32_t f, const V& v, Fn&& fn) {
+    for (auto i = v.size(); i-- > 0;) p = w.message(p, f, [&](P q) { return fn(q, v[i]); });
+    return p;
+  }
+  OXIR_ALWAYS_INLINE P strings(P p, std::uint32_t f, const std::vector<std::string>& v) {
+    for (auto i = v.size(); i-- > 0;) p = w.bytes(p, f, std::string_view(v[i]));
+    return p;
+  }
+  // The attribute's name, field 1 (the first field, so written last).
+  OXIR_ALWAYS_INLINE P str_last(P p, const Attribute& a) { return str(p, 1, a.name, a.presence); }
+
+  // ---- optional scalar fields: written when non-default or present on the wire ----
+  OXIR_ALWAYS_INLINE P str(P p, std::uint32_t f, const std::string& s, const FieldPresence& pr) {
+    if (!s.empty() || pr.has(static_cast<int>(f))) p = w.bytes(p, f, std::string_view(s));
+    return p;
+  }
+  OXIR_ALWAYS_INLINE P i64(P p, std::uint32_t f, std::int64_t v, const FieldPresence& pr) {
+    if (v != 0 || pr.has(static_cast<int>(f))) p = w.varint(p, f, static_cast<std::uint64_t>(v));
+    return p;
+  }
+  // int32 and enums: negative values are sign-extended to 64 bits, as protobuf does.
+  OXIR_ALWAYS_INLINE P i32(P p, std::uint32_t f, std::int32_t v, const FieldPresence& pr) {
+    if (v != 0 || pr.has(static_cast<int>(f)))
+      p = w.varint(p, f, static_cast<std::uint64_t>(static_cast<std::int64_t>(v)));
+    return p;
+  }
+
+  static bool is_empty(const Graph& g) { return g == Graph{}; }
+  static bool is_empty(const Tensor& t) { return t == Tensor{}; }
+};
+
+/// What `encode_as` hands to its callback: each call appends one message's fields (as they
+/// would appear inside that message, without tag or length) to the output.
+template <class Bytes>
+class Emitter {
+ public:
+  explicit Emitter(Bytes& out) noexcept : out_(out) {}
+  void model(const Model& x) { e_.w.finish(e_.model(e_.w.start(), x), out_); }
+  void graph(const Graph& x) { e_.w.finish(e_.graph(e_.w.start(), x), out_); }
+  void node(const Node& x) { e_.w.finish(e_.node(e_.w.start(), x), out_); }
+  void attribute(const Attribute& x) { e_.w.finish(e_.attribute(e_.w.start(), x), out_); }
+  void tensor(const Tensor& x) { e_.w.finish(e_.tensor(e_.w.start(), x), out_); }
+  void sparse(const SparseTensor& x) { e_.w.finish(e_.sparse(e_.w.start(), x), out_); }
+  void value_info(const ValueInfo& x) { e_.w.finish(e_.value_info(e_.w.start(), x), out_); }
+  void type(const Type& x) { e_.w.finish(e_.type(e_.w.start(), x), out_); }
+  void function(const Function& x) { e_.w.finish(e_.function(e_.w.start(), x), out_); }
+
+ private:
+  Bytes& out_;
+  Encoder e_;
+};
+
+/// Calls `emit(emitter)` (see Emitter) and returns what it wrote in a new `Bytes` (a contiguous
+/// container of single bytes: std::vector<std::byte>, std::string), allocated once at the exact
+/// size when `emit` writes one message.
 template <class Bytes, class Fn>
 [[nodiscard]] Bytes encode_as(Fn&& emit) {
-  SizeList sizes;
-  SizePass size(sizes);
-  {
-    Emitter<SizePass> e(size);
-    emit(e);
-  }
-  const auto n = static_cast<std::size_t>(size.total());
   Bytes out;
-  // Reserved first, so the memory is untouched when the huge-page hint is given.
-  out.reserve(n);
-  advise_huge_pages(out.data(), n);
-  out.resize(n);
-  auto* begin = reinterpret_cast<std::byte*>(out.data());
-  WritePass w(begin, sizes);
-  Emitter<WritePass> e(w);
+  Emitter<Bytes> e(out);
   emit(e);
-  if (w.position() != begin + n) throw Error("internal error: encoder size mismatch");
   return out;
 }
 
-/// Runs both passes over `emit(emitter)` and returns the bytes.
+/// Calls `emit(emitter)` and returns the bytes.
 template <class Fn>
 [[nodiscard]] std::vector<std::byte> encode_with(Fn&& emit) {
   return encode_as<std::vector<std::byte>>(std::forward<Fn>(emit));
@@ -4147,48 +4338,19 @@ class MappedFile {
 #ifdef OXIR_HAVE_MMAP
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw Error(path.string(), std::string("cannot open: ") + std::strerror(errno));
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-      const int err = errno;
-      ::close(fd);
-      throw Error(path.string(), std::string("cannot stat: ") + std::strerror(err));
-    }
-    if (!S_ISREG(st.st_mode)) {
-      ::close(fd);
-      read_stream(path);
-      return;
-    }
-    size_ = static_cast<std::size_t>(st.st_size);
-    if (size_ > 0 && size_ < small_file_bytes) {
-      // Small files: one read() beats setting up and tearing down a mapping.
-      owned_.resize(size_);
-      std::size_t done = 0;
-      while (done < size_) {
-        const auto n = ::pread(fd, owned_.data() + done, size_ - done, static_cast<off_t>(done));
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-          const int err = errno;
-          ::close(fd);
-          throw Error(path.string(), std::string("cannot read: ") + (n == 0 ? "file shrank" : std::strerror(err)));
-        }
-        done += static_cast<std::size_t>(n);
-      }
-      data_ = owned_.data();
-    } else if (size_ > 0) {
-      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (p == MAP_FAILED) {
-        const int err = errno;
-        ::close(fd);
-        throw Error(path.string(), std::string("cannot map: ") + std::strerror(err));
-      }
-      data_ = static_cast<const std::byte*>(p);
-      mapped_ = true;
-    }
-    ::close(fd);
+    from_fd(fd, {});
 #else
     read_stream(path);
 #endif
   }
+#ifdef OXIR_HAVE_MMAP
+  /// Takes over `fd`, open on `path`, of which `consumed` (the first bytes read from `fd`) were
+  /// already read: a regular file is read or mapped from its start, anything else is read to its
+  /// end after `consumed`. Closes `fd`.
+  MappedFile(int fd, const std::filesystem::path& path, std::span<const std::byte> consumed) : path_(path) {
+    from_fd(fd, consumed);
+  }
+#endif
   ~MappedFile() {
 #ifdef OXIR_HAVE_MMAP
     if (mapped_) ::munmap(const_cast<std::byte*>(data_), size_);
@@ -4206,22 +4368,121 @@ class MappedFile {
   [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
 
  private:
+#ifdef OXIR_HAVE_MMAP
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  };
+  void from_fd(int fd, std::span<const std::byte> consumed) {
+    Closer closer{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) throw Error(path_.string(), std::string("cannot stat: ") + std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) {
+      read_rest(fd, consumed);
+      return;
+    }
+    size_ = static_cast<std::size_t>(st.st_size);
+    if (size_ > 0 && size_ < small_file_bytes) {
+      // Small files: one read() beats setting up and tearing down a mapping.
+      owned_ = std::make_unique_for_overwrite<std::byte[]>(size_);
+      std::size_t done = 0;
+      while (done < size_) {
+        const auto n = ::pread(fd, owned_.get() + done, size_ - done, static_cast<off_t>(done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw Error(path_.string(), std::string("cannot read: ") + (n == 0 ? "file shrank" : std::strerror(errno)));
+        done += static_cast<std::size_t>(n);
+      }
+      data_ = owned_.get();
+    } else if (size_ > 0) {
+      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (p == MAP_FAILED) throw Error(path_.string(), std::string("cannot map: ") + std::strerror(errno));
+      data_ = static_cast<const std::byte*>(p);
+      mapped_ = true;
+    }
+  }
+  // A pipe or device: `consumed`, then whatever read() gives until the end.
+  void read_rest(int fd, std::span<const std::byte> consumed) {
+    std::vector<std::byte> buf(consumed.begin(), consumed.end());
+    std::byte chunk[65536];
+    for (;;) {
+      const auto n = ::read(fd, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw Error(path_.string(), std::string("cannot read: ") + std::strerror(errno));
+      if (n == 0) break;
+      buf.insert(buf.end(), chunk, chunk + n);
+    }
+    adopt(buf);
+  }
+#endif
   void read_stream(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(path.string(), "cannot open");
-    std::vector<char> buf((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    owned_.resize(buf.size());
-    if (!buf.empty()) std::memcpy(owned_.data(), buf.data(), buf.size());
-    data_ = owned_.data();
-    size_ = owned_.size();
+    std::vector<std::byte> buf;
+    char chunk[65536];
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+      const auto* b = reinterpret_cast<const std::byte*>(chunk);
+      buf.insert(buf.end(), b, b + in.gcount());
+    }
+    adopt(buf);
+  }
+  void adopt(const std::vector<std::byte>& buf) {
+    size_ = buf.size();
+    owned_ = std::make_unique_for_overwrite<std::byte[]>(size_ ? size_ : 1);
+    if (size_) std::memcpy(owned_.get(), buf.data(), size_);
+    data_ = owned_.get();
   }
 
   std::filesystem::path path_;
   const std::byte* data_ = nullptr;
   std::size_t size_ = 0;
   bool mapped_ = false;
-  std::vector<std::byte> owned_;
+  std::unique_ptr<std::byte[]> owned_;
 };
+
+/// A file's bytes for decoding and the owner keeping them alive (the keeper of zero-copy
+/// tensor payloads).
+struct FileBytes {
+  std::shared_ptr<const void> owner;
+  std::span<const std::byte> bytes;
+};
+
+/// Reads a model file for decoding with as few system calls as possible: a small file (most
+/// models without weights) is open, read, read again to see its end, closed, and copied into one
+/// allocation that also holds its reference count; bigger files are mapped (see MappedFile).
+[[nodiscard]] inline FileBytes read_file_bytes(const std::filesystem::path& path) {
+#ifdef OXIR_HAVE_MMAP
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error(path.string(), std::string("cannot open: ") + std::strerror(errno));
+  constexpr std::size_t first_bytes = 16384;
+  std::byte first[first_bytes];
+  std::size_t n = 0;
+  for (;;) {
+    const auto got = ::read(fd, first + n, first_bytes - n);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      const int err = errno;
+      ::close(fd);
+      throw Error(path.string(), std::string("cannot read: ") + std::strerror(err));
+    }
+    if (got == 0) {  // the end: the whole file is in `first`
+      ::close(fd);
+      auto bytes = std::make_shared_for_overwrite<std::byte[]>(n ? n : 1);
+      if (n) std::memcpy(bytes.get(), first, n);
+      const std::span<const std::byte> view(bytes.get(), n);
+      return {std::move(bytes), view};
+    }
+    n += static_cast<std::size_t>(got);
+    if (n == first_bytes) break;  // a bigger file
+  }
+  auto map = std::make_shared<MappedFile>(fd, path, std::span<const std::byte>(first, n));
+  const auto view = map->bytes();
+  return {std::move(map), view};
+#else
+  auto map = std::make_shared<MappedFile>(path);
+  const auto view = map->bytes();
+  return {std::move(map), view};
+#endif
+}
 
 }  // namespace oxir::io
 // ---- end oxir/io/mapped_file.hpp ----
@@ -4441,11 +4702,11 @@ inline void write_file(const std::filesystem::path& path, std::span<const std::b
 /// (or at once with options.load_external_data). Throws oxir::Error naming the file and the
 /// field path of any problem.
 [[nodiscard]] inline Model load_model(const std::filesystem::path& path, const LoadOptions& options = {}) {
-  auto map = std::make_shared<io::MappedFile>(path);
+  auto file = io::read_file_bytes(path);
   try {
     Model m;
-    io::Decoder decoder(map, options.decode);
-    decoder.model(wire::Reader(map->bytes()), m);
+    io::Decoder decoder(std::move(file.owner), options.decode);
+    decoder.model(wire::Reader(file.bytes), m);
     if (decoder.external_tensors() != 0) io::attach_external_data(m, path.parent_path(), options.load_external_data);
     return m;
   } catch (const Error& e) {
@@ -5792,6 +6053,108 @@ inline DimExpr max(const DimExpr& a, const DimExpr& b) { return detail::minmax(a
 
 namespace oxir::infer {
 
+namespace detail {
+
+/// An open-addressing index from names to positions 0..n-1 of some table the caller owns (the
+/// caller compares keys, so the index never holds pointers into the table). Tables of up to
+/// kLinear entries are searched linearly and have no index at all: most graphs are that small.
+class NameIndex {
+ public:
+  static constexpr std::size_t kLinear = 16;
+
+  [[nodiscard]] static std::uint64_t hash(std::string_view s) noexcept {
+    // FNV-1a over 8-byte words then the tail: fast on short names, well mixed by the finaliser.
+    std::uint64_t h = 0xcbf29ce484222325ull ^ s.size();
+    std::size_t i = 0;
+    for (; i + 8 <= s.size(); i += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, s.data() + i, 8);
+      h = (h ^ w) * 0x100000001b3ull;
+      h ^= h >> 29;
+    }
+    for (; i < s.size(); ++i) h = (h ^ static_cast<unsigned char>(s[i])) * 0x100000001b3ull;
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ull;
+    h ^= h >> 32;
+    return h;
+  }
+
+  [[nodiscard]] bool active() const noexcept { return !slots_.empty(); }
+
+  /// Position of `key` among n entries, or npos. `key_of(i)` gives entry i's name.
+  template <class KeyOf>
+  [[nodiscard]] std::size_t find(std::string_view key, std::size_t n, KeyOf&& key_of) const {
+    if (slots_.empty()) {
+      for (std::size_t i = 0; i < n; ++i)
+        if (key_of(i) == key) return i;
+      return npos;
+    }
+    const std::uint64_t h = hash(key);
+    const std::uint32_t tag = static_cast<std::uint32_t>(h >> 32);
+    for (std::size_t s = static_cast<std::size_t>(h) & mask_;; s = (s + 1) & mask_) {
+      const std::uint64_t slot = slots_[s];
+      if (slot == 0) return npos;
+      if (static_cast<std::uint32_t>(slot >> 32) == tag) {
+        const std::size_t i = static_cast<std::uint32_t>(slot) - 1;
+        if (key_of(i) == key) return i;
+      }
+    }
+  }
+  /// Records that entry n-1 (just appended) has name `key`; builds the index once n passes
+  /// kLinear, grows it when half full.
+  template <class KeyOf>
+  void added(std::string_view key, std::size_t n, KeyOf&& key_of) {
+    if (slots_.empty()) {
+      if (n <= kLinear) return;
+      rebuild(n, key_of);
+      return;
+    }
+    if (2 * n > slots_.size()) {
+      rebuild(n, key_of);
+      return;
+    }
+    insert(hash(key), n - 1);
+  }
+  /// Makes room for n entries without rehashing (only once the index exists or n needs one).
+  template <class KeyOf>
+  void reserve(std::size_t n, std::size_t current, KeyOf&& key_of) {
+    if (n <= kLinear || 2 * n <= slots_.size()) return;
+    rebuild_to(capacity_for(n), current, key_of);
+  }
+  void clear() noexcept {
+    slots_.clear();
+    mask_ = 0;
+  }
+
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+ private:
+  static std::size_t capacity_for(std::size_t n) {
+    std::size_t c = 64;
+    while (c < 2 * n) c *= 2;
+    return c;
+  }
+  template <class KeyOf>
+  void rebuild(std::size_t n, KeyOf&& key_of) {
+    rebuild_to(capacity_for(n), n, key_of);
+  }
+  template <class KeyOf>
+  void rebuild_to(std::size_t cap, std::size_t n, KeyOf&& key_of) {
+    slots_.assign(cap, 0);
+    mask_ = cap - 1;
+    for (std::size_t i = 0; i < n; ++i) insert(hash(key_of(i)), i);
+  }
+  void insert(std::uint64_t h, std::size_t i) {
+    std::size_t s = static_cast<std::size_t>(h) & mask_;
+    while (slots_[s] != 0) s = (s + 1) & mask_;
+    slots_[s] = (h & 0xffffffff00000000ull) | static_cast<std::uint64_t>(i + 1);
+  }
+  std::vector<std::uint64_t> slots_;  ///< (hash >> 32) << 32 | (position + 1); 0 = empty
+  std::size_t mask_ = 0;
+};
+
+}  // namespace detail
+
 /// How a symbol came to be; lower ranks name a merged class.
 enum class SymbolOrigin : std::uint8_t {
   GraphInput = 0,   ///< a dim_param of a main-graph input
@@ -5811,15 +6174,15 @@ enum class Unify : std::uint8_t {
 class SymbolTable {
  public:
   /// The symbol for a dim_param of the model (created on first use).
-  std::int64_t named(const std::string& name, SymbolOrigin origin = SymbolOrigin::Declared) {
-    if (auto it = by_name_.find(name); it != by_name_.end()) {
-      auto& s = syms_[static_cast<std::size_t>(it->second)];
+  std::int64_t named(std::string_view name, SymbolOrigin origin = SymbolOrigin::Declared) {
+    if (const auto i = find_name(name); i != detail::NameIndex::npos) {
+      auto& s = syms_[i];
       if (origin < s.origin) s.origin = origin;
-      return it->second;
+      return static_cast<std::int64_t>(i);
     }
     const auto id = static_cast<std::int64_t>(syms_.size());
-    syms_.push_back(Sym{name, id, std::nullopt, origin});
-    by_name_.emplace(name, id);
+    syms_.push_back(Sym{std::string(name), id, std::nullopt, origin});
+    by_name_.added(syms_.back().name, syms_.size(), key_of());
     return id;
   }
   /// A new symbol with a name not used by the model ("unk__0", "unk__1", …).
@@ -5832,7 +6195,7 @@ class SymbolTable {
     std::string name;
     do {
       name = std::string(prefix) + std::to_string(next_fresh_++);
-    } while (by_name_.contains(name) || reserved_.contains(name));
+    } while (find_name(name) != detail::NameIndex::npos || reserved_.contains(name));
     return named(name, SymbolOrigin::Fresh);
   }
   [[nodiscard]] DimExpr fresh_expr() { return DimExpr::symbol(fresh()); }
@@ -5947,8 +6310,15 @@ class SymbolTable {
     std::optional<std::int64_t> value;
     SymbolOrigin origin;
   };
+  struct KeyOf {
+    const std::vector<Sym>* syms;
+    std::string_view operator()(std::size_t i) const { return (*syms)[i].name; }
+  };
+  [[nodiscard]] KeyOf key_of() const { return KeyOf{&syms_}; }
+  [[nodiscard]] std::size_t find_name(std::string_view name) const { return by_name_.find(name, syms_.size(), key_of()); }
+
   std::vector<Sym> syms_;
-  std::unordered_map<std::string, std::int64_t> by_name_;
+  detail::NameIndex by_name_;  ///< names of syms_ (each symbol has its own name)
   std::unordered_set<std::string> reserved_;
   std::uint64_t next_fresh_ = 0;
   std::function<void()> before_first_fresh_;
@@ -6182,44 +6552,56 @@ class OpRegistry {
   /// Registers (or replaces) the rule of domain::op_type. `domain` "" or "ai.onnx" = default.
   void add(std::string_view domain, std::string_view op_type, Rule rule) {
     if (domain == "ai.onnx") domain = "";
-    auto d = rules_.find(domain);
-    if (d == rules_.end()) d = rules_.emplace(std::string(domain), Ops{}).first;
-    auto o = d->second.find(op_type);
-    if (o == d->second.end())
-      d->second.emplace(std::string(op_type), rule);
-    else
-      o->second = rule;
+    auto o = index_.find(op_type, ops_.size(), key_of());
+    if (o == detail::NameIndex::npos) {
+      ops_.push_back(Op{std::string(op_type), {}});
+      o = ops_.size() - 1;
+      index_.added(ops_.back().name, ops_.size(), key_of());
+    }
+    for (auto& [d, r] : ops_[o].rules)
+      if (d == domain) {
+        r = rule;
+        return;
+      }
+    ops_[o].rules.emplace_back(std::string(domain), rule);
   }
   /// The rule of domain::op_type, or nullptr. Does not allocate.
   [[nodiscard]] Rule find(std::string_view domain, std::string_view op_type) const {
     if (domain == "ai.onnx") domain = "";
-    auto d = rules_.find(domain);
-    if (d == rules_.end()) return nullptr;
-    auto o = d->second.find(op_type);
-    return o == d->second.end() ? nullptr : o->second;
+    const auto o = index_.find(op_type, ops_.size(), key_of());
+    if (o == detail::NameIndex::npos) return nullptr;
+    for (const auto& [d, r] : ops_[o].rules)
+      if (d == domain) return r;
+    return nullptr;
   }
   [[nodiscard]] std::size_t size() const noexcept {
     std::size_t n = 0;
-    for (const auto& [d, ops] : rules_) n += ops.size();
+    for (const auto& o : ops_) n += o.rules.size();
     return n;
   }
   /// Calls f(domain, op_type) for every registered rule.
   template <class F>
   void for_each(F&& f) const {
-    for (const auto& [d, ops] : rules_)
-      for (const auto& [o, r] : ops) f(std::string_view(d), std::string_view(o));
+    for (const auto& o : ops_)
+      for (const auto& [d, r] : o.rules) f(std::string_view(d), std::string_view(o.name));
   }
 
   /// The registry with every built-in rule (defined in ops/all.hpp).
   [[nodiscard]] static const OpRegistry& standard();
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+  // Rules grouped by op_type (one hashed lookup), then a short scan over its domains (usually one).
+  struct Op {
+    std::string name;
+    std::vector<std::pair<std::string, Rule>> rules;  ///< (domain, rule)
   };
-  using Ops = std::unordered_map<std::string, Rule, Hash, std::equal_to<>>;
-  std::unordered_map<std::string, Ops, Hash, std::equal_to<>> rules_;
+  struct KeyOf {
+    const std::vector<Op>* ops;
+    std::string_view operator()(std::size_t i) const { return (*ops)[i].name; }
+  };
+  [[nodiscard]] KeyOf key_of() const { return KeyOf{&ops_}; }
+  std::vector<Op> ops_;
+  detail::NameIndex index_;
 };
 
 }  // namespace oxir::infer
@@ -6295,6 +6677,63 @@ inline constexpr int kMaxCallDepth = 64;
 /// Deepest nesting of subgraphs inferred (stack guard; files the decoder accepts stay far below).
 inline constexpr int kMaxSubgraphDepth = 200;
 
+/// A map from names (views of strings that outlive it) to V, in insertion order. Small maps (most
+/// graphs have a handful of values) are a plain vector searched linearly; larger ones add an
+/// open-addressing index. Inserting may move the values (like a vector): callers hold no
+/// pointer into a map across an insertion into that same map.
+template <class V>
+class NameMap {
+ public:
+  using value_type = std::pair<std::string_view, V>;
+
+  [[nodiscard]] V* find(std::string_view key) {
+    const auto i = index_.find(key, entries_.size(), key_of());
+    return i == detail::NameIndex::npos ? nullptr : &entries_[i].second;
+  }
+  [[nodiscard]] const V* find(std::string_view key) const {
+    const auto i = index_.find(key, entries_.size(), key_of());
+    return i == detail::NameIndex::npos ? nullptr : &entries_[i].second;
+  }
+  [[nodiscard]] bool contains(std::string_view key) const { return find(key) != nullptr; }
+  /// The value of `key`, inserted (value-initialised) if absent.
+  V& operator[](std::string_view key) {
+    if (V* v = find(key)) return *v;
+    return append(key);
+  }
+  /// Appends `key` (the caller knows it is absent).
+  V& append(std::string_view key, V value = V{}) {
+    entries_.emplace_back(key, std::move(value));
+    index_.added(key, entries_.size(), key_of());
+    return entries_.back().second;
+  }
+  /// Sets the value of `key` (inserting it if absent).
+  void assign(std::string_view key, V&& value) {
+    if (V* v = find(key))
+      *v = std::move(value);
+    else
+      append(key, std::move(value));
+  }
+  void reserve(std::size_t n) {
+    entries_.reserve(n);
+    index_.reserve(n, entries_.size(), key_of());
+  }
+  [[nodiscard]] std::size_t size() const noexcept { return entries_.size(); }
+  [[nodiscard]] bool empty() const noexcept { return entries_.empty(); }
+  auto begin() noexcept { return entries_.begin(); }
+  auto end() noexcept { return entries_.end(); }
+  auto begin() const noexcept { return entries_.begin(); }
+  auto end() const noexcept { return entries_.end(); }
+
+ private:
+  struct KeyOf {
+    const std::vector<value_type>* entries;
+    std::string_view operator()(std::size_t i) const { return (*entries)[i].first; }
+  };
+  [[nodiscard]] KeyOf key_of() const { return KeyOf{&entries_}; }
+  std::vector<value_type> entries_;
+  detail::NameIndex index_;
+};
+
 struct Scope {
   Scope* parent = nullptr;
   Graph* graph = nullptr;  ///< the graph inferred here (a temporary for function bodies)
@@ -6302,9 +6741,9 @@ struct Scope {
   const std::vector<OperatorSetId>* opsets = nullptr;
   // Keys view names owned by the model (or a function body copy) being inferred: they stay put
   // until write_back, which runs after every scope is gone.
-  std::unordered_map<std::string_view, ValueInfoState> values;
-  std::unordered_map<std::string_view, const Tensor*> constants;
-  std::unordered_map<std::string_view, const Type*> declared;  ///< keep mode: existing annotations
+  NameMap<ValueInfoState> values;
+  NameMap<const Tensor*> constants;
+  NameMap<const Type*> declared;  ///< keep mode: existing annotations
   bool write_back = true;
   int call_depth = 0;
   int depth = 0;  ///< subgraph nesting level
@@ -6312,12 +6751,12 @@ struct Scope {
   /// The state of `name` here or in an enclosing scope, or nullptr.
   ValueInfoState* lookup(std::string_view name) {
     for (Scope* s = this; s; s = s->parent)
-      if (auto it = s->values.find(name); it != s->values.end()) return &it->second;
+      if (auto* v = s->values.find(name)) return v;
     return nullptr;
   }
   const Tensor* constant(std::string_view name) const {
     for (const Scope* s = this; s; s = s->parent) {
-      if (auto it = s->constants.find(name); it != s->constants.end()) return it->second;
+      if (auto* c = s->constants.find(name)) return *c;
       if (s->values.contains(name)) return nullptr;  // shadowed by a non-constant value
     }
     return nullptr;
@@ -6366,7 +6805,9 @@ class Engine {
   [[nodiscard]] const InferOptions& options() const noexcept { return opts_; }
 
   /// Converts a declared Type; unknown dims become fresh symbols (or `unnamed_prefix` + index).
-  ValueType from_type(const Type& t, const std::string& unnamed_prefix = {});
+  ValueType from_type(const Type& t, const std::string& unnamed_prefix = {}) {
+    return convert_type(t, unnamed_prefix.empty() ? nullptr : &unnamed_prefix, "");
+  }
   /// Converts back with resolved sizes.
   Type to_type(const ValueType& v);
   /// Symbolic contents of a constant tensor (integer, rank <= 1, small), if any.
@@ -6388,11 +6829,21 @@ class Engine {
       return s + "." + field + "[" + std::to_string(index) + "]";
     }
   };
-  ValueInfoState refine(const ValueInfoState& inferred, const Type& declared, const Where& where,
-                        const Node* n);
+  /// Refines `st` (inferred) in place with a declared type.
+  void refine(ValueInfoState& st, const Type& declared, const Where& where, const Node* n);
+  /// from_type; unnamed dims of tensors become symbols named *prefix + suffix + index when
+  /// `prefix` is given (the name is built only for such dims).
+  ValueType convert_type(const Type& t, const std::string* prefix, std::string_view suffix);
+  /// Sizes resolved to numbers, dim_params, or printed expressions.
+  std::optional<Shape> to_shape(const std::optional<Dims>& d);
   void reserve_names(const Graph& g);
+  /// Upper bound of the values a graph defines (inputs, initializers, node outputs).
+  static std::size_t value_count(const Graph& g) {
+    std::size_t n = g.inputs.size() + g.initializers.size() + g.sparse_initializers.size();
+    for (const auto& node : g.nodes) n += node.outputs.size();
+    return n;
+  }
   bool subgraph_inputs_known(Scope& sc, const Node& n);
-  void record(Graph& g, Scope& sc);
   void write_back();
   void fill_missing(Type& declared, const ValueType& inferred);
   /// Writes t into an existing annotation: replaced in overwrite mode, else only its unknown parts.
@@ -6405,15 +6856,22 @@ class Engine {
   InferOptions opts_;
   const OpRegistry& reg_;
   struct GraphResult {
-    Graph* graph;
-    std::vector<std::pair<std::string_view, ValueInfoState>> node_values;  // node outputs in order
+    Graph* graph = nullptr;
+    NameMap<ValueInfoState> values;  ///< the finished scope's states (node outputs among them)
+    /// The subgraph's formal inputs/outputs as refined; the main graph's outputs are read from
+    /// `values` instead (main_graph).
     std::vector<ValueInfoState> inputs, outputs;
+    bool main_graph = false;
   };
+  /// The result slot of g (created on first use; a graph inferred again replaces its result).
+  GraphResult& result_for(Graph& g);
+  GraphResult& record(Graph& g, Scope& sc);
   std::vector<GraphResult> results_;
   // annotate_functions: per function, its body's node outputs joined over all call sites.
   std::unordered_map<const Function*, std::vector<std::pair<std::string, ValueInfoState>>> fn_results_;
-  std::unordered_map<Graph*, std::size_t> result_index_;
+  std::unordered_map<const Graph*, std::size_t> result_index_;  ///< only past kLinear results
   bool strict_failed_ = false;
+  std::vector<std::optional<ValueInfoState>> spare_outputs_;  ///< a free InferContext::outputs_ buffer
 };
 
 // ============================================================================================
@@ -6438,7 +6896,7 @@ inline void Engine::diagnose(Severity sev, DiagnosticKind kind, const std::strin
   if (report.diagnostics.size() < opts_.max_diagnostics) report.diagnostics.push_back(std::move(d));
 }
 
-inline ValueType Engine::from_type(const Type& t, const std::string& unnamed_prefix) {
+inline ValueType Engine::convert_type(const Type& t, const std::string* prefix, std::string_view suffix) {
   auto dims_of = [&](const std::optional<Shape>& s) -> std::optional<Dims> {
     if (!s) return std::nullopt;
     Dims d;
@@ -6449,8 +6907,11 @@ inline ValueType Engine::from_type(const Type& t, const std::string& unnamed_pre
         d.emplace_back(x.dim_value());
       } else if (x.is_param() && !x.dim_param().empty()) {
         d.push_back(DimExpr::symbol(syms.named(x.dim_param())));
-      } else if (!unnamed_prefix.empty()) {
-        d.push_back(DimExpr::symbol(syms.named(unnamed_prefix + std::to_string(i), SymbolOrigin::InputUnnamed)));
+      } else if (prefix) {
+        std::string name = *prefix;
+        name += suffix;
+        name += std::to_string(i);
+        d.push_back(DimExpr::symbol(syms.named(name, SymbolOrigin::InputUnnamed)));
       } else {
         d.push_back(syms.fresh_expr());
       }
@@ -6485,22 +6946,25 @@ inline ValueType Engine::from_type(const Type& t, const std::string& unnamed_pre
       t.value);
 }
 
+inline std::optional<Shape> Engine::to_shape(const std::optional<Dims>& d) {
+  if (!d) return std::nullopt;
+  std::optional<Shape> out(std::in_place);
+  auto& dims = out->dims;
+  dims.resize(d->size());
+  for (std::size_t i = 0; i < d->size(); ++i) {
+    const DimExpr r = syms.resolve((*d)[i]);
+    if (auto c = r.const_value())
+      dims[i].value.emplace<std::int64_t>(*c);
+    else if (auto id = r.as_symbol())
+      dims[i].value.emplace<std::string>(syms.name(*id));
+    else
+      dims[i].value.emplace<std::string>(r.to_string([&](std::int64_t id) { return syms.name(id); }));
+  }
+  return out;
+}
+
 inline Type Engine::to_type(const ValueType& v) {
-  auto shape_of = [&](const std::optional<Dims>& d) -> std::optional<Shape> {
-    if (!d) return std::nullopt;
-    Shape s;
-    s.dims.reserve(d->size());
-    for (const auto& e : *d) {
-      const DimExpr r = syms.resolve(e);
-      if (auto c = r.const_value())
-        s.dims.emplace_back(*c);
-      else if (auto id = r.as_symbol())
-        s.dims.emplace_back(syms.name(*id));
-      else
-        s.dims.emplace_back(r.to_string([&](std::int64_t id) { return syms.name(id); }));
-    }
-    return s;
-  };
+  auto shape_of = [&](const std::optional<Dims>& d) { return to_shape(d); };
   switch (v.kind) {
     case ValueType::Kind::Tensor: {
       TensorType t;
@@ -6582,30 +7046,42 @@ inline std::optional<Dims> Engine::tensor_sym_value(const Tensor& t) {
   return out;
 }
 
-inline ValueInfoState Engine::refine(const ValueInfoState& inferred, const Type& declared, const Where& where,
-                                     const Node* n) {
-  ValueInfoState out = inferred;
-  ValueType d = from_type(declared);
-  auto& t = out.type;
-  if (t.is_unknown()) {
-    t = std::move(d);
-    return out;
-  }
-  if (d.is_unknown()) return out;
-  if (t.kind != d.kind) {
-    diagnose(Severity::Error, DiagnosticKind::Conflict, where.str(), n, "inferred a different kind of type than declared");
-    return out;
-  }
-  if (t.kind == ValueType::Kind::Tensor || t.kind == ValueType::Kind::SparseTensor) {
+inline void Engine::refine(ValueInfoState& st, const Type& declared, const Where& where, const Node* n) {
+  auto& t = st.type;
+  auto check_elem = [&](DataType declared_elem) {
     if (t.elem == DataType::UNDEFINED) {
-      t.elem = d.elem;
-    } else if (d.elem != DataType::UNDEFINED && d.elem != t.elem) {
+      t.elem = declared_elem;
+    } else if (declared_elem != DataType::UNDEFINED && declared_elem != t.elem) {
       diagnose(Severity::Error, DiagnosticKind::Conflict, where.str(), n,
                "element type inferred as " + std::string(data_type_name(t.elem)) + " but declared " +
-                   std::string(data_type_name(d.elem)));
+                   std::string(data_type_name(declared_elem)));
     }
+  };
+  // A tensor declared without a shape (typical of graph outputs) adds only its element type.
+  if (const auto* dt = std::get_if<TensorType>(&declared.value); dt && !dt->shape) {
+    if (t.is_unknown()) {
+      t = ValueType::tensor(dt->elem_type);
+    } else if (t.kind != ValueType::Kind::Tensor) {
+      diagnose(Severity::Error, DiagnosticKind::Conflict, where.str(), n, "inferred a different kind of type than declared");
+    } else {
+      check_elem(dt->elem_type);
+    }
+    return;
+  }
+  ValueType d = from_type(declared);
+  if (t.is_unknown()) {
+    t = std::move(d);
+    return;
+  }
+  if (d.is_unknown()) return;
+  if (t.kind != d.kind) {
+    diagnose(Severity::Error, DiagnosticKind::Conflict, where.str(), n, "inferred a different kind of type than declared");
+    return;
+  }
+  if (t.kind == ValueType::Kind::Tensor || t.kind == ValueType::Kind::SparseTensor) {
+    check_elem(d.elem);
     if (!t.shape) {
-      t.shape = d.shape;
+      t.shape = std::move(d.shape);
     } else if (d.shape) {
       if (d.shape->size() != t.shape->size()) {
         diagnose(Severity::Error, DiagnosticKind::Conflict, where.str(), n,
@@ -6623,9 +7099,8 @@ inline ValueInfoState Engine::refine(const ValueInfoState& inferred, const Type&
       }
     }
   } else if (t.inner && d.inner && t.inner->is_unknown()) {
-    t.inner = d.inner;
+    t.inner = std::move(d.inner);
   }
-  return out;
 }
 
 // Whether every value the subgraphs of `n` use from outside themselves is known in `sc` (an
@@ -6698,8 +7173,6 @@ inline InferReport Engine::run() {
   });
   // Graph-input dim_params are the roots of all names: registered first, with top priority.
   Graph& g = model_.graph;
-  std::unordered_set<std::string_view> initializer_names;
-  for (const auto& t : g.initializers) initializer_names.insert(t.name);
   for (const auto& v : g.inputs)
     if (v.type)
       if (const auto* tt = std::get_if<TensorType>(&v.type->value); tt && tt->shape)
@@ -6710,11 +7183,11 @@ inline InferReport Engine::run() {
   sc.graph = &g;
   sc.path = "graph";
   sc.opsets = &model_.opset_imports;
+  sc.values.reserve(value_count(g));
   for (std::size_t i = 0; i < g.inputs.size(); ++i) {
     const auto& v = g.inputs[i];
-    ValueInfoState st;
-    if (v.type) st.type = from_type(*v.type, v.name + "_dim");
-    sc.values[v.name] = std::move(st);
+    ValueInfoState& st = sc.values[v.name];
+    if (v.type) st.type = convert_type(*v.type, &v.name, "_dim");
   }
   infer_graph(sc, g);
   record(g, sc);
@@ -6724,7 +7197,7 @@ inline InferReport Engine::run() {
 }
 
 inline void Engine::infer_graph(Scope& sc, Graph& g) {
-  sc.values.reserve(sc.values.size() + g.initializers.size() + g.nodes.size() * 2);
+  sc.values.reserve(sc.values.size() + value_count(g) - g.inputs.size());
   // Initializers (not overridable by a graph input of the same name: those are defaults only).
   auto is_input = [&](std::string_view name) {
     for (const auto& v : g.inputs)
@@ -6738,8 +7211,8 @@ inline void Engine::infer_graph(Scope& sc, Graph& g) {
   for (const auto& t : g.initializers) {
     const bool overridable = many_inputs ? input_names.contains(t.name) : is_input(t.name);
     if (overridable) {
-      auto it = sc.values.find(t.name);
-      if (it != sc.values.end() && !it->second.type.is_unknown()) continue;
+      auto* v = sc.values.find(t.name);
+      if (v && !v->type.is_unknown()) continue;
     }
     ValueInfoState st;
     Dims d;
@@ -6750,16 +7223,17 @@ inline void Engine::infer_graph(Scope& sc, Graph& g) {
       if (t.dims.size() <= 1) st.sym_value = tensor_sym_value(t);
       sc.constants[t.name] = &t;
     }
-    sc.values[t.name] = std::move(st);
+    sc.values.assign(t.name, std::move(st));
   }
   for (const auto& sp : g.sparse_initializers) {
     ValueInfoState st;
     Dims d;
     for (auto x : sp.dims) d.emplace_back(x);
     st.type = ValueType::tensor(sp.values.data_type, std::move(d));
-    sc.values[sp.values.name] = std::move(st);
+    sc.values.assign(sp.values.name, std::move(st));
   }
   if (!opts_.overwrite) {
+    sc.declared.reserve(g.value_info.size() + g.outputs.size());
     for (const auto& v : g.value_info)
       if (v.type) sc.declared[v.name] = &*v.type;
     for (const auto& v : g.outputs)
@@ -6803,6 +7277,8 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
     if (auto v = find_opset(*sc.opsets, n.domain)) opset = *v;
   }
   InferContext ctx(*this, sc, n, index, opset);
+  ctx.outputs_ = std::move(spare_outputs_);  // the buffer of an earlier node, if free
+  spare_outputs_ = {};
   ctx.outputs_.resize(n.outputs.size());
   auto path = [&] { return ctx.path(); };
   bool ok = true;
@@ -6856,13 +7332,17 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
     const auto& name = n.outputs[i];
     if (name.empty()) continue;
     ValueInfoState st = ctx.outputs_[i] ? std::move(*ctx.outputs_[i]) : ValueInfoState{};
-    if (auto it = sc.declared.find(name); it != sc.declared.end())
-      st = refine(st, *it->second, Where{&sc.path, static_cast<std::ptrdiff_t>(index), "output", i}, &n);
+    if (auto* d = sc.declared.find(name))
+      refine(st, **d, Where{&sc.path, static_cast<std::ptrdiff_t>(index), "output", i}, &n);
     if (st.type.is_unknown())
       ++report.values_unknown;
     else
       ++report.values_typed;
-    sc.values[name] = std::move(st);
+    sc.values.assign(name, std::move(st));
+  }
+  if (spare_outputs_.capacity() < ctx.outputs_.capacity()) {
+    ctx.outputs_.clear();
+    spare_outputs_ = std::move(ctx.outputs_);
   }
 }
 
@@ -6918,7 +7398,7 @@ inline void Engine::infer_call(InferContext& ctx, Scope& sc, const Function& fn,
     for (const auto& bn : g.nodes)
       for (const auto& o : bn.outputs)
         if (!o.empty())
-          if (auto v = body.values.find(o); v != body.values.end()) now.emplace_back(o, v->second);
+          if (auto* v = body.values.find(o)) now.emplace_back(o, *v);
     if (first) {
       it->second = std::move(now);
     } else {
@@ -6962,7 +7442,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   for (std::size_t i = 0; i < g.inputs.size(); ++i) {
     ValueInfoState st = i < inputs.size() ? std::move(inputs[i]) : ValueInfoState{};
     if (g.inputs[i].type)
-      st = refine(st, *g.inputs[i].type, Where{&sc.path, -1, "input", i}, &n);
+      refine(st, *g.inputs[i].type, Where{&sc.path, -1, "input", i}, &n);
     in_states.push_back(st);
     sc.values[g.inputs[i].name] = std::move(st);
   }
@@ -6973,40 +7453,39 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
     ValueInfoState st;
     if (auto* s = sc.lookup(g.outputs[i].name)) st = *s;
     if (g.outputs[i].type && (opts_.overwrite ? st.type.is_unknown() : true))
-      st = refine(st, *g.outputs[i].type, Where{&sc.path, -1, "output", i}, &n);
+      refine(st, *g.outputs[i].type, Where{&sc.path, -1, "output", i}, &n);
     out.push_back(std::move(st));
   }
   if (sc.write_back) {
-    record(g, sc);
-    auto& r = results_[result_index_.at(&g)];
+    auto& r = record(g, sc);
     r.inputs = std::move(in_states);
     r.outputs = out;
   }
   return out;
 }
 
-inline void Engine::record(Graph& g, Scope& sc) {
-  GraphResult r;
-  r.graph = &g;
-  if (&g == &model_.graph) {
-    for (const auto& v : g.outputs) {
-      ValueInfoState st;
-      if (auto* s = sc.lookup(v.name)) st = *s;
-      r.outputs.push_back(std::move(st));
-    }
+inline Engine::GraphResult& Engine::result_for(Graph& g) {
+  if (results_.size() <= detail::NameIndex::kLinear) {
+    for (auto& r : results_)
+      if (r.graph == &g) return r;
+    results_.emplace_back().graph = &g;
+    if (results_.size() > detail::NameIndex::kLinear)
+      for (std::size_t i = 0; i < results_.size(); ++i) result_index_.emplace(results_[i].graph, i);
+    return results_.back();
   }
+  auto [it, added] = result_index_.try_emplace(&g, results_.size());
+  if (added) results_.emplace_back().graph = &g;
+  return results_[it->second];
+}
+
+inline Engine::GraphResult& Engine::record(Graph& g, Scope& sc) {
   // The scope is finished: its states move into the result.
-  r.node_values.reserve(sc.values.size());
-  for (const auto& n : g.nodes)
-    for (const auto& o : n.outputs)
-      if (!o.empty())
-        if (auto it = sc.values.find(o); it != sc.values.end()) r.node_values.emplace_back(o, std::move(it->second));
-  if (auto it = result_index_.find(&g); it != result_index_.end()) {
-    results_[it->second] = std::move(r);
-  } else {
-    result_index_[&g] = results_.size();
-    results_.push_back(std::move(r));
-  }
+  GraphResult& r = result_for(g);
+  r.values = std::move(sc.values);
+  r.inputs.clear();
+  r.outputs.clear();
+  r.main_graph = &g == &model_.graph;
+  return r;
 }
 
 inline void Engine::fill_missing(Type& declared, const ValueType& inferred) {
@@ -7021,9 +7500,8 @@ inline void Engine::fill_missing(Type& declared, const ValueType& inferred) {
     if (tt.elem_type == DataType::UNDEFINED) tt.elem_type = inferred.elem;
     if (!inferred.shape) return;
     if (!tt.shape) {
-      Type t = to_type(inferred);
-      if (auto* x = std::get_if<TensorType>(&t.value)) tt.shape = x->shape;
-      if (auto* x = std::get_if<SparseTensorType>(&t.value)) tt.shape = x->shape;
+      if (inferred.kind == ValueType::Kind::Tensor || inferred.kind == ValueType::Kind::SparseTensor)
+        tt.shape = to_shape(inferred.shape);
       return;
     }
     if (tt.shape->dims.size() != inferred.shape->size()) return;
@@ -7090,20 +7568,52 @@ inline void Engine::write_back() {
       for (const auto& v : g.outputs) skip_set.insert(v.name);
       for (const auto& v : g.inputs) skip_set.insert(v.name);
     }
-    write_value_info(g.value_info, r.node_values, [&](std::string_view name) {
+    auto skip = [&](std::string_view name) {
       if (!small) return skip_set.contains(name);
       for (const auto& v : g.outputs)
         if (v.name == name) return true;
       for (const auto& v : g.inputs)
         if (v.name == name) return true;
       return false;
-    });
-    auto update = [&](std::vector<ValueInfo>& list, const std::vector<ValueInfoState>& states) {
-      for (std::size_t i = 0; i < list.size() && i < states.size(); ++i)
-        if (!states[i].type.is_unknown()) annotate(list[i], states[i].type);
     };
-    update(g.outputs, r.outputs);
-    if (&g != &model_.graph) update(g.inputs, r.inputs);
+    // Node outputs in file order (each name once), then the graph's own outputs/inputs.
+    auto& list = g.value_info;
+    NameMap<std::size_t> existing;
+    bool reserved = false;
+    if (!list.empty()) {
+      list.reserve(list.size() + r.values.size());  // no reallocation from here on: `existing` views the names
+      reserved = true;
+      existing.reserve(list.size());
+      for (std::size_t i = 0; i < list.size(); ++i)
+        if (!existing.contains(list[i].name)) existing.append(list[i].name) = i;
+    }
+    for (const auto& n : g.nodes)
+      for (const auto& o : n.outputs) {
+        if (o.empty()) continue;
+        ValueInfoState* st = r.values.find(o);
+        if (!st || st->type.is_unknown() || skip(o)) continue;
+        if (const std::size_t* at = existing.empty() ? nullptr : existing.find(o)) {
+          annotate(list[*at], st->type);
+        } else {
+          if (!reserved) list.reserve(list.size() + r.values.size());
+          reserved = true;
+          ValueInfo& vi = list.emplace_back();
+          vi.name = o;
+          vi.type = to_type(st->type);
+        }
+        st->type.kind = ValueType::Kind::Unknown;  // written: a repeated name is not written again
+      }
+    auto update = [&](std::vector<ValueInfo>& vlist, const std::vector<ValueInfoState>& states) {
+      for (std::size_t i = 0; i < vlist.size() && i < states.size(); ++i)
+        if (!states[i].type.is_unknown()) annotate(vlist[i], states[i].type);
+    };
+    if (r.main_graph) {
+      for (auto& v : g.outputs)
+        if (const ValueInfoState* st = r.values.find(v.name); st && !st->type.is_unknown()) annotate(v, st->type);
+    } else {
+      update(g.outputs, r.outputs);
+      update(g.inputs, r.inputs);
+    }
   }
   // Function bodies (on request): the types that hold at every call site.
   for (auto& f : model_.functions) {
@@ -7801,7 +8311,7 @@ using BinFn = std::optional<DimExpr> (*)(const DimExpr&, const DimExpr&, InferCo
 
 /// Applies f element by element (left fold) to the broadcast contents of inputs `idx` (two or
 /// more); sets output 0's contents when every element is determined.
-inline void propagate(InferContext& c, const std::vector<std::size_t>& idx, BinFn f) {
+inline void propagate(InferContext& c, std::span<const std::size_t> idx, BinFn f) {
   if (idx.size() < 2) return;
   try {
     std::vector<Dims> vs;
@@ -8157,7 +8667,7 @@ void binary_rule(InferContext& c) {
   const DataType out_elem = bool_output(K) ? DataType::BOOL : e;
   auto shape = binary_shape(c, legacy_broadcast(K) && c.opset() < 7);
   c.set_output(0, shape ? ValueType::tensor(out_elem, std::move(*shape)) : ValueType::tensor(out_elem));
-  const std::vector<std::size_t> ab{0, 1};
+  static constexpr std::size_t ab[] = {0, 1};
   if constexpr (K == Bin::Add) propagate(c, ab, &v_add);
   if constexpr (K == Bin::Sub) propagate(c, ab, &v_sub);
   if constexpr (K == Bin::Mul) propagate(c, ab, &v_mul);
@@ -9455,13 +9965,18 @@ inline void infer_concat_from_sequence(InferContext& c) {
   const auto r = static_cast<std::int64_t>(e.shape->size());
   Dims out;
   for (const auto& d : *e.shape) out.push_back(c.resolve(d));
-  // The number of elements (and their sizes along `axis`) is not known: the size is fresh.
+  // With new_axis the size is the number of elements. Without it, it is that number times the
+  // elements' common size along `axis` when that size is a number (a number in the element type
+  // holds for every element; a symbol there may stand for sizes that differ between elements).
+  // Otherwise the size is fresh.
+  const auto len = sequence_length(c, 0);
   if (new_axis == 1) {
     const auto a = c.normalize_axis(axis, r + 1);
-    out.insert(out.begin() + a, c.fresh());
+    out.insert(out.begin() + a, len ? *len : c.fresh());
   } else {
-    const auto a = c.normalize_axis(axis, r);
-    out[static_cast<std::size_t>(a)] = c.fresh();
+    const auto a = static_cast<std::size_t>(c.normalize_axis(axis, r));
+    const auto each = out[a].const_value();
+    out[a] = len && each ? *len * DimExpr(*each) : c.fresh();
   }
   c.set_output(0, e.elem, std::move(out));
 }
@@ -9493,9 +10008,11 @@ inline void infer_split_to_sequence(InferContext& c) {
       out.erase(out.begin() + static_cast<std::ptrdiff_t>(a));
     else
       out[a] = DimExpr(1);
-    return c.set_output(0, ValueType::sequence(ValueType::tensor(x.elem, std::move(out))));
+    c.set_output(0, ValueType::sequence(ValueType::tensor(x.elem, std::move(out))));
+    return c.set_output_value(0, {dim});  // one element per index of the axis
   }
   const Dims* v = c.input_value(1);
+  std::optional<DimExpr> count;  // the number of elements, when known
   if (split_rank && *split_rank == 0) {
     // Chunks of `split` elements; the last may be smaller.
     std::optional<DimExpr> chunk;
@@ -9510,6 +10027,10 @@ inline void infer_split_to_sequence(InferContext& c) {
         chunk = s;
       else if (dk && sk && *dk < *sk)
         chunk = dim;
+      if (s == dim)
+        count = DimExpr(1);
+      else if (dk && sk && *sk > 0)
+        count = DimExpr((*dk + *sk - 1) / *sk);
     }
     out[a] = chunk ? *chunk : c.fresh();
   } else if (split_rank && *split_rank == 1 && v) {
@@ -9524,10 +10045,16 @@ inline void infer_split_to_sequence(InferContext& c) {
     bool same = true;
     for (const auto& s : *v) same = same && c.resolve(s) == first;
     out[a] = same ? first : c.fresh();
+    count = DimExpr(static_cast<std::int64_t>(v->size()));
   } else {
     out[a] = c.fresh();
+    // 1-D split of unknown values: one element per entry, if its length is known.
+    if (split_rank && *split_rank == 1)
+      if (const auto& st = c.input_type(1); st.has_shape() && st.shape->size() == 1)
+        if (auto k = c.resolve((*st.shape)[0]).const_value()) count = DimExpr(*k);
   }
   c.set_output(0, ValueType::sequence(ValueType::tensor(x.elem, std::move(out))));
+  if (count) c.set_output_value(0, {*count});
 }
 
 // ============================================================================================

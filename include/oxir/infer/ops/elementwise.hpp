@@ -158,7 +158,7 @@ using BinFn = std::optional<DimExpr> (*)(const DimExpr&, const DimExpr&, InferCo
 
 /// Applies f element by element (left fold) to the broadcast contents of inputs `idx` (two or
 /// more); sets output 0's contents when every element is determined.
-inline void propagate(InferContext& c, const std::vector<std::size_t>& idx, BinFn f) {
+inline void propagate(InferContext& c, std::span<const std::size_t> idx, BinFn f) {
   if (idx.size() < 2) return;
   try {
     std::vector<Dims> vs;
@@ -514,7 +514,7 @@ void binary_rule(InferContext& c) {
   const DataType out_elem = bool_output(K) ? DataType::BOOL : e;
   auto shape = binary_shape(c, legacy_broadcast(K) && c.opset() < 7);
   c.set_output(0, shape ? ValueType::tensor(out_elem, std::move(*shape)) : ValueType::tensor(out_elem));
-  const std::vector<std::size_t> ab{0, 1};
+  static constexpr std::size_t ab[] = {0, 1};
   if constexpr (K == Bin::Add) propagate(c, ab, &v_add);
   if constexpr (K == Bin::Sub) propagate(c, ab, &v_sub);
   if constexpr (K == Bin::Mul) propagate(c, ab, &v_mul);
