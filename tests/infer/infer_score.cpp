@@ -341,9 +341,9 @@ std::size_t bind_small_inputs(oxir::Model& m, const fs::path& model_file, std::s
       try {
         const std::string bytes = read_bytes(f);
         oxir::Tensor t = oxir::parse_tensor(std::as_bytes(std::span<const char>(bytes.data(), bytes.size())));
-        std::int64_t n = 1;
-        for (auto d : t.dims) n *= d;
-        if (n >= 0 && static_cast<std::size_t>(n) <= max_elements && t.data_type != oxir::DataType::STRING) {
+        // element_count() is nullopt on overflow (a SequenceProto read as a tensor has odd dims)
+        const auto n = t.element_count();
+        if (n && *n <= max_elements && t.data_type != oxir::DataType::STRING) {
           t.name = in.name;
           m.graph.initializers.push_back(std::move(t));
           bind = true;
