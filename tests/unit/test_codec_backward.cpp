@@ -6,6 +6,8 @@
 
 #include <oxir/io.hpp>
 
+#include "wire_writer_util.hpp"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,32 +25,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct W {
-  std::string s;
-  W& varint(std::uint64_t v) {
-    while (v >= 0x80) {
-      s += static_cast<char>(v | 0x80);
-      v >>= 7;
-    }
-    s += static_cast<char>(v);
-    return *this;
-  }
-  W& key(int field, int wt) { return varint(static_cast<std::uint64_t>(field) << 3 | static_cast<unsigned>(wt)); }
-  W& v(int field, std::uint64_t x) { return key(field, 0).varint(x); }
-  W& bytes(int field, const std::string& b) {
-    key(field, 2).varint(b.size());
-    s += b;
-    return *this;
-  }
-  W& msg(int field, const W& m) { return bytes(field, m.s); }
-};
-
-std::span<const std::byte> as_bytes(const std::string& s) {
-  return std::as_bytes(std::span<const char>(s.data(), s.size()));
-}
-std::string as_string(const std::vector<std::byte>& b) {
-  return std::string(reinterpret_cast<const char*>(b.data()), b.size());
-}
+using oxir_test::W;
+using oxir_test::as_bytes;
+using oxir_test::as_string;
 std::string pattern(std::size_t n, unsigned seed) {
   std::string s(n, '\0');
   for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>(((i + seed) * 2654435761u) >> 13);
