@@ -225,7 +225,6 @@ class Engine {
   // annotate_functions: per function, its body's node outputs joined over all call sites.
   std::unordered_map<const Function*, std::vector<std::pair<std::string, ValueInfoState>>> fn_results_;
   std::unordered_map<const Graph*, std::size_t> result_index_;  ///< only past kLinear results
-  bool strict_failed_ = false;
   std::vector<std::optional<ValueInfoState>> spare_outputs_;  ///< a free InferContext::outputs_ buffer
 };
 

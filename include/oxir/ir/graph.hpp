@@ -72,39 +72,34 @@ struct Attribute {
   UnknownFields unknown_fields;  ///< unknown fields, and payload fields that contradict `type`
   FieldPresence presence;
 
-  Attribute() = default;
-  Attribute(std::string n, float v) : name(std::move(n)), type(AttributeType::FLOAT), value(v) {}
-  Attribute(std::string n, double v) : Attribute(std::move(n), static_cast<float>(v)) {}
-  Attribute(std::string n, std::int64_t v) : name(std::move(n)), type(AttributeType::INT), value(v) {}
-  Attribute(std::string n, int v) : Attribute(std::move(n), std::int64_t{v}) {}
-  Attribute(std::string n, std::string v) : name(std::move(n)), type(AttributeType::STRING), value(std::move(v)) {}
-  Attribute(std::string n, const char* v) : Attribute(std::move(n), std::string(v)) {}
+  // Special members and constructors that set `value` are defined after Graph: the variant's
+  // special members need every alternative complete, and clang instantiates them eagerly.
+  Attribute();
+  Attribute(const Attribute&);
+  Attribute(Attribute&&) noexcept;
+  Attribute& operator=(const Attribute&);
+  Attribute& operator=(Attribute&&) noexcept;
+  ~Attribute();
+  Attribute(std::string n, float v);
+  Attribute(std::string n, double v);
+  Attribute(std::string n, std::int64_t v);
+  Attribute(std::string n, int v);
+  Attribute(std::string n, std::string v);
+  Attribute(std::string n, const char* v);
   Attribute(std::string n, Tensor v);
   Attribute(std::string n, Graph v);
   Attribute(std::string n, SparseTensor v);
   Attribute(std::string n, Type v);
-  Attribute(std::string n, std::vector<float> v)
-      : name(std::move(n)), type(AttributeType::FLOATS), value(std::move(v)) {}
-  Attribute(std::string n, std::vector<std::int64_t> v)
-      : name(std::move(n)), type(AttributeType::INTS), value(std::move(v)) {}
-  Attribute(std::string n, std::vector<std::string> v)
-      : name(std::move(n)), type(AttributeType::STRINGS), value(std::move(v)) {}
-  Attribute(std::string n, std::vector<Tensor> v)
-      : name(std::move(n)), type(AttributeType::TENSORS), value(std::move(v)) {}
+  Attribute(std::string n, std::vector<float> v);
+  Attribute(std::string n, std::vector<std::int64_t> v);
+  Attribute(std::string n, std::vector<std::string> v);
+  Attribute(std::string n, std::vector<Tensor> v);
   Attribute(std::string n, std::vector<Graph> v);
-  Attribute(std::string n, std::vector<SparseTensor> v)
-      : name(std::move(n)), type(AttributeType::SPARSE_TENSORS), value(std::move(v)) {}
-  Attribute(std::string n, std::vector<Type> v)
-      : name(std::move(n)), type(AttributeType::TYPE_PROTOS), value(std::move(v)) {}
+  Attribute(std::string n, std::vector<SparseTensor> v);
+  Attribute(std::string n, std::vector<Type> v);
 
   /// A reference to the attribute `ref` of the enclosing function, of type `t`.
-  [[nodiscard]] static Attribute reference(std::string n, std::string ref, AttributeType t) {
-    Attribute a;
-    a.name = std::move(n);
-    a.ref_attr_name = std::move(ref);
-    a.type = t;
-    return a;
-  }
+  [[nodiscard]] static Attribute reference(std::string n, std::string ref, AttributeType t);
 
   /// The kind of value: the alternative `value` holds (right also for IR-1 attributes without
   /// `type`), else `type` (a value left at its default is not written, e.g. an empty INTS list).
@@ -291,6 +286,38 @@ struct Graph {
 };
 
 // Members that need Graph complete.
+inline Attribute::Attribute() = default;
+inline Attribute::Attribute(const Attribute&) = default;
+inline Attribute::Attribute(Attribute&&) noexcept = default;
+inline Attribute& Attribute::operator=(const Attribute&) = default;
+inline Attribute& Attribute::operator=(Attribute&&) noexcept = default;
+inline Attribute::~Attribute() = default;
+inline Attribute::Attribute(std::string n, double v) : Attribute(std::move(n), static_cast<float>(v)) {}
+inline Attribute::Attribute(std::string n, int v) : Attribute(std::move(n), std::int64_t{v}) {}
+inline Attribute::Attribute(std::string n, const char* v) : Attribute(std::move(n), std::string(v)) {}
+inline Attribute Attribute::reference(std::string n, std::string ref, AttributeType t) {
+  Attribute a;
+  a.name = std::move(n);
+  a.ref_attr_name = std::move(ref);
+  a.type = t;
+  return a;
+}
+inline Attribute::Attribute(std::string n, float v) : name(std::move(n)), type(AttributeType::FLOAT), value(v) {}
+inline Attribute::Attribute(std::string n, std::int64_t v) : name(std::move(n)), type(AttributeType::INT), value(v) {}
+inline Attribute::Attribute(std::string n, std::string v)
+    : name(std::move(n)), type(AttributeType::STRING), value(std::move(v)) {}
+inline Attribute::Attribute(std::string n, std::vector<float> v)
+    : name(std::move(n)), type(AttributeType::FLOATS), value(std::move(v)) {}
+inline Attribute::Attribute(std::string n, std::vector<std::int64_t> v)
+    : name(std::move(n)), type(AttributeType::INTS), value(std::move(v)) {}
+inline Attribute::Attribute(std::string n, std::vector<std::string> v)
+    : name(std::move(n)), type(AttributeType::STRINGS), value(std::move(v)) {}
+inline Attribute::Attribute(std::string n, std::vector<Tensor> v)
+    : name(std::move(n)), type(AttributeType::TENSORS), value(std::move(v)) {}
+inline Attribute::Attribute(std::string n, std::vector<SparseTensor> v)
+    : name(std::move(n)), type(AttributeType::SPARSE_TENSORS), value(std::move(v)) {}
+inline Attribute::Attribute(std::string n, std::vector<Type> v)
+    : name(std::move(n)), type(AttributeType::TYPE_PROTOS), value(std::move(v)) {}
 inline Attribute::Attribute(std::string n, Tensor v)
     : name(std::move(n)), type(AttributeType::TENSOR), value(Box<Tensor>(std::move(v))) {}
 inline Attribute::Attribute(std::string n, Graph v)
