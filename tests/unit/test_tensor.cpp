@@ -37,6 +37,22 @@ TEST_CASE("typed views of byte-aligned types") {
   CHECK(b.element<bool>(0));
 }
 
+TEST_CASE("BOOL bytes other than 0 and 1: element() reads them as true, views refuse them") {
+  // Found by fuzzing: raw_data (or int32_data) of a BOOL tensor may hold any byte; reading such a
+  // byte through a bool is undefined behaviour, so element() tests the byte and the views check.
+  Tensor t = Tensor::from_bytes("flags", DataType::BOOL, {3},
+                                Buffer::owned(std::vector<std::byte>{std::byte{0}, std::byte{39}, std::byte{1}}));
+  CHECK_FALSE(t.element<bool>(0));
+  CHECK(t.element<bool>(1));
+  CHECK(t.element<bool>(2));
+  CHECK_THROWS_WITH_AS((void)t.values<bool>(), "tensor 'flags': values<bool>: element 1 is byte 39, not 0 or 1", Error);
+  CHECK_THROWS_AS((void)t.mutable_values<bool>(), Error);
+  CHECK(std::to_integer<int>(t.bytes()[1]) == 39);  // the payload itself is kept as it was
+  Tensor ok = Tensor::from_bytes("ok", DataType::BOOL, {2}, Buffer::owned(std::vector<std::byte>{std::byte{1}, std::byte{0}}));
+  CHECK(ok.values<bool>()[0]);
+  CHECK_FALSE(ok.values<bool>()[1]);
+}
+
 TEST_CASE("payload size must match dims and type") {
   Tensor t = Tensor::from_bytes("bad", DataType::INT32, {3}, Buffer::owned(std::vector<std::byte>(8)));
   CHECK(t.expected_bytes() == 12);

@@ -130,6 +130,7 @@ struct Tensor {
   [[nodiscard]] std::span<const T> values() const {
     check_access(data_type_of<T>, "values");
     auto b = data.aligned_bytes(alignof(T));
+    if constexpr (std::is_same_v<T, bool>) check_bools(b, "values");
     return {reinterpret_cast<const T*>(b.data()), b.size() / sizeof(T)};
   }
   /// Writable typed view (detaches the payload first).
@@ -138,6 +139,7 @@ struct Tensor {
   [[nodiscard]] std::span<T> mutable_values() {
     check_access(data_type_of<T>, "mutable_values");
     auto b = data.mutable_bytes();  // owned vector storage: aligned for any T
+    if constexpr (std::is_same_v<T, bool>) check_bools(b, "mutable_values");
     return {reinterpret_cast<T*>(b.data()), b.size() / sizeof(T)};
   }
 
@@ -158,6 +160,9 @@ struct Tensor {
         return T::from_bits(get_packed(b, index, bits));
       } else {
         if (index >= b.size() / sizeof(T)) throw out_of_range(index);
+        // A BOOL byte other than 0 or 1 (a hostile or sloppy file) reads as true, as C converts it;
+        // copying it into a bool would be undefined behaviour.
+        if constexpr (std::is_same_v<T, bool>) return b[index] != std::byte{0};
         T v;
         std::memcpy(&v, b.data() + index * sizeof(T), sizeof(T));
         return v;
@@ -199,6 +204,13 @@ struct Tensor {
       throw Error("tensor '" + name + "'", "payload has " + std::to_string(data.size()) +
                                                " bytes, dims and type call for " +
                                                (need ? std::to_string(*need) : std::string("an invalid size")));
+  }
+  // A bool view is only valid over bytes 0 and 1 (any other byte is not a bool object).
+  void check_bools(std::span<const std::byte> b, const char* what) const {
+    for (std::size_t i = 0; i < b.size(); ++i)
+      if (std::to_integer<unsigned>(b[i]) > 1)
+        throw Error("tensor '" + name + "'", std::string(what) + "<bool>: element " + std::to_string(i) + " is byte " +
+                                                 std::to_string(std::to_integer<unsigned>(b[i])) + ", not 0 or 1");
   }
   [[nodiscard]] Error out_of_range(std::size_t index) const {
     return Error("tensor '" + name + "'", "element index " + std::to_string(index) + " out of range");
