@@ -591,11 +591,11 @@ TEST_CASE("linalg rules: random malformed nodes are diagnosed, never crash") {
         in_names.emplace_back();
         continue;
       }
-      in_names.push_back("i" + std::to_string(k));
+      in_names.push_back(std::string("i").append(std::to_string(k)));  // not "i" + ...: GCC 12 -Wrestrict false positive
       ins.push_back(f.input(in_names.back()));
     }
     std::vector<std::string> outs;
-    for (int k = f.pick(5) + 1; k > 0; --k) outs.push_back("o" + std::to_string(k));
+    for (int k = f.pick(5) + 1; k > 0; --k) outs.push_back(std::string("o").append(std::to_string(k)));
     Node n(op, in_names, outs);
     for (int k = f.pick(4); k > 0; --k) n.set_attribute(f.attr());
     auto m = make_model({n}, ins, {}, opsets[f.pick(16)]);

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <oxir/infer.hpp>
+#include <oxir/infer/engine.hpp>
 
 #include <string>
 #include <vector>

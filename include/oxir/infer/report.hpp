@@ -6,6 +6,20 @@
 #include <string>
 #include <vector>
 
+// Where the inference entry points (oxir::infer_shapes, OpRegistry::standard) are defined: inline
+// in every translation unit (the default), or, with OXIR_SEPARATE_INFER, only in the one that
+// defines OXIR_INFER_IMPLEMENTATION before including oxir (see <oxir/infer.hpp>).
+#if !defined(OXIR_SEPARATE_INFER) || defined(OXIR_INFER_IMPLEMENTATION)
+#define OXIR_INFER_DEFINE_ENTRIES 1
+#else
+#define OXIR_INFER_DEFINE_ENTRIES 0
+#endif
+#if defined(OXIR_SEPARATE_INFER)
+#define OXIR_INFER_ENTRY
+#else
+#define OXIR_INFER_ENTRY inline
+#endif
+
 namespace oxir::infer {
 
 struct InferOptions {

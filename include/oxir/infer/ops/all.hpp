@@ -13,7 +13,8 @@
 
 namespace oxir::infer {
 
-inline const OpRegistry& OpRegistry::standard() {
+#if OXIR_INFER_DEFINE_ENTRIES
+OXIR_INFER_ENTRY const OpRegistry& OpRegistry::standard() {
   static const OpRegistry reg = [] {
     OpRegistry r;
     ops::register_elementwise_ops(r);
@@ -28,5 +29,6 @@ inline const OpRegistry& OpRegistry::standard() {
   }();
   return reg;
 }
+#endif
 
 }  // namespace oxir::infer
