@@ -8,18 +8,307 @@
 // oxir: a header-only C++20 library for the ONNX intermediate representation.
 // This umbrella header includes every public part; single_include/oxir.hpp is generated from it.
 
-// ---- begin oxir/core/element_types.hpp ----
-// Everything about ONNX element types in one include: the DataType enum and its facts, the exact
-// low-precision value types, the DataType <-> C++ type traits, and sub-byte packing.
+// ---- begin oxir/analysis/topo.hpp ----
+// Topological order of a graph's nodes, taking subgraphs' uses of outer values into account.
+
+#include <algorithm>
+#include <cstddef>
+#include <functional>
+#include <queue>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+// ---- begin oxir/core/error.hpp ----
+// oxir::Error: the one exception type oxir throws, carrying a path into the model.
+
+#include <stdexcept>
+#include <utility>
+
+namespace oxir {
+
+/// Thrown for bad input and failed operations; `path()` names where in the model it went wrong,
+/// e.g. `graph.node[3].attribute[1].t.raw_data`, and `what()` is "<path>: <message>".
+class Error : public std::runtime_error {
+ public:
+  /// An error at `path` (may be empty) with a human-readable `message`.
+  Error(std::string path, std::string message)
+      : std::runtime_error(path.empty() ? message : path + ": " + message),
+        path_(std::move(path)),
+        message_(std::move(message)) {}
+
+  /// An error without a location.
+  explicit Error(std::string message) : Error(std::string{}, std::move(message)) {}
+
+  /// Where in the model the problem is ("" when not tied to a place).
+  [[nodiscard]] const std::string& path() const noexcept { return path_; }
+  /// The message without the path.
+  [[nodiscard]] const std::string& message() const noexcept { return message_; }
+
+  /// The same error with `outer` prepended to its path (used while unwinding out of nested messages).
+  [[nodiscard]] Error within(std::string_view outer) const {
+    std::string p(outer);
+    if (!path_.empty()) {
+      if (!p.empty() && path_.front() != '[') p += '.';
+      p += path_;
+    }
+    return Error(std::move(p), message_);
+  }
+
+ private:
+  std::string path_;
+  std::string message_;
+};
+
+}  // namespace oxir
+// ---- end oxir/core/error.hpp ----
+// ---- begin oxir/ir/graph.hpp ----
+// Attribute, Node and Graph: AttributeProto, NodeProto and GraphProto. They are defined together
+// because they contain each other (a Graph attribute of a Node of a Graph).
+
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <type_traits>
+#include <variant>
+
+// ---- begin oxir/ir/box.hpp ----
+// Box<T>: an optional, heap-allocated T with value semantics (deep copy, deep ==).
+
+#include <memory>
+
+namespace oxir {
+
+/// Holds zero or one T on the heap and behaves like a value: copies are deep, `==` compares the
+/// contents (two empty boxes are equal). Lets recursive types (a Graph in an Attribute of a Node
+/// of a Graph, a Type in a sequence Type) hold each other without raw owning pointers. T may be
+/// incomplete where Box<T> is declared.
+template <class T>
+class Box {
+ public:
+  /// An empty box.
+  constexpr Box() noexcept = default;
+  /// A box holding a copy of `value`.
+  Box(const T& value) : ptr_(std::make_unique<T>(value)) {}  // NOLINT(google-explicit-constructor)
+  /// A box holding `value`, moved in.
+  Box(T&& value) : ptr_(std::make_unique<T>(std::move(value))) {}  // NOLINT(google-explicit-constructor)
+  Box(const Box& other) : ptr_(other.ptr_ ? std::make_unique<T>(*other.ptr_) : nullptr) {}
+  Box(Box&&) noexcept = default;
+  Box& operator=(const Box& other) {
+    if (this != &other) ptr_ = other.ptr_ ? std::make_unique<T>(*other.ptr_) : nullptr;
+    return *this;
+  }
+  Box& operator=(Box&&) noexcept = default;
+  Box& operator=(const T& value) { return *this = Box(value); }
+  Box& operator=(T&& value) { return *this = Box(std::move(value)); }
+  ~Box() = default;
+
+  /// Constructs a new T in place, replacing any held value.
+  template <class... Args>
+  T& emplace(Args&&... args) {
+    ptr_ = std::make_unique<T>(std::forward<Args>(args)...);
+    return *ptr_;
+  }
+  /// Empties the box.
+  void reset() noexcept { ptr_.reset(); }
+
+  [[nodiscard]] bool has_value() const noexcept { return ptr_ != nullptr; }
+  explicit operator bool() const noexcept { return has_value(); }
+  [[nodiscard]] T& operator*() noexcept { return *ptr_; }
+  [[nodiscard]] const T& operator*() const noexcept { return *ptr_; }
+  [[nodiscard]] T* operator->() noexcept { return ptr_.get(); }
+  [[nodiscard]] const T* operator->() const noexcept { return ptr_.get(); }
+  /// The held value, or nullptr.
+  [[nodiscard]] T* get() noexcept { return ptr_.get(); }
+  [[nodiscard]] const T* get() const noexcept { return ptr_.get(); }
+
+  friend bool operator==(const Box& a, const Box& b) {
+    if (!a.ptr_ || !b.ptr_) return !a.ptr_ && !b.ptr_;
+    return *a.ptr_ == *b.ptr_;
+  }
+
+ private:
+  std::unique_ptr<T> ptr_;
+};
+
+}  // namespace oxir
+// ---- end oxir/ir/box.hpp ----
+// ---- begin oxir/ir/common.hpp ----
+// Small messages shared by several others: key/value entries, opset ids, device configurations,
+// quantization annotations.
+
+// ---- begin oxir/ir/wire_info.hpp ----
+// What a message carried on the wire beyond its content: which default-valued fields were
+// present, and fields from a newer schema that oxir does not know.
+
+namespace oxir {
+
+/// Set of field numbers (1..31) that were present on the wire although they held their default
+/// value (e.g. an explicit `domain: ""`). The writer emits such fields again so that a round trip
+/// is byte-exact; a field with a non-default value is always written. Being wire detail, not
+/// content, it never makes two messages unequal.
+class FieldPresence {
+ public:
+  /// True if field `number` was marked present.
+  [[nodiscard]] constexpr bool has(int number) const noexcept {
+    return number > 0 && number < 32 && ((bits_ >> number) & 1U) != 0;
+  }
+  /// Marks field `number` present (or not).
+  constexpr void set(int number, bool present = true) noexcept {
+    if (number <= 0 || number >= 32) return;
+    const auto bit = std::uint32_t{1} << number;
+    bits_ = present ? (bits_ | bit) : (bits_ & ~bit);
+  }
+  /// Raw mask, bit n = field n.
+  [[nodiscard]] constexpr std::uint32_t mask() const noexcept { return bits_; }
+  friend constexpr bool operator==(FieldPresence, FieldPresence) noexcept { return true; }
+
+ private:
+  std::uint32_t bits_ = 0;
+};
+
+/// Serialized fields (tag + value, as read) that this version of oxir does not know, kept so
+/// that a model from a newer ONNX is written back unchanged. Compared by content.
+using UnknownFields = std::string;
+
+}  // namespace oxir
+// ---- end oxir/ir/wire_info.hpp ----
+
+namespace oxir {
+
+/// StringStringEntryProto: one key/value pair (metadata_props, external_data, bindings).
+struct StringStringEntry {
+  std::string key;
+  std::string value;
+  UnknownFields unknown_fields;
+  FieldPresence presence;
+  friend bool operator==(const StringStringEntry&, const StringStringEntry&) = default;
+};
+
+/// The value for `key` in a key/value list, if present (the first match).
+[[nodiscard]] inline std::optional<std::string_view> find_entry(const std::vector<StringStringEntry>& entries,
+                                                                std::string_view key) noexcept {
+  for (const auto& e : entries)
+    if (e.key == key) return std::string_view(e.value);
+  return std::nullopt;
+}
+
+/// Sets `key` to `value` in a key/value list (replacing the first match, else appending).
+inline void set_entry(std::vector<StringStringEntry>& entries, std::string_view key, std::string value) {
+  for (auto& e : entries)
+    if (e.key == key) {
+      e.value = std::move(value);
+      return;
+    }
+  entries.push_back({std::string(key), std::move(value), {}, {}});
+}
+
+/// OperatorSetIdProto: an operator set (domain) and its version. "" and "ai.onnx" both name the
+/// default domain.
+struct OperatorSetId {
+  std::string domain;
+  std::int64_t version = 0;
+  UnknownFields unknown_fields;
+  FieldPresence presence;
+  friend bool operator==(const OperatorSetId&, const OperatorSetId&) = default;
+};
+
+/// True if `domain` is a spelling of the default ONNX domain ("" or "ai.onnx").
+[[nodiscard]] constexpr bool is_default_domain(std::string_view domain) noexcept {
+  return domain.empty() || domain == "ai.onnx";
+}
+
+/// The version of `domain` imported in `opsets`, treating "" and "ai.onnx" as one domain.
+[[nodiscard]] inline std::optional<std::int64_t> find_opset(const std::vector<OperatorSetId>& opsets,
+                                                            std::string_view domain) noexcept {
+  const bool want_default = is_default_domain(domain);
+  for (const auto& o : opsets)
+    if (want_default ? is_default_domain(o.domain) : o.domain == domain) return o.version;
+  return std::nullopt;
+}
+
+/// TensorAnnotation: quantization parameter tensor names of one tensor.
+struct TensorAnnotation {
+  std::string tensor_name;
+  std::vector<StringStringEntry> quant_parameter_tensor_names;
+  UnknownFields unknown_fields;
+  FieldPresence presence;
+  friend bool operator==(const TensorAnnotation&, const TensorAnnotation&) = default;
+};
+
+/// DeviceConfigurationProto: a named multi-device configuration of the model.
+struct DeviceConfiguration {
+  std::string name;
+  std::int32_t num_devices = 0;
+  std::vector<std::string> device;
+  UnknownFields unknown_fields;
+  FieldPresence presence;
+  friend bool operator==(const DeviceConfiguration&, const DeviceConfiguration&) = default;
+};
+
+/// IntIntListEntryProto: an int64 key with a list of int64 values.
+struct IntIntListEntry {
+  std::int64_t key = 0;
+  std::vector<std::int64_t> value;
+  UnknownFields unknown_fields;
+  FieldPresence presence;
+  friend bool operator==(const IntIntListEntry&, const IntIntListEntry&) = default;
+};
+
+/// SimpleShardedDimProto: a dimension (number or symbol) split into `num_shards` parts.
+struct SimpleShardedDim {
+  std::variant<std::monostate, std::int64_t, std::string> dim;  ///< dim_value / dim_param oneof
+  std::int64_t num_shards = 0;
+  UnknownFields unknown_fields;
+  FieldPresence presence;
+  friend bool operator==(const SimpleShardedDim&, const SimpleShardedDim&) = default;
+};
+
+/// ShardedDimProto: how one axis is sharded.
+struct ShardedDim {
+  std::int64_t axis = 0;
+  std::vector<SimpleShardedDim> simple_sharding;
+  UnknownFields unknown_fields;
+  FieldPresence presence;
+  friend bool operator==(const ShardedDim&, const ShardedDim&) = default;
+};
+
+/// ShardingSpecProto: how one tensor is sharded over devices.
+struct ShardingSpec {
+  std::string tensor_name;
+  std::vector<std::int64_t> device;
+  std::vector<IntIntListEntry> index_to_device_group_map;
+  std::vector<ShardedDim> sharded_dim;
+  UnknownFields unknown_fields;
+  FieldPresence presence;
+  friend bool operator==(const ShardingSpec&, const ShardingSpec&) = default;
+};
+
+/// NodeDeviceConfigurationProto: a node's placement under one device configuration.
+struct NodeDeviceConfiguration {
+  std::string configuration_id;
+  std::vector<ShardingSpec> sharding_spec;
+  std::int32_t pipeline_stage = 0;
+  UnknownFields unknown_fields;
+  FieldPresence presence;
+  friend bool operator==(const NodeDeviceConfiguration&, const NodeDeviceConfiguration&) = default;
+};
+
+}  // namespace oxir
+// ---- end oxir/ir/common.hpp ----
+// ---- begin oxir/ir/tensor.hpp ----
+// Tensor (TensorProto) and SparseTensor (SparseTensorProto).
+
+#include <cstring>
+#include <initializer_list>
 
 // ---- begin oxir/core/data_type.hpp ----
 // The ONNX element types (TensorProto.DataType) and their constexpr properties.
 
 #include <array>
-#include <cstddef>
-#include <cstdint>
-#include <optional>
-#include <string_view>
 
 namespace oxir {
 
@@ -171,8 +460,6 @@ inline constexpr std::array<DataTypeInfo, 27> data_type_table{{
 // other spellings of the same width (long long, char) do not: they are not element types.
 
 #include <complex>
-#include <string>
-#include <type_traits>
 
 // ---- begin oxir/core/float_types.hpp ----
 // Exact value types for ONNX's narrow floating-point element types (float16 ... float4e2m1).
@@ -183,7 +470,6 @@ inline constexpr std::array<DataTypeInfo, 27> data_type_table{{
 // its `saturate` attribute. See docs/element-types.md for the rules and the choices made where
 // the ONNX spec is silent.
 
-#include <bit>
 #include <compare>
 #include <iosfwd>
 #include <limits>
@@ -1065,7 +1351,6 @@ concept SubByteElementType = ElementType<T> && is_sub_byte(data_type_of<T>);
 // last element are zero. The same bytes, one per int32 entry, form the int32_data representation.
 
 #include <cassert>
-#include <span>
 
 namespace oxir {
 
@@ -1135,306 +1420,9 @@ constexpr void unpack(std::span<const std::byte> bytes, std::span<T> out) noexce
 
 }  // namespace oxir
 // ---- end oxir/core/packing.hpp ----
-// ---- end oxir/core/element_types.hpp ----
-// ---- begin oxir/io.hpp ----
-// The object model plus reading and writing ONNX files (no inference): the native codec,
-// memory-mapped loading, external data.
-
-// ---- begin oxir/io/decode.hpp ----
-// Native decoder: protobuf wire bytes -> oxir::Model (and the other messages), without libprotobuf.
-// Payloads (raw_data) are not copied when a keeper is given: tensors view the input bytes.
-
-#include <algorithm>
-#include <cstring>
-#include <memory>
-#include <utility>
-#include <vector>
-
-// ---- begin oxir/core/error.hpp ----
-// oxir::Error: the one exception type oxir throws, carrying a path into the model.
-
-#include <stdexcept>
-
-namespace oxir {
-
-/// Thrown for bad input and failed operations; `path()` names where in the model it went wrong,
-/// e.g. `graph.node[3].attribute[1].t.raw_data`, and `what()` is "<path>: <message>".
-class Error : public std::runtime_error {
- public:
-  /// An error at `path` (may be empty) with a human-readable `message`.
-  Error(std::string path, std::string message)
-      : std::runtime_error(path.empty() ? message : path + ": " + message),
-        path_(std::move(path)),
-        message_(std::move(message)) {}
-
-  /// An error without a location.
-  explicit Error(std::string message) : Error(std::string{}, std::move(message)) {}
-
-  /// Where in the model the problem is ("" when not tied to a place).
-  [[nodiscard]] const std::string& path() const noexcept { return path_; }
-  /// The message without the path.
-  [[nodiscard]] const std::string& message() const noexcept { return message_; }
-
-  /// The same error with `outer` prepended to its path (used while unwinding out of nested messages).
-  [[nodiscard]] Error within(std::string_view outer) const {
-    std::string p(outer);
-    if (!path_.empty()) {
-      if (!p.empty() && path_.front() != '[') p += '.';
-      p += path_;
-    }
-    return Error(std::move(p), message_);
-  }
-
- private:
-  std::string path_;
-  std::string message_;
-};
-
-}  // namespace oxir
-// ---- end oxir/core/error.hpp ----
-// ---- begin oxir/ir/model.hpp ----
-// Model (ModelProto) and TrainingInfo (TrainingInfoProto).
-
-// ---- begin oxir/ir/common.hpp ----
-// Small messages shared by several others: key/value entries, opset ids, device configurations,
-// quantization annotations.
-
-#include <variant>
-
-// ---- begin oxir/ir/wire_info.hpp ----
-// What a message carried on the wire beyond its content: which default-valued fields were
-// present, and fields from a newer schema that oxir does not know.
-
-namespace oxir {
-
-/// Set of field numbers (1..31) that were present on the wire although they held their default
-/// value (e.g. an explicit `domain: ""`). The writer emits such fields again so that a round trip
-/// is byte-exact; a field with a non-default value is always written. Being wire detail, not
-/// content, it never makes two messages unequal.
-class FieldPresence {
- public:
-  /// True if field `number` was marked present.
-  [[nodiscard]] constexpr bool has(int number) const noexcept {
-    return number > 0 && number < 32 && ((bits_ >> number) & 1U) != 0;
-  }
-  /// Marks field `number` present (or not).
-  constexpr void set(int number, bool present = true) noexcept {
-    if (number <= 0 || number >= 32) return;
-    const auto bit = std::uint32_t{1} << number;
-    bits_ = present ? (bits_ | bit) : (bits_ & ~bit);
-  }
-  /// Raw mask, bit n = field n.
-  [[nodiscard]] constexpr std::uint32_t mask() const noexcept { return bits_; }
-  friend constexpr bool operator==(FieldPresence, FieldPresence) noexcept { return true; }
-
- private:
-  std::uint32_t bits_ = 0;
-};
-
-/// Serialized fields (tag + value, as read) that this version of oxir does not know, kept so
-/// that a model from a newer ONNX is written back unchanged. Compared by content.
-using UnknownFields = std::string;
-
-}  // namespace oxir
-// ---- end oxir/ir/wire_info.hpp ----
-
-namespace oxir {
-
-/// StringStringEntryProto: one key/value pair (metadata_props, external_data, bindings).
-struct StringStringEntry {
-  std::string key;
-  std::string value;
-  UnknownFields unknown_fields;
-  FieldPresence presence;
-  friend bool operator==(const StringStringEntry&, const StringStringEntry&) = default;
-};
-
-/// The value for `key` in a key/value list, if present (the first match).
-[[nodiscard]] inline std::optional<std::string_view> find_entry(const std::vector<StringStringEntry>& entries,
-                                                                std::string_view key) noexcept {
-  for (const auto& e : entries)
-    if (e.key == key) return std::string_view(e.value);
-  return std::nullopt;
-}
-
-/// Sets `key` to `value` in a key/value list (replacing the first match, else appending).
-inline void set_entry(std::vector<StringStringEntry>& entries, std::string_view key, std::string value) {
-  for (auto& e : entries)
-    if (e.key == key) {
-      e.value = std::move(value);
-      return;
-    }
-  entries.push_back({std::string(key), std::move(value), {}, {}});
-}
-
-/// OperatorSetIdProto: an operator set (domain) and its version. "" and "ai.onnx" both name the
-/// default domain.
-struct OperatorSetId {
-  std::string domain;
-  std::int64_t version = 0;
-  UnknownFields unknown_fields;
-  FieldPresence presence;
-  friend bool operator==(const OperatorSetId&, const OperatorSetId&) = default;
-};
-
-/// True if `domain` is a spelling of the default ONNX domain ("" or "ai.onnx").
-[[nodiscard]] constexpr bool is_default_domain(std::string_view domain) noexcept {
-  return domain.empty() || domain == "ai.onnx";
-}
-
-/// The version of `domain` imported in `opsets`, treating "" and "ai.onnx" as one domain.
-[[nodiscard]] inline std::optional<std::int64_t> find_opset(const std::vector<OperatorSetId>& opsets,
-                                                            std::string_view domain) noexcept {
-  const bool want_default = is_default_domain(domain);
-  for (const auto& o : opsets)
-    if (want_default ? is_default_domain(o.domain) : o.domain == domain) return o.version;
-  return std::nullopt;
-}
-
-/// TensorAnnotation: quantization parameter tensor names of one tensor.
-struct TensorAnnotation {
-  std::string tensor_name;
-  std::vector<StringStringEntry> quant_parameter_tensor_names;
-  UnknownFields unknown_fields;
-  FieldPresence presence;
-  friend bool operator==(const TensorAnnotation&, const TensorAnnotation&) = default;
-};
-
-/// DeviceConfigurationProto: a named multi-device configuration of the model.
-struct DeviceConfiguration {
-  std::string name;
-  std::int32_t num_devices = 0;
-  std::vector<std::string> device;
-  UnknownFields unknown_fields;
-  FieldPresence presence;
-  friend bool operator==(const DeviceConfiguration&, const DeviceConfiguration&) = default;
-};
-
-/// IntIntListEntryProto: an int64 key with a list of int64 values.
-struct IntIntListEntry {
-  std::int64_t key = 0;
-  std::vector<std::int64_t> value;
-  UnknownFields unknown_fields;
-  FieldPresence presence;
-  friend bool operator==(const IntIntListEntry&, const IntIntListEntry&) = default;
-};
-
-/// SimpleShardedDimProto: a dimension (number or symbol) split into `num_shards` parts.
-struct SimpleShardedDim {
-  std::variant<std::monostate, std::int64_t, std::string> dim;  ///< dim_value / dim_param oneof
-  std::int64_t num_shards = 0;
-  UnknownFields unknown_fields;
-  FieldPresence presence;
-  friend bool operator==(const SimpleShardedDim&, const SimpleShardedDim&) = default;
-};
-
-/// ShardedDimProto: how one axis is sharded.
-struct ShardedDim {
-  std::int64_t axis = 0;
-  std::vector<SimpleShardedDim> simple_sharding;
-  UnknownFields unknown_fields;
-  FieldPresence presence;
-  friend bool operator==(const ShardedDim&, const ShardedDim&) = default;
-};
-
-/// ShardingSpecProto: how one tensor is sharded over devices.
-struct ShardingSpec {
-  std::string tensor_name;
-  std::vector<std::int64_t> device;
-  std::vector<IntIntListEntry> index_to_device_group_map;
-  std::vector<ShardedDim> sharded_dim;
-  UnknownFields unknown_fields;
-  FieldPresence presence;
-  friend bool operator==(const ShardingSpec&, const ShardingSpec&) = default;
-};
-
-/// NodeDeviceConfigurationProto: a node's placement under one device configuration.
-struct NodeDeviceConfiguration {
-  std::string configuration_id;
-  std::vector<ShardingSpec> sharding_spec;
-  std::int32_t pipeline_stage = 0;
-  UnknownFields unknown_fields;
-  FieldPresence presence;
-  friend bool operator==(const NodeDeviceConfiguration&, const NodeDeviceConfiguration&) = default;
-};
-
-}  // namespace oxir
-// ---- end oxir/ir/common.hpp ----
-// ---- begin oxir/ir/function.hpp ----
-// Function (FunctionProto): a model-local operator defined by a body of nodes.
-
-// ---- begin oxir/ir/graph.hpp ----
-// Attribute, Node and Graph: AttributeProto, NodeProto and GraphProto. They are defined together
-// because they contain each other (a Graph attribute of a Node of a Graph).
-
-// ---- begin oxir/ir/box.hpp ----
-// Box<T>: an optional, heap-allocated T with value semantics (deep copy, deep ==).
-
-namespace oxir {
-
-/// Holds zero or one T on the heap and behaves like a value: copies are deep, `==` compares the
-/// contents (two empty boxes are equal). Lets recursive types (a Graph in an Attribute of a Node
-/// of a Graph, a Type in a sequence Type) hold each other without raw owning pointers. T may be
-/// incomplete where Box<T> is declared.
-template <class T>
-class Box {
- public:
-  /// An empty box.
-  constexpr Box() noexcept = default;
-  /// A box holding a copy of `value`.
-  Box(const T& value) : ptr_(std::make_unique<T>(value)) {}  // NOLINT(google-explicit-constructor)
-  /// A box holding `value`, moved in.
-  Box(T&& value) : ptr_(std::make_unique<T>(std::move(value))) {}  // NOLINT(google-explicit-constructor)
-  Box(const Box& other) : ptr_(other.ptr_ ? std::make_unique<T>(*other.ptr_) : nullptr) {}
-  Box(Box&&) noexcept = default;
-  Box& operator=(const Box& other) {
-    if (this != &other) ptr_ = other.ptr_ ? std::make_unique<T>(*other.ptr_) : nullptr;
-    return *this;
-  }
-  Box& operator=(Box&&) noexcept = default;
-  Box& operator=(const T& value) { return *this = Box(value); }
-  Box& operator=(T&& value) { return *this = Box(std::move(value)); }
-  ~Box() = default;
-
-  /// Constructs a new T in place, replacing any held value.
-  template <class... Args>
-  T& emplace(Args&&... args) {
-    ptr_ = std::make_unique<T>(std::forward<Args>(args)...);
-    return *ptr_;
-  }
-  /// Empties the box.
-  void reset() noexcept { ptr_.reset(); }
-
-  [[nodiscard]] bool has_value() const noexcept { return ptr_ != nullptr; }
-  explicit operator bool() const noexcept { return has_value(); }
-  [[nodiscard]] T& operator*() noexcept { return *ptr_; }
-  [[nodiscard]] const T& operator*() const noexcept { return *ptr_; }
-  [[nodiscard]] T* operator->() noexcept { return ptr_.get(); }
-  [[nodiscard]] const T* operator->() const noexcept { return ptr_.get(); }
-  /// The held value, or nullptr.
-  [[nodiscard]] T* get() noexcept { return ptr_.get(); }
-  [[nodiscard]] const T* get() const noexcept { return ptr_.get(); }
-
-  friend bool operator==(const Box& a, const Box& b) {
-    if (!a.ptr_ || !b.ptr_) return !a.ptr_ && !b.ptr_;
-    return *a.ptr_ == *b.ptr_;
-  }
-
- private:
-  std::unique_ptr<T> ptr_;
-};
-
-}  // namespace oxir
-// ---- end oxir/ir/box.hpp ----
-// ---- begin oxir/ir/tensor.hpp ----
-// Tensor (TensorProto) and SparseTensor (SparseTensorProto).
-
-#include <initializer_list>
-
 // ---- begin oxir/ir/buffer.hpp ----
 // Buffer: immutable, shared tensor payload bytes (owned, a view into a mapped file, or loaded lazily).
 
-#include <functional>
 #include <mutex>
 
 namespace oxir {
@@ -1695,6 +1683,7 @@ struct Tensor {
   [[nodiscard]] std::span<const T> values() const {
     check_access(data_type_of<T>, "values");
     auto b = data.aligned_bytes(alignof(T));
+    if constexpr (std::is_same_v<T, bool>) check_bools(b, "values");
     return {reinterpret_cast<const T*>(b.data()), b.size() / sizeof(T)};
   }
   /// Writable typed view (detaches the payload first).
@@ -1703,6 +1692,7 @@ struct Tensor {
   [[nodiscard]] std::span<T> mutable_values() {
     check_access(data_type_of<T>, "mutable_values");
     auto b = data.mutable_bytes();  // owned vector storage: aligned for any T
+    if constexpr (std::is_same_v<T, bool>) check_bools(b, "mutable_values");
     return {reinterpret_cast<T*>(b.data()), b.size() / sizeof(T)};
   }
 
@@ -1723,6 +1713,9 @@ struct Tensor {
         return T::from_bits(get_packed(b, index, bits));
       } else {
         if (index >= b.size() / sizeof(T)) throw out_of_range(index);
+        // A BOOL byte other than 0 or 1 (a hostile or sloppy file) reads as true, as C converts it;
+        // copying it into a bool would be undefined behaviour.
+        if constexpr (std::is_same_v<T, bool>) return b[index] != std::byte{0};
         T v;
         std::memcpy(&v, b.data() + index * sizeof(T), sizeof(T));
         return v;
@@ -1764,6 +1757,13 @@ struct Tensor {
       throw Error("tensor '" + name + "'", "payload has " + std::to_string(data.size()) +
                                                " bytes, dims and type call for " +
                                                (need ? std::to_string(*need) : std::string("an invalid size")));
+  }
+  // A bool view is only valid over bytes 0 and 1 (any other byte is not a bool object).
+  void check_bools(std::span<const std::byte> b, const char* what) const {
+    for (std::size_t i = 0; i < b.size(); ++i)
+      if (std::to_integer<unsigned>(b[i]) > 1)
+        throw Error("tensor '" + name + "'", std::string(what) + "<bool>: element " + std::to_string(i) + " is byte " +
+                                                 std::to_string(std::to_integer<unsigned>(b[i])) + ", not 0 or 1");
   }
   [[nodiscard]] Error out_of_range(std::size_t index) const {
     return Error("tensor '" + name + "'", "element index " + std::to_string(index) + " out of range");
@@ -2060,39 +2060,34 @@ struct Attribute {
   UnknownFields unknown_fields;  ///< unknown fields, and payload fields that contradict `type`
   FieldPresence presence;
 
-  Attribute() = default;
-  Attribute(std::string n, float v) : name(std::move(n)), type(AttributeType::FLOAT), value(v) {}
-  Attribute(std::string n, double v) : Attribute(std::move(n), static_cast<float>(v)) {}
-  Attribute(std::string n, std::int64_t v) : name(std::move(n)), type(AttributeType::INT), value(v) {}
-  Attribute(std::string n, int v) : Attribute(std::move(n), std::int64_t{v}) {}
-  Attribute(std::string n, std::string v) : name(std::move(n)), type(AttributeType::STRING), value(std::move(v)) {}
-  Attribute(std::string n, const char* v) : Attribute(std::move(n), std::string(v)) {}
+  // Special members and constructors that set `value` are defined after Graph: the variant's
+  // special members need every alternative complete, and clang instantiates them eagerly.
+  Attribute();
+  Attribute(const Attribute&);
+  Attribute(Attribute&&) noexcept;
+  Attribute& operator=(const Attribute&);
+  Attribute& operator=(Attribute&&) noexcept;
+  ~Attribute();
+  Attribute(std::string n, float v);
+  Attribute(std::string n, double v);
+  Attribute(std::string n, std::int64_t v);
+  Attribute(std::string n, int v);
+  Attribute(std::string n, std::string v);
+  Attribute(std::string n, const char* v);
   Attribute(std::string n, Tensor v);
   Attribute(std::string n, Graph v);
   Attribute(std::string n, SparseTensor v);
   Attribute(std::string n, Type v);
-  Attribute(std::string n, std::vector<float> v)
-      : name(std::move(n)), type(AttributeType::FLOATS), value(std::move(v)) {}
-  Attribute(std::string n, std::vector<std::int64_t> v)
-      : name(std::move(n)), type(AttributeType::INTS), value(std::move(v)) {}
-  Attribute(std::string n, std::vector<std::string> v)
-      : name(std::move(n)), type(AttributeType::STRINGS), value(std::move(v)) {}
-  Attribute(std::string n, std::vector<Tensor> v)
-      : name(std::move(n)), type(AttributeType::TENSORS), value(std::move(v)) {}
+  Attribute(std::string n, std::vector<float> v);
+  Attribute(std::string n, std::vector<std::int64_t> v);
+  Attribute(std::string n, std::vector<std::string> v);
+  Attribute(std::string n, std::vector<Tensor> v);
   Attribute(std::string n, std::vector<Graph> v);
-  Attribute(std::string n, std::vector<SparseTensor> v)
-      : name(std::move(n)), type(AttributeType::SPARSE_TENSORS), value(std::move(v)) {}
-  Attribute(std::string n, std::vector<Type> v)
-      : name(std::move(n)), type(AttributeType::TYPE_PROTOS), value(std::move(v)) {}
+  Attribute(std::string n, std::vector<SparseTensor> v);
+  Attribute(std::string n, std::vector<Type> v);
 
   /// A reference to the attribute `ref` of the enclosing function, of type `t`.
-  [[nodiscard]] static Attribute reference(std::string n, std::string ref, AttributeType t) {
-    Attribute a;
-    a.name = std::move(n);
-    a.ref_attr_name = std::move(ref);
-    a.type = t;
-    return a;
-  }
+  [[nodiscard]] static Attribute reference(std::string n, std::string ref, AttributeType t);
 
   /// The kind of value: the alternative `value` holds (right also for IR-1 attributes without
   /// `type`), else `type` (a value left at its default is not written, e.g. an empty INTS list).
@@ -2279,6 +2274,38 @@ struct Graph {
 };
 
 // Members that need Graph complete.
+inline Attribute::Attribute() = default;
+inline Attribute::Attribute(const Attribute&) = default;
+inline Attribute::Attribute(Attribute&&) noexcept = default;
+inline Attribute& Attribute::operator=(const Attribute&) = default;
+inline Attribute& Attribute::operator=(Attribute&&) noexcept = default;
+inline Attribute::~Attribute() = default;
+inline Attribute::Attribute(std::string n, double v) : Attribute(std::move(n), static_cast<float>(v)) {}
+inline Attribute::Attribute(std::string n, int v) : Attribute(std::move(n), std::int64_t{v}) {}
+inline Attribute::Attribute(std::string n, const char* v) : Attribute(std::move(n), std::string(v)) {}
+inline Attribute Attribute::reference(std::string n, std::string ref, AttributeType t) {
+  Attribute a;
+  a.name = std::move(n);
+  a.ref_attr_name = std::move(ref);
+  a.type = t;
+  return a;
+}
+inline Attribute::Attribute(std::string n, float v) : name(std::move(n)), type(AttributeType::FLOAT), value(v) {}
+inline Attribute::Attribute(std::string n, std::int64_t v) : name(std::move(n)), type(AttributeType::INT), value(v) {}
+inline Attribute::Attribute(std::string n, std::string v)
+    : name(std::move(n)), type(AttributeType::STRING), value(std::move(v)) {}
+inline Attribute::Attribute(std::string n, std::vector<float> v)
+    : name(std::move(n)), type(AttributeType::FLOATS), value(std::move(v)) {}
+inline Attribute::Attribute(std::string n, std::vector<std::int64_t> v)
+    : name(std::move(n)), type(AttributeType::INTS), value(std::move(v)) {}
+inline Attribute::Attribute(std::string n, std::vector<std::string> v)
+    : name(std::move(n)), type(AttributeType::STRINGS), value(std::move(v)) {}
+inline Attribute::Attribute(std::string n, std::vector<Tensor> v)
+    : name(std::move(n)), type(AttributeType::TENSORS), value(std::move(v)) {}
+inline Attribute::Attribute(std::string n, std::vector<SparseTensor> v)
+    : name(std::move(n)), type(AttributeType::SPARSE_TENSORS), value(std::move(v)) {}
+inline Attribute::Attribute(std::string n, std::vector<Type> v)
+    : name(std::move(n)), type(AttributeType::TYPE_PROTOS), value(std::move(v)) {}
 inline Attribute::Attribute(std::string n, Tensor v)
     : name(std::move(n)), type(AttributeType::TENSOR), value(Box<Tensor>(std::move(v))) {}
 inline Attribute::Attribute(std::string n, Graph v)
@@ -2307,6 +2334,237 @@ inline bool operator==(const Attribute& a, const Attribute& b) {
 
 }  // namespace oxir
 // ---- end oxir/ir/graph.hpp ----
+// ---- begin oxir/ir/views.hpp ----
+// range-v3 views over a model: nodes of a graph and all its nested subgraphs, subgraphs of a
+// node, names a graph defines.
+
+#include <range/v3/view/concat.hpp>
+#include <range/v3/view/facade.hpp>
+#include <range/v3/view/join.hpp>
+#include <range/v3/view/transform.hpp>
+
+namespace oxir::views {
+
+/// The graphs held by one attribute (one for GRAPH, several for GRAPHS, none otherwise).
+template <class AttributeRef>
+[[nodiscard]] auto attribute_graphs(AttributeRef& a) {
+  using G = std::conditional_t<std::is_const_v<AttributeRef>, const Graph, Graph>;
+  if (auto b = std::get_if<Box<Graph>>(&a.value)) return b->has_value() ? std::span<G>(b->get(), 1) : std::span<G>();
+  if (auto v = std::get_if<std::vector<Graph>>(&a.value)) return std::span<G>(v->data(), v->size());
+  return std::span<G>();
+}
+
+/// The subgraphs of `node` (If branches, Loop/Scan bodies, ...) in attribute order.
+[[nodiscard]] inline auto subgraphs(const Node& node) {
+  return node.attributes | ranges::views::transform([](const Attribute& a) { return attribute_graphs(a); }) |
+         ranges::views::join;
+}
+/// Mutable variant of subgraphs().
+[[nodiscard]] inline auto subgraphs(Node& node) {
+  return node.attributes | ranges::views::transform([](Attribute& a) { return attribute_graphs(a); }) |
+         ranges::views::join;
+}
+
+/// Depth-first, pre-order walk over every node of a graph and of all graphs nested in node
+/// attributes, at any depth: a node comes before the nodes of its subgraphs, which come before
+/// the node's next sibling. A single-pass input view; the graph must outlive it and must not be
+/// restructured while it is walked (changing node fields in place is fine).
+template <bool Const>
+class RecursiveNodes : public ranges::view_facade<RecursiveNodes<Const>, ranges::unknown> {
+  using G = std::conditional_t<Const, const Graph, Graph>;
+  using N = std::conditional_t<Const, const Node, Node>;
+  friend ranges::range_access;
+
+  struct cursor {
+    // Each frame is the rest of one graph's node list; the top frame's first node is current.
+    std::vector<std::pair<N*, N*>> stack;
+    [[nodiscard]] N& read() const { return *stack.back().first; }
+    [[nodiscard]] bool equal(ranges::default_sentinel_t) const { return stack.empty(); }
+    void next() {
+      N& current = *stack.back().first;
+      ++stack.back().first;
+      pop_finished();
+      // Push subgraphs in reverse so that the first attribute's graph is walked first.
+      auto& attrs = current.attributes;
+      for (auto a = attrs.rbegin(); a != attrs.rend(); ++a) {
+        auto graphs = attribute_graphs(*a);
+        for (auto g = graphs.rbegin(); g != graphs.rend(); ++g)
+          if (!g->nodes.empty()) stack.emplace_back(g->nodes.data(), g->nodes.data() + g->nodes.size());
+      }
+    }
+    void pop_finished() {
+      while (!stack.empty() && stack.back().first == stack.back().second) stack.pop_back();
+    }
+  };
+  [[nodiscard]] cursor begin_cursor() const {
+    cursor c;
+    if (graph_ && !graph_->nodes.empty())
+      c.stack.emplace_back(graph_->nodes.data(), graph_->nodes.data() + graph_->nodes.size());
+    return c;
+  }
+
+  G* graph_ = nullptr;
+
+ public:
+  RecursiveNodes() = default;
+  explicit RecursiveNodes(G& g) : graph_(&g) {}
+};
+
+/// Every node of `graph` and of its nested subgraphs, depth-first (see RecursiveNodes).
+[[nodiscard]] inline RecursiveNodes<true> all_nodes(const Graph& graph) { return RecursiveNodes<true>(graph); }
+/// Mutable variant of all_nodes().
+[[nodiscard]] inline RecursiveNodes<false> all_nodes(Graph& graph) { return RecursiveNodes<false>(graph); }
+
+/// Names of every value `graph` itself defines: inputs, initializers, sparse initializers, then
+/// node outputs (omitted outputs, the empty name, included as written).
+[[nodiscard]] inline auto defined_names(const Graph& graph) {
+  auto vi_name = [](const ValueInfo& v) -> const std::string& { return v.name; };
+  auto t_name = [](const Tensor& t) -> const std::string& { return t.name; };
+  auto s_name = [](const SparseTensor& s) -> const std::string& { return s.values.name; };
+  auto outs = [](const Node& n) -> const std::vector<std::string>& { return n.outputs; };
+  return ranges::views::concat(graph.inputs | ranges::views::transform(vi_name),
+                               graph.initializers | ranges::views::transform(t_name),
+                               graph.sparse_initializers | ranges::views::transform(s_name),
+                               graph.nodes | ranges::views::transform(outs) | ranges::views::join);
+}
+
+}  // namespace oxir::views
+// ---- end oxir/ir/views.hpp ----
+
+namespace oxir {
+
+namespace detail {
+/// Subgraph nesting beyond which captures are not followed (bounds the recursion; a file the
+/// decoder accepts nests at most 200 graphs deep).
+inline constexpr int kMaxCaptureDepth = 256;
+
+inline void collect_captures(const Graph& g, std::unordered_set<std::string>& out, int depth = 0) {
+  if (depth > kMaxCaptureDepth) return;
+  std::unordered_set<std::string_view> defined;
+  for (const auto& v : g.inputs) defined.insert(v.name);
+  for (const auto& t : g.initializers) defined.insert(t.name);
+  for (const auto& s : g.sparse_initializers) defined.insert(s.values.name);
+  for (const auto& n : g.nodes)
+    for (const auto& o : n.outputs) defined.insert(o);
+  auto use = [&](const std::string& name) {
+    if (!name.empty() && !defined.contains(name)) out.insert(name);
+  };
+  for (const auto& n : g.nodes) {
+    for (const auto& i : n.inputs) use(i);
+    for (const auto& sub : views::subgraphs(n)) {
+      std::unordered_set<std::string> inner;
+      collect_captures(sub, inner, depth + 1);
+      for (const auto& name : inner) use(name);
+    }
+  }
+  for (const auto& o : g.outputs) use(o.name);
+}
+}  // namespace detail
+
+/// Names a subgraph uses but does not define itself: values it captures from enclosing scopes
+/// (at any nesting depth up to detail::kMaxCaptureDepth), in no particular order.
+[[nodiscard]] inline std::unordered_set<std::string> captured_names(const Graph& subgraph) {
+  std::unordered_set<std::string> out;
+  detail::collect_captures(subgraph, out);
+  return out;
+}
+
+/// Indices of `graph.nodes` ordered so that every node comes after the nodes producing its inputs
+/// and the outer values its subgraphs capture. Stable: among nodes that are ready, the one that
+/// comes first in the graph goes first, so a sorted graph keeps its order. Values no node of this
+/// graph produces (inputs, initializers, outer scope) impose no order. Throws oxir::Error naming a
+/// node on a cycle.
+[[nodiscard]] inline std::vector<std::size_t> topological_order(const Graph& graph) {
+  const auto n = graph.nodes.size();
+  std::unordered_map<std::string_view, std::size_t> producer;
+  producer.reserve(n * 2);
+  for (std::size_t i = 0; i < n; ++i)
+    for (const auto& o : graph.nodes[i].outputs)
+      if (!o.empty()) producer.emplace(o, i);  // first producer wins; duplicates are a checker matter
+
+  std::vector<std::vector<std::size_t>> users(n);
+  std::vector<std::size_t> pending(n, 0);
+  std::unordered_set<std::string> captures;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Node& node = graph.nodes[i];
+    std::vector<std::size_t> deps;
+    auto depend = [&](std::string_view name) {
+      if (name.empty()) return;
+      auto it = producer.find(name);
+      if (it != producer.end() && it->second != i) deps.push_back(it->second);
+    };
+    for (const auto& in : node.inputs) depend(in);
+    captures.clear();
+    for (const auto& sub : views::subgraphs(node)) detail::collect_captures(sub, captures);
+    for (const auto& c : captures) depend(c);
+    std::sort(deps.begin(), deps.end());
+    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+    pending[i] = deps.size();
+    for (auto d : deps) users[d].push_back(i);
+  }
+
+  std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready;
+  for (std::size_t i = 0; i < n; ++i)
+    if (pending[i] == 0) ready.push(i);
+  std::vector<std::size_t> order;
+  order.reserve(n);
+  while (!ready.empty()) {
+    auto i = ready.top();
+    ready.pop();
+    order.push_back(i);
+    for (auto u : users[i])
+      if (--pending[u] == 0) ready.push(u);
+  }
+  if (order.size() != n) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (pending[i] != 0) {
+        const auto& node = graph.nodes[i];
+        throw Error("graph \"" + graph.name + "\".node[" + std::to_string(i) + "] \"" + node.name + "\" (" +
+                        node.op_type + ")",
+                    "is on a dependency cycle");
+      }
+  }
+  return order;
+}
+
+/// True if every node comes after the producers of its inputs (including subgraph captures).
+[[nodiscard]] inline bool is_topologically_sorted(const Graph& graph) {
+  auto order = topological_order(graph);
+  for (std::size_t i = 0; i < order.size(); ++i)
+    if (order[i] != i) return false;
+  return true;
+}
+
+/// Reorders `graph.nodes` topologically (stable, see topological_order); throws on a cycle and
+/// then leaves the graph unchanged.
+inline void sort_topologically(Graph& graph) {
+  auto order = topological_order(graph);
+  std::vector<Node> sorted;
+  sorted.reserve(order.size());
+  for (auto i : order) sorted.push_back(std::move(graph.nodes[i]));
+  graph.nodes = std::move(sorted);
+}
+
+}  // namespace oxir
+// ---- end oxir/analysis/topo.hpp ----
+// ---- begin oxir/core/element_types.hpp ----
+// Everything about ONNX element types in one include: the DataType enum and its facts, the exact
+// low-precision value types, the DataType <-> C++ type traits, and sub-byte packing.
+
+// ---- end oxir/core/element_types.hpp ----
+// ---- begin oxir/io.hpp ----
+// The object model plus reading and writing ONNX files (no inference): the native codec,
+// memory-mapped loading, external data.
+
+// ---- begin oxir/io/decode.hpp ----
+// Native decoder: protobuf wire bytes -> oxir::Model (and the other messages), without libprotobuf.
+// Payloads (raw_data) are not copied when a keeper is given: tensors view the input bytes.
+
+// ---- begin oxir/ir/model.hpp ----
+// Model (ModelProto) and TrainingInfo (TrainingInfoProto).
+
+// ---- begin oxir/ir/function.hpp ----
+// Function (FunctionProto): a model-local operator defined by a body of nodes.
 
 namespace oxir {
 
@@ -4799,226 +5057,6 @@ inline void save_model(const Model& model, const std::filesystem::path& path, co
 // The object model: everything a model holds, as regular C++ values, plus views, printing and
 // topological order. Include this when you need no I/O or inference.
 
-// ---- begin oxir/analysis/topo.hpp ----
-// Topological order of a graph's nodes, taking subgraphs' uses of outer values into account.
-
-#include <queue>
-#include <unordered_map>
-#include <unordered_set>
-
-// ---- begin oxir/ir/views.hpp ----
-// range-v3 views over a model: nodes of a graph and all its nested subgraphs, subgraphs of a
-// node, names a graph defines.
-
-#include <range/v3/view/concat.hpp>
-#include <range/v3/view/facade.hpp>
-#include <range/v3/view/join.hpp>
-#include <range/v3/view/transform.hpp>
-
-namespace oxir::views {
-
-/// The graphs held by one attribute (one for GRAPH, several for GRAPHS, none otherwise).
-template <class AttributeRef>
-[[nodiscard]] auto attribute_graphs(AttributeRef& a) {
-  using G = std::conditional_t<std::is_const_v<AttributeRef>, const Graph, Graph>;
-  if (auto b = std::get_if<Box<Graph>>(&a.value)) return b->has_value() ? std::span<G>(b->get(), 1) : std::span<G>();
-  if (auto v = std::get_if<std::vector<Graph>>(&a.value)) return std::span<G>(v->data(), v->size());
-  return std::span<G>();
-}
-
-/// The subgraphs of `node` (If branches, Loop/Scan bodies, ...) in attribute order.
-[[nodiscard]] inline auto subgraphs(const Node& node) {
-  return node.attributes | ranges::views::transform([](const Attribute& a) { return attribute_graphs(a); }) |
-         ranges::views::join;
-}
-/// Mutable variant of subgraphs().
-[[nodiscard]] inline auto subgraphs(Node& node) {
-  return node.attributes | ranges::views::transform([](Attribute& a) { return attribute_graphs(a); }) |
-         ranges::views::join;
-}
-
-/// Depth-first, pre-order walk over every node of a graph and of all graphs nested in node
-/// attributes, at any depth: a node comes before the nodes of its subgraphs, which come before
-/// the node's next sibling. A single-pass input view; the graph must outlive it and must not be
-/// restructured while it is walked (changing node fields in place is fine).
-template <bool Const>
-class RecursiveNodes : public ranges::view_facade<RecursiveNodes<Const>, ranges::unknown> {
-  using G = std::conditional_t<Const, const Graph, Graph>;
-  using N = std::conditional_t<Const, const Node, Node>;
-  friend ranges::range_access;
-
-  struct cursor {
-    // Each frame is the rest of one graph's node list; the top frame's first node is current.
-    std::vector<std::pair<N*, N*>> stack;
-    [[nodiscard]] N& read() const { return *stack.back().first; }
-    [[nodiscard]] bool equal(ranges::default_sentinel_t) const { return stack.empty(); }
-    void next() {
-      N& current = *stack.back().first;
-      ++stack.back().first;
-      pop_finished();
-      // Push subgraphs in reverse so that the first attribute's graph is walked first.
-      auto& attrs = current.attributes;
-      for (auto a = attrs.rbegin(); a != attrs.rend(); ++a) {
-        auto graphs = attribute_graphs(*a);
-        for (auto g = graphs.rbegin(); g != graphs.rend(); ++g)
-          if (!g->nodes.empty()) stack.emplace_back(g->nodes.data(), g->nodes.data() + g->nodes.size());
-      }
-    }
-    void pop_finished() {
-      while (!stack.empty() && stack.back().first == stack.back().second) stack.pop_back();
-    }
-  };
-  [[nodiscard]] cursor begin_cursor() const {
-    cursor c;
-    if (graph_ && !graph_->nodes.empty())
-      c.stack.emplace_back(graph_->nodes.data(), graph_->nodes.data() + graph_->nodes.size());
-    return c;
-  }
-
-  G* graph_ = nullptr;
-
- public:
-  RecursiveNodes() = default;
-  explicit RecursiveNodes(G& g) : graph_(&g) {}
-};
-
-/// Every node of `graph` and of its nested subgraphs, depth-first (see RecursiveNodes).
-[[nodiscard]] inline RecursiveNodes<true> all_nodes(const Graph& graph) { return RecursiveNodes<true>(graph); }
-/// Mutable variant of all_nodes().
-[[nodiscard]] inline RecursiveNodes<false> all_nodes(Graph& graph) { return RecursiveNodes<false>(graph); }
-
-/// Names of every value `graph` itself defines: inputs, initializers, sparse initializers, then
-/// node outputs (omitted outputs, the empty name, included as written).
-[[nodiscard]] inline auto defined_names(const Graph& graph) {
-  auto vi_name = [](const ValueInfo& v) -> const std::string& { return v.name; };
-  auto t_name = [](const Tensor& t) -> const std::string& { return t.name; };
-  auto s_name = [](const SparseTensor& s) -> const std::string& { return s.values.name; };
-  auto outs = [](const Node& n) -> const std::vector<std::string>& { return n.outputs; };
-  return ranges::views::concat(graph.inputs | ranges::views::transform(vi_name),
-                               graph.initializers | ranges::views::transform(t_name),
-                               graph.sparse_initializers | ranges::views::transform(s_name),
-                               graph.nodes | ranges::views::transform(outs) | ranges::views::join);
-}
-
-}  // namespace oxir::views
-// ---- end oxir/ir/views.hpp ----
-
-namespace oxir {
-
-namespace detail {
-/// Subgraph nesting beyond which captures are not followed (bounds the recursion; a file the
-/// decoder accepts nests at most 200 graphs deep).
-inline constexpr int kMaxCaptureDepth = 256;
-
-inline void collect_captures(const Graph& g, std::unordered_set<std::string>& out, int depth = 0) {
-  if (depth > kMaxCaptureDepth) return;
-  std::unordered_set<std::string_view> defined;
-  for (const auto& v : g.inputs) defined.insert(v.name);
-  for (const auto& t : g.initializers) defined.insert(t.name);
-  for (const auto& s : g.sparse_initializers) defined.insert(s.values.name);
-  for (const auto& n : g.nodes)
-    for (const auto& o : n.outputs) defined.insert(o);
-  auto use = [&](const std::string& name) {
-    if (!name.empty() && !defined.contains(name)) out.insert(name);
-  };
-  for (const auto& n : g.nodes) {
-    for (const auto& i : n.inputs) use(i);
-    for (const auto& sub : views::subgraphs(n)) {
-      std::unordered_set<std::string> inner;
-      collect_captures(sub, inner, depth + 1);
-      for (const auto& name : inner) use(name);
-    }
-  }
-  for (const auto& o : g.outputs) use(o.name);
-}
-}  // namespace detail
-
-/// Names a subgraph uses but does not define itself: values it captures from enclosing scopes
-/// (at any nesting depth up to detail::kMaxCaptureDepth), in no particular order.
-[[nodiscard]] inline std::unordered_set<std::string> captured_names(const Graph& subgraph) {
-  std::unordered_set<std::string> out;
-  detail::collect_captures(subgraph, out);
-  return out;
-}
-
-/// Indices of `graph.nodes` ordered so that every node comes after the nodes producing its inputs
-/// and the outer values its subgraphs capture. Stable: among nodes that are ready, the one that
-/// comes first in the graph goes first, so a sorted graph keeps its order. Values no node of this
-/// graph produces (inputs, initializers, outer scope) impose no order. Throws oxir::Error naming a
-/// node on a cycle.
-[[nodiscard]] inline std::vector<std::size_t> topological_order(const Graph& graph) {
-  const auto n = graph.nodes.size();
-  std::unordered_map<std::string_view, std::size_t> producer;
-  producer.reserve(n * 2);
-  for (std::size_t i = 0; i < n; ++i)
-    for (const auto& o : graph.nodes[i].outputs)
-      if (!o.empty()) producer.emplace(o, i);  // first producer wins; duplicates are a checker matter
-
-  std::vector<std::vector<std::size_t>> users(n);
-  std::vector<std::size_t> pending(n, 0);
-  std::unordered_set<std::string> captures;
-  for (std::size_t i = 0; i < n; ++i) {
-    const Node& node = graph.nodes[i];
-    std::vector<std::size_t> deps;
-    auto depend = [&](std::string_view name) {
-      if (name.empty()) return;
-      auto it = producer.find(name);
-      if (it != producer.end() && it->second != i) deps.push_back(it->second);
-    };
-    for (const auto& in : node.inputs) depend(in);
-    captures.clear();
-    for (const auto& sub : views::subgraphs(node)) detail::collect_captures(sub, captures);
-    for (const auto& c : captures) depend(c);
-    std::sort(deps.begin(), deps.end());
-    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
-    pending[i] = deps.size();
-    for (auto d : deps) users[d].push_back(i);
-  }
-
-  std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready;
-  for (std::size_t i = 0; i < n; ++i)
-    if (pending[i] == 0) ready.push(i);
-  std::vector<std::size_t> order;
-  order.reserve(n);
-  while (!ready.empty()) {
-    auto i = ready.top();
-    ready.pop();
-    order.push_back(i);
-    for (auto u : users[i])
-      if (--pending[u] == 0) ready.push(u);
-  }
-  if (order.size() != n) {
-    for (std::size_t i = 0; i < n; ++i)
-      if (pending[i] != 0) {
-        const auto& node = graph.nodes[i];
-        throw Error("graph \"" + graph.name + "\".node[" + std::to_string(i) + "] \"" + node.name + "\" (" +
-                        node.op_type + ")",
-                    "is on a dependency cycle");
-      }
-  }
-  return order;
-}
-
-/// True if every node comes after the producers of its inputs (including subgraph captures).
-[[nodiscard]] inline bool is_topologically_sorted(const Graph& graph) {
-  auto order = topological_order(graph);
-  for (std::size_t i = 0; i < order.size(); ++i)
-    if (order[i] != i) return false;
-  return true;
-}
-
-/// Reorders `graph.nodes` topologically (stable, see topological_order); throws on a cycle and
-/// then leaves the graph unchanged.
-inline void sort_topologically(Graph& graph) {
-  auto order = topological_order(graph);
-  std::vector<Node> sorted;
-  sorted.reserve(order.size());
-  for (auto i : order) sorted.push_back(std::move(graph.nodes[i]));
-  graph.nodes = std::move(sorted);
-}
-
-}  // namespace oxir
-// ---- end oxir/analysis/topo.hpp ----
 // ---- begin oxir/core/version.hpp ----
 // The library version, the only macros oxir's public API defines.
 
@@ -5451,6 +5489,18 @@ template <class T>
 // Shape and type inference: oxir::infer_shapes(model, options) fills value_info and graph-output
 // types with sizes in the model's own dim_params, unified across the whole model. See
 // docs/inference.md.
+//
+// Build-time option for programs with many translation units. The engine and its operator rules
+// are a lot of code, and every translation unit calling the inline infer_shapes compiles all of it
+// again. Define OXIR_SEPARATE_INFER for the whole target (target_compile_definitions(app PRIVATE
+// OXIR_SEPARATE_INFER)): this header then only declares infer_shapes, and exactly one source file
+// of the target defines it (and OpRegistry::standard):
+//
+//   #define OXIR_INFER_IMPLEMENTATION
+//   #include <oxir/infer.hpp>
+//
+// The rest of the engine (oxir::infer::Engine, OpRegistry, the rules) stays visible in both modes:
+// its functions are only compiled where they are used.
 
 // ---- begin oxir/infer/engine.hpp ----
 // The inference engine: walks graphs in dependency order, calls operators' rules, infers
@@ -6609,6 +6659,20 @@ class OpRegistry {
 // ---- begin oxir/infer/report.hpp ----
 // Options and the report of shape/type inference.
 
+// Where the inference entry points (oxir::infer_shapes, OpRegistry::standard) are defined: inline
+// in every translation unit (the default), or, with OXIR_SEPARATE_INFER, only in the one that
+// defines OXIR_INFER_IMPLEMENTATION before including oxir (see <oxir/infer.hpp>).
+#if !defined(OXIR_SEPARATE_INFER) || defined(OXIR_INFER_IMPLEMENTATION)
+#define OXIR_INFER_DEFINE_ENTRIES 1
+#else
+#define OXIR_INFER_DEFINE_ENTRIES 0
+#endif
+#if defined(OXIR_SEPARATE_INFER)
+#define OXIR_INFER_ENTRY
+#else
+#define OXIR_INFER_ENTRY inline
+#endif
+
 namespace oxir::infer {
 
 struct InferOptions {
@@ -6870,7 +6934,6 @@ class Engine {
   // annotate_functions: per function, its body's node outputs joined over all call sites.
   std::unordered_map<const Function*, std::vector<std::pair<std::string, ValueInfoState>>> fn_results_;
   std::unordered_map<const Graph*, std::size_t> result_index_;  ///< only past kLinear results
-  bool strict_failed_ = false;
   std::vector<std::optional<ValueInfoState>> spare_outputs_;  ///< a free InferContext::outputs_ buffer
 };
 
@@ -13264,7 +13327,8 @@ inline void register_spatial_ops(OpRegistry& r) {
 
 namespace oxir::infer {
 
-inline const OpRegistry& OpRegistry::standard() {
+#if OXIR_INFER_DEFINE_ENTRIES
+OXIR_INFER_ENTRY const OpRegistry& OpRegistry::standard() {
   static const OpRegistry reg = [] {
     OpRegistry r;
     ops::register_elementwise_ops(r);
@@ -13279,6 +13343,7 @@ inline const OpRegistry& OpRegistry::standard() {
   }();
   return reg;
 }
+#endif
 
 }  // namespace oxir::infer
 // ---- end oxir/infer/ops/all.hpp ----
@@ -13291,10 +13356,14 @@ using infer::InferReport;
 /// Infers the types and shapes of every value of `model` (main graph and subgraphs) and writes
 /// them into value_info and the graph outputs. Never throws for a malformed model unless
 /// options.strict is set (then oxir::Error names the first conflict or malformed node).
-inline InferReport infer_shapes(Model& model, const InferOptions& options = {}) {
+#if OXIR_INFER_DEFINE_ENTRIES
+OXIR_INFER_ENTRY InferReport infer_shapes(Model& model, const InferOptions& options = {}) {
   infer::Engine e(model, options, infer::OpRegistry::standard());
   return e.run();
 }
+#else
+InferReport infer_shapes(Model& model, const InferOptions& options = {});
+#endif
 
 }  // namespace oxir
 // ---- end oxir/infer.hpp ----

@@ -12,16 +12,11 @@
 //   #define OXIR_INFER_IMPLEMENTATION
 //   #include <oxir/infer.hpp>
 //
-// In that mode, code using the engine's internals (oxir::infer::Engine, OpRegistry) includes
-// <oxir/infer/engine.hpp> itself.
+// The rest of the engine (oxir::infer::Engine, OpRegistry, the rules) stays visible in both modes:
+// its functions are only compiled where they are used.
 
-#include "infer/report.hpp"
-#include "ir.hpp"
-
-#if OXIR_INFER_DEFINE_ENTRIES
 #include "infer/engine.hpp"
 #include "infer/ops/all.hpp"
-#endif
 
 namespace oxir {
 
