@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# ctest `fuzz_smoke`: builds the libFuzzer target tests/fuzz/fuzz_model.cpp with clang
+# (-fsanitize=fuzzer,address,undefined), replays every regression input and every seed model, then
+# fuzzes from the seeds for a fixed, seeded number of runs. Any crash, sanitizer report, hang
+# (>10 s per input) or allocation over 1 GiB fails the test. This is also the project's check
+# that the headers compile with clang.
+#
+#   run_fuzz_smoke.sh BUILD_DIR SOURCE_DIR [RUNS]
+#
+# Prints "SKIPPED: ..." and exits 0 when clang++ or its fuzzer runtime is missing.
+set -euo pipefail
+build="$1"
+src="$2"
+runs="${3:-${OXIR_FUZZ_RUNS:-40000}}"
+
+cxx="${OXIR_FUZZ_CXX:-}"
+if [[ -z "$cxx" ]]; then
+  for c in clang++ clang++-16 clang++-15 clang++-14; do
+    if command -v "$c" >/dev/null 2>&1; then cxx="$c"; break; fi
+  done
+fi
+[[ -n "$cxx" ]] || { echo "SKIPPED: no clang++ (libFuzzer needs clang)"; exit 0; }
+
+mkdir -p "$build/fuzz"
+bin="$build/fuzz/fuzz_model"
+probe="$build/fuzz/probe.cpp"
+echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' > "$probe"
+if ! "$cxx" -fsanitize=fuzzer "$probe" -o "$build/fuzz/probe" >/dev/null 2>&1; then
+  echo "SKIPPED: $cxx cannot link -fsanitize=fuzzer (install libclang-rt-dev)"
+  exit 0
+fi
+
+echo "compiling $bin with $("$cxx" --version | head -n1)"
+"$cxx" -std=c++20 -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+  -Wall -Wextra -Werror -I"$src/include" "$src/tests/fuzz/fuzz_model.cpp" -o "$bin"
+
+seeds="$build/fuzz/seeds"
+work="$build/fuzz/work"
+rm -rf "$seeds" "$work"
+mkdir -p "$seeds" "$work"
+# Seeds: the regression inputs, the project's own test models and the backend-test models
+# (when libonnx-testdata is installed), each under 64 KiB.
+i=0
+while IFS= read -r -d '' f; do
+  i=$((i + 1))
+  cp "$f" "$seeds/seed$i.onnx"
+done < <(find "$src/tests/fuzz/regressions" "$src/tests/data" /usr/share/libonnx-testdata/data \
+           -name '*.onnx' -size -64k -print0 2>/dev/null)
+echo "seeds: $i models"
+
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}:allocator_may_return_null=0"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
+common=(-timeout=10 -malloc_limit_mb=1024 -rss_limit_mb=4096 -max_len=65536 "-artifact_prefix=$build/fuzz/")
+
+# 1. Every regression input and seed, as is.
+"$bin" "${common[@]}" -runs=0 "$seeds"
+# 2. Mutations from the seeds: fixed seed and run count, so a failure reproduces.
+"$bin" "${common[@]}" -seed=20261123 -runs="$runs" -print_final_stats=1 "$work" "$seeds"
+echo "fuzz_smoke: no finding in $runs runs"
