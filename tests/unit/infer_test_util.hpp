@@ -3,7 +3,6 @@
 // as strings such as "FLOAT[N,3,floor((H+1)/2)]".
 
 #include <oxir/infer.hpp>
-#include <oxir/infer/engine.hpp>  // oxir_tests builds with OXIR_SEPARATE_INFER: internals are not in infer.hpp
 #include <oxir/ir/print.hpp>
 
 #include <string>

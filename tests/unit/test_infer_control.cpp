@@ -5,8 +5,6 @@
 
 #include "infer_test_util.hpp"
 
-#include <oxir/infer/ops/control.hpp>
-
 using namespace oxir;
 using namespace oxir::infer;
 using namespace oxir_test;

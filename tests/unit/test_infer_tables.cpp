@@ -5,7 +5,6 @@
 #include <doctest/doctest.h>
 
 #include <oxir/infer.hpp>
-#include <oxir/infer/engine.hpp>
 
 #include <string>
 #include <vector>
