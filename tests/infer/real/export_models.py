@@ -17,6 +17,7 @@ import math
 import os
 import sys
 import warnings
+from typing import List
 
 import torch
 import torch.nn as nn
@@ -373,6 +374,106 @@ class GroupedConvModel(nn.Module):
         return d, g, y, mx
 
 
+class CircularModel(nn.Module):
+    """Wrap-around and resampling on [batch, 3, H, W]: Conv2d with padding_mode="circular"
+    (exported as Concat of Slices), torch.roll and torch.flip along dynamic axes, a
+    non-integer scale_factor, a ceil-mode average pool with padding, and asymmetric constant
+    padding before an even, dilated kernel ("same" output size)."""
+
+    def __init__(self):
+        super().__init__()
+        self.circ = nn.Conv2d(3, 4, 3, padding=1, padding_mode="circular")
+        self.same = nn.Conv2d(3, 4, (4, 2), dilation=(1, 3))
+
+    def forward(self, x):
+        c = self.circ(x)                                          # [B, 4, H, W]
+        r = torch.roll(x, shifts=(2, -1), dims=(2, 3))
+        f = torch.flip(x, dims=[3])
+        up = F.interpolate(x, scale_factor=1.5, mode="nearest")   # floor(1.5 H)
+        ap = F.avg_pool2d(x, kernel_size=3, stride=2, padding=1, ceil_mode=True)
+        return c, r, f, up, ap, self.same(F.pad(x, (1, 2, 1, 2), value=0.5))
+
+
+@torch.jit.script
+def running_max(x: torch.Tensor) -> torch.Tensor:
+    # x: [T, B, D]; a Python loop over time, exported as an ONNX Loop.
+    out = [x[0]]
+    for t in range(1, x.shape[0]):
+        out.append(torch.maximum(out[-1], x[t]))
+    return torch.stack(out, dim=0)
+
+
+@torch.jit.script
+def prefix_means(x: torch.Tensor) -> torch.Tensor:
+    # x: [T, B, D]; a list appended to in a loop over range(T) (Loop with M = T, starting from
+    # SequenceEmpty), stacked at the end.
+    out: List[torch.Tensor] = []
+    acc = torch.zeros_like(x[0])
+    for t in range(x.shape[0]):
+        acc = acc + x[t]
+        out.append(acc / float(t + 1))
+    return torch.stack(out, dim=0)
+
+
+class ScriptedLoopModel(nn.Module):
+    """Scripted loops over the time axis of [batch, seq, 6] (ONNX Loop with a sequence of
+    per-step tensors stacked at the end) and the model's linear layers around them. The loop
+    over range(1, T) gets its trip count through float arithmetic (Cast, Div, Ceil)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(6, 5)
+
+    def forward(self, x):
+        h = self.lin(x).transpose(0, 1)                           # [T, B, 5]
+        m = running_max(h)                                        # [T, B, 5] (rank unknown to the exporter)
+        p = prefix_means(h)                                       # [T, B, 5]
+        return m, m[-1], p
+
+
+class SeqMiscModel(nn.Module):
+    """Sequence odds and ends on x [seq, batch, 8] (sequence-first) and ids [batch, seq]:
+    nn.MultiheadAttention with kdim/vdim and a key padding mask over a memory [mem, batch, 6],
+    a bias-free LSTM (proj_size has no export), one_hot, arange with a step, new_zeros sized from shapes,
+    and index_select with arange indices (Tensor.unfold on a dynamic axis has no export)."""
+
+    def __init__(self):
+        super().__init__()
+        self.mha = nn.MultiheadAttention(8, 2, kdim=6, vdim=6)
+        self.lstm = nn.LSTM(8, 10, num_layers=1, bias=False)
+
+    def forward(self, x, mem, ids):
+        s, b = x.shape[0], x.shape[1]
+        pad = torch.zeros(b, mem.shape[0], dtype=torch.bool)
+        att, w = self.mha(x, mem, mem, key_padding_mask=pad)      # [S, B, 8], [B, S, M]
+        y, (h, c) = self.lstm(x)                                  # [S, B, 10], [1, B, 10], [1, B, 10]
+        oh = F.one_hot(ids, num_classes=7)                        # [B, S, 7]
+        ev = torch.arange(1, s, 2)                                # ceil((S-1)/2)
+        z = x.new_zeros(b, s * 2 + 1)
+        sel = torch.index_select(x, 0, torch.arange(0, s, 3))     # [ceil(S/3), B, 8]
+        return att, w, y, h, c, oh, ev, z, sel
+
+
+class VolumetricModel(nn.Module):
+    """3-D data [batch, 2, D, H, W]: Conv3d with stride/padding, MaxPool3d with ceil_mode,
+    AvgPool3d, F.unfold (im2col) of one slice, GridSample on a grid [batch, gh, gw, 2], and
+    nearest trilinear-style upsampling with a scale factor."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv3d(2, 4, kernel_size=(3, 3, 2), stride=(1, 2, 2), padding=(1, 0, 1))
+
+    def forward(self, v, grid):
+        c = self.c(v)
+        mp = F.max_pool3d(c, kernel_size=2, stride=2, ceil_mode=True)
+        ap = F.avg_pool3d(v, kernel_size=(1, 3, 3), stride=(1, 2, 2), padding=(0, 1, 1))
+        sl = v[:, :, 0]                                           # [B, 2, H, W]
+        cols = F.unfold(sl, kernel_size=(2, 3), stride=(1, 2), padding=(0, 1))
+        gs = F.grid_sample(sl, grid, mode="bilinear", align_corners=False)  # [B, 2, gh, gw]
+        up = F.interpolate(v, scale_factor=(1.0, 2.0, 2.0), mode="nearest")
+        return c, mp, ap, cols, gs, up
+
+
 # ------------------------------------------------------------------------------------------------
 # Export
 
@@ -483,6 +584,28 @@ def main():
            {"x": {0: "batch", 2: "H", 3: "W"}}, 13,
            [{"batch": 1, "H": 16, "W": 15}, {"batch": 2, "H": 21, "W": 10}, {"batch": 3, "H": 11, "W": 29}],
            {}, out_dir)
+
+    export(CircularModel(), "circular", (torch.randn(2, 3, 10, 9),), ["x"], ["circ", "roll", "flip", "up15", "avgc", "same"],
+           {"x": {0: "batch", 2: "H", 3: "W"}}, 13,
+           [{"batch": 1, "H": 10, "W": 9}, {"batch": 2, "H": 7, "W": 12}, {"batch": 3, "H": 13, "W": 5}],
+           {}, out_dir)
+
+    export(ScriptedLoopModel(), "scripted_loop", (torch.randn(2, 7, 6),), ["x"], ["running_tbd", "final", "prefix_tbd"],
+           {"x": {0: "batch", 1: "seq"}}, 14,
+           [{"batch": 1, "seq": 5}, {"batch": 2, "seq": 8}, {"batch": 3, "seq": 13}], {}, out_dir)
+
+    export(SeqMiscModel(), "seq_misc",
+           (torch.randn(7, 2, 8), torch.randn(5, 2, 6), torch.randint(0, 7, (2, 7))), ["x", "mem", "ids"],
+           ["att", "att_w", "y", "h_n", "c_n", "onehot", "evens", "zeros", "selected"],
+           {"x": {0: "seq", 1: "batch"}, "mem": {0: "mem", 1: "batch"}, "ids": {0: "batch", 1: "seq"}}, 16,
+           [{"seq": 5, "batch": 1, "mem": 3}, {"seq": 8, "batch": 2, "mem": 9}, {"seq": 13, "batch": 3, "mem": 4}],
+           {"ids": {"int_range": [0, 7]}}, out_dir)
+
+    export(VolumetricModel(), "volumetric", (torch.randn(2, 2, 5, 9, 8), torch.rand(2, 4, 6, 2) * 2 - 1),
+           ["vol", "grid"], ["conv3d", "maxc3d", "avg3d", "cols", "sampled", "up3d"],
+           {"vol": {0: "batch", 2: "D", 3: "H", 4: "W"}, "grid": {0: "batch", 1: "gh", 2: "gw"}}, 16,
+           [{"batch": 1, "D": 5, "H": 9, "W": 8, "gh": 4, "gw": 6}, {"batch": 2, "D": 4, "H": 7, "W": 11, "gh": 3, "gw": 5},
+            {"batch": 3, "D": 7, "H": 12, "W": 5, "gh": 6, "gw": 2}], {}, out_dir)
 
     with open(os.path.join(out_dir, "models.json"), "w") as f:
         json.dump(EXPORTED, f, indent=1)
