@@ -40,6 +40,13 @@ InferReport run(Model& m, InferOptions o = {}) {
   Engine e(m, o, reg);
   return e.run();
 }
+/// prefix followed by the number n ("y12"); built with += (GCC 12 reports a false -Wrestrict
+/// for "y" + std::to_string(n) once inlined into a long test function).
+std::string numbered(const char* prefix, int n) {
+  std::string s(prefix);
+  s += std::to_string(n);
+  return s;
+}
 Graph branch(std::vector<Node> nodes, std::vector<std::string> outs) {
   Graph g;
   g.nodes = std::move(nodes);
@@ -148,8 +155,10 @@ TEST_CASE("Loop: a sequence appended to every iteration ends with init + k * M e
     body.nodes = {Node("Identity", {"cin"}, {"cout"}), Node("Gather", {"x", "i"}, {"xi"})};
     std::string cur = "sq";
     for (int k = 0; k < inserts; ++k) {
-      body.nodes.emplace_back("SequenceInsert", std::vector<std::string>{cur, "xi"}, std::vector<std::string>{"sq" + std::to_string(k + 1)});
-      cur = "sq" + std::to_string(k + 1);
+      std::string next = cur;
+      next += 'x';  // sq, sqx, sqxx, ...
+      body.nodes.emplace_back("SequenceInsert", std::vector<std::string>{cur, "xi"}, std::vector<std::string>{next});
+      cur = next;
     }
     for (const auto& o : {std::string("cout"), cur}) {
       ValueInfo v;
@@ -250,18 +259,17 @@ TEST_CASE("Subgraphs nested thousands deep: a diagnostic, not a stack overflow")
   Graph inner = branch({Node("Identity", {"x"}, {"y0"})}, {"y0"});
   const int depth = 3000;
   for (int d = 1; d < depth; ++d) {
-    Node n("If", {"c"}, {"y" + std::to_string(d)});
+    Node n("If", {"c"}, {numbered("y", d)});
     n.set_attribute(Attribute("then_branch", std::move(inner)));
-    n.set_attribute(Attribute("else_branch", branch({Node("Identity", {"x"}, {"z" + std::to_string(d)})},
-                                                    {"z" + std::to_string(d)})));
-    inner = branch({}, {"y" + std::to_string(d)});
+    n.set_attribute(Attribute("else_branch", branch({Node("Identity", {"x"}, {numbered("z", d)})}, {numbered("z", d)})));
+    inner = branch({}, {numbered("y", d)});
     inner.nodes.push_back(std::move(n));
   }
   Model m = make_model({}, {{"x", DataType::FLOAT, {"N"}}, {"c", DataType::BOOL, {}}});
   m.graph = std::move(inner);
   m.graph.inputs = {value_info_of({"x", DataType::FLOAT, {"N"}}), value_info_of({"c", DataType::BOOL, {}})};
   // Written out of order at the top, so that the dependency walk is exercised too.
-  m.graph.nodes.insert(m.graph.nodes.begin(), Node("Identity", {"y" + std::to_string(depth - 1)}, {"w"}));
+  m.graph.nodes.insert(m.graph.nodes.begin(), Node("Identity", {numbered("y", depth - 1)}, {"w"}));
   auto rep = run(m);
   CHECK(rep.nodes_failed >= 1);
   bool named = false;

@@ -345,8 +345,8 @@ TEST_CASE("Slice: end d-1 / d-2 from the sliced dim (torch narrow); table sliced
                 node("Unsqueeze", {"e", "zero"}, {"e1"}), node("Slice", {"x", "one", "e1", "one"}, {"y"})},
                {{"x", DataType::FLOAT, {"N", "S"}}}, {ints("i1", {1}, true), ints("k", {k}, true), ints("zero", {0}), ints("one", {1})});
   };
-  CHECK(end_at(-1)["y"] == "FLOAT[N,max(0,max(0,S-1)-min(1,S))]");
-  CHECK(end_at(-2)["y"] == "FLOAT[N,max(0,max(0,S-2)-min(1,S))]");
+  CHECK(end_at(-1)["y"] == "FLOAT[N,max(0,max(0,S-1)-min(S,1))]");
+  CHECK(end_at(-2)["y"] == "FLOAT[N,max(0,max(0,S-2)-min(S,1))]");
   // S-3 is negative for S = 2 and then means 2-3+2 = 1: not max(0, S-3); left undetermined.
   CHECK(end_at(-3)["y"] == "FLOAT[N,unk__0]");
   // pos[:, :T] + x: pos's length is min(T, 128), which broadcasts with T only as T.

@@ -7,7 +7,8 @@ Run with Debian's interpreter (torch 1.13 + onnx 1.12):
     /usr/bin/python3 tests/infer/real/export_models.py [CACHE_DIR]
 
 CACHE_DIR defaults to ~/.cache/oxir/real-models. Next to each <name>.onnx it writes
-<name>.json: the input dim_params, the bindings to check at and how to fill each input.
+<name>.json: the input dim_params, the bindings to check at and how to fill each input;
+models.json lists the exported names in order (what verify_real.py checks).
 Nothing here is committed: the models are regenerated on demand (fixed seed, so the files are
 reproducible for a given torch version).
 """

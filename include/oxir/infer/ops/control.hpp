@@ -211,7 +211,7 @@ inline void rule_loop(InferContext& ctx) {
     // A sequence the body lengthens by the same count k every iteration (a list appended to in
     // a scripted loop) ends with init + k * trips elements. The body is run once more with a
     // new symbol L for the length: its output length must be L + k.
-    if (!is_seq || !trips || carried[i].sym_value || !init.sym_value || init.sym_value->size() != 1) continue;
+    if (!is_seq || !trips || !init.sym_value || init.sym_value->size() != 1) continue;
     auto probe = carried;
     const DimExpr len = ctx.fresh();
     probe[i].sym_value = Dims{len};
