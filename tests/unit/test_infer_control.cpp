@@ -40,6 +40,13 @@ InferReport run(Model& m, InferOptions o = {}) {
   Engine e(m, o, reg);
   return e.run();
 }
+/// prefix followed by the number n ("y12"); built with += (GCC 12 reports a false -Wrestrict
+/// for "y" + std::to_string(n) once inlined into a long test function).
+std::string numbered(const char* prefix, int n) {
+  std::string s(prefix);
+  s += std::to_string(n);
+  return s;
+}
 Graph branch(std::vector<Node> nodes, std::vector<std::string> outs) {
   Graph g;
   g.nodes = std::move(nodes);
@@ -138,6 +145,48 @@ TEST_CASE("Loop: a for-loop with constant-true condition has M iterations") {
   CHECK(type_of(m, "scan") == "FLOAT[5,N,3]");
 }
 
+TEST_CASE("Loop: a sequence appended to every iteration ends with init + k * M elements") {
+  // torch.jit.script: out = []; for t in range(x.shape[0]): out.append(x[t]); torch.stack(out)
+  // body(i, cin, sq) -> (cin, SequenceInsert(sq, Gather(x, i)) `inserts` times)
+  auto model = [](int inserts, bool known_m, bool empty_init) {
+    Graph body;
+    body.inputs = {value_info_of({"i", DataType::INT64, {}}), value_info_of({"cin", DataType::BOOL, {}}), ValueInfo{}};
+    body.inputs[2].name = "sq";
+    body.nodes = {Node("Identity", {"cin"}, {"cout"}), Node("Gather", {"x", "i"}, {"xi"})};
+    std::string cur = "sq";
+    for (int k = 0; k < inserts; ++k) {
+      std::string next = cur;
+      next += 'x';  // sq, sqx, sqxx, ...
+      body.nodes.emplace_back("SequenceInsert", std::vector<std::string>{cur, "xi"}, std::vector<std::string>{next});
+      cur = next;
+    }
+    for (const auto& o : {std::string("cout"), cur}) {
+      ValueInfo v;
+      v.name = o;
+      body.outputs.push_back(v);
+    }
+    Node loop("Loop", {known_m ? "T" : "Tin", "", "sq0"}, {"sq_f"});
+    loop.set_attribute(Attribute("body", body));
+    Node init = empty_init ? Node("SequenceEmpty", {}, {"sq0"}) : Node("SequenceConstruct", {"first"}, {"sq0"});
+    Node stack("ConcatFromSequence", {"sq_f"}, {"y"});
+    stack.set_attribute(Attribute("axis", 0));
+    stack.set_attribute(Attribute("new_axis", 1));
+    Node gather("Gather", {"s", "zero"}, {"T"});
+    auto m = make_model({Node("Shape", {"x"}, {"s"}), gather, init, loop, stack},
+                        {{"x", DataType::FLOAT, {"T", "B", "4"}}, {"first", DataType::FLOAT, {"B", "4"}},
+                         {"Tin", DataType::INT64, {}}},
+                        {ints("zero", {0}, true)}, 17);
+    infer_shapes(m);
+    return type_of(m, "y");
+  };
+  CHECK(model(1, true, true) == "FLOAT[T,B,4]");
+  CHECK(model(2, true, true) == "FLOAT[2*T,B,4]");
+  CHECK(model(1, true, false) == "FLOAT[T+1,B,4]");
+  CHECK(model(0, true, false) == "FLOAT[1,B,4]");
+  // The trip count unknown: the length is not claimed.
+  CHECK(model(1, false, true).rfind("FLOAT[unk__", 0) == 0);
+}
+
 TEST_CASE("Scan (opset 9+): sequence length from the scan axis; states keep their shape") {
   Graph body;
   body.inputs = {ValueInfo{}, ValueInfo{}};
@@ -210,18 +259,17 @@ TEST_CASE("Subgraphs nested thousands deep: a diagnostic, not a stack overflow")
   Graph inner = branch({Node("Identity", {"x"}, {"y0"})}, {"y0"});
   const int depth = 3000;
   for (int d = 1; d < depth; ++d) {
-    Node n("If", {"c"}, {"y" + std::to_string(d)});
+    Node n("If", {"c"}, {numbered("y", d)});
     n.set_attribute(Attribute("then_branch", std::move(inner)));
-    n.set_attribute(Attribute("else_branch", branch({Node("Identity", {"x"}, {"z" + std::to_string(d)})},
-                                                    {"z" + std::to_string(d)})));
-    inner = branch({}, {"y" + std::to_string(d)});
+    n.set_attribute(Attribute("else_branch", branch({Node("Identity", {"x"}, {numbered("z", d)})}, {numbered("z", d)})));
+    inner = branch({}, {numbered("y", d)});
     inner.nodes.push_back(std::move(n));
   }
   Model m = make_model({}, {{"x", DataType::FLOAT, {"N"}}, {"c", DataType::BOOL, {}}});
   m.graph = std::move(inner);
   m.graph.inputs = {value_info_of({"x", DataType::FLOAT, {"N"}}), value_info_of({"c", DataType::BOOL, {}})};
   // Written out of order at the top, so that the dependency walk is exercised too.
-  m.graph.nodes.insert(m.graph.nodes.begin(), Node("Identity", {"y" + std::to_string(depth - 1)}, {"w"}));
+  m.graph.nodes.insert(m.graph.nodes.begin(), Node("Identity", {numbered("y", depth - 1)}, {"w"}));
   auto rep = run(m);
   CHECK(rep.nodes_failed >= 1);
   bool named = false;

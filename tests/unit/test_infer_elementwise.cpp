@@ -418,6 +418,22 @@ TEST_CASE("value propagation: comparisons, Where, Not, logical") {
                  node("Where", {"g", "s", "one"}, {"v"}), node("TFromValue", {"v"}, {"shown"})},
                 {x}, {ints("one", {1}, true)});
   CHECK(ge.last() == "FLOAT[N,3]");
+  // Sizes are non-negative: N == -1 is false, N+2 > 1 is true (torch's expand(-1, ...):
+  // Where(Equal(shape, -1), 1, shape)); N-1 vs 0 and N vs 1 stay undetermined.
+  auto neg = run({node("TShape", {"x"}, {"s"}), node("Equal", {"s", "m1"}, {"e"}),
+                  node("Where", {"e", "one", "s"}, {"v"}), node("TFromValue", {"v"}, {"shown"})},
+                 {x}, {ints("m1", {-1}, true), ints("one", {1}, true)});
+  CHECK(neg.last() == "FLOAT[N,3]");
+  auto cmp = [&](const char* op, std::int64_t add, std::int64_t k) {
+    return run({node("TShape", {"x"}, {"s"}), node("Add", {"s", "a"}, {"t"}), node(op, {"t", "k"}, {"c"}),
+                node("Where", {"c", "s", "big"}, {"v"}), node("TFromValue", {"v"}, {"shown"})},
+               {x}, {ints("a", {add}, true), ints("k", {k}, true), ints("big", {9}, true)})
+        .last();
+  };
+  CHECK(cmp("Greater", 2, 1) == "FLOAT[N,3]");
+  CHECK(cmp("Less", 0, -3) == "FLOAT[9,9]");
+  CHECK(cmp("Equal", -1, 0) == "FLOAT[*]");
+  CHECK(cmp("Equal", 0, 1) == "FLOAT[*]");
 }
 
 TEST_CASE("value propagation: Cast, CastLike, Clip") {

@@ -337,6 +337,73 @@ TEST_CASE("Slice: constants, clamping, steps, symbolic dims, attributes before 1
   CHECK(r2["y"] == "FLOAT[C,B,A]");
 }
 
+TEST_CASE("Slice: end d-1 / d-2 from the sliced dim (torch narrow); table sliced to a length broadcasts") {
+  // x.narrow(1, 1, S-2) exports Slice(x, 1, (S-2)+1): the end S-1 counts from the end when S
+  // is 0, but the clamped end is still max(0, S-1).
+  auto end_at = [](std::int64_t k) {
+    return run({node("Shape", {"x"}, {"s"}), node("Gather", {"s", "i1"}, {"n"}), node("Add", {"n", "k"}, {"e"}),
+                node("Unsqueeze", {"e", "zero"}, {"e1"}), node("Slice", {"x", "one", "e1", "one"}, {"y"})},
+               {{"x", DataType::FLOAT, {"N", "S"}}}, {ints("i1", {1}, true), ints("k", {k}, true), ints("zero", {0}), ints("one", {1})});
+  };
+  CHECK(end_at(-1)["y"] == "FLOAT[N,max(0,max(0,S-1)-min(S,1))]");
+  CHECK(end_at(-2)["y"] == "FLOAT[N,max(0,max(0,S-2)-min(S,1))]");
+  // S-3 is negative for S = 2 and then means 2-3+2 = 1: not max(0, S-3); left undetermined.
+  CHECK(end_at(-3)["y"] == "FLOAT[N,unk__0]");
+  // pos[:, :T] + x: pos's length is min(T, 128), which broadcasts with T only as T.
+  auto pos = [](const std::string& len) {
+    return run({node("Shape", {"x"}, {"s"}), node("Slice", {"s", "one", "two"}, {"t"}),
+                node("Slice", {"pos", "zero", "t", "one"}, {"p"}), node("Add", {"x", "p"}, {"y"})},
+               {{"x", DataType::FLOAT, {"N", "T", "4"}}, {"pos", DataType::FLOAT, {"1", len, "4"}}},
+               {ints("zero", {0}), ints("one", {1}), ints("two", {2})});
+  };
+  auto r = pos("128");
+  CHECK(r["p"] == "FLOAT[1,min(T,128),4]");
+  CHECK(r["y"] == "FLOAT[N,T,4]");
+  CHECK(r.report.diagnostics.empty());
+  // A table of symbolic length L: min(T, L) could be 0 with T = 1 (L = 0), broadcasting to 0.
+  CHECK(pos("L")["y"] == "FLOAT[N,unk__0,4]");
+}
+
+TEST_CASE("Pad: torch F.pad's pads tensor (Reshape to [-1,2], reversed rows, Transpose, flattened)") {
+  // F.pad(x, (1, 2, 3, 0)) at opset 11+: Concat([1,2,3,0], zeros(4)) -> Reshape [-1,2] ->
+  // Slice rows with step -1 -> Transpose -> Reshape [-1] -> Cast: [0,0,3,1, 0,0,0,2].
+  Tensor zero_fill = ints("zv", {0});
+  auto r = run({node("ConstantOfShape", {"four"}, {"zeros"}, {Attribute("value", zero_fill)}),
+                node("Concat", {"amounts", "zeros"}, {"cat"}, {Attribute("axis", 0)}),
+                node("Reshape", {"cat", "m1_2"}, {"pairs"}),
+                node("Slice", {"pairs", "m1", "lowest", "zero", "m1"}, {"rev"}),
+                node("Transpose", {"rev"}, {"tr"}, {Attribute("perm", I{1, 0})}),
+                node("Reshape", {"tr", "m1"}, {"flat"}), node("Cast", {"flat"}, {"pads"}, {Attribute("to", std::int64_t{7})}),
+                node("Pad", {"x", "pads"}, {"y"}, {Attribute("mode", std::string("reflect"))})},
+               {{"x", DataType::FLOAT, {"N", "C", "H", "W"}}},
+               {ints("four", {4}), ints("amounts", {1, 2, 3, 0}), ints("m1_2", {-1, 2}), ints("m1", {-1}),
+                ints("lowest", {-kMax}), ints("zero", {0})},
+               13);
+  CHECK(r["pairs"] == "INT64[4,2]");
+  CHECK(r["tr"] == "INT64[2,4]");
+  CHECK(r["flat"] == "INT64[8]");
+  CHECK(r["y"] == "FLOAT[N,C,H+3,W+3]");
+  CHECK(r.report.diagnostics.empty());
+  // Contents of a 2-D tensor: Transpose and a strided Slice of [[A,B,C],[5,6,7]], shown through
+  // ConstantOfShape: [A,5,C,7] after Transpose -> Slice rows ::2 -> flatten.
+  auto t = run({node("Shape", {"x"}, {"s"}), node("Concat", {"s", "k"}, {"cat"}, {Attribute("axis", 0)}),
+                node("Reshape", {"cat", "two_m1"}, {"m"}), node("Transpose", {"m"}, {"mt"}),
+                node("Slice", {"mt", "zero", "big", "zero", "two"}, {"ms"}), node("Reshape", {"ms", "m1"}, {"v"}),
+                node("ConstantOfShape", {"v"}, {"y"})},
+               {{"x", DataType::FLOAT, {"A", "B", "C"}}},
+               {ints("k", {5, 6, 7}), ints("two_m1", {2, -1}), ints("zero", {0}), ints("big", {kMax}), ints("two", {2}),
+                ints("m1", {-1})});
+  CHECK(t["mt"] == "INT64[3,2]");
+  CHECK(t["v"] == "INT64[4]");
+  CHECK(t["y"] == "FLOAT[A,5,C,7]");
+  // [1,3] -> [3,1]: the flat order is unchanged.
+  auto u = run({node("Shape", {"x"}, {"s"}), node("Reshape", {"s", "one_m1"}, {"m"}), node("Transpose", {"m"}, {"mt"}),
+                node("Reshape", {"mt", "m1"}, {"v"}), node("ConstantOfShape", {"v"}, {"y"})},
+               {{"x", DataType::FLOAT, {"A", "B", "C"}}}, {ints("one_m1", {1, -1}), ints("m1", {-1})});
+  CHECK(u["mt"] == "INT64[3,1]");
+  CHECK(u["y"] == "FLOAT[A,B,C]");
+}
+
 TEST_CASE("Gather, GatherElements, GatherND") {
   const std::vector<In> in{{"d", DataType::FLOAT, {"V", "E"}}, {"i", DataType::INT64, {"N", "S"}}};
   CHECK(infer_one(node("Gather", {"d", "i"}, {"y"}), in).out() == "FLOAT[N,S,E]");

@@ -1141,11 +1141,31 @@ inline Dims InferContext::broadcast(std::span<const Dims* const> shapes) const {
       }
     }
     if (!known || !known->is_const()) {
-      // All symbolic: equal ones give themselves; different ones could broadcast either way.
+      // All symbolic: equal ones give themselves; different ones could broadcast either way,
+      // except a size a next to min(a, k...) with numbers k >= 1 (a table sliced to a length,
+      // as a positional embedding pos[:, :t]): that is a, or smaller than a and then 1 (it
+      // cannot be 0 unless a is), so the result is a.
+      const auto capped = [](const DimExpr& m, const DimExpr& a) {
+        if (m.is_const() || m.as_symbol()) return false;
+        const auto& t = m.terms();
+        if (t.size() != 1 || t[0].coeff != 1 || t[0].factors.size() != 1) return false;
+        const Atom& f = t[0].factors[0];
+        if (f.op != Atom::Op::Min || !f.args) return false;
+        bool has_a = false;
+        for (const auto& x : *f.args) {
+          if (x == a) has_a = true;
+          else if (auto k = x.const_value(); !k || *k < 1) return false;
+        }
+        return has_a;
+      };
       for (const auto& c : cands) {
         if (!known) {
           known = c;
-        } else if (!(*known == c)) {
+        } else if (*known == c || capped(c, *known)) {
+          continue;
+        } else if (capped(*known, c)) {
+          known = c;
+        } else {
           ambiguous = true;
         }
       }

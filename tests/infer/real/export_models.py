@@ -7,7 +7,8 @@ Run with Debian's interpreter (torch 1.13 + onnx 1.12):
     /usr/bin/python3 tests/infer/real/export_models.py [CACHE_DIR]
 
 CACHE_DIR defaults to ~/.cache/oxir/real-models. Next to each <name>.onnx it writes
-<name>.json: the input dim_params, the bindings to check at and how to fill each input.
+<name>.json: the input dim_params, the bindings to check at and how to fill each input;
+models.json lists the exported names in order (what verify_real.py checks).
 Nothing here is committed: the models are regenerated on demand (fixed seed, so the files are
 reproducible for a given torch version).
 """
@@ -17,6 +18,7 @@ import math
 import os
 import sys
 import warnings
+from typing import List
 
 import torch
 import torch.nn as nn
@@ -139,8 +141,345 @@ class LSTMModel(nn.Module):
         return self.head(y), h, c
 
 
+class GRUModel(nn.Module):
+    """Bidirectional 2-layer GRU and a unidirectional tanh RNN (sequence-first) on [batch, seq, 8];
+    cumsum over time of the GRU output and the last step via a negative index."""
+
+    def __init__(self):
+        super().__init__()
+        self.gru = nn.GRU(8, 12, num_layers=2, batch_first=True, bidirectional=True)
+        self.rnn = nn.RNN(8, 6, num_layers=1, batch_first=False)
+
+    def forward(self, x):
+        y, h = self.gru(x)                       # [B, T, 24], [4, B, 12]
+        r, hr = self.rnn(x.transpose(0, 1))      # [T, B, 6], [1, B, 6]
+        c = torch.cumsum(y, dim=1)
+        return y, h, r, hr, c, y[:, -1]
+
+
+class AudioConv1dModel(nn.Module):
+    """Conv1d audio front end on [batch, 1, samples]: reflect padding, strided / dilated /
+    padded convs, a ceil-mode max pool, an average pool, chunking into 3 along channels,
+    replicate padding with explicit amounts and a transposed Conv1d."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv1d(1, 6, kernel_size=7, stride=3, padding=2)
+        self.c2 = nn.Conv1d(6, 12, kernel_size=3, stride=1, dilation=2, padding=1)
+        self.c3 = nn.Conv1d(12, 12, kernel_size=4, stride=2, padding=0)
+        self.up = nn.ConvTranspose1d(12, 4, kernel_size=5, stride=3, padding=1, output_padding=2)
+
+    def forward(self, x):
+        p = F.pad(x, (5, 3), mode="reflect")                      # [B, 1, S+8]
+        h1 = F.relu(self.c1(p))                                   # floor((S+8+4-7)/3)+1
+        h2 = F.relu(self.c2(h1))                                  # L-2
+        h3 = F.max_pool1d(self.c3(h2), kernel_size=3, stride=2, ceil_mode=True)
+        a = F.avg_pool1d(h2, kernel_size=4, stride=3, padding=1)
+        q1, q2, q3 = torch.chunk(h3, 3, dim=1)
+        r = F.pad(q2, (2, 1), mode="replicate")
+        return h1, h2, h3, a, q1 + q3, r, self.up(h3)
+
+
+class ViTModel(nn.Module):
+    """ViT-style: patch embedding (Conv stride = patch), flatten(2).transpose(1, 2), a class
+    token concatenated in front, a positional embedding sliced to the token count, attention
+    with torch.einsum, the class token's output and the token grid reshaped back."""
+
+    def __init__(self):
+        super().__init__()
+        d = 24
+        self.patch = nn.Conv2d(3, d, kernel_size=4, stride=4)
+        self.cls = nn.Parameter(torch.randn(1, 1, d))
+        self.pos = nn.Parameter(torch.randn(1, 128, d))
+        self.qkv = nn.Linear(d, 3 * d)
+        self.ln = nn.LayerNorm(d)
+        self.heads = 3
+
+    def forward(self, img):
+        p = self.patch(img)                                       # [B, d, H/4, W/4]
+        gh, gw = p.shape[2], p.shape[3]
+        t = p.flatten(2).transpose(1, 2)                          # [B, N, d]
+        cls = self.cls.expand(t.shape[0], -1, -1)
+        t = torch.cat([cls, t], dim=1)                            # [B, N+1, d]
+        t = t + self.pos[:, : t.shape[1]]
+        b, n, d = t.shape
+        q, k, v = self.qkv(self.ln(t)).chunk(3, dim=-1)
+        q = q.reshape(b, n, self.heads, -1)
+        k = k.reshape(b, n, self.heads, -1)
+        v = v.reshape(b, n, self.heads, -1)
+        att = torch.einsum("bqhd,bkhd->bhqk", q, k).softmax(-1)
+        o = torch.einsum("bhqk,bkhd->bqhd", att, v).reshape(b, n, d)
+        grid = o[:, 1:].transpose(1, 2).reshape(b, d, gh, gw)
+        return o[:, 0], att, grid
+
+
+class UpsampleModel(nn.Module):
+    """Decoder on [batch, 8, H, W]: ConvTranspose2d stride 2 with output_padding, interpolate by
+    a scale factor (nearest; bilinear with align_corners), to another tensor's size, and
+    pixel_shuffle."""
+
+    def __init__(self):
+        super().__init__()
+        self.up = nn.ConvTranspose2d(8, 4, kernel_size=3, stride=2, padding=1, output_padding=1)
+        self.up2 = nn.ConvTranspose2d(8, 4, kernel_size=(4, 3), stride=(3, 2), padding=(1, 0),
+                                      output_padding=(2, 1), dilation=(1, 2))
+        self.c = nn.Conv2d(8, 16, 3, padding=1)
+
+    def forward(self, x, ref):
+        u = self.up(x)                                            # [B, 4, 2H, 2W]
+        u2 = self.up2(x)
+        n = F.interpolate(x, scale_factor=3.0, mode="nearest")
+        b = F.interpolate(x, scale_factor=2.0, mode="bilinear", align_corners=True)
+        s = F.interpolate(x, size=ref.shape[-2:], mode="bilinear", align_corners=False)
+        s2 = F.interpolate(u, size=(ref.shape[2] // 2, ref.shape[3] + 1), mode="nearest")
+        ps = F.pixel_shuffle(self.c(x), 2)                        # [B, 4, 2H, 2W]
+        return u, u2, n, b, s, s2, ps
+
+
+class PoolNormModel(nn.Module):
+    """Pooling and normalisation on [batch, 6, H, W]: max/avg pool with ceil_mode (with and
+    without padding), AdaptiveAvgPool2d, GroupNorm, InstanceNorm2d, F.pad with reflect
+    amounts, flatten(start_dim=2) and reshape with -1."""
+
+    def __init__(self):
+        super().__init__()
+        self.gn = nn.GroupNorm(3, 6)
+        self.inorm = nn.InstanceNorm2d(6, affine=True)
+        self.gap = nn.AdaptiveAvgPool2d((1, 1))
+
+    def forward(self, x):
+        m = F.max_pool2d(x, kernel_size=3, stride=2, ceil_mode=True)
+        m2 = F.max_pool2d(x, kernel_size=(2, 3), stride=(2, 2), padding=(1, 1), dilation=(1, 1), ceil_mode=True)
+        a = F.avg_pool2d(x, kernel_size=3, stride=2, padding=1, ceil_mode=True, count_include_pad=False)
+        g = self.gap(self.gn(x))
+        i = self.inorm(x)
+        r = F.pad(i, (1, 2, 3, 0), mode="reflect")
+        f = r.flatten(start_dim=2)
+        z = f.reshape(f.shape[0], -1)
+        return m, m2, a, g, r, f, z
+
+
+class SlicingModel(nn.Module):
+    """Indexing on [batch, seq, 10]: strided and negative-bound slices, narrow, split into
+    unequal pieces, stack / cat along dynamic axes, repeat and expand, topk with k = seq // 2."""
+
+    def forward(self, x):
+        a = x[:, ::2]                                             # ceil(T/2)
+        b = x[..., 1:-1]                                          # [B, T, 8]
+        c = x[:, -3:, 2:7:2]                                      # [B, 3, 3]
+        d = x[:, 1:-2:3]                                          # ceil((T-3)/3)
+        p1, p2, p3 = torch.split(x, [2, 3, 5], dim=2)
+        st = torch.stack([p1, p1 * 2], dim=1)                     # [B, 2, T, 2]
+        ct = torch.cat([x, x[:, :2]], dim=1)                      # [B, T+2, 10]
+        cb = torch.cat([x, x], dim=0)                             # [2B, T, 10]
+        rp = p2.repeat(2, 1, 3)                                   # [2B, T, 9]
+        ex = x[:, :1].expand(-1, x.shape[1], -1)                  # [B, T, 10]
+        k = x.shape[1] // 2
+        tv, ti = torch.topk(x.sum(-1), k, dim=1)                  # [B, T//2]
+        nw = x.narrow(1, 1, x.shape[1] - 2)
+        return a, b, c, d, p3, st, ct, cb, rp, ex, tv, ti, nw
+
+
+class MaskedAttentionModel(nn.Module):
+    """Attention on [batch, seq, 16] with a causal mask from torch.triu(torch.ones(t, t)) and
+    masked_fill, a rank-3 by rank-4 matmul broadcast, a key padding mask from a second input
+    [batch, mem] and cross attention to a memory of another length."""
+
+    def __init__(self):
+        super().__init__()
+        self.q = nn.Linear(16, 16)
+        self.kv = nn.Linear(12, 32)
+        self.w = nn.Parameter(torch.randn(2, 16, 8))
+
+    def forward(self, x, mem):
+        b, t, _ = x.shape
+        causal = torch.triu(torch.ones(t, t), diagonal=1) == 1
+        s = x @ x.transpose(1, 2)                                 # [B, T, T]
+        s = s.masked_fill(causal, float("-inf")).softmax(-1)
+        h = s @ x                                                 # [B, T, 16]
+        bw = h[:, None] @ self.w[None]                            # [B, 2, T, 8] (rank 4 @ rank 4)
+        r34 = h @ torch.stack([h, 2 * h]).transpose(2, 3)        # [B, T, 16] @ [2, B, 16, T] -> [2, B, T, T]
+        k, v = self.kv(mem).chunk(2, dim=-1)                      # [B, M, 16]
+        q = self.q(h).view(b, t, 4, 4).permute(0, 2, 1, 3)        # [B, 4, T, 4]
+        kk = k.view(b, -1, 4, 4).permute(0, 2, 3, 1)              # [B, 4, 4, M]
+        cross = (q @ kk).softmax(-1) @ v.view(b, -1, 4, 4).transpose(1, 2)   # [B, 4, T, 4]
+        out = cross.transpose(1, 2).reshape(b, t, -1)             # [B, T, 16]
+        m3 = x[0] @ self.w                                        # rank 2 @ rank 3 -> [2, T, 8]
+        return s, bw, r34, out, m3
+
+
+class EmbedSeqModel(nn.Module):
+    """Token ids [batch, seq] plus a past length given by a tensor past [batch, past, 8]:
+    embedding with arange positions starting at past, concatenation of past and new states,
+    cumsum, argmax, gather of the top-k ids and a sliding window of the last 4 steps."""
+
+    VOCAB = 50
+
+    def __init__(self):
+        super().__init__()
+        self.tok = nn.Embedding(self.VOCAB, 8)
+        self.pos = nn.Embedding(128, 8)
+        self.ln = nn.LayerNorm(8)
+
+    def forward(self, ids, past):
+        p = past.shape[1]
+        t = ids.shape[1]
+        pos = torch.arange(p, p + t, device=ids.device)
+        x = self.ln(self.tok(ids) + self.pos(pos).unsqueeze(0))   # [B, T, 8]
+        full = torch.cat([past, x], dim=1)                        # [B, P+T, 8]
+        cs = torch.cumsum(full, dim=1)
+        am = full.sum(-1).argmax(dim=1, keepdim=True)             # [B, 1]
+        k = (t + 1) // 2
+        _, top = torch.topk(ids.float(), k, dim=1)                # [B, ceil(T/2)]
+        g = torch.gather(ids, 1, top)
+        win = full[:, -4:]
+        # causal mask of the full length with an offset
+        mask = torch.ones(t, p + t).triu(p + 1)                   # [T, P+T]
+        return full, cs, am, g, win, mask
+
+
+class ReshapeOpset11Model(nn.Module):
+    """Opset-11 forms (Unsqueeze/Squeeze/Split with attributes) on [batch, ch, len]: view with
+    -1, unsqueeze/squeeze, split, flatten(1), repeat_interleave and a transpose chain."""
+
+    def forward(self, x):
+        b, c, l = x.shape
+        v = x.view(b, -1)                                         # [B, C*L]
+        u = x.unsqueeze(1).unsqueeze(-1)                          # [B, 1, C, L, 1]
+        s = u.squeeze(-1).squeeze(1)                              # [B, C, L]
+        p, q = torch.split(s, [1, 3], dim=1)                      # C == 4
+        f = torch.flatten(q.permute(2, 0, 1), 1)                  # [L, B*3]
+        e = x.unsqueeze(2).expand(b, c, 2, l).reshape(b, c * 2, l)
+        m = x.mean(dim=(1, 2), keepdim=True)
+        return v, u, p * q, f, e, m
+
+
+class GroupedConvModel(nn.Module):
+    """Depthwise and grouped Conv2d with asymmetric stride/dilation on [batch, 4, H, W], an
+    AdaptiveAvgPool2d to a fixed grid (the exporter's Pad/Reshape handling), instance norm
+    statistics and a squeeze-excitation gate broadcast back over H x W."""
+
+    def __init__(self):
+        super().__init__()
+        self.dw = nn.Conv2d(4, 4, kernel_size=3, stride=(1, 2), padding=(2, 1), dilation=(2, 1), groups=4)
+        self.gc = nn.Conv2d(4, 8, kernel_size=(3, 5), stride=(2, 3), padding=(0, 2), groups=2)
+        self.fc1 = nn.Conv2d(8, 2, 1)
+        self.fc2 = nn.Conv2d(2, 8, 1)
+
+    def forward(self, x):
+        d = self.dw(x)
+        g = self.gc(d)
+        se = torch.sigmoid(self.fc2(F.relu(self.fc1(g.mean((2, 3), keepdim=True)))))
+        y = g * se
+        mx = torch.amax(y, dim=(2, 3))
+        return d, g, y, mx
+
+
+class CircularModel(nn.Module):
+    """Wrap-around and resampling on [batch, 3, H, W]: Conv2d with padding_mode="circular"
+    (exported as Concat of Slices), torch.roll and torch.flip along dynamic axes, a
+    non-integer scale_factor, a ceil-mode average pool with padding, and asymmetric constant
+    padding before an even, dilated kernel ("same" output size)."""
+
+    def __init__(self):
+        super().__init__()
+        self.circ = nn.Conv2d(3, 4, 3, padding=1, padding_mode="circular")
+        self.same = nn.Conv2d(3, 4, (4, 2), dilation=(1, 3))
+
+    def forward(self, x):
+        c = self.circ(x)                                          # [B, 4, H, W]
+        r = torch.roll(x, shifts=(2, -1), dims=(2, 3))
+        f = torch.flip(x, dims=[3])
+        up = F.interpolate(x, scale_factor=1.5, mode="nearest")   # floor(1.5 H)
+        ap = F.avg_pool2d(x, kernel_size=3, stride=2, padding=1, ceil_mode=True)
+        return c, r, f, up, ap, self.same(F.pad(x, (1, 2, 1, 2), value=0.5))
+
+
+@torch.jit.script
+def running_max(x: torch.Tensor) -> torch.Tensor:
+    # x: [T, B, D]; a Python loop over time, exported as an ONNX Loop.
+    out = [x[0]]
+    for t in range(1, x.shape[0]):
+        out.append(torch.maximum(out[-1], x[t]))
+    return torch.stack(out, dim=0)
+
+
+@torch.jit.script
+def prefix_means(x: torch.Tensor) -> torch.Tensor:
+    # x: [T, B, D]; a list appended to in a loop over range(T) (Loop with M = T, starting from
+    # SequenceEmpty), stacked at the end.
+    out: List[torch.Tensor] = []
+    acc = torch.zeros_like(x[0])
+    for t in range(x.shape[0]):
+        acc = acc + x[t]
+        out.append(acc / float(t + 1))
+    return torch.stack(out, dim=0)
+
+
+class ScriptedLoopModel(nn.Module):
+    """Scripted loops over the time axis of [batch, seq, 6] (ONNX Loop with a sequence of
+    per-step tensors stacked at the end) and the model's linear layers around them. The loop
+    over range(1, T) gets its trip count through float arithmetic (Cast, Div, Ceil)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(6, 5)
+
+    def forward(self, x):
+        h = self.lin(x).transpose(0, 1)                           # [T, B, 5]
+        m = running_max(h)                                        # [T, B, 5] (rank unknown to the exporter)
+        p = prefix_means(h)                                       # [T, B, 5]
+        return m, m[-1], p
+
+
+class SeqMiscModel(nn.Module):
+    """Sequence odds and ends on x [seq, batch, 8] (sequence-first) and ids [batch, seq]:
+    nn.MultiheadAttention with kdim/vdim and a key padding mask over a memory [mem, batch, 6],
+    a bias-free LSTM (proj_size has no export), one_hot, arange with a step, new_zeros sized from shapes,
+    and index_select with arange indices (Tensor.unfold on a dynamic axis has no export)."""
+
+    def __init__(self):
+        super().__init__()
+        self.mha = nn.MultiheadAttention(8, 2, kdim=6, vdim=6)
+        self.lstm = nn.LSTM(8, 10, num_layers=1, bias=False)
+
+    def forward(self, x, mem, ids):
+        s, b = x.shape[0], x.shape[1]
+        pad = torch.zeros(b, mem.shape[0], dtype=torch.bool)
+        att, w = self.mha(x, mem, mem, key_padding_mask=pad)      # [S, B, 8], [B, S, M]
+        y, (h, c) = self.lstm(x)                                  # [S, B, 10], [1, B, 10], [1, B, 10]
+        oh = F.one_hot(ids, num_classes=7)                        # [B, S, 7]
+        ev = torch.arange(1, s, 2)                                # ceil((S-1)/2)
+        z = x.new_zeros(b, s * 2 + 1)
+        sel = torch.index_select(x, 0, torch.arange(0, s, 3))     # [ceil(S/3), B, 8]
+        return att, w, y, h, c, oh, ev, z, sel
+
+
+class VolumetricModel(nn.Module):
+    """3-D data [batch, 2, D, H, W]: Conv3d with stride/padding, MaxPool3d with ceil_mode,
+    AvgPool3d, F.unfold (im2col) of one slice, GridSample on a grid [batch, gh, gw, 2], and
+    nearest trilinear-style upsampling with a scale factor."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv3d(2, 4, kernel_size=(3, 3, 2), stride=(1, 2, 2), padding=(1, 0, 1))
+
+    def forward(self, v, grid):
+        c = self.c(v)
+        mp = F.max_pool3d(c, kernel_size=2, stride=2, ceil_mode=True)
+        ap = F.avg_pool3d(v, kernel_size=(1, 3, 3), stride=(1, 2, 2), padding=(0, 1, 1))
+        sl = v[:, :, 0]                                           # [B, 2, H, W]
+        cols = F.unfold(sl, kernel_size=(2, 3), stride=(1, 2), padding=(0, 1))
+        gs = F.grid_sample(sl, grid, mode="bilinear", align_corners=False)  # [B, 2, gh, gw]
+        up = F.interpolate(v, scale_factor=(1.0, 2.0, 2.0), mode="nearest")
+        return c, mp, ap, cols, gs, up
+
+
 # ------------------------------------------------------------------------------------------------
 # Export
+
+
+EXPORTED = []  # names in export order, written to models.json for verify_real.py
 
 
 def export(model, name, args, input_names, output_names, dynamic_axes, opset, bindings, fills, out_dir):
@@ -163,6 +502,7 @@ def export(model, name, args, input_names, output_names, dynamic_axes, opset, bi
     }
     with open(os.path.join(out_dir, name + ".json"), "w") as f:
         json.dump(meta, f, indent=1)
+    EXPORTED.append(name)
     print(f"  {name}.onnx  opset {opset}  {size} bytes")
 
 
@@ -189,6 +529,87 @@ def main():
     export(LSTMModel(), "lstm", (torch.randn(2, 7, 8),), ["x"], ["y", "h_n", "c_n"],
            {"x": {0: "batch", 1: "seq"}}, 17,
            [{"batch": 1, "seq": 5}, {"batch": 2, "seq": 7}, {"batch": 3, "seq": 11}], {}, out_dir)
+
+    export(GRUModel(), "gru_rnn", (torch.randn(2, 7, 8),), ["x"], ["y", "h_n", "r", "hr_n", "cum", "last"],
+           {"x": {0: "batch", 1: "seq"}}, 11,
+           [{"batch": 1, "seq": 5}, {"batch": 2, "seq": 8}, {"batch": 3, "seq": 13}], {}, out_dir)
+
+    export(AudioConv1dModel(), "audio_conv1d", (torch.randn(2, 1, 400),), ["wave"],
+           ["h1", "h2", "h3", "avg", "q13", "rep", "up"],
+           {"wave": {0: "batch", 2: "samples"}}, 13,
+           [{"batch": 1, "samples": 160}, {"batch": 2, "samples": 401}, {"batch": 3, "samples": 257}], {}, out_dir)
+
+    export(ViTModel(), "vit_patch", (torch.randn(2, 3, 32, 24),), ["img"], ["cls", "att", "grid"],
+           {"img": {0: "batch", 2: "height", 3: "width"}}, 14,
+           [{"batch": 1, "height": 32, "width": 24}, {"batch": 2, "height": 35, "width": 17},
+            {"batch": 3, "height": 18, "width": 43}], {}, out_dir)
+
+    export(UpsampleModel(), "upsample", (torch.randn(2, 8, 6, 5), torch.randn(1, 1, 13, 9)), ["x", "ref"],
+           ["convt", "convt2", "nearest3", "bilinear_ac", "to_ref", "to_expr", "shuffle"],
+           {"x": {0: "batch", 2: "h", 3: "w"}, "ref": {2: "rh", 3: "rw"}}, 11,
+           [{"batch": 1, "h": 6, "w": 5, "rh": 13, "rw": 9}, {"batch": 2, "h": 7, "w": 4, "rh": 10, "rw": 15},
+            {"batch": 3, "h": 3, "w": 9, "rh": 21, "rw": 6}], {}, out_dir)
+
+    export(PoolNormModel(), "pool_norm", (torch.randn(2, 6, 12, 10),), ["x"],
+           ["maxc", "maxc_pad", "avgc", "gap", "refl", "flat", "flat1"],
+           {"x": {0: "batch", 2: "H", 3: "W"}}, 17,
+           [{"batch": 1, "H": 12, "W": 10}, {"batch": 2, "H": 13, "W": 9}, {"batch": 3, "H": 8, "W": 15}],
+           {}, out_dir)
+
+    export(SlicingModel(), "slicing", (torch.randn(2, 9, 10),), ["x"],
+           ["even", "inner", "tail", "step3", "piece", "stacked", "cat_t", "cat_b", "rep", "expd",
+            "top_v", "top_i", "narrow"],
+           {"x": {0: "batch", 1: "seq"}}, 13,
+           [{"batch": 1, "seq": 5}, {"batch": 2, "seq": 8}, {"batch": 3, "seq": 13}], {}, out_dir)
+
+    export(MaskedAttentionModel(), "masked_attention", (torch.randn(2, 7, 16), torch.randn(2, 5, 12)),
+           ["x", "mem"], ["scores", "bmm4", "r34", "cross", "m3"],
+           {"x": {0: "batch", 1: "tgt"}, "mem": {0: "batch", 1: "src"}}, 14,
+           [{"batch": 1, "tgt": 5, "src": 3}, {"batch": 2, "tgt": 7, "src": 9}, {"batch": 3, "tgt": 11, "src": 4}],
+           {}, out_dir)
+
+    export(EmbedSeqModel(), "embed_seq",
+           (torch.randint(0, EmbedSeqModel.VOCAB, (2, 7)), torch.randn(2, 3, 8)), ["ids", "past"],
+           ["full", "cum", "argmax", "gathered", "window", "mask"],
+           {"ids": {0: "batch", 1: "new"}, "past": {0: "batch", 1: "past_len"}}, 17,
+           [{"batch": 1, "new": 5, "past_len": 4}, {"batch": 2, "new": 7, "past_len": 9},
+            {"batch": 3, "new": 6, "past_len": 11}],
+           {"ids": {"int_range": [0, EmbedSeqModel.VOCAB]}}, out_dir)
+
+    export(ReshapeOpset11Model(), "reshape_opset11", (torch.randn(2, 4, 7),), ["x"],
+           ["view", "unsq", "split_mul", "flat", "expanded", "mean"],
+           {"x": {0: "batch", 2: "len"}}, 11,
+           [{"batch": 1, "len": 5}, {"batch": 2, "len": 8}, {"batch": 3, "len": 13}], {}, out_dir)
+
+    export(GroupedConvModel(), "grouped_conv", (torch.randn(2, 4, 16, 15),), ["x"], ["dw", "grouped", "gated", "amax"],
+           {"x": {0: "batch", 2: "H", 3: "W"}}, 13,
+           [{"batch": 1, "H": 16, "W": 15}, {"batch": 2, "H": 21, "W": 10}, {"batch": 3, "H": 11, "W": 29}],
+           {}, out_dir)
+
+    export(CircularModel(), "circular", (torch.randn(2, 3, 10, 9),), ["x"], ["circ", "roll", "flip", "up15", "avgc", "same"],
+           {"x": {0: "batch", 2: "H", 3: "W"}}, 13,
+           [{"batch": 1, "H": 10, "W": 9}, {"batch": 2, "H": 7, "W": 12}, {"batch": 3, "H": 13, "W": 5}],
+           {}, out_dir)
+
+    export(ScriptedLoopModel(), "scripted_loop", (torch.randn(2, 7, 6),), ["x"], ["running_tbd", "final", "prefix_tbd"],
+           {"x": {0: "batch", 1: "seq"}}, 14,
+           [{"batch": 1, "seq": 5}, {"batch": 2, "seq": 8}, {"batch": 3, "seq": 13}], {}, out_dir)
+
+    export(SeqMiscModel(), "seq_misc",
+           (torch.randn(7, 2, 8), torch.randn(5, 2, 6), torch.randint(0, 7, (2, 7))), ["x", "mem", "ids"],
+           ["att", "att_w", "y", "h_n", "c_n", "onehot", "evens", "zeros", "selected"],
+           {"x": {0: "seq", 1: "batch"}, "mem": {0: "mem", 1: "batch"}, "ids": {0: "batch", 1: "seq"}}, 16,
+           [{"seq": 5, "batch": 1, "mem": 3}, {"seq": 8, "batch": 2, "mem": 9}, {"seq": 13, "batch": 3, "mem": 4}],
+           {"ids": {"int_range": [0, 7]}}, out_dir)
+
+    export(VolumetricModel(), "volumetric", (torch.randn(2, 2, 5, 9, 8), torch.rand(2, 4, 6, 2) * 2 - 1),
+           ["vol", "grid"], ["conv3d", "maxc3d", "avg3d", "cols", "sampled", "up3d"],
+           {"vol": {0: "batch", 2: "D", 3: "H", 4: "W"}, "grid": {0: "batch", 1: "gh", 2: "gw"}}, 16,
+           [{"batch": 1, "D": 5, "H": 9, "W": 8, "gh": 4, "gw": 6}, {"batch": 2, "D": 4, "H": 7, "W": 11, "gh": 3, "gw": 5},
+            {"batch": 3, "D": 7, "H": 12, "W": 5, "gh": 6, "gw": 2}], {}, out_dir)
+
+    with open(os.path.join(out_dir, "models.json"), "w") as f:
+        json.dump(EXPORTED, f, indent=1)
 
 
 if __name__ == "__main__":

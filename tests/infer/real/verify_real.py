@@ -219,7 +219,10 @@ def ensure_vad(cache):
 
 def model_list(models_dir, vad_dist):
     models = []
-    for name in ("transformer_encoder", "gpt_decoder", "cnn_unet", "lstm"):
+    # export_models.py lists what it exported, in order, in models.json.
+    with open(os.path.join(models_dir, "models.json")) as f:
+        names = json.load(f)
+    for name in names:
         with open(os.path.join(models_dir, name + ".json")) as f:
             meta = json.load(f)
         models.append({"name": name, "path": os.path.join(models_dir, meta["model"]), "renames": [],
@@ -515,7 +518,7 @@ def main():
         return 2
 
     models_dir = os.path.join(args.cache, "real-models")
-    if not args.no_export or not os.path.isfile(os.path.join(models_dir, "lstm.json")):
+    if not args.no_export or not os.path.isfile(os.path.join(models_dir, "models.json")):
         r = run([sys.executable, os.path.join(HERE, "export_models.py"), models_dir], timeout=900)
         print(r.stdout, end="")
         if r.returncode != 0:

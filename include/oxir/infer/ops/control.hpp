@@ -187,6 +187,13 @@ inline void rule_loop(InferContext& ctx) {
       break;
     }
   }
+  // The number of iterations when M is known and cond stays true.
+  std::optional<DimExpr> trips;
+  bool body_cond_true = false;
+  if (const auto& c = out[0].sym_value; c && c->size() == 1 && ctx.resolve((*c)[0]).const_value().value_or(0) != 0)
+    body_cond_true = true;
+  if (cond_true && body_cond_true && ctx.has_input(0))
+    if (const Dims* m = ctx.input_value(0); m && m->size() == 1) trips = ctx.resolve((*m)[0]);
   // Final carried values: the last iteration's, or the initial ones after zero iterations.
   for (std::size_t i = 0; i < n_carried && i < ctx.output_count(); ++i) {
     ValueInfoState init;
@@ -194,15 +201,31 @@ inline void rule_loop(InferContext& ctx) {
     if (auto v = ctx.input_value(2 + i)) init.sym_value = *v;
     ValueType t = empty_sequence(ctx, init) ? out[1 + i].type : join(ctx, init.type, out[1 + i].type);
     if (t.is_unknown() && out[1 + i].type.is_tensor()) t = ValueType::tensor(out[1 + i].type.elem);
+    const bool is_seq = t.kind == ValueType::Kind::Sequence;
     ctx.set_output(i, std::move(t));
+    // Contents the body passes through unchanged (kept by the fixed point) are the final ones.
+    if (carried[i].sym_value) {
+      ctx.set_output_value(i, *carried[i].sym_value);
+      continue;
+    }
+    // A sequence the body lengthens by the same count k every iteration (a list appended to in
+    // a scripted loop) ends with init + k * trips elements. The body is run once more with a
+    // new symbol L for the length: its output length must be L + k.
+    if (!is_seq || !trips || !init.sym_value || init.sym_value->size() != 1) continue;
+    auto probe = carried;
+    const DimExpr len = ctx.fresh();
+    probe[i].sym_value = Dims{len};
+    auto o = ctx.infer_subgraph("body", body_inputs(probe));
+    if (o.size() != body_out || !o[1 + i].sym_value || o[1 + i].sym_value->size() != 1) continue;
+    const auto k = (ctx.resolve((*o[1 + i].sym_value)[0]) - ctx.resolve(len)).const_value();
+    if (!k) continue;
+    try {
+      ctx.set_output_value(i, {ctx.resolve(ctx.resolve((*init.sym_value)[0]) + DimExpr(*k) * *trips)});
+    } catch (const Error&) {
+      // overflow: length unknown
+    }
   }
   // Scan outputs: one slice per iteration, stacked on a new leading axis.
-  std::optional<DimExpr> trips;
-  bool body_cond_true = false;
-  if (const auto& c = out[0].sym_value; c && c->size() == 1 && ctx.resolve((*c)[0]).const_value().value_or(0) != 0)
-    body_cond_true = true;
-  if (cond_true && body_cond_true && ctx.has_input(0))
-    if (const Dims* m = ctx.input_value(0); m && m->size() == 1) trips = (*m)[0];
   for (std::size_t k = 0; k < n_scan && n_carried + k < ctx.output_count(); ++k) {
     const auto& s = out[1 + n_carried + k].type;
     if (!s.is_tensor()) {

@@ -274,11 +274,18 @@ inline std::optional<DimExpr> v_mod_trunc(const DimExpr& a, const DimExpr& b, In
   return std::nullopt;
 }
 
-/// Sign of a - b when known: -1, 0, 1.
+/// Sign of a - b when known: -1, 0, 1. Symbols in contents are sizes (non-negative), so a
+/// difference whose non-constant part cannot be negative (positive) and whose constant is
+/// positive (negative) has a known sign: Equal(size, -1) is false, as in the exporters'
+/// Where(Equal(shape, -1), 1, shape) before an Expand.
 inline std::optional<int> compare_values(const DimExpr& a, const DimExpr& b) {
   if (a == b) return 0;
   const DimExpr d = a - b;
   if (auto v = d.const_value()) return *v < 0 ? -1 : (*v > 0 ? 1 : 0);
+  const std::int64_t k = d.constant_term();
+  const DimExpr rest = d - DimExpr(k);
+  if (k > 0 && nonneg(rest)) return 1;
+  if (k < 0 && nonneg(-rest)) return -1;
   return std::nullopt;
 }
 inline std::optional<DimExpr> v_eq(const DimExpr& a, const DimExpr& b, InferContext&) {

@@ -139,6 +139,31 @@ inline std::optional<DimExpr> scalar_value(const InferContext& c, std::size_t i)
   return c.resolve((*v)[0]);
 }
 
+/// Input i's symbolic contents together with its dims when every dim is a number and their
+/// product is the number of elements. Contents of tensors of rank 2 and more are carried flat
+/// in row-major order (the exporters' pad tensors: Reshape to [-1, 2], Slice, Transpose, back
+/// to 1-D); only Reshape, Transpose and Slice produce them.
+struct FlatValue {
+  const Dims* value;
+  std::vector<I64> dims;
+};
+inline std::optional<FlatValue> flat_value(const InferContext& c, std::size_t i) {
+  const Dims* v = c.input_value(i);
+  const Dims* s = c.input_shape(i);
+  if (!v || !s) return std::nullopt;
+  FlatValue f{v, {}};
+  I64 n = 1;
+  for (const auto& d : *s) {
+    auto k = c.resolve(d).const_value();
+    if (!k || *k < 0 || *k > static_cast<I64>(kMaxSymbolicElements)) return std::nullopt;
+    f.dims.push_back(*k);
+    n *= *k;
+    if (n > static_cast<I64>(kMaxSymbolicElements)) return std::nullopt;
+  }
+  if (n != static_cast<I64>(v->size())) return std::nullopt;
+  return f;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Constant, Shape, Size, Identity
 
@@ -311,10 +336,17 @@ inline void rule_reshape(InferContext& c) {
     out[*infer_at] = c.fresh();
   }
   c.set_output(0, elem, out);
-  // Contents survive reshapes between rank 0 and 1.
-  if (const Dims* v = c.input_value(0); v && out.size() <= 1) {
-    const auto n = out.empty() ? std::optional<I64>(1) : c.resolve(out[0]).const_value();
-    if (n && *n == static_cast<I64>(v->size())) c.set_output_value(0, *v);
+  // Contents survive reshapes (their row-major order is unchanged) when the output's element
+  // count is a known number equal to theirs.
+  if (const Dims* v = c.input_value(0)) {
+    I64 n = 1;
+    for (const auto& d : out) {
+      auto k = c.resolve(d).const_value();
+      if (!k || *k < 0 || *k > static_cast<I64>(kMaxSymbolicElements)) return;
+      n *= *k;
+      if (n > static_cast<I64>(kMaxSymbolicElements)) return;
+    }
+    if (n == static_cast<I64>(v->size())) c.set_output_value(0, *v);
   }
 }
 
@@ -421,7 +453,31 @@ inline void rule_transpose(InferContext& c) {
   Dims out;
   for (auto i : p) out.push_back(c.resolve((*s)[static_cast<std::size_t>(i)]));
   c.set_output(0, elem, std::move(out));
-  if (const Dims* v = c.input_value(0); v && r <= 1) c.set_output_value(0, *v);
+  if (const Dims* v = c.input_value(0); v && r <= 1) return c.set_output_value(0, *v);
+  // Contents of a tensor with known dims (carried flat, row-major): permute them.
+  auto f = flat_value(c, 0);
+  if (!f) return;
+  std::vector<I64> stride(static_cast<std::size_t>(r), 1);
+  for (I64 k = r - 2; k >= 0; --k)
+    stride[static_cast<std::size_t>(k)] = stride[static_cast<std::size_t>(k + 1)] * f->dims[static_cast<std::size_t>(k + 1)];
+  std::vector<I64> od, os;  // output dims and the input stride of each output axis
+  for (auto i : p) {
+    od.push_back(f->dims[static_cast<std::size_t>(i)]);
+    os.push_back(stride[static_cast<std::size_t>(i)]);
+  }
+  Dims val;
+  val.reserve(f->value->size());
+  std::vector<I64> idx(static_cast<std::size_t>(r), 0);
+  for (std::size_t n = 0; n < f->value->size(); ++n) {
+    I64 off = 0;
+    for (std::size_t k = 0; k < idx.size(); ++k) off += idx[k] * os[k];
+    val.push_back(c.resolve((*f->value)[static_cast<std::size_t>(off)]));
+    for (std::size_t k = idx.size(); k-- > 0;) {
+      if (++idx[k] < od[k]) break;
+      idx[k] = 0;
+    }
+  }
+  c.set_output_value(0, std::move(val));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -605,6 +661,14 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
       }
       return ceil_div(min(d, DimExpr(-*sc)), DimExpr(step));
     }
+    // x = d-1 or d-2 (x[1:n-1] with n = x.shape[k], torch's narrow): when negative it counts
+    // from the end, x+d, which is still at most 0 for those two, so the clamped bound is
+    // max(0, x) for every d (not so from d-3 on: d = 2 gives x+d = 1).
+    auto just_below = [&](const DimExpr& x) -> std::optional<I64> {
+      auto k = (x - d).const_value();
+      if (k && *k < 0 && *k >= -2) return *k;
+      return std::nullopt;
+    };
     auto clamp_pos = [&](const DimExpr& x, std::optional<I64> xc) -> DimExpr {
       if (xc) {
         if (*xc >= kHuge / 2) return d;
@@ -612,10 +676,12 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
         if (*xc < 0) return max(DimExpr(0), d + DimExpr(*xc));
         return min(DimExpr(*xc), d);
       }
+      if (auto k = just_below(x)) return max(DimExpr(0), d + DimExpr(*k));
       if (!nonneg(x)) return DimExpr();  // marker handled below
       return min(x, d);
     };
-    if ((!sc && !nonneg(start)) || (!ec && !nonneg(end))) return c.fresh();
+    if ((!sc && !nonneg(start) && !just_below(start)) || (!ec && !nonneg(end) && !just_below(end)))
+      return c.fresh();
     const DimExpr s = clamp_pos(start, sc), e = clamp_pos(end, ec);
     const DimExpr diff = e - s;
     const DimExpr len = ceil_div(diff, DimExpr(step));
@@ -704,29 +770,53 @@ inline void rule_slice(InferContext& c) {
     out[a] = slice_length(c, out[a], (*starts)[i], (*ends)[i], step);
   }
   c.set_output(0, elem, out);
-  // Contents: slicing a 1-D symbolic vector with constant bounds.
-  const Dims* v = c.input_value(0);
-  if (v && r == 1 && ax.size() == 1 && !steps_unknown) {
-    const auto sc = (*starts)[0].const_value(), ec = (*ends)[0].const_value();
+  // Contents: slicing a symbolic tensor of known dims (a vector, or one carried flat) with
+  // constant bounds.
+  if (steps_unknown) return;
+  auto f = flat_value(c, 0);
+  if (!f) return;
+  // The input indices kept along each axis.
+  std::vector<std::vector<I64>> keep(static_cast<std::size_t>(r));
+  for (I64 a = 0; a < r; ++a)
+    for (I64 i = 0; i < f->dims[static_cast<std::size_t>(a)]; ++i) keep[static_cast<std::size_t>(a)].push_back(i);
+  for (std::size_t i = 0; i < ax.size(); ++i) {
+    const auto sc = (*starts)[i].const_value(), ec = (*ends)[i].const_value();
     if (!sc || !ec) return;
-    const I64 step = clamp_huge(steps ? (*steps)[0] : 1);
-    const I64 dim = static_cast<I64>(v->size());
-    if (dim == 0) return c.set_output_value(0, {});
+    const I64 step = clamp_huge(steps ? (*steps)[i] : 1);
+    const I64 dim = f->dims[static_cast<std::size_t>(ax[i])];
+    auto& kept = keep[static_cast<std::size_t>(ax[i])];
+    kept.clear();
+    if (dim == 0) continue;
     I64 b = clamp_huge(*sc), e = clamp_huge(*ec);
     if (b < 0) b += dim;
     if (e < 0) e += dim;
-    Dims val;
     if (step > 0) {
       b = std::clamp<I64>(b, 0, dim);
       e = std::clamp<I64>(e, 0, dim);
-      for (I64 i = b; i < e; i += step) val.push_back((*v)[static_cast<std::size_t>(i)]);
+      for (I64 k = b; k < e; k += step) kept.push_back(k);
     } else {
       b = std::clamp<I64>(b, 0, dim - 1);
       e = std::clamp<I64>(e, -1, dim - 1);
-      for (I64 i = b; i > e; i += step) val.push_back((*v)[static_cast<std::size_t>(i)]);
+      for (I64 k = b; k > e; k += step) kept.push_back(k);
     }
-    c.set_output_value(0, std::move(val));
   }
+  std::size_t total = 1;
+  for (const auto& k : keep) total *= k.size();
+  Dims val;
+  val.reserve(total);
+  if (total > 0) {
+    std::vector<std::size_t> idx(keep.size(), 0);
+    for (std::size_t n = 0; n < total; ++n) {
+      I64 off = 0;
+      for (std::size_t a = 0; a < keep.size(); ++a) off = off * f->dims[a] + keep[a][idx[a]];
+      val.push_back(c.resolve((*f->value)[static_cast<std::size_t>(off)]));
+      for (std::size_t a = keep.size(); a-- > 0;) {
+        if (++idx[a] < keep[a].size()) break;
+        idx[a] = 0;
+      }
+    }
+  }
+  c.set_output_value(0, std::move(val));
 }
 
 // ---------------------------------------------------------------------------------------------
