@@ -6509,8 +6509,12 @@ class InferContext {
   }
   [[nodiscard]] std::optional<std::int64_t> input_rank(std::size_t i) const { return input_type(i).rank(); }
   /// Symbolic contents of input i (integer tensors of rank 0/1 whose elements are known as
-  /// sizes: from Shape, Constant, initializers, arithmetic on them…), else nullptr.
+  /// sizes: from Shape, Constant, initializers, arithmetic on them…), else nullptr. Contents of
+  /// tensors of rank 2 and more are not returned here: rules index these as vectors.
   [[nodiscard]] const Dims* input_value(std::size_t i) const;
+  /// Symbolic contents of input i of any rank, flat in row-major order (Reshape, Transpose,
+  /// Slice and pass-through rules carry those of rank 2 and more, e.g. exporters' pad tensors).
+  [[nodiscard]] const Dims* input_value_flat(std::size_t i) const;
   /// The tensor itself when input i is an initializer (not overridable by a graph input) or the
   /// output of a Constant node, else nullptr.
   [[nodiscard]] const Tensor* input_constant(std::size_t i) const;
@@ -7697,10 +7701,16 @@ inline const ValueType& InferContext::input_type(std::size_t i) const {
   auto* s = scope_->lookup(node_->inputs[i]);
   return s ? s->type : none;
 }
-inline const Dims* InferContext::input_value(std::size_t i) const {
+inline const Dims* InferContext::input_value_flat(std::size_t i) const {
   if (!has_input(i)) return nullptr;
   auto* s = scope_->lookup(node_->inputs[i]);
   return s && s->sym_value ? &*s->sym_value : nullptr;
+}
+inline const Dims* InferContext::input_value(std::size_t i) const {
+  const Dims* v = input_value_flat(i);
+  if (!v) return nullptr;
+  const Dims* shape = input_shape(i);
+  return shape && shape->size() >= 2 ? nullptr : v;
 }
 inline const Tensor* InferContext::input_constant(std::size_t i) const {
   if (!has_input(i)) return nullptr;
@@ -7850,11 +7860,31 @@ inline Dims InferContext::broadcast(std::span<const Dims* const> shapes) const {
       }
     }
     if (!known || !known->is_const()) {
-      // All symbolic: equal ones give themselves; different ones could broadcast either way.
+      // All symbolic: equal ones give themselves; different ones could broadcast either way,
+      // except a size a next to min(a, k...) with numbers k >= 1 (a table sliced to a length,
+      // as a positional embedding pos[:, :t]): that is a, or smaller than a and then 1 (it
+      // cannot be 0 unless a is), so the result is a.
+      const auto capped = [](const DimExpr& m, const DimExpr& a) {
+        if (m.is_const() || m.as_symbol()) return false;
+        const auto& t = m.terms();
+        if (t.size() != 1 || t[0].coeff != 1 || t[0].factors.size() != 1) return false;
+        const Atom& f = t[0].factors[0];
+        if (f.op != Atom::Op::Min || !f.args) return false;
+        bool has_a = false;
+        for (const auto& x : *f.args) {
+          if (x == a) has_a = true;
+          else if (auto k = x.const_value(); !k || *k < 1) return false;
+        }
+        return has_a;
+      };
       for (const auto& c : cands) {
         if (!known) {
           known = c;
-        } else if (!(*known == c)) {
+        } else if (*known == c || capped(c, *known)) {
+          continue;
+        } else if (capped(*known, c)) {
+          known = c;
+        } else {
           ambiguous = true;
         }
       }
@@ -8077,6 +8107,13 @@ inline void rule_loop(InferContext& ctx) {
       break;
     }
   }
+  // The number of iterations when M is known and cond stays true.
+  std::optional<DimExpr> trips;
+  bool body_cond_true = false;
+  if (const auto& c = out[0].sym_value; c && c->size() == 1 && ctx.resolve((*c)[0]).const_value().value_or(0) != 0)
+    body_cond_true = true;
+  if (cond_true && body_cond_true && ctx.has_input(0))
+    if (const Dims* m = ctx.input_value(0); m && m->size() == 1) trips = ctx.resolve((*m)[0]);
   // Final carried values: the last iteration's, or the initial ones after zero iterations.
   for (std::size_t i = 0; i < n_carried && i < ctx.output_count(); ++i) {
     ValueInfoState init;
@@ -8084,15 +8121,31 @@ inline void rule_loop(InferContext& ctx) {
     if (auto v = ctx.input_value(2 + i)) init.sym_value = *v;
     ValueType t = empty_sequence(ctx, init) ? out[1 + i].type : join(ctx, init.type, out[1 + i].type);
     if (t.is_unknown() && out[1 + i].type.is_tensor()) t = ValueType::tensor(out[1 + i].type.elem);
+    const bool is_seq = t.kind == ValueType::Kind::Sequence;
     ctx.set_output(i, std::move(t));
+    // Contents the body passes through unchanged (kept by the fixed point) are the final ones.
+    if (carried[i].sym_value) {
+      ctx.set_output_value(i, *carried[i].sym_value);
+      continue;
+    }
+    // A sequence the body lengthens by the same count k every iteration (a list appended to in
+    // a scripted loop) ends with init + k * trips elements. The body is run once more with a
+    // new symbol L for the length: its output length must be L + k.
+    if (!is_seq || !trips || !init.sym_value || init.sym_value->size() != 1) continue;
+    auto probe = carried;
+    const DimExpr len = ctx.fresh();
+    probe[i].sym_value = Dims{len};
+    auto o = ctx.infer_subgraph("body", body_inputs(probe));
+    if (o.size() != body_out || !o[1 + i].sym_value || o[1 + i].sym_value->size() != 1) continue;
+    const auto k = (ctx.resolve((*o[1 + i].sym_value)[0]) - ctx.resolve(len)).const_value();
+    if (!k) continue;
+    try {
+      ctx.set_output_value(i, {ctx.resolve(ctx.resolve((*init.sym_value)[0]) + DimExpr(*k) * *trips)});
+    } catch (const Error&) {
+      // overflow: length unknown
+    }
   }
   // Scan outputs: one slice per iteration, stacked on a new leading axis.
-  std::optional<DimExpr> trips;
-  bool body_cond_true = false;
-  if (const auto& c = out[0].sym_value; c && c->size() == 1 && ctx.resolve((*c)[0]).const_value().value_or(0) != 0)
-    body_cond_true = true;
-  if (cond_true && body_cond_true && ctx.has_input(0))
-    if (const Dims* m = ctx.input_value(0); m && m->size() == 1) trips = (*m)[0];
   for (std::size_t k = 0; k < n_scan && n_carried + k < ctx.output_count(); ++k) {
     const auto& s = out[1 + n_carried + k].type;
     if (!s.is_tensor()) {
@@ -8490,11 +8543,18 @@ inline std::optional<DimExpr> v_mod_trunc(const DimExpr& a, const DimExpr& b, In
   return std::nullopt;
 }
 
-/// Sign of a - b when known: -1, 0, 1.
+/// Sign of a - b when known: -1, 0, 1. Symbols in contents are sizes (non-negative), so a
+/// difference whose non-constant part cannot be negative (positive) and whose constant is
+/// positive (negative) has a known sign: Equal(size, -1) is false, as in the exporters'
+/// Where(Equal(shape, -1), 1, shape) before an Expand.
 inline std::optional<int> compare_values(const DimExpr& a, const DimExpr& b) {
   if (a == b) return 0;
   const DimExpr d = a - b;
   if (auto v = d.const_value()) return *v < 0 ? -1 : (*v > 0 ? 1 : 0);
+  const std::int64_t k = d.constant_term();
+  const DimExpr rest = d - DimExpr(k);
+  if (k > 0 && nonneg(rest)) return 1;
+  if (k < 0 && nonneg(-rest)) return -1;
   return std::nullopt;
 }
 inline std::optional<DimExpr> v_eq(const DimExpr& a, const DimExpr& b, InferContext&) {
@@ -11094,6 +11154,31 @@ inline std::optional<DimExpr> scalar_value(const InferContext& c, std::size_t i)
   return c.resolve((*v)[0]);
 }
 
+/// Input i's symbolic contents together with its dims when every dim is a number and their
+/// product is the number of elements. Contents of tensors of rank 2 and more are carried flat
+/// in row-major order (the exporters' pad tensors: Reshape to [-1, 2], Slice, Transpose, back
+/// to 1-D); only Reshape, Transpose and Slice produce them.
+struct FlatValue {
+  const Dims* value;
+  std::vector<I64> dims;
+};
+inline std::optional<FlatValue> flat_value(const InferContext& c, std::size_t i) {
+  const Dims* v = c.input_value_flat(i);
+  const Dims* s = c.input_shape(i);
+  if (!v || !s) return std::nullopt;
+  FlatValue f{v, {}};
+  I64 n = 1;
+  for (const auto& d : *s) {
+    auto k = c.resolve(d).const_value();
+    if (!k || *k < 0 || *k > static_cast<I64>(kMaxSymbolicElements)) return std::nullopt;
+    f.dims.push_back(*k);
+    n *= *k;
+    if (n > static_cast<I64>(kMaxSymbolicElements)) return std::nullopt;
+  }
+  if (n != static_cast<I64>(v->size())) return std::nullopt;
+  return f;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Constant, Shape, Size, Identity
 
@@ -11179,7 +11264,7 @@ inline void rule_size(InferContext& c) {
 inline void rule_identity(InferContext& c) {
   require_inputs(c, 1, 1);
   c.set_output(0, c.input_type(0));
-  if (const Dims* v = c.input_value(0)) c.set_output_value(0, *v);
+  if (const Dims* v = c.input_value_flat(0)) c.set_output_value(0, *v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -11266,10 +11351,17 @@ inline void rule_reshape(InferContext& c) {
     out[*infer_at] = c.fresh();
   }
   c.set_output(0, elem, out);
-  // Contents survive reshapes between rank 0 and 1.
-  if (const Dims* v = c.input_value(0); v && out.size() <= 1) {
-    const auto n = out.empty() ? std::optional<I64>(1) : c.resolve(out[0]).const_value();
-    if (n && *n == static_cast<I64>(v->size())) c.set_output_value(0, *v);
+  // Contents survive reshapes (their row-major order is unchanged) when the output's element
+  // count is a known number equal to theirs.
+  if (const Dims* v = c.input_value_flat(0)) {
+    I64 n = 1;
+    for (const auto& d : out) {
+      auto k = c.resolve(d).const_value();
+      if (!k || *k < 0 || *k > static_cast<I64>(kMaxSymbolicElements)) return;
+      n *= *k;
+      if (n > static_cast<I64>(kMaxSymbolicElements)) return;
+    }
+    if (n == static_cast<I64>(v->size())) c.set_output_value(0, *v);
   }
 }
 
@@ -11376,7 +11468,31 @@ inline void rule_transpose(InferContext& c) {
   Dims out;
   for (auto i : p) out.push_back(c.resolve((*s)[static_cast<std::size_t>(i)]));
   c.set_output(0, elem, std::move(out));
-  if (const Dims* v = c.input_value(0); v && r <= 1) c.set_output_value(0, *v);
+  if (const Dims* v = c.input_value(0); v && r <= 1) return c.set_output_value(0, *v);
+  // Contents of a tensor with known dims (carried flat, row-major): permute them.
+  auto f = flat_value(c, 0);
+  if (!f) return;
+  std::vector<I64> stride(static_cast<std::size_t>(r), 1);
+  for (I64 k = r - 2; k >= 0; --k)
+    stride[static_cast<std::size_t>(k)] = stride[static_cast<std::size_t>(k + 1)] * f->dims[static_cast<std::size_t>(k + 1)];
+  std::vector<I64> od, os;  // output dims and the input stride of each output axis
+  for (auto i : p) {
+    od.push_back(f->dims[static_cast<std::size_t>(i)]);
+    os.push_back(stride[static_cast<std::size_t>(i)]);
+  }
+  Dims val;
+  val.reserve(f->value->size());
+  std::vector<I64> idx(static_cast<std::size_t>(r), 0);
+  for (std::size_t n = 0; n < f->value->size(); ++n) {
+    I64 off = 0;
+    for (std::size_t k = 0; k < idx.size(); ++k) off += idx[k] * os[k];
+    val.push_back(c.resolve((*f->value)[static_cast<std::size_t>(off)]));
+    for (std::size_t k = idx.size(); k-- > 0;) {
+      if (++idx[k] < od[k]) break;
+      idx[k] = 0;
+    }
+  }
+  c.set_output_value(0, std::move(val));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -11560,6 +11676,14 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
       }
       return ceil_div(min(d, DimExpr(-*sc)), DimExpr(step));
     }
+    // x = d-1 or d-2 (x[1:n-1] with n = x.shape[k], torch's narrow): when negative it counts
+    // from the end, x+d, which is still at most 0 for those two, so the clamped bound is
+    // max(0, x) for every d (not so from d-3 on: d = 2 gives x+d = 1).
+    auto just_below = [&](const DimExpr& x) -> std::optional<I64> {
+      auto k = (x - d).const_value();
+      if (k && *k < 0 && *k >= -2) return *k;
+      return std::nullopt;
+    };
     auto clamp_pos = [&](const DimExpr& x, std::optional<I64> xc) -> DimExpr {
       if (xc) {
         if (*xc >= kHuge / 2) return d;
@@ -11567,10 +11691,12 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
         if (*xc < 0) return max(DimExpr(0), d + DimExpr(*xc));
         return min(DimExpr(*xc), d);
       }
+      if (auto k = just_below(x)) return max(DimExpr(0), d + DimExpr(*k));
       if (!nonneg(x)) return DimExpr();  // marker handled below
       return min(x, d);
     };
-    if ((!sc && !nonneg(start)) || (!ec && !nonneg(end))) return c.fresh();
+    if ((!sc && !nonneg(start) && !just_below(start)) || (!ec && !nonneg(end) && !just_below(end)))
+      return c.fresh();
     const DimExpr s = clamp_pos(start, sc), e = clamp_pos(end, ec);
     const DimExpr diff = e - s;
     const DimExpr len = ceil_div(diff, DimExpr(step));
@@ -11659,29 +11785,53 @@ inline void rule_slice(InferContext& c) {
     out[a] = slice_length(c, out[a], (*starts)[i], (*ends)[i], step);
   }
   c.set_output(0, elem, out);
-  // Contents: slicing a 1-D symbolic vector with constant bounds.
-  const Dims* v = c.input_value(0);
-  if (v && r == 1 && ax.size() == 1 && !steps_unknown) {
-    const auto sc = (*starts)[0].const_value(), ec = (*ends)[0].const_value();
+  // Contents: slicing a symbolic tensor of known dims (a vector, or one carried flat) with
+  // constant bounds.
+  if (steps_unknown) return;
+  auto f = flat_value(c, 0);
+  if (!f) return;
+  // The input indices kept along each axis.
+  std::vector<std::vector<I64>> keep(static_cast<std::size_t>(r));
+  for (I64 a = 0; a < r; ++a)
+    for (I64 i = 0; i < f->dims[static_cast<std::size_t>(a)]; ++i) keep[static_cast<std::size_t>(a)].push_back(i);
+  for (std::size_t i = 0; i < ax.size(); ++i) {
+    const auto sc = (*starts)[i].const_value(), ec = (*ends)[i].const_value();
     if (!sc || !ec) return;
-    const I64 step = clamp_huge(steps ? (*steps)[0] : 1);
-    const I64 dim = static_cast<I64>(v->size());
-    if (dim == 0) return c.set_output_value(0, {});
+    const I64 step = clamp_huge(steps ? (*steps)[i] : 1);
+    const I64 dim = f->dims[static_cast<std::size_t>(ax[i])];
+    auto& kept = keep[static_cast<std::size_t>(ax[i])];
+    kept.clear();
+    if (dim == 0) continue;
     I64 b = clamp_huge(*sc), e = clamp_huge(*ec);
     if (b < 0) b += dim;
     if (e < 0) e += dim;
-    Dims val;
     if (step > 0) {
       b = std::clamp<I64>(b, 0, dim);
       e = std::clamp<I64>(e, 0, dim);
-      for (I64 i = b; i < e; i += step) val.push_back((*v)[static_cast<std::size_t>(i)]);
+      for (I64 k = b; k < e; k += step) kept.push_back(k);
     } else {
       b = std::clamp<I64>(b, 0, dim - 1);
       e = std::clamp<I64>(e, -1, dim - 1);
-      for (I64 i = b; i > e; i += step) val.push_back((*v)[static_cast<std::size_t>(i)]);
+      for (I64 k = b; k > e; k += step) kept.push_back(k);
     }
-    c.set_output_value(0, std::move(val));
   }
+  std::size_t total = 1;
+  for (const auto& k : keep) total *= k.size();
+  Dims val;
+  val.reserve(total);
+  if (total > 0) {
+    std::vector<std::size_t> idx(keep.size(), 0);
+    for (std::size_t n = 0; n < total; ++n) {
+      I64 off = 0;
+      for (std::size_t a = 0; a < keep.size(); ++a) off = off * f->dims[a] + keep[a][idx[a]];
+      val.push_back(c.resolve((*f->value)[static_cast<std::size_t>(off)]));
+      for (std::size_t a = keep.size(); a-- > 0;) {
+        if (++idx[a] < keep[a].size()) break;
+        idx[a] = 0;
+      }
+    }
+  }
+  c.set_output_value(0, std::move(val));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -12135,7 +12285,7 @@ inline void rule_reduce(InferContext& c) {
     axes = norm_axes(c, ax.values, r);
   } else if (noop) {
     c.set_output(0, elem, resolved(c, *s));
-    if (const Dims* v = c.input_value(0)) c.set_output_value(0, *v);
+    if (const Dims* v = c.input_value_flat(0)) c.set_output_value(0, *v);
     return;
   } else {
     for (I64 i = 0; i < r; ++i) axes.push_back(i);

@@ -67,8 +67,12 @@ class InferContext {
   }
   [[nodiscard]] std::optional<std::int64_t> input_rank(std::size_t i) const { return input_type(i).rank(); }
   /// Symbolic contents of input i (integer tensors of rank 0/1 whose elements are known as
-  /// sizes: from Shape, Constant, initializers, arithmetic on them…), else nullptr.
+  /// sizes: from Shape, Constant, initializers, arithmetic on them…), else nullptr. Contents of
+  /// tensors of rank 2 and more are not returned here: rules index these as vectors.
   [[nodiscard]] const Dims* input_value(std::size_t i) const;
+  /// Symbolic contents of input i of any rank, flat in row-major order (Reshape, Transpose,
+  /// Slice and pass-through rules carry those of rank 2 and more, e.g. exporters' pad tensors).
+  [[nodiscard]] const Dims* input_value_flat(std::size_t i) const;
   /// The tensor itself when input i is an initializer (not overridable by a graph input) or the
   /// output of a Constant node, else nullptr.
   [[nodiscard]] const Tensor* input_constant(std::size_t i) const;

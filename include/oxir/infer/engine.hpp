@@ -988,10 +988,16 @@ inline const ValueType& InferContext::input_type(std::size_t i) const {
   auto* s = scope_->lookup(node_->inputs[i]);
   return s ? s->type : none;
 }
-inline const Dims* InferContext::input_value(std::size_t i) const {
+inline const Dims* InferContext::input_value_flat(std::size_t i) const {
   if (!has_input(i)) return nullptr;
   auto* s = scope_->lookup(node_->inputs[i]);
   return s && s->sym_value ? &*s->sym_value : nullptr;
+}
+inline const Dims* InferContext::input_value(std::size_t i) const {
+  const Dims* v = input_value_flat(i);
+  if (!v) return nullptr;
+  const Dims* shape = input_shape(i);
+  return shape && shape->size() >= 2 ? nullptr : v;
 }
 inline const Tensor* InferContext::input_constant(std::size_t i) const {
   if (!has_input(i)) return nullptr;

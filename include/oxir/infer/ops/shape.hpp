@@ -148,7 +148,7 @@ struct FlatValue {
   std::vector<I64> dims;
 };
 inline std::optional<FlatValue> flat_value(const InferContext& c, std::size_t i) {
-  const Dims* v = c.input_value(i);
+  const Dims* v = c.input_value_flat(i);
   const Dims* s = c.input_shape(i);
   if (!v || !s) return std::nullopt;
   FlatValue f{v, {}};
@@ -249,7 +249,7 @@ inline void rule_size(InferContext& c) {
 inline void rule_identity(InferContext& c) {
   require_inputs(c, 1, 1);
   c.set_output(0, c.input_type(0));
-  if (const Dims* v = c.input_value(0)) c.set_output_value(0, *v);
+  if (const Dims* v = c.input_value_flat(0)) c.set_output_value(0, *v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -338,7 +338,7 @@ inline void rule_reshape(InferContext& c) {
   c.set_output(0, elem, out);
   // Contents survive reshapes (their row-major order is unchanged) when the output's element
   // count is a known number equal to theirs.
-  if (const Dims* v = c.input_value(0)) {
+  if (const Dims* v = c.input_value_flat(0)) {
     I64 n = 1;
     for (const auto& d : out) {
       auto k = c.resolve(d).const_value();
@@ -1270,7 +1270,7 @@ inline void rule_reduce(InferContext& c) {
     axes = norm_axes(c, ax.values, r);
   } else if (noop) {
     c.set_output(0, elem, resolved(c, *s));
-    if (const Dims* v = c.input_value(0)) c.set_output_value(0, *v);
+    if (const Dims* v = c.input_value_flat(0)) c.set_output_value(0, *v);
     return;
   } else {
     for (I64 i = 0; i < r; ++i) axes.push_back(i);
