@@ -143,11 +143,18 @@ class InferContext {
   std::vector<std::optional<ValueInfoState>> outputs_;
 
  private:
+  /// The state of input i (nullptr if absent or unknown here). The first kCachedInputs inputs
+  /// are looked up once per node: nothing is added to the node's scope while its rule runs.
+  [[nodiscard]] const ValueInfoState* input_state(std::size_t i) const;
+  static constexpr std::size_t kCachedInputs = 8;
+
   Engine* engine_;
   Scope* scope_;
   const Node* node_;
   std::size_t index_;
   std::int64_t opset_;
+  mutable const ValueInfoState* input_states_[kCachedInputs] = {};
+  mutable std::uint8_t inputs_looked_up_ = 0;  ///< bit i: input_states_[i] is valid
 };
 
 }  // namespace oxir::infer

@@ -191,6 +191,9 @@ class Engine {
   ValueType convert_type(const Type& t, const std::string* prefix, std::string_view suffix);
   /// Sizes resolved to numbers, dim_params, or printed expressions.
   std::optional<Shape> to_shape(const std::optional<Dims>& d);
+  void shape_into(std::optional<Shape>& out, const std::optional<Dims>& d);
+  /// Sets out.value to v converted back (out's other fields are left as they are).
+  void type_into(Type& out, const ValueType& v);
   void reserve_names(const Graph& g);
   /// Upper bound of the values a graph defines (inputs, initializers, node outputs).
   static std::size_t value_count(const Graph& g) {
@@ -290,8 +293,7 @@ inline ValueType Engine::convert_type(const Type& t, const std::string* prefix, 
         } else if constexpr (std::is_same_v<T, OpaqueType>) {
           ValueType v;
           v.kind = ValueType::Kind::Opaque;
-          v.opaque_domain = x.domain;
-          v.opaque_name = x.name;
+          v.opaque = std::make_shared<const std::pair<std::string, std::string>>(x.domain, x.name);
           return v;
         } else {
           return ValueType{};
@@ -300,10 +302,12 @@ inline ValueType Engine::convert_type(const Type& t, const std::string* prefix, 
       t.value);
 }
 
-inline std::optional<Shape> Engine::to_shape(const std::optional<Dims>& d) {
-  if (!d) return std::nullopt;
-  std::optional<Shape> out(std::in_place);
-  auto& dims = out->dims;
+inline void Engine::shape_into(std::optional<Shape>& out, const std::optional<Dims>& d) {
+  if (!d) {
+    out.reset();
+    return;
+  }
+  auto& dims = out.emplace().dims;
   dims.resize(d->size());
   for (std::size_t i = 0; i < d->size(); ++i) {
     const DimExpr r = syms.resolve((*d)[i]);
@@ -314,49 +318,62 @@ inline std::optional<Shape> Engine::to_shape(const std::optional<Dims>& d) {
     else
       dims[i].value.emplace<std::string>(r.to_string([&](std::int64_t id) { return syms.name(id); }));
   }
+}
+
+inline std::optional<Shape> Engine::to_shape(const std::optional<Dims>& d) {
+  std::optional<Shape> out;
+  shape_into(out, d);
   return out;
 }
 
-inline Type Engine::to_type(const ValueType& v) {
-  auto shape_of = [&](const std::optional<Dims>& d) { return to_shape(d); };
+inline void Engine::type_into(Type& out, const ValueType& v) {
+  // Built in place: types are written for every value, and a Type is costly to move.
   switch (v.kind) {
     case ValueType::Kind::Tensor: {
-      TensorType t;
+      auto& t = out.value.emplace<TensorType>();
       t.elem_type = v.elem;
-      t.shape = shape_of(v.shape);
-      return Type(std::move(t));
+      shape_into(t.shape, v.shape);
+      return;
     }
     case ValueType::Kind::SparseTensor: {
-      SparseTensorType t;
+      auto& t = out.value.emplace<SparseTensorType>();
       t.elem_type = v.elem;
-      t.shape = shape_of(v.shape);
-      return Type(std::move(t));
+      shape_into(t.shape, v.shape);
+      return;
     }
     case ValueType::Kind::Sequence: {
-      SequenceType t;
+      auto& t = out.value.emplace<SequenceType>();
       if (v.inner && !v.inner->is_unknown()) t.elem_type = Box<Type>(to_type(*v.inner));
-      return Type(std::move(t));
+      return;
     }
     case ValueType::Kind::Optional: {
-      OptionalType t;
+      auto& t = out.value.emplace<OptionalType>();
       if (v.inner && !v.inner->is_unknown()) t.elem_type = Box<Type>(to_type(*v.inner));
-      return Type(std::move(t));
+      return;
     }
     case ValueType::Kind::Map: {
-      MapType t;
+      auto& t = out.value.emplace<MapType>();
       t.key_type = v.elem;
       if (v.inner && !v.inner->is_unknown()) t.value_type = Box<Type>(to_type(*v.inner));
-      return Type(std::move(t));
+      return;
     }
     case ValueType::Kind::Opaque: {
-      OpaqueType t;
-      t.domain = v.opaque_domain;
-      t.name = v.opaque_name;
-      return Type(std::move(t));
+      auto& t = out.value.emplace<OpaqueType>();
+      if (v.opaque) {
+        t.domain = v.opaque->first;
+        t.name = v.opaque->second;
+      }
+      return;
     }
     case ValueType::Kind::Unknown: break;
   }
-  return Type{};
+  out.value.emplace<std::monostate>();
+}
+
+inline Type Engine::to_type(const ValueType& v) {
+  Type t;
+  type_into(t, v);
+  return t;
 }
 
 inline std::optional<Dims> Engine::tensor_sym_value(const Tensor& t) {
@@ -845,9 +862,7 @@ inline Engine::GraphResult& Engine::record(Graph& g, Scope& sc) {
 inline void Engine::fill_missing(Type& declared, const ValueType& inferred) {
   if (inferred.is_unknown()) return;
   if (declared.value.index() == 0) {
-    Type t = to_type(inferred);
-    t.denotation = declared.denotation;
-    declared.value = std::move(t.value);
+    type_into(declared, inferred);
     return;
   }
   auto fill_tensor = [&](auto& tt) {
@@ -855,7 +870,7 @@ inline void Engine::fill_missing(Type& declared, const ValueType& inferred) {
     if (!inferred.shape) return;
     if (!tt.shape) {
       if (inferred.kind == ValueType::Kind::Tensor || inferred.kind == ValueType::Kind::SparseTensor)
-        tt.shape = to_shape(inferred.shape);
+        shape_into(tt.shape, inferred.shape);
       return;
     }
     if (tt.shape->dims.size() != inferred.shape->size()) return;
@@ -891,7 +906,7 @@ inline void Engine::fill_missing(Type& declared, const ValueType& inferred) {
 
 inline void Engine::annotate(ValueInfo& vi, const ValueType& t) {
   if (opts_.overwrite || !vi.type)
-    vi.type = to_type(t);
+    type_into(vi.type.emplace(), t);
   else
     fill_missing(*vi.type, t);
 }
@@ -909,7 +924,7 @@ void Engine::write_value_info(std::vector<ValueInfo>& list, const Values& values
     }
     ValueInfo& vi = list.emplace_back();
     vi.name = name;
-    vi.type = to_type(st.type);
+    type_into(vi.type.emplace(), st.type);
   }
 }
 
@@ -953,7 +968,7 @@ inline void Engine::write_back() {
           reserved = true;
           ValueInfo& vi = list.emplace_back();
           vi.name = o;
-          vi.type = to_type(st->type);
+          type_into(vi.type.emplace(), st->type);
         }
         st->type.kind = ValueType::Kind::Unknown;  // written: a repeated name is not written again
       }
@@ -982,15 +997,23 @@ inline void Engine::write_back() {
 
 inline std::string InferContext::path() const { return scope_->path + ".node[" + std::to_string(index_) + "]"; }
 
+inline const ValueInfoState* InferContext::input_state(std::size_t i) const {
+  if (!has_input(i)) return nullptr;
+  if (i >= kCachedInputs) return scope_->lookup(node_->inputs[i]);
+  const auto bit = static_cast<std::uint8_t>(1U << i);
+  if (!(inputs_looked_up_ & bit)) {
+    input_states_[i] = scope_->lookup(node_->inputs[i]);
+    inputs_looked_up_ |= bit;
+  }
+  return input_states_[i];
+}
 inline const ValueType& InferContext::input_type(std::size_t i) const {
   static const ValueType none;
-  if (!has_input(i)) return none;
-  auto* s = scope_->lookup(node_->inputs[i]);
+  const ValueInfoState* s = input_state(i);
   return s ? s->type : none;
 }
 inline const Dims* InferContext::input_value_flat(std::size_t i) const {
-  if (!has_input(i)) return nullptr;
-  auto* s = scope_->lookup(node_->inputs[i]);
+  const ValueInfoState* s = input_state(i);
   return s && s->sym_value ? &*s->sym_value : nullptr;
 }
 inline const Dims* InferContext::input_value(std::size_t i) const {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../core/data_type.hpp"
@@ -20,7 +21,8 @@ struct ValueType {
   DataType elem = DataType::UNDEFINED;       ///< tensor/sparse element type; map key type
   std::optional<Dims> shape;                 ///< tensor/sparse shape; nullopt = unknown rank
   std::shared_ptr<const ValueType> inner;    ///< sequence/optional element type, map value type
-  std::string opaque_domain, opaque_name;    ///< opaque types
+  /// Domain and name of an opaque type (held apart: types are moved often, opaque ones are rare).
+  std::shared_ptr<const std::pair<std::string, std::string>> opaque;
 
   // ---- constructors ----
   [[nodiscard]] static ValueType unknown() { return {}; }
@@ -80,9 +82,8 @@ struct ValueType {
   }
 
   friend bool operator==(const ValueType& a, const ValueType& b) {
-    if (a.kind != b.kind || a.elem != b.elem || a.shape != b.shape || a.opaque_domain != b.opaque_domain ||
-        a.opaque_name != b.opaque_name)
-      return false;
+    if (a.kind != b.kind || a.elem != b.elem || a.shape != b.shape) return false;
+    if (a.opaque != b.opaque && (!a.opaque || !b.opaque || *a.opaque != *b.opaque)) return false;
     if (!a.inner || !b.inner) return !a.inner && !b.inner;
     return *a.inner == *b.inner;
   }
