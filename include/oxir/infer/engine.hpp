@@ -254,9 +254,9 @@ inline void Engine::diagnose(Severity sev, DiagnosticKind kind, const std::strin
 }
 
 inline ValueType Engine::convert_type(const Type& t, const std::string* prefix, std::string_view suffix) {
-  auto dims_of = [&](const std::optional<Shape>& s) -> std::optional<Dims> {
-    if (!s) return std::nullopt;
-    Dims d;
+  auto dims_into = [&](const std::optional<Shape>& s, std::optional<Dims>& out) {
+    if (!s) return;
+    Dims& d = out.emplace();
     d.reserve(s->dims.size());
     for (std::size_t i = 0; i < s->dims.size(); ++i) {
       const auto& x = s->dims[i];
@@ -273,33 +273,30 @@ inline ValueType Engine::convert_type(const Type& t, const std::string* prefix, 
         d.push_back(syms.fresh_expr());
       }
     }
-    return d;
   };
-  return std::visit(
-      [&](const auto& x) -> ValueType {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, TensorType>) {
-          ValueType v = ValueType::tensor(x.elem_type);
-          v.shape = dims_of(x.shape);
-          return v;
-        } else if constexpr (std::is_same_v<T, SparseTensorType>) {
-          return ValueType::sparse_tensor(x.elem_type, dims_of(x.shape));
-        } else if constexpr (std::is_same_v<T, SequenceType>) {
-          return ValueType::sequence(x.elem_type.has_value() ? from_type(*x.elem_type) : ValueType{});
-        } else if constexpr (std::is_same_v<T, OptionalType>) {
-          return ValueType::optional(x.elem_type.has_value() ? from_type(*x.elem_type) : ValueType{});
-        } else if constexpr (std::is_same_v<T, MapType>) {
-          return ValueType::map(x.key_type, x.value_type.has_value() ? from_type(*x.value_type) : ValueType{});
-        } else if constexpr (std::is_same_v<T, OpaqueType>) {
-          ValueType v;
-          v.kind = ValueType::Kind::Opaque;
-          v.opaque = std::make_shared<const std::pair<std::string, std::string>>(x.domain, x.name);
-          return v;
-        } else {
-          return ValueType{};
-        }
-      },
-      t.value);
+  if (const auto* x = std::get_if<TensorType>(&t.value)) {  // nearly every value: no visit
+    ValueType v = ValueType::tensor(x->elem_type);
+    dims_into(x->shape, v.shape);
+    return v;
+  }
+  if (const auto* x = std::get_if<SparseTensorType>(&t.value)) {
+    ValueType v = ValueType::sparse_tensor(x->elem_type);
+    dims_into(x->shape, v.shape);
+    return v;
+  }
+  if (const auto* x = std::get_if<SequenceType>(&t.value))
+    return ValueType::sequence(x->elem_type.has_value() ? from_type(*x->elem_type) : ValueType{});
+  if (const auto* x = std::get_if<OptionalType>(&t.value))
+    return ValueType::optional(x->elem_type.has_value() ? from_type(*x->elem_type) : ValueType{});
+  if (const auto* x = std::get_if<MapType>(&t.value))
+    return ValueType::map(x->key_type, x->value_type.has_value() ? from_type(*x->value_type) : ValueType{});
+  if (const auto* x = std::get_if<OpaqueType>(&t.value)) {
+    ValueType v;
+    v.kind = ValueType::Kind::Opaque;
+    v.opaque = std::make_shared<const std::pair<std::string, std::string>>(x->domain, x->name);
+    return v;
+  }
+  return ValueType{};
 }
 
 inline void Engine::shape_into(std::optional<Shape>& out, const std::optional<Dims>& d) {
@@ -308,15 +305,19 @@ inline void Engine::shape_into(std::optional<Shape>& out, const std::optional<Di
     return;
   }
   auto& dims = out.emplace().dims;
-  dims.resize(d->size());
-  for (std::size_t i = 0; i < d->size(); ++i) {
-    const DimExpr r = syms.resolve((*d)[i]);
+  dims.reserve(d->size());
+  for (const DimExpr& e : *d) {
+    if (auto c = e.const_value()) {
+      dims.emplace_back(*c);
+      continue;
+    }
+    const DimExpr r = syms.resolve(e);
     if (auto c = r.const_value())
-      dims[i].value.emplace<std::int64_t>(*c);
+      dims.emplace_back(*c);
     else if (auto id = r.as_symbol())
-      dims[i].value.emplace<std::string>(syms.name(*id));
+      dims.emplace_back(syms.name(*id));
     else
-      dims[i].value.emplace<std::string>(r.to_string([&](std::int64_t id) { return syms.name(id); }));
+      dims.emplace_back(r.to_string([&](std::int64_t id) { return syms.name(id); }));
   }
 }
 
@@ -550,6 +551,7 @@ inline InferReport Engine::run() {
         for (const auto& d : tt->shape->dims)
           if (d.is_param() && !d.dim_param().empty()) syms.named(d.dim_param(), SymbolOrigin::GraphInput);
 
+  results_.reserve(4);
   Scope sc;
   sc.graph = &g;
   sc.path = "graph";

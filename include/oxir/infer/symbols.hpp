@@ -51,8 +51,13 @@ class NameIndex {
   template <class KeyOf>
   [[nodiscard]] std::size_t find(std::string_view key, std::size_t n, KeyOf&& key_of) const {
     if (slots_.empty()) {
-      for (std::size_t i = 0; i < n; ++i)
-        if (key_of(i) == key) return i;
+      // Sizes and last characters first: names in one graph often share long prefixes.
+      const std::size_t len = key.size();
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::string_view k = key_of(i);
+        if (k.size() == len && (len == 0 || (k[len - 1] == key[len - 1] && std::memcmp(k.data(), key.data(), len) == 0)))
+          return i;
+      }
       return npos;
     }
     const std::uint64_t h = hash(key);
