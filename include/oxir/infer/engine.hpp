@@ -229,6 +229,12 @@ class Engine {
   std::unordered_map<const Function*, std::vector<std::pair<std::string, ValueInfoState>>> fn_results_;
   std::unordered_map<const Graph*, std::size_t> result_index_;  ///< only past kLinear results
   std::vector<std::optional<ValueInfoState>> spare_outputs_;  ///< a free InferContext::outputs_ buffer
+  /// The printed form of a resolved compound size (write-back only: the symbols no longer
+  /// change). Values along a chain of layers share one expression, printed once; the memo keeps
+  /// each key expression alive, so its address cannot be reused by another one.
+  const std::string& printed(const DimExpr& resolved);
+  std::vector<std::pair<DimExpr, std::string>> printed_;
+  std::unordered_map<const void*, std::size_t> printed_index_;
 };
 
 // ============================================================================================
@@ -299,6 +305,17 @@ inline ValueType Engine::convert_type(const Type& t, const std::string* prefix, 
   return ValueType{};
 }
 
+inline const std::string& Engine::printed(const DimExpr& resolved) {
+  const void* key = resolved.shared_terms();
+  if (key)
+    if (auto it = printed_index_.find(key); it != printed_index_.end()) return printed_[it->second].second;
+  std::string s;
+  resolved.print(s, [&](std::int64_t id) -> const std::string& { return syms.name(id); });
+  printed_.emplace_back(resolved, std::move(s));
+  if (key) printed_index_.emplace(key, printed_.size() - 1);
+  return printed_.back().second;
+}
+
 inline void Engine::shape_into(std::optional<Shape>& out, const std::optional<Dims>& d) {
   if (!d) {
     out.reset();
@@ -317,7 +334,7 @@ inline void Engine::shape_into(std::optional<Shape>& out, const std::optional<Di
     else if (auto id = r.as_symbol())
       dims.emplace_back(syms.name(*id));
     else
-      dims.emplace_back(r.to_string([&](std::int64_t id) { return syms.name(id); }));
+      dims.emplace_back(printed(r));
   }
 }
 
@@ -882,8 +899,10 @@ inline void Engine::fill_missing(Type& declared, const ValueType& inferred) {
       const DimExpr r = syms.resolve((*inferred.shape)[i]);
       if (auto c = r.const_value())
         d.value = *c;
+      else if (auto id = r.as_symbol())
+        d.value = syms.name(*id);
       else
-        d.value = r.to_string([&](std::int64_t id) { return syms.name(id); });
+        d.value = printed(r);
     }
   };
   if (auto* tt = std::get_if<TensorType>(&declared.value); tt && inferred.kind == ValueType::Kind::Tensor)

@@ -146,6 +146,13 @@ class DimExpr {
       const std::function<std::optional<std::int64_t>(std::int64_t)>& value) const;
   /// Prints with `name(id)` for symbols; see docs/inference.md for the syntax.
   [[nodiscard]] std::string to_string(const std::function<std::string(std::int64_t)>& name) const;
+  /// Appends the printed form to `out`; `name(id)` gives a symbol's name as anything a
+  /// std::string can append (a const std::string&, a string_view): no temporaries per symbol.
+  template <class Name>
+  void print(std::string& out, Name&& name) const;
+  /// The shared term list of a general expression (nullptr for constants and single symbols):
+  /// equal pointers mean equal expressions.
+  [[nodiscard]] const void* shared_terms() const noexcept { return rep_ == Rep::General ? p_.get() : nullptr; }
   /// Number of atoms (a measure of size, used to cap expression growth).
   [[nodiscard]] std::size_t complexity() const noexcept;
 
@@ -405,68 +412,91 @@ inline std::size_t DimExpr::complexity() const noexcept {
 }
 
 namespace detail {
-inline std::string atom_to_string(const Atom& a, const std::function<std::string(std::int64_t)>& name) {
+template <class Name>
+void print_atom(std::string& out, const Atom& a, Name& name) {
   switch (a.op) {
-    case Atom::Op::Symbol: return name(a.id);
+    case Atom::Op::Symbol: out += name(a.id); return;
     case Atom::Op::FloorDivConst: {
       const auto& num = (*a.args)[0];
       const bool paren = num.terms().size() > 1 || (num.terms().size() == 1 && num.terms()[0].coeff != 1);
-      auto s = num.to_string(name);
-      return "floor(" + (paren ? "(" + s + ")" : s) + "/" + std::to_string(a.id) + ")";
+      out += paren ? "floor((" : "floor(";
+      num.print(out, name);
+      out += paren ? ")/" : "/";
+      out += std::to_string(a.id);
+      out += ')';
+      return;
     }
     case Atom::Op::FloorDiv: {
-      auto paren = [&](const DimExpr& e) {
-        auto s = e.to_string(name);
-        const bool p = e.terms().size() > 1 || (e.terms().size() == 1 && (e.terms()[0].coeff != 1 || e.terms()[0].factors.size() > 1));
-        return p ? "(" + s + ")" : s;
+      auto operand = [&](const DimExpr& e) {
+        const bool p = e.terms().size() > 1 ||
+                       (e.terms().size() == 1 && (e.terms()[0].coeff != 1 || e.terms()[0].factors.size() > 1));
+        if (p) out += '(';
+        e.print(out, name);
+        if (p) out += ')';
       };
-      return "floor(" + paren((*a.args)[0]) + "/" + paren((*a.args)[1]) + ")";
+      out += "floor(";
+      operand((*a.args)[0]);
+      out += '/';
+      operand((*a.args)[1]);
+      out += ')';
+      return;
     }
     case Atom::Op::Min:
     case Atom::Op::Max: {
-      std::string s = a.op == Atom::Op::Min ? "min(" : "max(";
+      out += a.op == Atom::Op::Min ? "min(" : "max(";
       for (std::size_t i = 0; i < a.args->size(); ++i) {
-        if (i) s += ",";
-        s += (*a.args)[i].to_string(name);
+        if (i) out += ',';
+        (*a.args)[i].print(out, name);
       }
-      return s + ")";
+      out += ')';
+      return;
     }
   }
-  return "?";
+  out += '?';
 }
 }  // namespace detail
 
-inline std::string DimExpr::to_string(const std::function<std::string(std::int64_t)>& name) const {
-  if (rep_ == Rep::Const) return std::to_string(v_);
-  if (rep_ == Rep::Symbol) return name(v_);
-  const auto& terms_ = *p_;
-  // Positive terms first so that "N-1" prints rather than "-1+N".
-  std::vector<const Term*> order;
-  for (const auto& t : terms_)
-    if (t.coeff > 0) order.push_back(&t);
-  for (const auto& t : terms_)
-    if (t.coeff < 0) order.push_back(&t);
-  std::string s;
-  bool first = true;
-  for (const Term* t : order) {
-    std::int64_t c = t->coeff;
-    if (c < 0) {
-      s += "-";
-      c = -c;  // coefficients never reach INT64_MIN: checked_mul(…, -1) would have thrown
-    } else if (!first) {
-      s += "+";
-    }
-    first = false;
-    if (t->factors.empty()) {
-      s += std::to_string(c);
-      continue;
-    }
-    if (c != 1) s += std::to_string(c) + "*";
-    for (std::size_t i = 0; i < t->factors.size(); ++i) {
-      if (i) s += "*";
-      s += detail::atom_to_string(t->factors[i], name);
-    }
+template <class Name>
+void DimExpr::print(std::string& out, Name&& name) const {
+  if (rep_ == Rep::Const) {
+    out += std::to_string(v_);
+    return;
   }
+  if (rep_ == Rep::Symbol) {
+    out += name(v_);
+    return;
+  }
+  // Positive terms first so that "N-1" prints rather than "-1+N".
+  bool first = true;
+  for (const bool positive : {true, false})
+    for (const Term& t : *p_) {
+      if ((t.coeff > 0) != positive || t.coeff == 0) continue;
+      std::int64_t c = t.coeff;
+      if (c < 0) {
+        out += '-';
+        c = -c;  // coefficients never reach INT64_MIN: checked_mul(…, -1) would have thrown
+      } else if (!first) {
+        out += '+';
+      }
+      first = false;
+      if (t.factors.empty()) {
+        out += std::to_string(c);
+        continue;
+      }
+      if (c != 1) {
+        out += std::to_string(c);
+        out += '*';
+      }
+      for (std::size_t i = 0; i < t.factors.size(); ++i) {
+        if (i) out += '*';
+        detail::print_atom(out, t.factors[i], name);
+      }
+    }
+}
+
+inline std::string DimExpr::to_string(const std::function<std::string(std::int64_t)>& name) const {
+  std::string s;
+  print(s, name);
   return s;
 }
 
