@@ -5667,6 +5667,13 @@ class DimExpr {
       const std::function<std::optional<std::int64_t>(std::int64_t)>& value) const;
   /// Prints with `name(id)` for symbols; see docs/inference.md for the syntax.
   [[nodiscard]] std::string to_string(const std::function<std::string(std::int64_t)>& name) const;
+  /// Appends the printed form to `out`; `name(id)` gives a symbol's name as anything a
+  /// std::string can append (a const std::string&, a string_view): no temporaries per symbol.
+  template <class Name>
+  void print(std::string& out, Name&& name) const;
+  /// The shared term list of a general expression (nullptr for constants and single symbols):
+  /// equal pointers mean equal expressions.
+  [[nodiscard]] const void* shared_terms() const noexcept { return rep_ == Rep::General ? p_.get() : nullptr; }
   /// Number of atoms (a measure of size, used to cap expression growth).
   [[nodiscard]] std::size_t complexity() const noexcept;
 
@@ -5926,68 +5933,91 @@ inline std::size_t DimExpr::complexity() const noexcept {
 }
 
 namespace detail {
-inline std::string atom_to_string(const Atom& a, const std::function<std::string(std::int64_t)>& name) {
+template <class Name>
+void print_atom(std::string& out, const Atom& a, Name& name) {
   switch (a.op) {
-    case Atom::Op::Symbol: return name(a.id);
+    case Atom::Op::Symbol: out += name(a.id); return;
     case Atom::Op::FloorDivConst: {
       const auto& num = (*a.args)[0];
       const bool paren = num.terms().size() > 1 || (num.terms().size() == 1 && num.terms()[0].coeff != 1);
-      auto s = num.to_string(name);
-      return "floor(" + (paren ? "(" + s + ")" : s) + "/" + std::to_string(a.id) + ")";
+      out += paren ? "floor((" : "floor(";
+      num.print(out, name);
+      out += paren ? ")/" : "/";
+      out += std::to_string(a.id);
+      out += ')';
+      return;
     }
     case Atom::Op::FloorDiv: {
-      auto paren = [&](const DimExpr& e) {
-        auto s = e.to_string(name);
-        const bool p = e.terms().size() > 1 || (e.terms().size() == 1 && (e.terms()[0].coeff != 1 || e.terms()[0].factors.size() > 1));
-        return p ? "(" + s + ")" : s;
+      auto operand = [&](const DimExpr& e) {
+        const bool p = e.terms().size() > 1 ||
+                       (e.terms().size() == 1 && (e.terms()[0].coeff != 1 || e.terms()[0].factors.size() > 1));
+        if (p) out += '(';
+        e.print(out, name);
+        if (p) out += ')';
       };
-      return "floor(" + paren((*a.args)[0]) + "/" + paren((*a.args)[1]) + ")";
+      out += "floor(";
+      operand((*a.args)[0]);
+      out += '/';
+      operand((*a.args)[1]);
+      out += ')';
+      return;
     }
     case Atom::Op::Min:
     case Atom::Op::Max: {
-      std::string s = a.op == Atom::Op::Min ? "min(" : "max(";
+      out += a.op == Atom::Op::Min ? "min(" : "max(";
       for (std::size_t i = 0; i < a.args->size(); ++i) {
-        if (i) s += ",";
-        s += (*a.args)[i].to_string(name);
+        if (i) out += ',';
+        (*a.args)[i].print(out, name);
       }
-      return s + ")";
+      out += ')';
+      return;
     }
   }
-  return "?";
+  out += '?';
 }
 }  // namespace detail
 
-inline std::string DimExpr::to_string(const std::function<std::string(std::int64_t)>& name) const {
-  if (rep_ == Rep::Const) return std::to_string(v_);
-  if (rep_ == Rep::Symbol) return name(v_);
-  const auto& terms_ = *p_;
-  // Positive terms first so that "N-1" prints rather than "-1+N".
-  std::vector<const Term*> order;
-  for (const auto& t : terms_)
-    if (t.coeff > 0) order.push_back(&t);
-  for (const auto& t : terms_)
-    if (t.coeff < 0) order.push_back(&t);
-  std::string s;
-  bool first = true;
-  for (const Term* t : order) {
-    std::int64_t c = t->coeff;
-    if (c < 0) {
-      s += "-";
-      c = -c;  // coefficients never reach INT64_MIN: checked_mul(…, -1) would have thrown
-    } else if (!first) {
-      s += "+";
-    }
-    first = false;
-    if (t->factors.empty()) {
-      s += std::to_string(c);
-      continue;
-    }
-    if (c != 1) s += std::to_string(c) + "*";
-    for (std::size_t i = 0; i < t->factors.size(); ++i) {
-      if (i) s += "*";
-      s += detail::atom_to_string(t->factors[i], name);
-    }
+template <class Name>
+void DimExpr::print(std::string& out, Name&& name) const {
+  if (rep_ == Rep::Const) {
+    out += std::to_string(v_);
+    return;
   }
+  if (rep_ == Rep::Symbol) {
+    out += name(v_);
+    return;
+  }
+  // Positive terms first so that "N-1" prints rather than "-1+N".
+  bool first = true;
+  for (const bool positive : {true, false})
+    for (const Term& t : *p_) {
+      if ((t.coeff > 0) != positive || t.coeff == 0) continue;
+      std::int64_t c = t.coeff;
+      if (c < 0) {
+        out += '-';
+        c = -c;  // coefficients never reach INT64_MIN: checked_mul(…, -1) would have thrown
+      } else if (!first) {
+        out += '+';
+      }
+      first = false;
+      if (t.factors.empty()) {
+        out += std::to_string(c);
+        continue;
+      }
+      if (c != 1) {
+        out += std::to_string(c);
+        out += '*';
+      }
+      for (std::size_t i = 0; i < t.factors.size(); ++i) {
+        if (i) out += '*';
+        detail::print_atom(out, t.factors[i], name);
+      }
+    }
+}
+
+inline std::string DimExpr::to_string(const std::function<std::string(std::int64_t)>& name) const {
+  std::string s;
+  print(s, name);
   return s;
 }
 
@@ -6135,8 +6165,13 @@ class NameIndex {
   template <class KeyOf>
   [[nodiscard]] std::size_t find(std::string_view key, std::size_t n, KeyOf&& key_of) const {
     if (slots_.empty()) {
-      for (std::size_t i = 0; i < n; ++i)
-        if (key_of(i) == key) return i;
+      // Sizes and last characters first: names in one graph often share long prefixes.
+      const std::size_t len = key.size();
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::string_view k = key_of(i);
+        if (k.size() == len && (len == 0 || (k[len - 1] == key[len - 1] && std::memcmp(k.data(), key.data(), len) == 0)))
+          return i;
+      }
       return npos;
     }
     const std::uint64_t h = hash(key);
@@ -6390,7 +6425,8 @@ struct ValueType {
   DataType elem = DataType::UNDEFINED;       ///< tensor/sparse element type; map key type
   std::optional<Dims> shape;                 ///< tensor/sparse shape; nullopt = unknown rank
   std::shared_ptr<const ValueType> inner;    ///< sequence/optional element type, map value type
-  std::string opaque_domain, opaque_name;    ///< opaque types
+  /// Domain and name of an opaque type (held apart: types are moved often, opaque ones are rare).
+  std::shared_ptr<const std::pair<std::string, std::string>> opaque;
 
   // ---- constructors ----
   [[nodiscard]] static ValueType unknown() { return {}; }
@@ -6450,9 +6486,8 @@ struct ValueType {
   }
 
   friend bool operator==(const ValueType& a, const ValueType& b) {
-    if (a.kind != b.kind || a.elem != b.elem || a.shape != b.shape || a.opaque_domain != b.opaque_domain ||
-        a.opaque_name != b.opaque_name)
-      return false;
+    if (a.kind != b.kind || a.elem != b.elem || a.shape != b.shape) return false;
+    if (a.opaque != b.opaque && (!a.opaque || !b.opaque || *a.opaque != *b.opaque)) return false;
     if (!a.inner || !b.inner) return !a.inner && !b.inner;
     return *a.inner == *b.inner;
   }
@@ -6585,11 +6620,18 @@ class InferContext {
   std::vector<std::optional<ValueInfoState>> outputs_;
 
  private:
+  /// The state of input i (nullptr if absent or unknown here). The first kCachedInputs inputs
+  /// are looked up once per node: nothing is added to the node's scope while its rule runs.
+  [[nodiscard]] const ValueInfoState* input_state(std::size_t i) const;
+  static constexpr std::size_t kCachedInputs = 8;
+
   Engine* engine_;
   Scope* scope_;
   const Node* node_;
   std::size_t index_;
   std::int64_t opset_;
+  mutable const ValueInfoState* input_states_[kCachedInputs] = {};
+  mutable std::uint8_t inputs_looked_up_ = 0;  ///< bit i: input_states_[i] is valid
 };
 
 }  // namespace oxir::infer
@@ -6904,6 +6946,9 @@ class Engine {
   ValueType convert_type(const Type& t, const std::string* prefix, std::string_view suffix);
   /// Sizes resolved to numbers, dim_params, or printed expressions.
   std::optional<Shape> to_shape(const std::optional<Dims>& d);
+  void shape_into(std::optional<Shape>& out, const std::optional<Dims>& d);
+  /// Sets out.value to v converted back (out's other fields are left as they are).
+  void type_into(Type& out, const ValueType& v);
   void reserve_names(const Graph& g);
   /// Upper bound of the values a graph defines (inputs, initializers, node outputs).
   static std::size_t value_count(const Graph& g) {
@@ -6939,6 +6984,12 @@ class Engine {
   std::unordered_map<const Function*, std::vector<std::pair<std::string, ValueInfoState>>> fn_results_;
   std::unordered_map<const Graph*, std::size_t> result_index_;  ///< only past kLinear results
   std::vector<std::optional<ValueInfoState>> spare_outputs_;  ///< a free InferContext::outputs_ buffer
+  /// The printed form of a resolved compound size (write-back only: the symbols no longer
+  /// change). Values along a chain of layers share one expression, printed once; the memo keeps
+  /// each key expression alive, so its address cannot be reused by another one.
+  const std::string& printed(const DimExpr& resolved);
+  std::vector<std::pair<DimExpr, std::string>> printed_;
+  std::unordered_map<const void*, std::size_t> printed_index_;
 };
 
 // ============================================================================================
@@ -6964,9 +7015,9 @@ inline void Engine::diagnose(Severity sev, DiagnosticKind kind, const std::strin
 }
 
 inline ValueType Engine::convert_type(const Type& t, const std::string* prefix, std::string_view suffix) {
-  auto dims_of = [&](const std::optional<Shape>& s) -> std::optional<Dims> {
-    if (!s) return std::nullopt;
-    Dims d;
+  auto dims_into = [&](const std::optional<Shape>& s, std::optional<Dims>& out) {
+    if (!s) return;
+    Dims& d = out.emplace();
     d.reserve(s->dims.size());
     for (std::size_t i = 0; i < s->dims.size(); ++i) {
       const auto& x = s->dims[i];
@@ -6983,93 +7034,119 @@ inline ValueType Engine::convert_type(const Type& t, const std::string* prefix, 
         d.push_back(syms.fresh_expr());
       }
     }
-    return d;
   };
-  return std::visit(
-      [&](const auto& x) -> ValueType {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, TensorType>) {
-          ValueType v = ValueType::tensor(x.elem_type);
-          v.shape = dims_of(x.shape);
-          return v;
-        } else if constexpr (std::is_same_v<T, SparseTensorType>) {
-          return ValueType::sparse_tensor(x.elem_type, dims_of(x.shape));
-        } else if constexpr (std::is_same_v<T, SequenceType>) {
-          return ValueType::sequence(x.elem_type.has_value() ? from_type(*x.elem_type) : ValueType{});
-        } else if constexpr (std::is_same_v<T, OptionalType>) {
-          return ValueType::optional(x.elem_type.has_value() ? from_type(*x.elem_type) : ValueType{});
-        } else if constexpr (std::is_same_v<T, MapType>) {
-          return ValueType::map(x.key_type, x.value_type.has_value() ? from_type(*x.value_type) : ValueType{});
-        } else if constexpr (std::is_same_v<T, OpaqueType>) {
-          ValueType v;
-          v.kind = ValueType::Kind::Opaque;
-          v.opaque_domain = x.domain;
-          v.opaque_name = x.name;
-          return v;
-        } else {
-          return ValueType{};
-        }
-      },
-      t.value);
+  if (const auto* x = std::get_if<TensorType>(&t.value)) {  // nearly every value: no visit
+    ValueType v = ValueType::tensor(x->elem_type);
+    dims_into(x->shape, v.shape);
+    return v;
+  }
+  if (const auto* x = std::get_if<SparseTensorType>(&t.value)) {
+    ValueType v = ValueType::sparse_tensor(x->elem_type);
+    dims_into(x->shape, v.shape);
+    return v;
+  }
+  if (const auto* x = std::get_if<SequenceType>(&t.value))
+    return ValueType::sequence(x->elem_type.has_value() ? from_type(*x->elem_type) : ValueType{});
+  if (const auto* x = std::get_if<OptionalType>(&t.value))
+    return ValueType::optional(x->elem_type.has_value() ? from_type(*x->elem_type) : ValueType{});
+  if (const auto* x = std::get_if<MapType>(&t.value))
+    return ValueType::map(x->key_type, x->value_type.has_value() ? from_type(*x->value_type) : ValueType{});
+  if (const auto* x = std::get_if<OpaqueType>(&t.value)) {
+    ValueType v;
+    v.kind = ValueType::Kind::Opaque;
+    v.opaque = std::make_shared<const std::pair<std::string, std::string>>(x->domain, x->name);
+    return v;
+  }
+  return ValueType{};
+}
+
+inline const std::string& Engine::printed(const DimExpr& resolved) {
+  const void* key = resolved.shared_terms();
+  if (key)
+    if (auto it = printed_index_.find(key); it != printed_index_.end()) return printed_[it->second].second;
+  std::string s;
+  resolved.print(s, [&](std::int64_t id) -> const std::string& { return syms.name(id); });
+  printed_.emplace_back(resolved, std::move(s));
+  if (key) printed_index_.emplace(key, printed_.size() - 1);
+  return printed_.back().second;
+}
+
+inline void Engine::shape_into(std::optional<Shape>& out, const std::optional<Dims>& d) {
+  if (!d) {
+    out.reset();
+    return;
+  }
+  auto& dims = out.emplace().dims;
+  dims.reserve(d->size());
+  for (const DimExpr& e : *d) {
+    if (auto c = e.const_value()) {
+      dims.emplace_back(*c);
+      continue;
+    }
+    const DimExpr r = syms.resolve(e);
+    if (auto c = r.const_value())
+      dims.emplace_back(*c);
+    else if (auto id = r.as_symbol())
+      dims.emplace_back(syms.name(*id));
+    else
+      dims.emplace_back(printed(r));
+  }
 }
 
 inline std::optional<Shape> Engine::to_shape(const std::optional<Dims>& d) {
-  if (!d) return std::nullopt;
-  std::optional<Shape> out(std::in_place);
-  auto& dims = out->dims;
-  dims.resize(d->size());
-  for (std::size_t i = 0; i < d->size(); ++i) {
-    const DimExpr r = syms.resolve((*d)[i]);
-    if (auto c = r.const_value())
-      dims[i].value.emplace<std::int64_t>(*c);
-    else if (auto id = r.as_symbol())
-      dims[i].value.emplace<std::string>(syms.name(*id));
-    else
-      dims[i].value.emplace<std::string>(r.to_string([&](std::int64_t id) { return syms.name(id); }));
-  }
+  std::optional<Shape> out;
+  shape_into(out, d);
   return out;
 }
 
-inline Type Engine::to_type(const ValueType& v) {
-  auto shape_of = [&](const std::optional<Dims>& d) { return to_shape(d); };
+inline void Engine::type_into(Type& out, const ValueType& v) {
+  // Built in place: types are written for every value, and a Type is costly to move.
   switch (v.kind) {
     case ValueType::Kind::Tensor: {
-      TensorType t;
+      auto& t = out.value.emplace<TensorType>();
       t.elem_type = v.elem;
-      t.shape = shape_of(v.shape);
-      return Type(std::move(t));
+      shape_into(t.shape, v.shape);
+      return;
     }
     case ValueType::Kind::SparseTensor: {
-      SparseTensorType t;
+      auto& t = out.value.emplace<SparseTensorType>();
       t.elem_type = v.elem;
-      t.shape = shape_of(v.shape);
-      return Type(std::move(t));
+      shape_into(t.shape, v.shape);
+      return;
     }
     case ValueType::Kind::Sequence: {
-      SequenceType t;
+      auto& t = out.value.emplace<SequenceType>();
       if (v.inner && !v.inner->is_unknown()) t.elem_type = Box<Type>(to_type(*v.inner));
-      return Type(std::move(t));
+      return;
     }
     case ValueType::Kind::Optional: {
-      OptionalType t;
+      auto& t = out.value.emplace<OptionalType>();
       if (v.inner && !v.inner->is_unknown()) t.elem_type = Box<Type>(to_type(*v.inner));
-      return Type(std::move(t));
+      return;
     }
     case ValueType::Kind::Map: {
-      MapType t;
+      auto& t = out.value.emplace<MapType>();
       t.key_type = v.elem;
       if (v.inner && !v.inner->is_unknown()) t.value_type = Box<Type>(to_type(*v.inner));
-      return Type(std::move(t));
+      return;
     }
     case ValueType::Kind::Opaque: {
-      OpaqueType t;
-      t.domain = v.opaque_domain;
-      t.name = v.opaque_name;
-      return Type(std::move(t));
+      auto& t = out.value.emplace<OpaqueType>();
+      if (v.opaque) {
+        t.domain = v.opaque->first;
+        t.name = v.opaque->second;
+      }
+      return;
     }
     case ValueType::Kind::Unknown: break;
   }
-  return Type{};
+  out.value.emplace<std::monostate>();
+}
+
+inline Type Engine::to_type(const ValueType& v) {
+  Type t;
+  type_into(t, v);
+  return t;
 }
 
 inline std::optional<Dims> Engine::tensor_sym_value(const Tensor& t) {
@@ -7246,6 +7323,7 @@ inline InferReport Engine::run() {
         for (const auto& d : tt->shape->dims)
           if (d.is_param() && !d.dim_param().empty()) syms.named(d.dim_param(), SymbolOrigin::GraphInput);
 
+  results_.reserve(4);
   Scope sc;
   sc.graph = &g;
   sc.path = "graph";
@@ -7558,9 +7636,7 @@ inline Engine::GraphResult& Engine::record(Graph& g, Scope& sc) {
 inline void Engine::fill_missing(Type& declared, const ValueType& inferred) {
   if (inferred.is_unknown()) return;
   if (declared.value.index() == 0) {
-    Type t = to_type(inferred);
-    t.denotation = declared.denotation;
-    declared.value = std::move(t.value);
+    type_into(declared, inferred);
     return;
   }
   auto fill_tensor = [&](auto& tt) {
@@ -7568,7 +7644,7 @@ inline void Engine::fill_missing(Type& declared, const ValueType& inferred) {
     if (!inferred.shape) return;
     if (!tt.shape) {
       if (inferred.kind == ValueType::Kind::Tensor || inferred.kind == ValueType::Kind::SparseTensor)
-        tt.shape = to_shape(inferred.shape);
+        shape_into(tt.shape, inferred.shape);
       return;
     }
     if (tt.shape->dims.size() != inferred.shape->size()) return;
@@ -7578,8 +7654,10 @@ inline void Engine::fill_missing(Type& declared, const ValueType& inferred) {
       const DimExpr r = syms.resolve((*inferred.shape)[i]);
       if (auto c = r.const_value())
         d.value = *c;
+      else if (auto id = r.as_symbol())
+        d.value = syms.name(*id);
       else
-        d.value = r.to_string([&](std::int64_t id) { return syms.name(id); });
+        d.value = printed(r);
     }
   };
   if (auto* tt = std::get_if<TensorType>(&declared.value); tt && inferred.kind == ValueType::Kind::Tensor)
@@ -7604,7 +7682,7 @@ inline void Engine::fill_missing(Type& declared, const ValueType& inferred) {
 
 inline void Engine::annotate(ValueInfo& vi, const ValueType& t) {
   if (opts_.overwrite || !vi.type)
-    vi.type = to_type(t);
+    type_into(vi.type.emplace(), t);
   else
     fill_missing(*vi.type, t);
 }
@@ -7622,7 +7700,7 @@ void Engine::write_value_info(std::vector<ValueInfo>& list, const Values& values
     }
     ValueInfo& vi = list.emplace_back();
     vi.name = name;
-    vi.type = to_type(st.type);
+    type_into(vi.type.emplace(), st.type);
   }
 }
 
@@ -7666,7 +7744,7 @@ inline void Engine::write_back() {
           reserved = true;
           ValueInfo& vi = list.emplace_back();
           vi.name = o;
-          vi.type = to_type(st->type);
+          type_into(vi.type.emplace(), st->type);
         }
         st->type.kind = ValueType::Kind::Unknown;  // written: a repeated name is not written again
       }
@@ -7695,15 +7773,23 @@ inline void Engine::write_back() {
 
 inline std::string InferContext::path() const { return scope_->path + ".node[" + std::to_string(index_) + "]"; }
 
+inline const ValueInfoState* InferContext::input_state(std::size_t i) const {
+  if (!has_input(i)) return nullptr;
+  if (i >= kCachedInputs) return scope_->lookup(node_->inputs[i]);
+  const auto bit = static_cast<std::uint8_t>(1U << i);
+  if (!(inputs_looked_up_ & bit)) {
+    input_states_[i] = scope_->lookup(node_->inputs[i]);
+    inputs_looked_up_ |= bit;
+  }
+  return input_states_[i];
+}
 inline const ValueType& InferContext::input_type(std::size_t i) const {
   static const ValueType none;
-  if (!has_input(i)) return none;
-  auto* s = scope_->lookup(node_->inputs[i]);
+  const ValueInfoState* s = input_state(i);
   return s ? s->type : none;
 }
 inline const Dims* InferContext::input_value_flat(std::size_t i) const {
-  if (!has_input(i)) return nullptr;
-  auto* s = scope_->lookup(node_->inputs[i]);
+  const ValueInfoState* s = input_state(i);
   return s && s->sym_value ? &*s->sym_value : nullptr;
 }
 inline const Dims* InferContext::input_value(std::size_t i) const {
