@@ -836,6 +836,270 @@ case("CumProd26", 26, N("CumProd", ["X", "ax"], ["Y"]), X4, ["Y"], {"ax": np.arr
 case("BitCast26", 26, N("BitCast", ["X"], ["Y"], to=TP.INT32), X4, ["Y"])
 
 
+# ---- Element types: mixed-type operators and float16 ----------------------------------------------------
+
+H16 = TP.FLOAT16
+X16 = [("X", H16, ["N", 4, "H", "W"])]
+case("LayerNormalization17_fp16_stats", 17, N("LayerNormalization", ["X", "s"], ["Y", "Mean", "InvStd"], axis=-1),
+     [("X", H16, ["N", "L", 6])], ["Y", "Mean", "InvStd"], {"s": np.ones([6], np.float16)})
+case("GroupNormalization21_fp16", 21, N("GroupNormalization", ["X", "s", "b"], ["Y"], num_groups=2), X16, ["Y"],
+     {"s": np.ones([4], np.float16), "b": np.zeros([4], np.float16)})
+case("RMSNormalization23_fp16", 23, N("RMSNormalization", ["X", "s"], ["Y"]), [("X", H16, ["N", "L", 6])], ["Y"],
+     {"s": np.ones([6], np.float16)})
+case("Attention23_fp16", 23, N("Attention", ["Q", "K_", "V"], ["Y"]),
+     [("Q", H16, ["B", 2, "S", 8]), ("K_", H16, ["B", 2, "T", 8]), ("V", H16, ["B", 2, "T", 8])], ["Y"])
+case("Pow15_int_exponent", 15, N("Pow", ["A", "B"], ["Y"]), [("A", F, ["N", "W"]), ("B", I, [1])], ["Y"],
+     fills={"B": {"value": [2]}})
+case("Pow15_int_base_float_exp", 15, N("Pow", ["A", "B"], ["Y"]), [("A", TP.INT32, ["N", "W"]), ("B", F, [])], ["Y"],
+     fills={"B": {"value": [2]}})
+case("MatMulInteger10_int8", 10, N("MatMulInteger", ["A", "B"], ["Y"]), [("A", TP.INT8, ["N", 4])], ["Y"],
+     {"B": np.ones([4, 2], np.int8)})
+case("QLinearMatMul21_int8", 21, N("QLinearMatMul", ["A", "as", "az", "B", "bs", "bz", "ys", "yz"], ["Y"]),
+     [("A", TP.INT8, ["N", 4])], ["Y"],
+     {"as": F32(0.1), "az": np.array(0, np.int8), "B": np.ones([4, 3], np.int8), "bs": F32(0.1),
+      "bz": np.array(0, np.int8), "ys": F32(0.2), "yz": np.array(0, np.int8)})
+case("Where16_string", 16, N("Where", ["c", "A", "B"], ["Y"]),
+     [("c", BOOL, ["N", 1]), ("A", STR, ["W"]), ("B", STR, [1])], ["Y"],
+     fills={"A": {"value": ["a"]}, "B": {"value": ["b"]}})
+case("Gather13_bool", 13, N("Gather", ["X", "i"], ["Y"]), [("X", BOOL, ["N", "W"])], ["Y"], {"i": I64(0)})
+case("TopK11_int32", 11, N("TopK", ["X", "k"], ["V", "I"]), [("X", TP.INT32, ["N", "W"])], ["V", "I"], {"k": I64(1)})
+case("Clip13_inputs_int", 13, N("Clip", ["X", "lo", "hi"], ["Y"]), [("X", TP.INT32, ["N", "W"])], ["Y"],
+     {"lo": np.array(1, np.int32), "hi": np.array(5, np.int32)})
+case("Mean13_fp16_bcast", 13, N("Mean", ["A", "B"], ["Y"]), [("A", H16, ["N", 1]), ("B", H16, ["W"])], ["Y"])
+case("Softmax13_fp16", 13, N("Softmax", ["X"], ["Y"], axis=1), X16, ["Y"])
+case("ReduceMean18_fp16", 18, N("ReduceMean", ["X", "a"], ["Y"], keepdims=0), X16, ["Y"], {"a": I64(1)})
+case("CastLike19_fp16", 19, N("CastLike", ["X", "l"], ["Y"]), X4, ["Y"], {"l": np.zeros([1], np.float16)})
+case("Einsum12_int64", 12, N("Einsum", ["A"], ["Y"], equation="ij->j"), [("A", I, ["N", "W"])], ["Y"])
+case("ArgMax13_int8", 13, N("ArgMax", ["X"], ["Y"], axis=0, keepdims=0), [("X", TP.INT8, ["N", "W"])], ["Y"])
+case("Shape15_fp16", 15, N("Shape", ["X"], ["Y"]), X16, ["Y"])
+case("Equal13_int_bcast", 13, N("Equal", ["A", "B"], ["Y"]), [("A", I, ["N", 1]), ("B", I, ["W"])], ["Y"])
+case("BitwiseAnd18_int64", 18, N("BitwiseAnd", ["A", "B"], ["Y"]), [("A", I, ["N", "W"]), ("B", I, [])], ["Y"])
+case("IsNaN20_fp16", 20, N("IsNaN", ["X"], ["Y"]), X16, ["Y"])
+case("Gelu20_fp16", 20, N("Gelu", ["X"], ["Y"]), X16, ["Y"])
+case("GridSample20_fp16", 20, N("GridSample", ["X", "g"], ["Y"]), X16 + [("g", H16, ["N", "S", "T", 2])], ["Y"])
+case("DFT20_fp16", 20, N("DFT", ["X"], ["Y"]), [("X", H16, ["N", "L", 2])], ["Y"])
+case("AffineGrid20_fp16", 20, N("AffineGrid", ["theta", "size"], ["G"]), [("theta", H16, [2, 2, 3])], ["G"],
+     {"size": I64(2, 3, 5, 7)})
+case("Resize19_fp16_sizes", 19, N("Resize", ["X", "", "", "sz"], ["Y"]), X16, ["Y"], {"sz": I64(1, 4, 3, 3)},
+     sizes={"N": [1, 1, 1]})
+case("DequantizeLinear21_int4_block", 21,
+     [N("QuantizeLinear", ["X", "s"], ["q"], axis=1, block_size=3, output_dtype=INT4),
+      N("DequantizeLinear", ["q", "s"], ["Y"], axis=1, block_size=3)],
+     [("X", F, ["N", 6])], ["Y"], {"s": np.full([1, 2], 0.1, np.float32)}, sizes={"N": [1, 1, 1]})
+
+
+# ---- Broadcasting where a symbolic dim is 1 at some bindings ----------------------------------------------
+
+ONES = {"P": [1, 3, 3], "Q": [3, 3, 1], "W": [4, 1, 2]}
+case("Add_sym_bcast_ones", 14, N("Add", ["A", "B"], ["Y"]), [("A", F, ["P", "W"]), ("B", F, ["Q", 1])], ["Y"], sizes=ONES)
+case("Where_sym_bcast_ones", 16, N("Where", ["c", "A", "B"], ["Y"]),
+     [("c", BOOL, ["P", 1]), ("A", F, ["Q", "W"]), ("B", F, [1])], ["Y"], sizes=ONES)
+case("Sum_sym_bcast_ones", 13, N("Sum", ["A", "B", "C"], ["Y"]),
+     [("A", F, ["P"]), ("B", F, ["Q"]), ("C", F, [1])], ["Y"], sizes=ONES)
+case("MatMul_sym_batch_bcast", 13, N("MatMul", ["A", "B"], ["Y"]),
+     [("A", F, ["P", 2, 3]), ("B", F, ["Q", 3, 4])], ["Y"], sizes=ONES)
+case("Expand_sym_shape_ones", 13, [N("Shape", ["S"], ["s"]), N("Expand", ["X", "s"], ["Y"])],
+     [("X", F, ["P", 1]), ("S", F, ["Q", "W"])], ["Y"], sizes=ONES)
+case("BitwiseOr_sym_bcast_ones", 18, N("BitwiseOr", ["A", "B"], ["Y"]),
+     [("A", TP.INT32, ["P", 1]), ("B", TP.INT32, ["Q", "W"])], ["Y"], sizes=ONES)
+case("Attention_mask_sym_bcast", 23, N("Attention", ["Q_", "K_", "V", "mask"], ["Y"]),
+     [("Q_", F, ["P", 2, 3, 8]), ("K_", F, ["P", 2, 5, 8]), ("V", F, ["P", 2, 5, 8]), ("mask", F, ["Q", 1, 3, 5])],
+     ["Y"], sizes={"P": [1, 3, 3], "Q": [1, 3, 1]})
+case("Einsum_sym_bcast", 12, N("Einsum", ["A", "B"], ["Y"], equation="...i,...i->..."),
+     [("A", F, ["P", 4]), ("B", F, ["Q", 4])], ["Y"], sizes=ONES)
+
+# ---- Seeded random attribute combinations (pools, convolutions, Slice, Resize, Pad, DFT, STFT) ------------
+# Each is checked like the cases above; the combinations ONNX Runtime rejects (invalid ones, e.g. a
+# kernel larger than a padded input at some binding) are counted as skipped, not listed.
+
+RNG = np.random.default_rng(20261124)
+
+
+def rint(lo, hi):
+    return int(RNG.integers(lo, hi + 1))
+
+
+def rsizes(names, lo, hi):
+    return {n: [rint(lo, hi) for _ in range(3)] for n in names}
+
+
+def random_cases(count=450):
+    sp_names = ["H", "W", "D"]
+    for i in range(count):
+        fam = ["pool", "conv", "convT", "slice", "resize", "pad", "dft", "stft", "crop"][i % 9]
+        name = f"rnd{i:03d}_{fam}"
+        if fam in ("pool", "conv", "convT"):
+            r = rint(1, 3)
+            sp = sp_names[:r]
+            k = [rint(1, 4) for _ in range(r)]
+            st = [rint(1, 3) for _ in range(r)]
+            dl = [rint(1, 2) for _ in range(r)]
+            # Inputs at least as large as the dilated kernel: a smaller one is invalid (ORT
+            # rejects it with explicit pads, and with VALID its integer division truncates to 1).
+            lo = max((k[j] - 1) * dl[j] + 1 for j in range(r))
+            attrs = {"kernel_shape": k, "strides": st}
+            auto = ["NOTSET", "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"][rint(0, 4)]
+            if auto != "NOTSET":
+                attrs["auto_pad"] = auto
+            else:
+                attrs["pads"] = [rint(0, k[j] - 1) for j in range(r)] + [rint(0, k[j] - 1) for j in range(r)]
+            if fam == "pool":
+                op = ["MaxPool", "AveragePool", "LpPool"][rint(0, 2)]
+                if op != "MaxPool" or rint(0, 1):
+                    attrs["dilations"] = dl
+                if op == "MaxPool" and "dilations" not in attrs:
+                    attrs["dilations"] = dl
+                attrs["ceil_mode"] = rint(0, 1)
+                if op == "AveragePool":
+                    attrs["count_include_pad"] = rint(0, 1)
+                case(name, 22 if op != "LpPool" else 18, N(op, ["X"], ["Y"], **attrs), [("X", F, ["N", 2] + sp)], ["Y"],
+                     sizes=rsizes(sp, lo, 12), note="random")
+            elif fam == "conv":
+                attrs["dilations"] = dl
+                g = rint(1, 2)
+                attrs["group"] = g
+                w = np.ones([2 * g, 2] + k, np.float32)
+                case(name, 22, N("Conv", ["X", "w"], ["Y"], **attrs), [("X", F, ["N", 2 * g] + sp)], ["Y"], {"w": w},
+                     sizes=rsizes(sp, lo, 12), note="random")
+            else:
+                attrs["dilations"] = dl
+                if "auto_pad" not in attrs or rint(0, 1):
+                    attrs["output_padding"] = [rint(0, max(0, min(st[j], dl[j]) - 1)) for j in range(r)]
+                if rint(0, 4) == 0:
+                    attrs.pop("pads", None)
+                    attrs.pop("auto_pad", None)
+                    attrs["output_shape"] = [rint(4, 20) for _ in range(r)]
+                w = np.ones([2, 3] + k, np.float32)
+                case(name, 22, N("ConvTranspose", ["X", "w"], ["Y"], **attrs), [("X", F, ["N", 2] + sp)], ["Y"], {"w": w},
+                     sizes=rsizes(sp, 1, 8), note="random")
+        elif fam == "slice":
+            r = rint(1, 3)
+            dims = ["N"] + sp_names[:r]
+            axes = sorted(RNG.choice(r + 1, size=rint(1, r + 1), replace=False).tolist())
+            big = [1 << 62, -(1 << 62), 1 << 31]
+            starts, ends, steps = [], [], []
+            for _ in axes:
+                step = [1, 1, 2, 3, -1, -2][rint(0, 5)]
+                steps.append(step)
+                starts.append(rint(-7, 7) if rint(0, 3) else big[rint(0, 2)])
+                ends.append(rint(-7, 7) if rint(0, 3) else big[rint(0, 2)])
+            case(name, 13, N("Slice", ["X", "st", "en", "ax", "sp"], ["Y"]), [("X", F, dims)], ["Y"],
+                 {"st": I64(*starts), "en": I64(*ends), "ax": I64(*axes), "sp": I64(*steps)},
+                 sizes=rsizes(dims, 1, 9), note="random")
+        elif fam == "resize":
+            const = rint(0, 1)
+            dims = ["N", 2] + ([rint(1, 12), rint(1, 12)] if const else ["H", "W"])
+            sc = [float(x) for x in RNG.choice([0.5, 0.25, 0.75, 1.5, 2.0, 3.0, 0.3, 1.7, 2.5, 0.6], size=2)]
+            mode = ["nearest", "linear", "cubic"][rint(0, 2)]
+            ctm = ["half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel", "half_pixel_symmetric"][rint(0, 4)]
+            case(name, 19, N("Resize", ["X", "", "sc"], ["Y"], mode=mode, coordinate_transformation_mode=ctm,
+                             axes=[2, 3]),
+                 [("X", F, dims)], ["Y"], {"sc": F32(*sc)}, sizes=rsizes(["H", "W"], 1, 12), note="random")
+        elif fam == "pad":
+            r = rint(1, 3)
+            dims = ["N"] + sp_names[:r]
+            axes = sorted(RNG.choice(r + 1, size=rint(1, r + 1), replace=False).tolist())
+            pads = [rint(-2, 3) for _ in axes] + [rint(-2, 3) for _ in axes]
+            mode = ["constant", "edge", "reflect", "wrap"][rint(0, 3)]
+            neg = [a - (r + 1) if rint(0, 1) else a for a in axes]
+            case(name, 19, N("Pad", ["X", "p", "", "ax"], ["Y"], mode=mode), [("X", F, dims)], ["Y"],
+                 {"p": I64(*pads), "ax": I64(*neg)}, sizes=rsizes(dims, 3, 9), note="random")
+        elif fam == "dft":
+            onesided = rint(0, 1)
+            inverse = 0 if onesided else rint(0, 1)
+            c = 1 if onesided else rint(1, 2)
+            ins = ["X"]
+            inits = {}
+            if rint(0, 1):
+                ins.append("len")
+                inits["len"] = np.array(rint(1, 12), np.int64)
+            if rint(0, 1):
+                if len(ins) == 1:
+                    ins.append("")
+                ins.append("axis")
+                inits["axis"] = np.array([1, 2, -2, -3][rint(0, 3)], np.int64)
+            case(name, 20, N("DFT", ins, ["Y"], onesided=onesided, inverse=inverse), [("X", F, ["N", "L", "W", c])],
+                 ["Y"], inits, sizes=rsizes(["L", "W"], 1, 12), note="random")
+        elif fam == "stft":
+            fl = rint(1, 8)
+            step = rint(1, 4)
+            use_win = rint(0, 1)
+            ins = ["X", "step"] + (["win"] if use_win else ["", "fl"])
+            inits = {"step": np.array(step, np.int64)}
+            if use_win:
+                inits["win"] = np.ones([fl], np.float32)
+            else:
+                inits["fl"] = np.array(fl, np.int64)
+            case(name, 17, N("STFT", ins, ["Y"], onesided=rint(0, 1)), [("X", F, ["N", "L", 1])], ["Y"], inits,
+                 sizes=rsizes(["L"], fl, 20), note="random")
+        else:
+            r = rint(1, 3)
+            dims = ["N"] + sp_names[:r]
+            axes = sorted(RNG.choice(r + 1, size=rint(1, r + 1), replace=False).tolist())
+            case(name, 18, N("CenterCropPad", ["X", "s"], ["Y"], axes=axes), [("X", F, dims)], ["Y"],
+                 {"s": I64(*[rint(1, 9) for _ in axes])}, sizes=rsizes(dims, 1, 9), note="random")
+
+
+def random_shape_cases(count=150):
+    """Split num_outputs, reductions, Reshape with 0/-1, Flatten, Col2Im, Unsqueeze/Squeeze."""
+    for i in range(count):
+        fam = ["split", "reduce", "reshape", "flatten", "col2im", "squeeze"][i % 6]
+        name = f"rnd{i:03d}s_{fam}"
+        if fam == "split":
+            r = rint(1, 3)
+            dims = ["N", "H", "W"][:r]
+            ax = rint(-r, r - 1)
+            k = rint(1, 4)
+            case(name, 18, N("Split", ["X"], [f"o{j}" for j in range(k)], axis=ax, num_outputs=k),
+                 [("X", F, dims)], [f"o{j}" for j in range(k)], sizes=rsizes(dims, 2 * k, 13), note="random")
+        elif fam == "reduce":
+            op = ["ReduceSum", "ReduceMax", "ReduceMean", "ReduceL2", "ReduceLogSumExp"][rint(0, 4)]
+            r = rint(1, 4)
+            dims = ["N", "H", "W", "D"][:r]
+            axes = sorted(RNG.choice(r, size=rint(0, r), replace=False).tolist())
+            axes = [a - r if rint(0, 1) else a for a in axes]
+            attrs = {"keepdims": rint(0, 1), "noop_with_empty_axes": rint(0, 1)}
+            case(name, 18, N(op, ["X", "a"], ["Y"], **attrs), [("X", F, dims)], ["Y"], {"a": I64(*axes)},
+                 sizes=rsizes(dims, 1, 6), note="random")
+        elif fam == "reshape":
+            r = rint(2, 4)
+            dims = ["N", "H", "W", "D"][:r]
+            keep = rint(1, r - 1)
+            tgt = [0] * keep + [-1]
+            if rint(0, 1):
+                tgt.append(1)
+            case(name, 21, N("Reshape", ["X", "s"], ["Y"]), [("X", F, dims)], ["Y"], {"s": I64(*tgt)},
+                 sizes=rsizes(dims, 1, 6), note="random")
+        elif fam == "flatten":
+            r = rint(1, 4)
+            dims = ["N", "H", "W", "D"][:r]
+            case(name, 21, N("Flatten", ["X"], ["Y"], axis=rint(-r, r)), [("X", F, dims)], ["Y"],
+                 sizes=rsizes(dims, 1, 6), note="random")
+        elif fam == "col2im":
+            ih, iw = rint(2, 8), rint(2, 8)
+            bh, bw = rint(1, min(3, ih)), rint(1, min(3, iw))
+            st = [rint(1, 2), rint(1, 2)]
+            dl = [rint(1, 2), rint(1, 2)]
+            pd = [rint(0, 1), rint(0, 1), rint(0, 1), rint(0, 1)]
+            nh = (ih + pd[0] + pd[2] - (dl[0] * (bh - 1) + 1)) // st[0] + 1
+            nw = (iw + pd[1] + pd[3] - (dl[1] * (bw - 1) + 1)) // st[1] + 1
+            case(name, 18, N("Col2Im", ["X", "i", "b"], ["Y"], strides=st, dilations=dl, pads=pd),
+                 [("X", F, ["N", 2 * bh * bw, max(nh, 1) * max(nw, 1)])], ["Y"], {"i": I64(ih, iw), "b": I64(bh, bw)},
+                 note="random")
+        else:
+            r = rint(1, 3)
+            dims = ["N", "H", "W"][:r]
+            nax = rint(1, 3)
+            axes = sorted(RNG.choice(r + nax, size=nax, replace=False).tolist())
+            axes = [a - (r + nax) if rint(0, 1) else a for a in axes]
+            case(name, 21, [N("Unsqueeze", ["X", "a"], ["U"]), N("Squeeze", ["U", "a"], ["Y"])], [("X", F, dims)],
+                 ["U", "Y"], {"a": I64(*axes)}, sizes=rsizes(dims, 1, 6), note="random")
+
+
+random_cases()
+random_shape_cases()
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.expanduser("~/.cache/oxir/newops-models")
     os.makedirs(out, exist_ok=True)
@@ -854,7 +1118,7 @@ def main():
             with open(path, "wb") as f:
                 f.write(data)
         listing.append({"name": c["name"], "model": c["name"] + ".onnx", "bindings": c["bindings"],
-                        "fills": c["fills"]})
+                        "fills": c["fills"], "random": c["note"] == "random"})
     with open(os.path.join(out, "cases.json"), "w") as f:
         json.dump(listing, f, indent=0)
     print(f"wrote {len(listing)} models to {out}")

@@ -167,7 +167,7 @@ def main():
         name, dump, ort = c["name"], dumps[c["name"]], ort_all[c["name"]]
         err = ort.get("error") or next((x["error"] for x in ort.get("runs", []) if "error" in x), None)
         if err:
-            skipped.append((name, err))
+            skipped.append((name, err, c.get("random", False)))
             continue
         try:
             res, msgs = compare(c, dump, ort)
@@ -177,6 +177,7 @@ def main():
             continue
         total.update(res)
         total["cases"] += 1
+        total["random"] += bool(c.get("random"))
         bad = res["wrong"] or res["type_wrong"]
         if bad or msgs or args.verbose:
             status = "WRONG" if bad else ("partly undetermined" if msgs else "ok")
@@ -191,11 +192,15 @@ def main():
                 for d in dump["diagnostics"][:6]:
                     print(f"  diag: {d}")
 
+    listed = [x for x in skipped if not x[2] or args.verbose]
+    n_random = sum(1 for x in skipped if x[2])
     if skipped:
-        print(f"\n=== {len(skipped)} case(s) skipped: ONNX Runtime cannot load or run them")
-        for name, err in skipped:
+        print(f"\n=== {len(skipped)} case(s) skipped: ONNX Runtime cannot load or run them "
+              f"({n_random} random combinations, invalid at some binding" + ("" if args.verbose else ", not listed") + ")")
+        for name, err, _ in listed:
             print(f"  {name}: {err[:300]}")
-    print(f"\n=== summary: {total['cases']} cases checked, {len(skipped)} skipped")
+    print(f"\n=== summary: {total['cases']} cases checked ({total['random']} random), {len(skipped)} skipped "
+          f"({n_random} random)")
     print(f"  output dims:  exact {total['exact']} / undetermined {total['undetermined']} / WRONG {total['wrong']}")
     print(f"  output types: exact {total['type_exact']} / undetermined {total['type_unknown']} / "
           f"WRONG {total['type_wrong']}")
