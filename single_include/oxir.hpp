@@ -12950,6 +12950,10 @@ inline void resize_like(InferContext& c, std::size_t scales_i, std::optional<std
         out[static_cast<std::size_t>(ax[i])] = d;
       }
     } else {
+      // ONNX Runtime ignores the policy when `axes` has negative entries (the input sizes come
+      // out unchanged): with such axes only sizes that agree with that are kept.
+      bool negative_axes = false;
+      for (auto a : *axes) negative_axes = negative_axes || a < 0;
       bool known = true;
       double scale = policy == "not_larger" ? 1e300 : 0.0;
       for (std::size_t i = 0; i < ax.size() && known; ++i) {
@@ -12967,9 +12971,11 @@ inline void resize_like(InferContext& c, std::size_t scales_i, std::optional<std
           out[static_cast<std::size_t>(a)] = c.fresh();
           continue;
         }
-        const double r = std::floor(scale * static_cast<double>(*R(c, in[static_cast<std::size_t>(a)]).const_value()) + 0.5);
+        const auto d = *R(c, in[static_cast<std::size_t>(a)]).const_value();
+        const double r = std::floor(scale * static_cast<double>(d) + 0.5);
         if (r > 4.0e18) c.fail("scaled size overflows");
-        out[static_cast<std::size_t>(a)] = DimExpr(static_cast<std::int64_t>(r));
+        const auto ri = static_cast<std::int64_t>(r);
+        out[static_cast<std::size_t>(a)] = negative_axes && ri != d ? c.fresh() : DimExpr(ri);
       }
     }
   } else {
@@ -12997,7 +13003,10 @@ inline void resize_like(InferContext& c, std::size_t scales_i, std::optional<std
         if (!(s > 0)) c.fail("scales must be positive");
         const double r = std::floor(static_cast<double>(*d) * ((*roi)[i + ax.size()] - (*roi)[i]) * s);
         if (!(r >= 0) || r > 4.0e18) c.fail("cropped size is out of range");
-        o = DimExpr(static_cast<std::int64_t>(r));
+        // The spec scales the cropped extent; ONNX Runtime sizes the output as floor(in * scale),
+        // ignoring the roi: a size is kept only where the two agree.
+        const DimExpr runtime = scaled(c, o, s);
+        o = runtime == DimExpr(static_cast<std::int64_t>(r)) ? runtime : c.fresh();
         continue;
       }
       o = scaled(c, o, s);

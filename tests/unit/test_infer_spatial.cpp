@@ -290,10 +290,24 @@ TEST_CASE("Resize: scales, sizes, axes, policies, every version") {
   r = infer_with_shape({node("Shape", {"ref"}, {"sz"}), node("Resize", {"x", "", "", "sz"}, {"y"})},
                        {{"x", F, {"N", "C", "H", "W"}}, {"ref", F, {"N", "C", "P", "Q"}}}, {}, 13);
   CHECK(r.out() == "FLOAT[N,C,P,Q]");
-  // tf_crop_and_resize: floor(dim * (roi_end - roi_start) * scale) = floor(10 * 0.5 * 2) = 10.
+  // tf_crop_and_resize with scales: the spec gives floor(dim * (roi_end - roi_start) * scale) =
+  // floor(10 * 0.5 * 2) = 10, ONNX Runtime floor(dim * scale) = 20 (it ignores the roi): unknown.
+  // Where the roi spans the whole axis both give 16.
   r = infer_one(node("Resize", {"x", "roi", "s"}, {"y"}, {Attribute("coordinate_transformation_mode", "tf_crop_and_resize")}),
                 {{"x", F, {"1", "1", "10", "8"}}}, {floats("roi", {0, 0, 0, 0, 1, 1, 0.5f, 1}), floats("s", {1, 1, 2, 2})}, 13);
-  CHECK(r.out() == "FLOAT[1,1,10,16]");
+  CHECK(r.out() == "FLOAT[1,1,unk__0,16]");
+  // keep_aspect_ratio_policy with negative axes: ONNX Runtime leaves the sizes unchanged, so only
+  // sizes equal to the input's are kept (scale min(17/35, 32/40): [19, 17] per the spec; and
+  // min(40/35, 40/40) = 1: [40, 35] either way).
+  r = infer_one(node("Resize", {"x", "", "", "sz"}, {"y"}, {Attribute("axes", I64s{-1, -2}), Attribute("keep_aspect_ratio_policy", "not_larger")}),
+                {{"x", F, {"1", "1", "40", "35"}}}, {ints("sz", {17, 32})}, 19);
+  CHECK(r.out() == "FLOAT[1,1,unk__1,unk__0]");  // minted in axes order
+  r = infer_one(node("Resize", {"x", "", "", "sz"}, {"y"}, {Attribute("axes", I64s{-1, -2}), Attribute("keep_aspect_ratio_policy", "not_larger")}),
+                {{"x", F, {"1", "1", "40", "35"}}}, {ints("sz", {40, 40})}, 19);
+  CHECK(r.out() == "FLOAT[1,1,40,35]");
+  r = infer_one(node("Resize", {"x", "", "", "sz"}, {"y"}, {Attribute("axes", I64s{3, 2}), Attribute("keep_aspect_ratio_policy", "not_larger")}),
+                {{"x", F, {"1", "1", "40", "35"}}}, {ints("sz", {17, 32})}, 19);
+  CHECK(r.out() == "FLOAT[1,1,19,17]");
   // Both scales and sizes are runtime tensors (one of them must be empty): rank only.
   r = infer_one(node("Resize", {"x", "", "s", "sz"}, {"y"}), {{"x", F, {"N", "C", "H", "W"}}, {"s", F, {"?"}}, {"sz", I64, {"?"}}}, {}, 13);
   CHECK(r.out().rfind("FLOAT[unk__", 0) == 0);
