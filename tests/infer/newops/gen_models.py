@@ -30,7 +30,6 @@ import os
 import sys
 
 import numpy as np
-import onnx
 from onnx import TensorProto as TP
 from onnx import helper, numpy_helper
 
@@ -1096,8 +1095,86 @@ def random_shape_cases(count=150):
                  ["U", "Y"], {"a": I64(*axes)}, sizes=rsizes(dims, 1, 6), note="random")
 
 
+def random_float_cases(count=120):
+    """Sizes that pass through float arithmetic: Resize keep_aspect_ratio_policy and
+    tf_crop_and_resize on numeric sizes, Range with float bounds."""
+    for i in range(count):
+        fam = ["aspect", "crop", "range"][i % 3]
+        name = f"rnd{i:03d}f_{fam}"
+        if fam == "aspect":
+            dims = [1, 1, rint(1, 40), rint(1, 40)]
+            policy = ["not_larger", "not_smaller"][rint(0, 1)]
+            axes = [[2, 3], [3, 2], [-1, -2]][rint(0, 2)]
+            case(name, 18, N("Resize", ["X", "", "", "sz"], ["Y"], axes=axes, keep_aspect_ratio_policy=policy),
+                 [("X", F, dims)], ["Y"], {"sz": I64(rint(1, 40), rint(1, 40))}, note="random")
+        elif fam == "crop":
+            dims = [1, 1, rint(1, 30), rint(1, 30)]
+            lo = [round(float(RNG.uniform(0, 0.5)), 2) for _ in range(2)]
+            hi = [round(float(RNG.uniform(0.5, 1)), 2) for _ in range(2)]
+            sc = [float(x) for x in RNG.choice([0.5, 0.75, 1.5, 2.0, 3.0, 0.3, 1.7], size=2)]
+            case(name, 19, N("Resize", ["X", "roi", "sc"], ["Y"], axes=[2, 3], mode="linear",
+                             coordinate_transformation_mode="tf_crop_and_resize"),
+                 [("X", F, dims)], ["Y"], {"roi": F32(*lo, *hi), "sc": F32(*sc)}, note="random")
+        else:
+            a = round(float(RNG.uniform(-5, 5)), 1)
+            d = round(float(RNG.choice([-1, 1]) * RNG.uniform(0.1, 2)), 1) or 0.1
+            b = round(a + d * float(RNG.uniform(0, 12)), 1)
+            dt = [np.float32, np.float64][rint(0, 1)]
+            case(name, 11, N("Range", ["a", "b", "d"], ["Y"]), [], ["Y"],
+                 {"a": np.array(a, dt), "b": np.array(b, dt), "d": np.array(d, dt)}, note="random")
+
+
+def random_attention_cases(count=40):
+    """Attention-23/24: 3-D or 4-D inputs, grouped heads, past key/value, mask, QK output."""
+    for i in range(count):
+        kvh = rint(1, 2)
+        qh = kvh * rint(1, 3)
+        hd, vd = 2 * rint(1, 3), 2 * rint(1, 3)
+        four = rint(0, 1)
+        past = rint(0, 1)
+        mask = rint(0, 2)
+        qk = rint(0, 1)
+        opset = [23, 24][rint(0, 1)]
+        if four:
+            ins = [("Q", F, ["B", qh, "S", hd]), ("K_", F, ["B", kvh, "T", hd]), ("V", F, ["B", kvh, "T", vd])]
+            attrs = {}
+        else:
+            ins = [("Q", F, ["B", "S", qh * hd]), ("K_", F, ["B", "T", kvh * hd]), ("V", F, ["B", "T", kvh * vd])]
+            attrs = {"q_num_heads": qh, "kv_num_heads": kvh}
+        names = ["Q", "K_", "V"]
+        names.append("mask" if mask else "")
+        if mask == 1:
+            ins.append(("mask", BOOL, ["S", "L"] if past else ["S", "T"]))
+        elif mask == 2:
+            ins.append(("mask", F, ["B", 1, "S", "L"] if past else ["B", 1, "S", "T"]))
+        outs = ["Y"]
+        if past:
+            names += ["pk", "pv"]
+            ins += [("pk", F, ["B", kvh, "P", hd]), ("pv", F, ["B", kvh, "P", vd])]
+            outs += ["PK", "PV"]
+        while names and names[-1] == "":
+            names.pop()
+        node_outs = list(outs)
+        if qk:
+            if not past:
+                node_outs += ["", ""]
+            node_outs.append("QK")
+            attrs["qk_matmul_output_mode"] = rint(0, 3)
+        if rint(0, 1):
+            attrs["is_causal"] = 1
+        sizes = {"B": [1, 2, 3], "S": [1, 3, 4], "T": [2, 3, 5], "P": [0, 2, 1]}
+        if past:
+            sizes["T"] = [1, 3, 4]
+        # "L" (mask length with a past) is P + T: expressed by the bindings.
+        sizes["L"] = [p + t for p, t in zip(sizes["P"], sizes["T"])]
+        case(f"rnd{i:03d}a_attention", opset, N("Attention", names, node_outs, **attrs), ins,
+             outs + (["QK"] if qk else []), sizes=sizes, note="random")
+
+
 random_cases()
 random_shape_cases()
+random_float_cases()
+random_attention_cases()
 
 
 def main():

@@ -20,7 +20,6 @@ import collections
 import concurrent.futures
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
