@@ -1171,10 +1171,84 @@ def random_attention_cases(count=40):
              outs + (["QK"] if qk else []), sizes=sizes, note="random")
 
 
+def random_version_cases(count=90):
+    """The same operators at the opsets where an attribute became an input (Reduce*, Split,
+    Squeeze/Unsqueeze, Pad, Slice, Resize/Upsample) and back-to-back versions."""
+    for i in range(count):
+        fam = ["reduce", "split", "squeeze", "pad", "clip_topk"][i % 5]
+        name = f"rnd{i:03d}v_{fam}"
+        if fam == "reduce":
+            op = ["ReduceSum", "ReduceMean", "ReduceMax", "ReduceProd", "ReduceL1"][rint(0, 4)]
+            opset = [11, 12, 13, 17, 18, 20][rint(0, 5)]
+            r = rint(1, 4)
+            dims = ["N", "H", "W", "D"][:r]
+            axes = sorted(RNG.choice(r, size=rint(1, r), replace=False).tolist())
+            axes = [a - r if rint(0, 1) else a for a in axes]
+            attrs = {"keepdims": rint(0, 1)}
+            as_input = opset >= (13 if op == "ReduceSum" else 18)
+            if as_input:
+                node = N(op, ["X", "a"], ["Y"], **attrs)
+                inits = {"a": I64(*axes)}
+            else:
+                node = N(op, ["X"], ["Y"], axes=axes, **attrs)
+                inits = {}
+            case(name, opset, node, [("X", F, dims)], ["Y"], inits, sizes=rsizes(dims, 1, 6), note="random")
+        elif fam == "split":
+            opset = [11, 13, 18][rint(0, 2)]
+            k = rint(1, 3)
+            parts = [rint(1, 3) for _ in range(k)]
+            dims = ["N", sum(parts), "W"]
+            if opset < 13:
+                node = N("Split", ["X"], [f"o{j}" for j in range(k)], axis=1, split=parts)
+                inits = {}
+            else:
+                node = N("Split", ["X", "sp"], [f"o{j}" for j in range(k)], axis=-2)
+                inits = {"sp": I64(*parts)}
+            case(name, opset, node, [("X", F, dims)], [f"o{j}" for j in range(k)], inits, note="random")
+        elif fam == "squeeze":
+            opset = [11, 13, 21][rint(0, 2)]
+            r = rint(1, 3)
+            dims = ["N", "H", "W"][:r]
+            nax = rint(1, 2)
+            axes = sorted(RNG.choice(r + nax, size=nax, replace=False).tolist())
+            if opset < 13:
+                nodes = [N("Unsqueeze", ["X"], ["U"], axes=axes), N("Squeeze", ["U"], ["Y"], axes=axes)]
+                inits = {}
+            else:
+                nodes = [N("Unsqueeze", ["X", "a"], ["U"]), N("Squeeze", ["U", "a"], ["Y"])]
+                inits = {"a": I64(*axes)}
+            case(name, opset, nodes, [("X", F, dims)], ["U", "Y"], inits, sizes=rsizes(dims, 1, 5), note="random")
+        elif fam == "pad":
+            opset = [2, 11, 13, 18, 19][rint(0, 4)]
+            r = rint(1, 3)
+            dims = ["N", "H", "W"][:r]
+            pads = [rint(0, 2) for _ in range(2 * r)]
+            mode = ["constant", "edge", "reflect"][rint(0, 2)]
+            if opset < 11:
+                node = N("Pad", ["X"], ["Y"], pads=pads, mode=mode)
+                inits = {}
+            else:
+                node = N("Pad", ["X", "p"], ["Y"], mode=mode)
+                inits = {"p": I64(*pads)}
+            case(name, opset, node, [("X", F, dims)], ["Y"], inits, sizes=rsizes(dims, 3, 7), note="random")
+        else:
+            opset = [1, 10, 11][rint(0, 2)]
+            k = rint(1, 3)
+            if opset < 10:
+                node = N("TopK", ["X"], ["V", "I"], k=k, axis=-1)
+                inits = {}
+            else:
+                node = N("TopK", ["X", "k"], ["V", "I"], axis=-1)
+                inits = {"k": I64(k)}
+            case(name, opset, node, [("X", F, ["N", "W"])], ["V", "I"], inits, sizes=rsizes(["N", "W"], 3, 7),
+                 note="random")
+
+
 random_cases()
 random_shape_cases()
 random_float_cases()
 random_attention_cases()
+random_version_cases()
 
 
 def main():
