@@ -1244,11 +1244,72 @@ def random_version_cases(count=90):
                  note="random")
 
 
+def random_index_cases(count=120):
+    """Einsum equations, MatMul/Gather/GatherND/OneHot/MaxUnpool with random ranks and axes."""
+    letter_dim = {"i": "N", "j": 3, "k": "W", "l": 4}
+    for i in range(count):
+        fam = ["einsum", "matmul", "gather", "gathernd", "onehot", "maxunpool"][i % 6]
+        name = f"rnd{i:03d}i_{fam}"
+        if fam == "einsum":
+            n_in = rint(1, 2)
+            terms = ["".join(RNG.choice(list("ijkl"), size=rint(1, 3), replace=False).tolist()) for _ in range(n_in)]
+            used = sorted(set("".join(terms)))
+            if rint(0, 2) == 0:
+                eq = ",".join(terms)  # implicit output
+            else:
+                out = RNG.permutation([c for c in used if rint(0, 1)]).tolist()
+                eq = ",".join(terms) + "->" + "".join(out)
+            ins = [(f"A{j}", F, [letter_dim[c] for c in t]) for j, t in enumerate(terms)]
+            case(name, 12, N("Einsum", [x[0] for x in ins], ["Y"], equation=eq), ins, ["Y"], note="random")
+        elif fam == "matmul":
+            ra, rb = rint(1, 4), rint(1, 4)
+            batch = [["N", 1, 2][rint(0, 2)] for _ in range(4)]
+            a = [b if rint(0, 2) else 1 for b in batch[4 - max(ra - 2, 0):]] + ([3, 5] if ra >= 2 else [5])
+            b = [bb if rint(0, 2) else 1 for bb in batch[4 - max(rb - 2, 0):]] + ([5, "W"] if rb >= 2 else [5])
+            a = a[-ra:] if ra >= 2 else [5]
+            b = b[-rb:] if rb >= 2 else [5]
+            case(name, 13, N("MatMul", ["A", "B"], ["Y"]), [("A", F, a), ("B", F, b)], ["Y"], note="random")
+        elif fam == "gather":
+            r = rint(1, 3)
+            dims = ["N", 5, "W"][:r]
+            ax = rint(-r, r - 1)
+            ir = rint(0, 2)
+            idims = [["K", 2][j % 2] for j in range(ir)]
+            case(name, 13, N("Gather", ["X", "ix"], ["Y"], axis=ax), [("X", F, dims), ("ix", I, idims)], ["Y"],
+                 fills={"ix": {"int_range": [0, 1]}}, sizes={"N": [2, 3, 4], "W": [2, 5, 3], "K": [1, 2, 3]},
+                 note="random")
+        elif fam == "gathernd":
+            bd = rint(0, 1)
+            r = rint(bd + 1, 3)
+            dims = ["N", 4, 5][:r] if r > 1 else ["N"]
+            last = rint(1, r - bd)
+            idims = ["N"][:bd] + [["K", 2][rint(0, 1)] for _ in range(rint(0, 1))] + [last]
+            case(name, 13, N("GatherND", ["X", "ix"], ["Y"], batch_dims=bd), [("X", F, dims), ("ix", I, idims)], ["Y"],
+                 fills={"ix": {"int_range": [0, 1]}}, sizes={"N": [2, 3, 4], "K": [1, 2, 3]}, note="random")
+        elif fam == "onehot":
+            r = rint(1, 3)
+            dims = ["N", "W", 2][:r]
+            ax = rint(-r - 1, r)
+            case(name, 11, N("OneHot", ["ix", "d", "v"], ["Y"], axis=ax), [("ix", I, dims)], ["Y"],
+                 {"d": np.array(rint(1, 6), np.int64), "v": F32(0, 1)}, fills={"ix": {"int_range": [0, 1]}},
+                 note="random")
+        else:
+            r = rint(1, 2)
+            sp = ["H", "W"][:r]
+            k = [rint(1, 3) for _ in range(r)]
+            st = [rint(1, 3) for _ in range(r)]
+            pads = [rint(0, k[j] - 1) for j in range(r)] * 2
+            case(name, 22, N("MaxUnpool", ["X", "I_"], ["Y"], kernel_shape=k, strides=st, pads=pads),
+                 [("X", F, ["N", 2] + sp), ("I_", I, ["N", 2] + sp)], ["Y"], fills={"I_": {"value": [0]}},
+                 sizes=rsizes(sp, 2, 6), note="random")
+
+
 random_cases()
 random_shape_cases()
 random_float_cases()
 random_attention_cases()
 random_version_cases()
+random_index_cases()
 
 
 def main():
