@@ -740,6 +740,31 @@ else_r = body([N("ReduceSum", ["X", "ax"], ["o"], keepdims=0)], [], [("o", F)])
 case("If21_branch_ranks_differ", 21, N("If", ["c"], ["Y"], then_branch=then_r, else_branch=else_r),
      X4 + [("c", BOOL, [])], ["Y"], {"ax": I64(2)}, fills={"c": {"value": [0]}})
 
+shrink_g = body([N("Identity", ["ci"], ["co"]), N("Slice", ["v", "one_", "big"], ["vo"]),
+                 N("ReduceSum", ["v", "ax1"], ["so"], keepdims=0)],
+                [("i", I, []), ("ci", BOOL, []), ("v", F, None)], [("co", BOOL), ("vo", F), ("so", F)])
+case("Loop21_carried_shrinks", 21, N("Loop", ["M", "", "V0"], ["V", "S_"], body=shrink_g),
+     [("V0", F, ["N", "W"])], ["V", "S_"],
+     {"M": np.array(2, np.int64), "one_": I64(1), "big": I64(1 << 62), "ax1": I64(0)}, sizes={"N": [3, 4, 5]})
+outer_g = body([N("Identity", ["ci"], ["co"]), N("Add", ["v", "R"], ["vo"]), N("Shape", ["R"], ["so"])],
+               [("i", I, []), ("ci", BOOL, []), ("v", F, None)], [("co", BOOL), ("vo", F), ("so", I)])
+case("Loop21_outer_scope_bcast", 21, N("Loop", ["M", "", "V0"], ["V", "S_"], body=outer_g),
+     [("V0", F, ["N", 1]), ("R", F, ["N", "W"])], ["V", "S_"], {"M": np.array(2, np.int64)})
+rev_g = body([N("Add", ["s", "x"], ["so"]), N("Identity", ["x"], ["yo"])],
+             [("s", F, ["N", "W"]), ("x", F, ["N", "W"])], [("so", F), ("yo", F)])
+case("Scan21_reverse_two_outputs", 21,
+     N("Scan", ["S0", "X"], ["S", "Y"], body=rev_g, num_scan_inputs=1, scan_input_axes=[0], scan_input_directions=[1],
+       scan_output_directions=[1], scan_output_axes=[2]),
+     [("S0", F, ["N", "W"]), ("X", F, ["L", "N", "W"])], ["S", "Y"])
+inner_then = body([N("Identity", ["X"], ["o"])], [], [("o", F)])
+inner_else = body([N("Neg", ["X"], ["o"])], [], [("o", F)])
+nest_g = body([N("Identity", ["ci"], ["co"]), N("If", ["c2"], ["t"], then_branch=inner_then, else_branch=inner_else),
+               N("Add", ["v", "t"], ["vo"])],
+              [("i", I, []), ("ci", BOOL, []), ("v", F, None)], [("co", BOOL), ("vo", F)])
+case("Loop21_nested_If", 21, N("Loop", ["M", "", "V0"], ["V"], body=nest_g),
+     X4 + [("V0", F, ["N", 4, "H", "W"]), ("c2", BOOL, [])], ["V"], {"M": np.array(2, np.int64)},
+     fills={"c2": {"value": [1]}})
+
 
 # ---- ai.onnx.ml ------------------------------------------------------------------------------------------
 
