@@ -1329,12 +1329,45 @@ def random_index_cases(count=120):
                  sizes=rsizes(sp, 2, 6), note="random")
 
 
+def random_type_cases(count=120):
+    """Output element types of operators over random input types (combinations ORT has no kernel
+    for are skipped)."""
+    types = [TP.FLOAT, TP.DOUBLE, TP.FLOAT16, TP.INT8, TP.UINT8, TP.INT16, TP.INT32, TP.INT64, TP.UINT32, TP.UINT64,
+             TP.BOOL]
+    unary = ["Abs", "Neg", "Sign", "Ceil", "Relu", "Sqrt", "Not", "IsNaN", "Identity", "Softmax", "CumSum",
+             "ArgMax", "ReduceSum", "Shape", "Size", "NonZero", "Flatten", "Transpose", "Round", "Erf", "HardSwish",
+             "BitwiseNot", "Clip", "Trilu", "Mish", "Gelu"]
+    binary = ["Add", "Sub", "Mul", "Div", "Pow", "Mod", "Equal", "Less", "GreaterOrEqual", "And", "Xor", "Max",
+              "Min", "BitShift", "BitwiseAnd", "PRelu", "Where", "Concat", "Sum", "Mean"]
+    for i in range(count):
+        t = types[rint(0, len(types) - 1)]
+        if i % 2:
+            op = unary[rint(0, len(unary) - 1)]
+            ins = ["X"] + (["ax"] if op == "CumSum" else [])
+            inits = {"ax": np.array(0, np.int64)} if op == "CumSum" else {}
+            attrs = {"direction": "LEFT"} if op == "BitShift" else {}
+            case(f"rnd{i:03d}t_{op}", 22 if op not in ("Gelu",) else 20, N(op, ins, ["Y"], **attrs),
+                 [("X", t, ["N", 3])], ["Y"], inits, note="random")
+        else:
+            op = binary[rint(0, len(binary) - 1)]
+            t2 = t if rint(0, 3) else types[rint(0, len(types) - 1)]
+            attrs = {"direction": "LEFT"} if op == "BitShift" else {}
+            attrs.update({"axis": 0} if op == "Concat" else {})
+            if op == "Where":
+                ins = [("c", BOOL, ["N", 1]), ("A", t, ["N", 3]), ("B", t2, [3])]
+            else:
+                ins = [("A", t, ["N", 3]), ("B", t2, [3] if op != "Concat" else [1, 3])]
+            case(f"rnd{i:03d}t_{op}", 22, N(op, [x[0] for x in ins], ["Y"], **attrs), ins, ["Y"],
+                 fills={"B": {"int_range": [1, 3]}}, note="random")
+
+
 random_cases()
 random_shape_cases()
 random_float_cases()
 random_attention_cases()
 random_version_cases()
 random_index_cases()
+random_type_cases()
 
 
 def main():
