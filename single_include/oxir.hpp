@@ -12264,17 +12264,29 @@ inline void rule_compress(InferContext& c) {
   const DataType elem = c.input_elem(0);
   const Dims* s = c.input_shape(0);
   if (auto r = c.input_rank(1); r && *r != 1) c.fail("condition must be 1-D");
+  // The output length is the number of true entries of the condition among the first
+  // min(len(condition), D) (D: the axis size, or the input's element count without an axis):
+  // runtimes (ONNX Runtime) discard condition entries past D. Known only when D is, or when no
+  // entry is true; a symbolic D may be smaller than the condition.
+  const bool has_axis = c.has_attr("axis");
+  std::optional<std::size_t> axis;
+  if (has_axis && s)
+    axis = static_cast<std::size_t>(c.normalize_axis(c.attr_int("axis", 0), static_cast<I64>(s->size())));
+  std::optional<I64> d;
+  if (s) d = (axis ? c.resolve((*s)[*axis]) : product(c, *s, 0, s->size())).const_value();
   DimExpr n = c.fresh();
   if (auto cond = c.input_ints(1)) {
-    I64 cnt = 0;
-    for (auto x : *cond) cnt += x != 0;
-    n = DimExpr(cnt);
+    I64 cnt = 0, seen = 0;
+    for (auto x : *cond) {
+      if (d && seen++ >= *d) break;
+      cnt += x != 0;
+    }
+    if (d || cnt == 0) n = DimExpr(cnt);
   }
-  if (!c.has_attr("axis")) return c.set_output(0, elem, {n});
+  if (!has_axis) return c.set_output(0, elem, {n});
   if (!s) return c.set_output(0, ValueType::tensor(elem));
-  const auto axis = static_cast<std::size_t>(c.normalize_axis(c.attr_int("axis", 0), static_cast<I64>(s->size())));
   Dims out = resolved(c, *s);
-  out[axis] = n;
+  out[*axis] = n;
   c.set_output(0, elem, out);
 }
 
@@ -12551,7 +12563,8 @@ inline void register_shape_ops(OpRegistry& r) {
 //
 // Window arithmetic (per spatial axis, dk = dilation*(kernel-1)+1):
 //   explicit pads:  floor((in + pad_begin + pad_end - dk) / stride) + 1   (ceil with ceil_mode)
-//   SAME_UPPER/LOWER: ceil(in / stride);  VALID: the explicit formula with zero pads.
+//   SAME_UPPER/LOWER: ceil(in / stride) (unknown for pooling with a dilated kernel, where ONNX
+//   Runtime differs);  VALID: the explicit formula with zero pads.
 // Pooling with ceil_mode drops a last window that would start in the end padding:
 //   out = min(ceil_out, ceil((in + pad_begin) / stride)).
 
@@ -12627,7 +12640,16 @@ inline DimExpr window_out(const InferContext& c, const DimExpr& in0, const Windo
   const std::size_t n = w.strides.size();
   const DimExpr in = R(c, in0);
   const std::int64_t s = w.strides[i];
-  if (w.pad == AutoPad::SameUpper || w.pad == AutoPad::SameLower) return ceil_div(in, DimExpr(s));
+  if (w.pad == AutoPad::SameUpper || w.pad == AutoPad::SameLower) {
+    // Pooling with a dilated kernel: the spec gives ceil(in / stride), but ONNX Runtime sizes the
+    // padding from the undilated kernel and produces fewer windows; left unknown rather than
+    // disagree with the runtime.
+    if (w.pooling && w.dilations[i] > 1) {
+      const auto kv = w.kernel[i] ? R(c, *w.kernel[i]).const_value() : std::nullopt;
+      if (!kv || *kv > 1) return c.fresh();
+    }
+    return ceil_div(in, DimExpr(s));
+  }
   if (!w.kernel[i]) return c.fresh();
   const DimExpr k = R(c, *w.kernel[i]);
   if (auto kv = k.const_value(); kv && *kv <= 0) c.fail("kernel size must be positive");
@@ -12775,15 +12797,20 @@ inline void conv_transpose(InferContext& c) {
     }
     const DimExpr in = R(c, (*xs)[i + 2]);
     const std::int64_t s = w.strides[i];
-    if (w.pad == AutoPad::SameUpper || w.pad == AutoPad::SameLower) {
-      out.push_back(in * s);
-      continue;
-    }
     if (!w.kernel[i]) {
       out.push_back(c.fresh());
       continue;
     }
     const DimExpr dk = DimExpr(w.dilations[i]) * (R(c, *w.kernel[i]) - 1) + 1;
+    if (w.pad == AutoPad::SameUpper || w.pad == AutoPad::SameLower) {
+      // in * stride needs the total padding stride*(in-1) + output_padding + dk - in*stride =
+      // output_padding + dk - stride to be >= 0; below that (a kernel plus output padding smaller
+      // than the stride) ONNX Runtime clamps the padding to 0 and yields
+      // stride*(in-1) + output_padding + dk instead: left unknown.
+      const auto dkv = dk.const_value();
+      out.push_back(dkv && *dkv + out_pad[i] >= s ? in * s : c.fresh());
+      continue;
+    }
     DimExpr o = DimExpr(s) * (in - 1) + out_pad[i] + dk - w.pads[i] - w.pads[i + *n];
     if (auto v = o.const_value(); v && *v < 0) c.fail("output spatial size is negative");
     out.push_back(o);
@@ -13009,6 +13036,10 @@ inline void resize_like(InferContext& c, std::size_t scales_i, std::optional<std
         out[static_cast<std::size_t>(ax[i])] = d;
       }
     } else {
+      // ONNX Runtime ignores the policy when `axes` has negative entries (the input sizes come
+      // out unchanged): with such axes only sizes that agree with that are kept.
+      bool negative_axes = false;
+      for (auto a : *axes) negative_axes = negative_axes || a < 0;
       bool known = true;
       double scale = policy == "not_larger" ? 1e300 : 0.0;
       for (std::size_t i = 0; i < ax.size() && known; ++i) {
@@ -13026,9 +13057,11 @@ inline void resize_like(InferContext& c, std::size_t scales_i, std::optional<std
           out[static_cast<std::size_t>(a)] = c.fresh();
           continue;
         }
-        const double r = std::floor(scale * static_cast<double>(*R(c, in[static_cast<std::size_t>(a)]).const_value()) + 0.5);
+        const auto d = *R(c, in[static_cast<std::size_t>(a)]).const_value();
+        const double r = std::floor(scale * static_cast<double>(d) + 0.5);
         if (r > 4.0e18) c.fail("scaled size overflows");
-        out[static_cast<std::size_t>(a)] = DimExpr(static_cast<std::int64_t>(r));
+        const auto ri = static_cast<std::int64_t>(r);
+        out[static_cast<std::size_t>(a)] = negative_axes && ri != d ? c.fresh() : DimExpr(ri);
       }
     }
   } else {
@@ -13056,7 +13089,10 @@ inline void resize_like(InferContext& c, std::size_t scales_i, std::optional<std
         if (!(s > 0)) c.fail("scales must be positive");
         const double r = std::floor(static_cast<double>(*d) * ((*roi)[i + ax.size()] - (*roi)[i]) * s);
         if (!(r >= 0) || r > 4.0e18) c.fail("cropped size is out of range");
-        o = DimExpr(static_cast<std::int64_t>(r));
+        // The spec scales the cropped extent; ONNX Runtime sizes the output as floor(in * scale),
+        // ignoring the roi: a size is kept only where the two agree.
+        const DimExpr runtime = scaled(c, o, s);
+        o = runtime == DimExpr(static_cast<std::int64_t>(r)) ? runtime : c.fresh();
         continue;
       }
       o = scaled(c, o, s);

@@ -143,6 +143,17 @@ TEST_CASE("ConvTranspose: output size, output_shape, output_padding, auto_pad, g
   r = infer_one(node("ConvTranspose", {"x", "w"}, {"y"}, {Attribute("strides", I64s{3, 2}), Attribute("auto_pad", "SAME_UPPER")}),
                 {{"x", F, {"N", "16", "H", "W"}}, {"w", F, {"16", "8", "3", "3"}}});
   CHECK(r.out() == "FLOAT[N,8,3*H,2*W]");
+  // SAME with a kernel (plus output_padding) smaller than the stride would need negative padding:
+  // ONNX Runtime clamps it to 0 and gives stride*(in-1)+dk, not in*stride, so the size is left
+  // unknown (kernel 1, stride 2 on W); kernel 3 + output_padding 1 >= stride 3 on H stays 3*H.
+  r = infer_one(node("ConvTranspose", {"x", "w"}, {"y"},
+                     {Attribute("strides", I64s{3, 2}), Attribute("output_padding", I64s{1, 0}), Attribute("auto_pad", "SAME_UPPER")}),
+                {{"x", F, {"N", "16", "H", "W"}}, {"w", F, {"16", "8", "2", "1"}}});
+  CHECK(r.out() == "FLOAT[N,8,3*H,unk__0]");
+  r = infer_one(node("ConvTranspose", {"x", "w"}, {"y"},
+                     {Attribute("strides", I64s{2}), Attribute("dilations", I64s{2}), Attribute("auto_pad", "SAME_LOWER")}),
+                {{"x", F, {"N", "16", "W"}}, {"w", F, {"16", "8", "1"}}});
+  CHECK(r.out() == "FLOAT[N,8,unk__0]");
   // Channels must be a multiple of group.
   CHECK(failed(infer_one(node("ConvTranspose", {"x", "w"}, {"y"}, {Attribute("group", 3)}),
                          {{"x", F, {"N", "16", "4", "4"}}, {"w", F, {"16", "8", "3", "3"}}})));
@@ -190,6 +201,16 @@ TEST_CASE("MaxPool / AveragePool / LpPool") {
   r = infer_one(node("AveragePool", {"x"}, {"y"}, {Attribute("kernel_shape", I64s{2, 2}), Attribute("strides", I64s{2, 2}), Attribute("auto_pad", "SAME_UPPER")}),
                 {{"x", DataType::FLOAT16, {"N", "C", "H", "7"}}});
   CHECK(r.out() == "FLOAT16[N,C,floor((H+1)/2),4]");
+  // SAME with a dilated kernel: the spec says ceil(in/stride), ONNX Runtime sizes the padding from
+  // the undilated kernel and gives fewer windows (H=12, k2 d2 s3: 3, not 4); unknown on such axes
+  // (kernel 1 is not affected by its dilation).
+  for (const char* op : {"MaxPool", "AveragePool", "LpPool"}) {
+    r = infer_one(node(op, {"x"}, {"y"},
+                       {Attribute("kernel_shape", I64s{2, 1}), Attribute("strides", I64s{3, 2}), Attribute("dilations", I64s{2, 2}),
+                        Attribute("auto_pad", "SAME_LOWER")}),
+                  {{"x", F, {"N", "C", "12", "W"}}}, {}, 22);
+    CHECK(r.out() == "FLOAT[N,C,unk__0,floor((W+1)/2)]");
+  }
   r = infer_one(node("AveragePool", {"x"}, {"y"}, {Attribute("kernel_shape", I64s{2, 2}), Attribute("strides", I64s{2, 2}), Attribute("ceil_mode", 1), Attribute("count_include_pad", 1)}),
                 {{"x", F, {"N", "C", "7", "8"}}});
   CHECK(r.out() == "FLOAT[N,C,4,4]");
@@ -269,10 +290,24 @@ TEST_CASE("Resize: scales, sizes, axes, policies, every version") {
   r = infer_with_shape({node("Shape", {"ref"}, {"sz"}), node("Resize", {"x", "", "", "sz"}, {"y"})},
                        {{"x", F, {"N", "C", "H", "W"}}, {"ref", F, {"N", "C", "P", "Q"}}}, {}, 13);
   CHECK(r.out() == "FLOAT[N,C,P,Q]");
-  // tf_crop_and_resize: floor(dim * (roi_end - roi_start) * scale) = floor(10 * 0.5 * 2) = 10.
+  // tf_crop_and_resize with scales: the spec gives floor(dim * (roi_end - roi_start) * scale) =
+  // floor(10 * 0.5 * 2) = 10, ONNX Runtime floor(dim * scale) = 20 (it ignores the roi): unknown.
+  // Where the roi spans the whole axis both give 16.
   r = infer_one(node("Resize", {"x", "roi", "s"}, {"y"}, {Attribute("coordinate_transformation_mode", "tf_crop_and_resize")}),
                 {{"x", F, {"1", "1", "10", "8"}}}, {floats("roi", {0, 0, 0, 0, 1, 1, 0.5f, 1}), floats("s", {1, 1, 2, 2})}, 13);
-  CHECK(r.out() == "FLOAT[1,1,10,16]");
+  CHECK(r.out() == "FLOAT[1,1,unk__0,16]");
+  // keep_aspect_ratio_policy with negative axes: ONNX Runtime leaves the sizes unchanged, so only
+  // sizes equal to the input's are kept (scale min(17/35, 32/40): [19, 17] per the spec; and
+  // min(40/35, 40/40) = 1: [40, 35] either way).
+  r = infer_one(node("Resize", {"x", "", "", "sz"}, {"y"}, {Attribute("axes", I64s{-1, -2}), Attribute("keep_aspect_ratio_policy", "not_larger")}),
+                {{"x", F, {"1", "1", "40", "35"}}}, {ints("sz", {17, 32})}, 19);
+  CHECK(r.out() == "FLOAT[1,1,unk__1,unk__0]");  // minted in axes order
+  r = infer_one(node("Resize", {"x", "", "", "sz"}, {"y"}, {Attribute("axes", I64s{-1, -2}), Attribute("keep_aspect_ratio_policy", "not_larger")}),
+                {{"x", F, {"1", "1", "40", "35"}}}, {ints("sz", {40, 40})}, 19);
+  CHECK(r.out() == "FLOAT[1,1,40,35]");
+  r = infer_one(node("Resize", {"x", "", "", "sz"}, {"y"}, {Attribute("axes", I64s{3, 2}), Attribute("keep_aspect_ratio_policy", "not_larger")}),
+                {{"x", F, {"1", "1", "40", "35"}}}, {ints("sz", {17, 32})}, 19);
+  CHECK(r.out() == "FLOAT[1,1,19,17]");
   // Both scales and sizes are runtime tensors (one of them must be empty): rank only.
   r = infer_one(node("Resize", {"x", "", "s", "sz"}, {"y"}), {{"x", F, {"N", "C", "H", "W"}}, {"s", F, {"?"}}, {"sz", I64, {"?"}}}, {}, 13);
   CHECK(r.out().rfind("FLOAT[unk__", 0) == 0);

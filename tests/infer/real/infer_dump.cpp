@@ -3,6 +3,7 @@
 //
 //   {"inputs":  {"name": [dims]},           dims: number, "dim_param" string, or null (unknown);
 //    "input_types": {"name": ONNX elem type number}, "initializers": {"name": [dims]},
+//    "output_types": {"name": ONNX elem type number, 0 = unknown},
 //    "outputs": {"name": [dims] | null},     null = no shape (unknown rank or untyped)
 //    "values":  {"name": [dims] | null},     every main-graph value_info after inference
 //    "nodes":   [{"op": ..., "name": ..., "inputs": [...], "outputs": [...],
@@ -181,6 +182,10 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < g.inputs.size(); ++i)
       out << (i ? "," : "") << json_str(g.inputs[i].name) << ":"
           << (g.inputs[i].type ? static_cast<int>(g.inputs[i].type->elem_type()) : 0);
+    out << "},\n\"output_types\":{";
+    for (std::size_t i = 0; i < g.outputs.size(); ++i)
+      out << (i ? "," : "") << json_str(g.outputs[i].name) << ":"
+          << (g.outputs[i].type ? static_cast<int>(g.outputs[i].type->elem_type()) : 0);
     out << "}";
     out << ",\n\"report\":{\"nodes\":" << rep.nodes << ",\"nodes_unsupported\":" << rep.nodes_unsupported
         << ",\"nodes_failed\":" << rep.nodes_failed << ",\"values_typed\":" << rep.values_typed

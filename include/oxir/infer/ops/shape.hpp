@@ -1163,17 +1163,29 @@ inline void rule_compress(InferContext& c) {
   const DataType elem = c.input_elem(0);
   const Dims* s = c.input_shape(0);
   if (auto r = c.input_rank(1); r && *r != 1) c.fail("condition must be 1-D");
+  // The output length is the number of true entries of the condition among the first
+  // min(len(condition), D) (D: the axis size, or the input's element count without an axis):
+  // runtimes (ONNX Runtime) discard condition entries past D. Known only when D is, or when no
+  // entry is true; a symbolic D may be smaller than the condition.
+  const bool has_axis = c.has_attr("axis");
+  std::optional<std::size_t> axis;
+  if (has_axis && s)
+    axis = static_cast<std::size_t>(c.normalize_axis(c.attr_int("axis", 0), static_cast<I64>(s->size())));
+  std::optional<I64> d;
+  if (s) d = (axis ? c.resolve((*s)[*axis]) : product(c, *s, 0, s->size())).const_value();
   DimExpr n = c.fresh();
   if (auto cond = c.input_ints(1)) {
-    I64 cnt = 0;
-    for (auto x : *cond) cnt += x != 0;
-    n = DimExpr(cnt);
+    I64 cnt = 0, seen = 0;
+    for (auto x : *cond) {
+      if (d && seen++ >= *d) break;
+      cnt += x != 0;
+    }
+    if (d || cnt == 0) n = DimExpr(cnt);
   }
-  if (!c.has_attr("axis")) return c.set_output(0, elem, {n});
+  if (!has_axis) return c.set_output(0, elem, {n});
   if (!s) return c.set_output(0, ValueType::tensor(elem));
-  const auto axis = static_cast<std::size_t>(c.normalize_axis(c.attr_int("axis", 0), static_cast<I64>(s->size())));
   Dims out = resolved(c, *s);
-  out[axis] = n;
+  out[*axis] = n;
   c.set_output(0, elem, out);
 }
 

@@ -1,0 +1,216 @@
+#!/usr/bin/python3
+"""Differential test of oxir's shape/type inference against ONNX Runtime on single-operator models
+of opset 18+ operator versions (and rules so far only unit-tested), see gen_models.py.
+
+    /usr/bin/python3 tests/infer/newops/verify_newops.py --infer-dump BUILD/.../infer_dump
+                                                          [--cache DIR] [--only CASE]... [--verbose]
+
+For each case: strips the output shapes (infer_dump does), runs oxir inference, runs ONNX Runtime
+(run_ort_batch.js, npm onnxruntime-node, one process for all cases) at 3 bindings of the input
+dim_params and checks every graph output:
+  elem type: must equal ORT's output type (0 = unknown type counts as undetermined)
+  dims:      number / expression of input dim_params -> must equal ORT's size at every binding;
+             unk__N, unknown dim or no shape -> undetermined; anything else is WRONG.
+Cases ORT cannot load or run are listed as skipped (not failures).
+Exit status: 0 = nothing wrong (or SKIPPED), 1 = some dim/type wrong, 2 = setup failure.
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import json
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "real"))
+import verify_real as vr  # noqa: E402  (ensure_ort, evaluate, skip...)
+
+ONNX_DTYPES = dict(vr.ONNX_DTYPES)
+ONNX_DTYPES.update({8: "string", 12: "uint32"})
+ORT_TYPES = {"float32": 1, "uint8": 2, "int8": 3, "uint16": 4, "int16": 5, "int32": 6, "int64": 7, "string": 8,
+             "bool": 9, "float16": 10, "float64": 11, "uint32": 12, "uint64": 13, "bfloat16": 16,
+             "float8e4m3fn": 17, "float8e4m3fnuz": 18, "float8e5m2": 19, "float8e5m2fnuz": 20, "uint4": 21,
+             "int4": 22, "float4e2m1": 23}
+
+
+def infer(infer_dump, path):
+    r = vr.run([infer_dump, path], timeout=300)
+    if r.returncode != 0:
+        raise RuntimeError(f"infer_dump failed: {r.stderr.strip()[-1500:]}")
+    return json.loads(r.stdout)
+
+
+def specs(case, dump):
+    runs = []
+    for b in case["bindings"]:
+        spec = {}
+        for name, dims in dump["inputs"].items():
+            if dims is None:
+                raise RuntimeError(f"input {name} has no shape")
+            shape = [d if isinstance(d, int) else b[d] for d in dims]
+            s = {"shape": shape, "dtype": ONNX_DTYPES.get(dump["input_types"].get(name), "float32")}
+            s.update(case["fills"].get(name, {}))
+            spec[name] = s
+        runs.append(spec)
+    return runs
+
+
+def compare(case, dump, ort):
+    res = collections.Counter()
+    msgs = []
+    bindings = case["bindings"]
+    for out, odims in dump["outputs"].items():
+        got = [r["outputs"][out] for r in ort["runs"]]
+        # Element type.
+        otype = dump["output_types"].get(out, 0)
+        ort_type = ORT_TYPES.get(got[0]["type"])
+        if otype == 0:
+            res["type_unknown"] += 1
+            msgs.append(f"undetermined type of {out} (ORT {got[0]['type']})")
+        elif ort_type is None:
+            msgs.append(f"note: ORT type {got[0]['type']!r} of {out} not mapped; oxir says {otype}")
+        elif otype != ort_type:
+            res["type_wrong"] += 1
+            msgs.append(f"WRONG type of {out}: oxir {otype}, ORT {got[0]['type']} ({ort_type})")
+        else:
+            res["type_exact"] += 1
+        # Dims.
+        shapes = [g["dims"] for g in got]
+        rank = len(shapes[0])
+        if any(len(s) != rank for s in shapes):
+            raise RuntimeError(f"ORT gives {out} different ranks: {shapes}")
+        if odims is None:
+            res["undetermined"] += rank
+            msgs.append(f"undetermined {out}: no shape (ORT {shapes})")
+            continue
+        if len(odims) != rank:
+            res["wrong"] += max(rank, len(odims))
+            msgs.append(f"WRONG {out}: oxir rank {len(odims)} {vr.fmt(odims)}, ORT {shapes}")
+            continue
+        for k, d in enumerate(odims):
+            actual = [s[k] for s in shapes]
+            if d is None or vr.is_undetermined_symbol(d):
+                res["undetermined"] += 1
+                msgs.append(f"undetermined {out}[{k}] = {d if d is not None else '?'} (ORT {actual})")
+                continue
+            if isinstance(d, int):
+                vals = [d] * len(actual)
+            else:
+                try:
+                    vals = [vr.evaluate(d, b) for b in bindings]
+                except vr.ExprError as e:
+                    res["wrong"] += 1
+                    msgs.append(f"WRONG {out}[{k}] = {d!r}: {e} (ORT {actual})")
+                    continue
+            if all(v == a for v, a in zip(vals, actual)):
+                res["exact"] += 1
+            else:
+                res["wrong"] += 1
+                msgs.append(f"WRONG {out}[{k}] = {d!r} -> {[str(v) for v in vals]}, ORT {actual} at {bindings}")
+    return res, msgs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--infer-dump", required=True, help="the infer_dump executable")
+    ap.add_argument("--cache", default=os.path.expanduser("~/.cache/oxir"), help="cache root (default ~/.cache/oxir)")
+    ap.add_argument("--only", action="append", help="check only this case (repeatable)")
+    ap.add_argument("--verbose", "-v", action="store_true", help="print every case's shapes and diagnostics")
+    args = ap.parse_args()
+
+    try:
+        import numpy  # noqa: F401
+        import onnx  # noqa: F401
+    except Exception as e:
+        vr.skip(f"{sys.executable} lacks onnx/numpy ({e.__class__.__name__}: {e})")
+    if not os.access(args.infer_dump, os.X_OK):
+        print(f"error: {args.infer_dump} is not an executable", file=sys.stderr)
+        return 2
+
+    models_dir = os.path.join(args.cache, "newops-models")
+    r = vr.run([sys.executable, os.path.join(HERE, "gen_models.py"), models_dir], timeout=300)
+    print(r.stdout, end="")
+    if r.returncode != 0:
+        print(f"error: gen_models.py failed:\n{r.stderr[-3000:]}", file=sys.stderr)
+        return 2
+    ort_dir = vr.ensure_ort(args.cache)
+
+    with open(os.path.join(models_dir, "cases.json")) as f:
+        cases = json.load(f)
+    if args.only:
+        cases = [c for c in cases if c["name"] in args.only]
+    for c in cases:
+        c["path"] = os.path.join(models_dir, c["model"])
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
+        dumps = dict(zip([c["name"] for c in cases], ex.map(lambda c: infer(args.infer_dump, c["path"]), cases)))
+
+    jobs = [{"name": c["name"], "model": c["path"], "runs": specs(c, dumps[c["name"]])} for c in cases]
+    with tempfile.TemporaryDirectory(prefix="oxir-newops-") as tmp:
+        jp = os.path.join(tmp, "jobs.json")
+        with open(jp, "w") as f:
+            json.dump(jobs, f)
+        env = dict(os.environ, OXIR_ORT_DIR=ort_dir)
+        r = vr.run(["node", os.path.join(HERE, "run_ort_batch.js"), jp], env=env, timeout=900)
+    if r.returncode != 0:
+        print(f"error: run_ort_batch.js failed: {r.stderr.strip()[-2000:]}", file=sys.stderr)
+        return 2
+    ort_all = json.loads(r.stdout)
+
+    total = collections.Counter()
+    skipped = []
+    failed = False
+    for c in cases:
+        name, dump, ort = c["name"], dumps[c["name"]], ort_all[c["name"]]
+        err = ort.get("error") or next((x["error"] for x in ort.get("runs", []) if "error" in x), None)
+        if err:
+            skipped.append((name, err, c.get("random", False)))
+            continue
+        try:
+            res, msgs = compare(c, dump, ort)
+        except RuntimeError as e:
+            print(f"  ERROR {name}: {e}")
+            failed = True
+            continue
+        total.update(res)
+        total["cases"] += 1
+        total["random"] += bool(c.get("random"))
+        bad = res["wrong"] or res["type_wrong"]
+        if bad or msgs or args.verbose:
+            status = "WRONG" if bad else ("partly undetermined" if msgs else "ok")
+            print(f"\n=== {name}: {status}  (exact {res['exact']} / undetermined {res['undetermined']} / "
+                  f"WRONG {res['wrong']}; types {res['type_exact']} / {res['type_unknown']} / {res['type_wrong']})")
+            for m in msgs:
+                print(f"  {m}")
+            if bad or args.verbose:
+                for out, d in dump["outputs"].items():
+                    print(f"  {out}: oxir {vr.fmt(d)} type {dump['output_types'].get(out)}  ORT "
+                          f"{[x['outputs'][out]['dims'] for x in ort['runs']]} {ort['runs'][0]['outputs'][out]['type']}")
+                for d in dump["diagnostics"][:6]:
+                    print(f"  diag: {d}")
+
+    listed = [x for x in skipped if not x[2] or args.verbose]
+    n_random = sum(1 for x in skipped if x[2])
+    if skipped:
+        print(f"\n=== {len(skipped)} case(s) skipped: ONNX Runtime cannot load or run them "
+              f"({n_random} random combinations, invalid at some binding" + ("" if args.verbose else ", not listed") + ")")
+        for name, err, _ in listed:
+            print(f"  {name}: {err[:300]}")
+    print(f"\n=== summary: {total['cases']} cases checked ({total['random']} random), {len(skipped)} skipped "
+          f"({n_random} random)")
+    print(f"  output dims:  exact {total['exact']} / undetermined {total['undetermined']} / WRONG {total['wrong']}")
+    print(f"  output types: exact {total['type_exact']} / undetermined {total['type_unknown']} / "
+          f"WRONG {total['type_wrong']}")
+    if failed:
+        return 2
+    if total["wrong"] or total["type_wrong"]:
+        print("FAILED: some inferred dims or types disagree with ONNX Runtime")
+        return 1
+    print("OK: no inferred dim or type disagrees with ONNX Runtime")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
