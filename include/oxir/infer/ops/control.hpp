@@ -3,8 +3,10 @@
 // scopes nested in the node's, so they see outer values; the sizes they imply join the model's
 // symbol table like any other.
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../engine.hpp"
@@ -38,9 +40,14 @@ inline bool same(InferContext& ctx, const ValueType& t, const ValueType& ref) {
   return true;
 }
 
+/// Fresh symbols of the carried values standing for a varying size, each with the fresh symbol
+/// the body's output has in its place (one list for all carried values of an iteration).
+using Renaming = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
 /// Where `next` differs from `cur`: a dim that varies across iterations becomes a symbol of its
 /// own (kept once assigned, so the iteration reaches a fixed point); a rank that varies is unknown.
-inline ValueType widen(InferContext& ctx, const ValueType& cur, const ValueType& next, bool& changed) {
+inline ValueType widen(InferContext& ctx, const ValueType& cur, const ValueType& next, bool& changed,
+                       Renaming& renamed) {
   if (cur.is_unknown()) return cur;
   if (next.is_unknown() || next.kind != cur.kind) {
     changed = true;
@@ -58,6 +65,15 @@ inline ValueType widen(InferContext& ctx, const ValueType& cur, const ValueType&
       changed = true;
       return out;
     }
+    // A fresh symbol F of `cur` facing a fresh symbol G of `next` is kept while that
+    // correspondence is one to one over all carried values, so that the outputs are an instance
+    // of the inputs (cur [F, F] against next [G, H] must not keep F twice: G may differ from H).
+    auto consistent = [&](std::int64_t from, std::int64_t to) {
+      for (const auto& [f, t] : renamed)
+        if (f == from || t == to) return f == from && t == to;
+      renamed.emplace_back(from, to);
+      return true;
+    };
     for (std::size_t i = 0; i < cur.shape->size(); ++i) {
       const DimExpr x = ctx.resolve((*cur.shape)[i]), y = ctx.resolve((*next.shape)[i]);
       if (x == y) continue;
@@ -67,12 +83,16 @@ inline ValueType widen(InferContext& ctx, const ValueType& cur, const ValueType&
         bool mentions = false;
         y.for_each_symbol([&](std::int64_t id) { mentions = mentions || ctx.symbols().find(id) == ctx.symbols().find(*s); });
         if (mentions) continue;  // e.g. F → F+1: F already stands for the varying size
+        // F → G with G another unconstrained size (a broadcast of F against W, say): F still
+        // stands for it.
+        if (auto t = y.as_symbol(); t && ctx.symbols().origin(*t) == SymbolOrigin::Fresh && consistent(*s, *t))
+          continue;
       }
       (*out.shape)[i] = ctx.fresh();
       changed = true;
     }
   } else if (cur.inner) {
-    ValueType inner = widen(ctx, cur.element(), next.element(), changed);
+    ValueType inner = widen(ctx, cur.element(), next.element(), changed, renamed);
     out.inner = std::make_shared<const ValueType>(std::move(inner));
   }
   return out;
@@ -159,6 +179,7 @@ inline void rule_loop(InferContext& ctx) {
     out = ctx.infer_subgraph("body", body_inputs(carried));
     if (out.size() != body_out) ctx.fail("Loop: body outputs changed");
     bool changed = false;
+    Renaming renamed;
     for (std::size_t i = 0; i < n_carried; ++i) {
       const auto& next = out[1 + i];
       if (empty_sequence(ctx, carried[i]) && next.type.kind == ValueType::Kind::Sequence) {
@@ -168,7 +189,7 @@ inline void rule_loop(InferContext& ctx) {
         changed = true;
         continue;
       }
-      carried[i].type = widen(ctx, carried[i].type, next.type, changed);
+      carried[i].type = widen(ctx, carried[i].type, next.type, changed, renamed);
       if (carried[i].sym_value && !join_values(ctx, carried[i].sym_value, next.sym_value)) {
         carried[i].sym_value.reset();
         changed = true;
@@ -176,11 +197,13 @@ inline void rule_loop(InferContext& ctx) {
     }
     if (!changed) break;
     if (iter >= 4) {  // no fixed point in sight: forget what still moves
+      Renaming renamed2;
       for (std::size_t i = 0; i < n_carried; ++i) {
         bool c2 = false;
-        auto w = widen(ctx, carried[i].type, out[1 + i].type, c2);
-        carried[i].type = c2 ? ValueType::tensor(w.elem) : w;
-        if (carried[i].type.kind != ValueType::Kind::Tensor && c2) carried[i].type = ValueType{};
+        auto w = widen(ctx, carried[i].type, out[1 + i].type, c2, renamed2);
+        // Sizes that still move are fresh symbols in w and a rank that moves is unknown there;
+        // a tensor keeps what stays (its rank, the sizes that do not move).
+        carried[i].type = c2 && w.kind != ValueType::Kind::Tensor ? ValueType{} : w;
         carried[i].sym_value.reset();
       }
       out = ctx.infer_subgraph("body", body_inputs(carried));
