@@ -3037,15 +3037,23 @@ class Decoder {
             break;
           case 7:
             if ((is(t, FIXED32) || is(t, LEN)) && takes<std::vector<float>>(a)) {
-              repeated_f32(r, t, list<std::vector<float>>(a));
+              const bool fresh = a.value.index() == 0;
+              auto& floats = list<std::vector<float>>(a);
+              repeated_f32(r, t, floats);
+              // An empty packed list is no value at all (protobuf: same as absent); holding it
+              // would shunt a later ints/strings/... payload into unknown_fields, which the
+              // writer puts back as the value: the round trip would change the attribute.
+              if (fresh && floats.empty()) a.value = std::monostate{};
               continue;
             }
             break;
           case 8:
             if ((is(t, VARINT) || is(t, LEN)) && takes<std::vector<std::int64_t>>(a)) {
+              const bool fresh = a.value.index() == 0;
               auto& ints = list<std::vector<std::int64_t>>(a);
               if (ints.empty() && is(t, VARINT)) reserve_more(ints, count_fields<8>(rest(r, start))[0]);
               repeated_i64(r, t, ints);
+              if (fresh && ints.empty()) a.value = std::monostate{};  // empty packed list: as for floats
               continue;
             }
             break;
@@ -8044,9 +8052,14 @@ inline bool same(InferContext& ctx, const ValueType& t, const ValueType& ref) {
   return true;
 }
 
+/// Fresh symbols of the carried values standing for a varying size, each with the fresh symbol
+/// the body's output has in its place (one list for all carried values of an iteration).
+using Renaming = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
 /// Where `next` differs from `cur`: a dim that varies across iterations becomes a symbol of its
 /// own (kept once assigned, so the iteration reaches a fixed point); a rank that varies is unknown.
-inline ValueType widen(InferContext& ctx, const ValueType& cur, const ValueType& next, bool& changed) {
+inline ValueType widen(InferContext& ctx, const ValueType& cur, const ValueType& next, bool& changed,
+                       Renaming& renamed) {
   if (cur.is_unknown()) return cur;
   if (next.is_unknown() || next.kind != cur.kind) {
     changed = true;
@@ -8064,6 +8077,15 @@ inline ValueType widen(InferContext& ctx, const ValueType& cur, const ValueType&
       changed = true;
       return out;
     }
+    // A fresh symbol F of `cur` facing a fresh symbol G of `next` is kept while that
+    // correspondence is one to one over all carried values, so that the outputs are an instance
+    // of the inputs (cur [F, F] against next [G, H] must not keep F twice: G may differ from H).
+    auto consistent = [&](std::int64_t from, std::int64_t to) {
+      for (const auto& [f, t] : renamed)
+        if (f == from || t == to) return f == from && t == to;
+      renamed.emplace_back(from, to);
+      return true;
+    };
     for (std::size_t i = 0; i < cur.shape->size(); ++i) {
       const DimExpr x = ctx.resolve((*cur.shape)[i]), y = ctx.resolve((*next.shape)[i]);
       if (x == y) continue;
@@ -8073,12 +8095,16 @@ inline ValueType widen(InferContext& ctx, const ValueType& cur, const ValueType&
         bool mentions = false;
         y.for_each_symbol([&](std::int64_t id) { mentions = mentions || ctx.symbols().find(id) == ctx.symbols().find(*s); });
         if (mentions) continue;  // e.g. F → F+1: F already stands for the varying size
+        // F → G with G another unconstrained size (a broadcast of F against W, say): F still
+        // stands for it.
+        if (auto t = y.as_symbol(); t && ctx.symbols().origin(*t) == SymbolOrigin::Fresh && consistent(*s, *t))
+          continue;
       }
       (*out.shape)[i] = ctx.fresh();
       changed = true;
     }
   } else if (cur.inner) {
-    ValueType inner = widen(ctx, cur.element(), next.element(), changed);
+    ValueType inner = widen(ctx, cur.element(), next.element(), changed, renamed);
     out.inner = std::make_shared<const ValueType>(std::move(inner));
   }
   return out;
@@ -8090,6 +8116,60 @@ inline bool empty_sequence(InferContext& ctx, const ValueInfoState& s) {
   return s.type.kind == ValueType::Kind::Sequence && s.sym_value && s.sym_value->size() == 1 &&
          ctx.resolve((*s.sym_value)[0]).is(0);
 }
+
+/// Runs of Loop bodies beyond the first one of each Loop execution (fixed-point passes, the
+/// final widened pass, sequence-length probes), shared by an outermost Loop and every Loop nested
+/// in it (in its body, in functions its body calls, ...). Each such run re-infers the Loops
+/// nested in the body, so without a shared budget a few dozen nested Loops whose carried values
+/// change once cost 2^depth body runs (a 4 KB file that never finishes). A Loop that starts with
+/// budget left reserves one run for its final widened pass, so it can always end soundly; one
+/// that starts without runs its body once, on carried values widened to what holds in every
+/// iteration (tensors of the initial element type, anything else unknown). Total work stays
+/// within (1 + budget) runs of every nested body. Real models (two or three nested Loops that
+/// settle in two or three passes each) stay below it.
+inline constexpr int kLoopExtraBodyRuns = 32;
+
+struct LoopBudget {
+  int active = 0;  ///< Loop rules running on this thread (nesting)
+  int left = 0;    ///< extra body runs left to the outermost one and everything nested in it
+};
+inline LoopBudget& loop_budget() noexcept {
+  thread_local LoopBudget b;
+  return b;
+}
+/// Held by a running Loop rule: the outermost one refills the budget, nested ones share it.
+class LoopBudgetScope {
+ public:
+  LoopBudgetScope() noexcept {
+    auto& b = loop_budget();
+    if (b.active++ == 0) b.left = kLoopExtraBodyRuns;
+    reserved_ = b.left > 0;
+    single_ = !reserved_;
+    if (reserved_) --b.left;
+  }
+  ~LoopBudgetScope() {
+    auto& b = loop_budget();
+    if (reserved_) ++b.left;  // the final pass was not needed: back to the others
+    --b.active;
+  }
+  LoopBudgetScope(const LoopBudgetScope&) = delete;
+  LoopBudgetScope& operator=(const LoopBudgetScope&) = delete;
+  /// Started without budget: one run on widened carried values, nothing more.
+  [[nodiscard]] bool single_run() const noexcept { return single_; }
+  /// Takes one extra body run from the budget; false when none is left.
+  [[nodiscard]] bool take() noexcept {
+    auto& b = loop_budget();
+    if (b.left <= 0) return false;
+    --b.left;
+    return true;
+  }
+  /// The run kept for the final widened pass (always there unless single_run()).
+  void use_reserve() noexcept { reserved_ = false; }
+
+ private:
+  bool reserved_ = false;
+  bool single_ = false;
+};
 
 inline ValueType bool_scalar() { return ValueType::tensor(DataType::BOOL, Dims{}); }
 inline ValueType int64_scalar() { return ValueType::tensor(DataType::INT64, Dims{}); }
@@ -8147,9 +8227,16 @@ inline void rule_loop(InferContext& ctx) {
   bool cond_true = !ctx.has_input(1);
   if (auto v = ctx.input_ints(1); v && v->size() == 1 && (*v)[0] != 0) cond_true = true;
 
+  LoopBudgetScope budget;
+  // No extra runs left (deep nesting): one run on carried values that hold in every iteration.
+  const bool single_run = budget.single_run();
   std::vector<ValueInfoState> carried(n_carried);
   for (std::size_t i = 0; i < n_carried; ++i) {
     carried[i].type = ctx.input_type(2 + i);
+    if (single_run) {
+      carried[i].type = carried[i].type.is_tensor() ? ValueType::tensor(carried[i].type.elem) : ValueType{};
+      continue;
+    }
     if (auto v = ctx.input_value(2 + i)) carried[i].sym_value = *v;
   }
   auto body_inputs = [&](const std::vector<ValueInfoState>& c) {
@@ -8165,6 +8252,7 @@ inline void rule_loop(InferContext& ctx) {
     out = ctx.infer_subgraph("body", body_inputs(carried));
     if (out.size() != body_out) ctx.fail("Loop: body outputs changed");
     bool changed = false;
+    Renaming renamed;
     for (std::size_t i = 0; i < n_carried; ++i) {
       const auto& next = out[1 + i];
       if (empty_sequence(ctx, carried[i]) && next.type.kind == ValueType::Kind::Sequence) {
@@ -8174,17 +8262,23 @@ inline void rule_loop(InferContext& ctx) {
         changed = true;
         continue;
       }
-      carried[i].type = widen(ctx, carried[i].type, next.type, changed);
+      carried[i].type = widen(ctx, carried[i].type, next.type, changed, renamed);
       if (carried[i].sym_value && !join_values(ctx, carried[i].sym_value, next.sym_value)) {
         carried[i].sym_value.reset();
         changed = true;
       }
     }
-    if (!changed) break;
-    if (iter >= 4) {  // no fixed point in sight: forget what still moves
+    if (!changed || single_run) break;
+    // No fixed point in sight (or no extra run left for another pass): forget what still moves,
+    // in the run reserved for it.
+    if (iter >= 4 || !budget.take()) {
+      budget.use_reserve();
+      Renaming renamed2;
       for (std::size_t i = 0; i < n_carried; ++i) {
         bool c2 = false;
-        auto w = widen(ctx, carried[i].type, out[1 + i].type, c2);
+        auto w = widen(ctx, carried[i].type, out[1 + i].type, c2, renamed2);
+        // Still moving: only the element type is sure (this last run is not checked for a
+        // fixed point, so no size or rank may be claimed for it).
         carried[i].type = c2 ? ValueType::tensor(w.elem) : w;
         if (carried[i].type.kind != ValueType::Kind::Tensor && c2) carried[i].type = ValueType{};
         carried[i].sym_value.reset();
@@ -8218,6 +8312,7 @@ inline void rule_loop(InferContext& ctx) {
     // a scripted loop) ends with init + k * trips elements. The body is run once more with a
     // new symbol L for the length: its output length must be L + k.
     if (!is_seq || !trips || !init.sym_value || init.sym_value->size() != 1) continue;
+    if (!budget.take()) continue;
     auto probe = carried;
     const DimExpr len = ctx.fresh();
     probe[i].sym_value = Dims{len};

@@ -313,6 +313,46 @@ TEST_CASE("an attribute declared INTS with no values reads as an empty list") {
   CHECK(serialize_model_to_string(m) == model.s);
 }
 
+TEST_CASE("an empty packed list is no value: a later payload of another kind is the value") {
+  // Found by fuzzing (tests/fuzz/regressions/attr_empty_floats_then_ints.onnx): an empty packed
+  // `floats` made the attribute a FLOATS one, the ints went to unknown_fields, and writing those
+  // back turned them into the value: the re-read model differed from the first.
+  for (int empty_field : {7, 8}) {
+    CAPTURE(empty_field);
+    Pb attr;
+    attr.bytes(1, "a").bytes(empty_field, "");
+    if (empty_field == 7) attr.v(8, 1).v(8, 2).v(20, 7);
+    else attr.f32(7, 0.5f).v(20, 6);
+    Pb node;
+    node.bytes(4, "X").msg(5, attr);
+    Pb graph;
+    graph.msg(1, node);
+    Pb model;
+    model.msg(7, graph);
+    const Model m = parse(model.s);
+    const auto& a = m.graph.nodes[0].attributes[0];
+    CHECK(a.unknown_fields.empty());
+    if (empty_field == 7) CHECK(a.as_ints() == std::vector<std::int64_t>{1, 2});
+    else CHECK(a.as_floats() == std::vector<float>{0.5f});
+    const std::string once = serialize_model_to_string(m);
+    const Model again = parse(once);
+    CHECK(again == m);
+    CHECK(serialize_model_to_string(again) == once);
+  }
+  // Alone, an empty packed list leaves the kind to the type field.
+  Pb attr;
+  attr.bytes(1, "axes").bytes(8, "").v(20, 7);
+  Pb node;
+  node.bytes(4, "Squeeze").msg(5, attr);
+  Pb graph;
+  graph.msg(1, node);
+  Pb model;
+  model.msg(7, graph);
+  const Model m = parse(model.s);
+  CHECK(m.graph.nodes[0].attributes[0].kind() == AttributeType::INTS);
+  CHECK(m.graph.nodes[0].attributes[0].as_ints().empty());
+}
+
 TEST_CASE("payload fields that do not belong to the data type are kept, not used") {
   Pb tensor;
   tensor.v(1, 1).v(2, 1).key(7, 2).varint(1).varint(5).bytes(9, std::string("\x00\x00\x80\x3f", 4));

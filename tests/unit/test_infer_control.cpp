@@ -255,6 +255,57 @@ TEST_CASE("Function bodies on request: annotated with what holds at every call s
   CHECK(type_str(*one.functions[0].value_info.at(0).type) == "FLOAT[N,4]");
 }
 
+TEST_CASE("Loops nested 40 deep whose carried values change: bounded work, not 2^40 body runs") {
+  // Each level's carried value starts as the outer input v[K] and grows by one element per
+  // iteration, so every Loop needs two passes to reach its fixed point, and each pass re-runs the
+  // Loops nested in its body. Without the shared budget of extra body runs this never finishes
+  // (tests/fuzz/regressions/nested_loops_2pow_depth.onnx is the same shape, found while fuzzing).
+  const int depth = 40;
+  Graph inner;
+  for (int d = depth - 1; d >= 0; --d) {
+    Graph body;
+    body.inputs = {value_info_of({"i", DataType::INT64, {}}), value_info_of({"cin", DataType::BOOL, {}}), ValueInfo{}};
+    body.inputs[2].name = "x";
+    body.nodes = {Node("Identity", {"cin"}, {"cout"}), Node("Concat", {"x", "one"}, {"y"})};
+    std::vector<std::string> outs = {"cout", "y"};
+    if (d + 1 < depth) {
+      Node l("Loop", {"", "", "v"}, {"z"});
+      l.set_attribute(Attribute("body", std::move(inner)));
+      body.nodes.push_back(std::move(l));
+      outs.push_back("z");
+    }
+    for (const auto& o : outs) {
+      ValueInfo vi;
+      vi.name = o;
+      body.outputs.push_back(vi);
+    }
+    inner = std::move(body);
+  }
+  Node loop("Loop", {"", "", "v"}, {"out", "scan"});
+  loop.set_attribute(Attribute("body", std::move(inner)));
+  auto m = make_model({loop}, {{"v", DataType::FLOAT, {"K"}}, {"one", DataType::FLOAT, {"1"}}});
+  auto rep = run(m);
+  CHECK(rep.nodes < 50000);  // (1 + budget + depth) runs of each body at most: ~17,000 node visits
+  CHECK(type_of(m, "out").rfind("FLOAT", 0) == 0);
+  CHECK(type_of(m, "out") != "FLOAT[K]");  // it grows: never claimed to keep the initial size
+
+  // A single level keeps its precise fixed point.
+  Graph body;
+  body.inputs = {value_info_of({"i", DataType::INT64, {}}), value_info_of({"cin", DataType::BOOL, {}}), ValueInfo{}};
+  body.inputs[2].name = "x";
+  body.nodes = {Node("Identity", {"cin"}, {"cout"}), Node("Concat", {"x", "one"}, {"y"})};
+  for (auto o : {"cout", "y"}) {
+    ValueInfo vi;
+    vi.name = o;
+    body.outputs.push_back(vi);
+  }
+  Node one_loop("Loop", {"", "", "v"}, {"out"});
+  one_loop.set_attribute(Attribute("body", std::move(body)));
+  auto m1 = make_model({one_loop}, {{"v", DataType::FLOAT, {"K"}}, {"one", DataType::FLOAT, {"1"}}});
+  run(m1);
+  CHECK(type_of(m1, "out").rfind("FLOAT[unk__", 0) == 0);  // rank kept, size a new symbol
+}
+
 TEST_CASE("Subgraphs nested thousands deep: a diagnostic, not a stack overflow") {
   Graph inner = branch({Node("Identity", {"x"}, {"y0"})}, {"y0"});
   const int depth = 3000;

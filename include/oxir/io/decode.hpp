@@ -173,15 +173,23 @@ class Decoder {
             break;
           case 7:
             if ((is(t, FIXED32) || is(t, LEN)) && takes<std::vector<float>>(a)) {
-              repeated_f32(r, t, list<std::vector<float>>(a));
+              const bool fresh = a.value.index() == 0;
+              auto& floats = list<std::vector<float>>(a);
+              repeated_f32(r, t, floats);
+              // An empty packed list is no value at all (protobuf: same as absent); holding it
+              // would shunt a later ints/strings/... payload into unknown_fields, which the
+              // writer puts back as the value: the round trip would change the attribute.
+              if (fresh && floats.empty()) a.value = std::monostate{};
               continue;
             }
             break;
           case 8:
             if ((is(t, VARINT) || is(t, LEN)) && takes<std::vector<std::int64_t>>(a)) {
+              const bool fresh = a.value.index() == 0;
               auto& ints = list<std::vector<std::int64_t>>(a);
               if (ints.empty() && is(t, VARINT)) reserve_more(ints, count_fields<8>(rest(r, start))[0]);
               repeated_i64(r, t, ints);
+              if (fresh && ints.empty()) a.value = std::monostate{};  // empty packed list: as for floats
               continue;
             }
             break;

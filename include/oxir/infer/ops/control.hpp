@@ -105,6 +105,60 @@ inline bool empty_sequence(InferContext& ctx, const ValueInfoState& s) {
          ctx.resolve((*s.sym_value)[0]).is(0);
 }
 
+/// Runs of Loop bodies beyond the first one of each Loop execution (fixed-point passes, the
+/// final widened pass, sequence-length probes), shared by an outermost Loop and every Loop nested
+/// in it (in its body, in functions its body calls, ...). Each such run re-infers the Loops
+/// nested in the body, so without a shared budget a few dozen nested Loops whose carried values
+/// change once cost 2^depth body runs (a 4 KB file that never finishes). A Loop that starts with
+/// budget left reserves one run for its final widened pass, so it can always end soundly; one
+/// that starts without runs its body once, on carried values widened to what holds in every
+/// iteration (tensors of the initial element type, anything else unknown). Total work stays
+/// within (1 + budget) runs of every nested body. Real models (two or three nested Loops that
+/// settle in two or three passes each) stay below it.
+inline constexpr int kLoopExtraBodyRuns = 32;
+
+struct LoopBudget {
+  int active = 0;  ///< Loop rules running on this thread (nesting)
+  int left = 0;    ///< extra body runs left to the outermost one and everything nested in it
+};
+inline LoopBudget& loop_budget() noexcept {
+  thread_local LoopBudget b;
+  return b;
+}
+/// Held by a running Loop rule: the outermost one refills the budget, nested ones share it.
+class LoopBudgetScope {
+ public:
+  LoopBudgetScope() noexcept {
+    auto& b = loop_budget();
+    if (b.active++ == 0) b.left = kLoopExtraBodyRuns;
+    reserved_ = b.left > 0;
+    single_ = !reserved_;
+    if (reserved_) --b.left;
+  }
+  ~LoopBudgetScope() {
+    auto& b = loop_budget();
+    if (reserved_) ++b.left;  // the final pass was not needed: back to the others
+    --b.active;
+  }
+  LoopBudgetScope(const LoopBudgetScope&) = delete;
+  LoopBudgetScope& operator=(const LoopBudgetScope&) = delete;
+  /// Started without budget: one run on widened carried values, nothing more.
+  [[nodiscard]] bool single_run() const noexcept { return single_; }
+  /// Takes one extra body run from the budget; false when none is left.
+  [[nodiscard]] bool take() noexcept {
+    auto& b = loop_budget();
+    if (b.left <= 0) return false;
+    --b.left;
+    return true;
+  }
+  /// The run kept for the final widened pass (always there unless single_run()).
+  void use_reserve() noexcept { reserved_ = false; }
+
+ private:
+  bool reserved_ = false;
+  bool single_ = false;
+};
+
 inline ValueType bool_scalar() { return ValueType::tensor(DataType::BOOL, Dims{}); }
 inline ValueType int64_scalar() { return ValueType::tensor(DataType::INT64, Dims{}); }
 
@@ -161,9 +215,16 @@ inline void rule_loop(InferContext& ctx) {
   bool cond_true = !ctx.has_input(1);
   if (auto v = ctx.input_ints(1); v && v->size() == 1 && (*v)[0] != 0) cond_true = true;
 
+  LoopBudgetScope budget;
+  // No extra runs left (deep nesting): one run on carried values that hold in every iteration.
+  const bool single_run = budget.single_run();
   std::vector<ValueInfoState> carried(n_carried);
   for (std::size_t i = 0; i < n_carried; ++i) {
     carried[i].type = ctx.input_type(2 + i);
+    if (single_run) {
+      carried[i].type = carried[i].type.is_tensor() ? ValueType::tensor(carried[i].type.elem) : ValueType{};
+      continue;
+    }
     if (auto v = ctx.input_value(2 + i)) carried[i].sym_value = *v;
   }
   auto body_inputs = [&](const std::vector<ValueInfoState>& c) {
@@ -195,15 +256,19 @@ inline void rule_loop(InferContext& ctx) {
         changed = true;
       }
     }
-    if (!changed) break;
-    if (iter >= 4) {  // no fixed point in sight: forget what still moves
+    if (!changed || single_run) break;
+    // No fixed point in sight (or no extra run left for another pass): forget what still moves,
+    // in the run reserved for it.
+    if (iter >= 4 || !budget.take()) {
+      budget.use_reserve();
       Renaming renamed2;
       for (std::size_t i = 0; i < n_carried; ++i) {
         bool c2 = false;
         auto w = widen(ctx, carried[i].type, out[1 + i].type, c2, renamed2);
-        // Sizes that still move are fresh symbols in w and a rank that moves is unknown there;
-        // a tensor keeps what stays (its rank, the sizes that do not move).
-        carried[i].type = c2 && w.kind != ValueType::Kind::Tensor ? ValueType{} : w;
+        // Still moving: only the element type is sure (this last run is not checked for a
+        // fixed point, so no size or rank may be claimed for it).
+        carried[i].type = c2 ? ValueType::tensor(w.elem) : w;
+        if (carried[i].type.kind != ValueType::Kind::Tensor && c2) carried[i].type = ValueType{};
         carried[i].sym_value.reset();
       }
       out = ctx.infer_subgraph("body", body_inputs(carried));
@@ -235,6 +300,7 @@ inline void rule_loop(InferContext& ctx) {
     // a scripted loop) ends with init + k * trips elements. The body is run once more with a
     // new symbol L for the length: its output length must be L + k.
     if (!is_seq || !trips || !init.sym_value || init.sym_value->size() != 1) continue;
+    if (!budget.take()) continue;
     auto probe = carried;
     const DimExpr len = ctx.fresh();
     probe[i].sym_value = Dims{len};
