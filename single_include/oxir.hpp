@@ -6354,11 +6354,22 @@ class SymbolTable {
       if (!any && (find(id) != id || syms_[static_cast<std::size_t>(id)].value)) any = true;
     });
     if (!any) return e;
-    return e.substitute([&](std::int64_t id) -> DimExpr {
-      const auto r = find(id);
-      if (auto v = syms_[static_cast<std::size_t>(r)].value) return DimExpr(*v);
-      return DimExpr::symbol(r);
-    });
+    try {
+      return e.substitute([&](std::int64_t id) -> DimExpr {
+        const auto r = find(id);
+        if (auto v = syms_[static_cast<std::size_t>(r)].value) return DimExpr(*v);
+        return DimExpr::symbol(r);
+      });
+    } catch (const Error&) {
+      // A size bound to a number made the expression overflow int64 (9223372036854775807*N
+      // with N = 3): no int64 size is that value. The class representatives alone still name
+      // the same size; failing that, the expression as it is.
+      try {
+        return e.substitute([&](std::int64_t id) { return DimExpr::symbol(find(id)); });
+      } catch (const Error&) {
+        return e;
+      }
+    }
   }
 
   /// Records a == b where the rules of operator semantics imply it.
@@ -6376,9 +6387,15 @@ class SymbolTable {
       const auto& t = lin.terms();
       const std::size_t nonconst = t.size() - (lin.constant_term() != 0 ? 1 : 0);
       if (nonconst != 1 || t[0].factors.size() != 1 || t[0].factors[0].op != Atom::Op::Symbol) return Unify::Undecided;
-      const auto rhs = v - lin.constant_term();
-      if (rhs % t[0].coeff != 0) return Unify::Conflict;
-      return bind(t[0].factors[0].id, rhs / t[0].coeff) ? Unify::Merged : Unify::Conflict;
+      std::int64_t rhs = 0;
+      const std::int64_t k = t[0].coeff;
+      // Out of int64 range (or INT64_MIN / -1): no size solves it, but that is no proof of a
+      // conflict in the model either: left undecided.
+      if (__builtin_sub_overflow(v, lin.constant_term(), &rhs) ||
+          (k == -1 && rhs == std::numeric_limits<std::int64_t>::min()))
+        return Unify::Undecided;
+      if (rhs % k != 0) return Unify::Conflict;
+      return bind(t[0].factors[0].id, rhs / k) ? Unify::Merged : Unify::Conflict;
     };
     if (cb) return solve(a, *cb);
     if (ca) return solve(b, *ca);
@@ -6794,6 +6811,9 @@ inline constexpr std::size_t kMaxSymbolicElements = 1024;
 inline constexpr int kMaxCallDepth = 64;
 /// Deepest nesting of subgraphs inferred (stack guard; files the decoder accepts stay far below).
 inline constexpr int kMaxSubgraphDepth = 200;
+/// Function-body nodes inferred over all call sites: this many, plus 64 per node of the model
+/// (main graph and function bodies).
+inline constexpr std::size_t kFunctionBudgetBase = 50'000;
 
 /// A map from names (views of strings that outlive it) to V, in insertion order. Small maps (most
 /// graphs have a handful of values) are a plain vector searched linearly; larger ones add an
@@ -6992,6 +7012,8 @@ class Engine {
   std::unordered_map<const Function*, std::vector<std::pair<std::string, ValueInfoState>>> fn_results_;
   std::unordered_map<const Graph*, std::size_t> result_index_;  ///< only past kLinear results
   std::vector<std::optional<ValueInfoState>> spare_outputs_;  ///< a free InferContext::outputs_ buffer
+  /// Function-body nodes that may still be inferred (set by run()).
+  std::size_t function_budget_ = 0;
   /// The printed form of a resolved compound size (write-back only: the symbols no longer
   /// change). Values along a chain of layers share one expression, printed once; the memo keeps
   /// each key expression alive, so its address cannot be reused by another one.
@@ -7325,6 +7347,9 @@ inline InferReport Engine::run() {
   });
   // Graph-input dim_params are the roots of all names: registered first, with top priority.
   Graph& g = model_.graph;
+  std::size_t model_nodes = g.nodes.size();
+  for (const auto& f : model_.functions) model_nodes += f.nodes.size();
+  function_budget_ = kFunctionBudgetBase + 64 * model_nodes;
   for (const auto& v : g.inputs)
     if (v.type)
       if (const auto* tt = std::get_if<TensorType>(&v.type->value); tt && tt->shape)
@@ -7501,6 +7526,12 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
 
 inline void Engine::infer_call(InferContext& ctx, Scope& sc, const Function& fn, const Node& call) {
   if (sc.call_depth >= kMaxCallDepth) ctx.fail("function calls nested deeper than 64 (recursion?)");
+  // Bodies are inferred per call site; functions that call each other several times would
+  // otherwise cost exponentially many body inferences (f0 calls f1 twice, f1 calls f2 twice…).
+  if (function_budget_ < fn.nodes.size())
+    ctx.fail("function inference budget exhausted (" + std::to_string(kFunctionBudgetBase) +
+             " nodes + 64 per node of the model): the outputs of this call stay unknown");
+  function_budget_ -= fn.nodes.size();
   Scope body;
   body.parent = nullptr;  // a function sees only its inputs
   body.path = ctx.path() + "{function " + fn.domain + "::" + fn.name + "}";

@@ -328,3 +328,41 @@ TEST_CASE("Subgraphs nested thousands deep: a diagnostic, not a stack overflow")
   CHECK(named);
   CHECK(type_of(m, "w").rfind("FLOAT", 0) == 0);  // the element type survives the unknown branch
 }
+
+TEST_CASE("Functions that call each other several times: a budget of body inferences, not 2^depth") {
+  // f0 calls f1 twice, f1 calls f2 twice, … f29 calls f30 (an Identity) twice: 2^30 body
+  // inferences without a budget (tests/fuzz/regressions/function_fanout_2pow_depth.onnx).
+  const int depth = 30;
+  Model m = make_model({Node("f0", {"x"}, {"y"}, "call", "local")}, {{"x", DataType::FLOAT, {"N"}}});
+  m.set_opset_version("local", 1);
+  for (int d = 0; d <= depth; ++d) {
+    Function f;
+    f.name = "f" + std::to_string(d);
+    f.domain = "local";
+    f.inputs = {"a"};
+    f.outputs = {"c"};
+    if (d == depth) {
+      f.nodes = {Node("Identity", {"a"}, {"c"})};
+    } else {
+      const std::string next = "f" + std::to_string(d + 1);
+      f.nodes = {Node(next, {"a"}, {"b"}, "", "local"), Node(next, {"b"}, {"c"}, "", "local")};
+    }
+    f.opset_imports = m.opset_imports;
+    m.functions.push_back(f);
+  }
+  const auto rep = oxir::infer_shapes(m);
+  CHECK(rep.nodes < 2'000'000);
+  bool budget_said = false;
+  for (const auto& d : rep.diagnostics) budget_said = budget_said || d.message.find("budget") != std::string::npos;
+  CHECK(budget_said);
+  CHECK(type_of(m, "y") == "?");  // never claimed: the call's outputs stay unknown
+
+  // A shallow fan-out stays exact: f27 … f30 is 2^3 calls.
+  Model shallow = m;
+  shallow.graph.nodes[0].op_type = "f27";
+  shallow.graph.value_info.clear();
+  shallow.graph.outputs[0].type.reset();
+  const auto rep2 = oxir::infer_shapes(shallow);
+  CHECK(rep2.diagnostics.empty());
+  CHECK(type_of(shallow, "y") == "FLOAT[N]");
+}

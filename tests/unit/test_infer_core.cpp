@@ -2,6 +2,8 @@
 // (order, scopes, diagnostics, keep/overwrite) driven by small rules registered here.
 #include <doctest/doctest.h>
 
+#include <limits>
+
 #include "infer_test_util.hpp"
 
 using namespace oxir;
@@ -168,4 +170,37 @@ TEST_CASE("Engine: keep mode uses declared value_info as facts; overwrite replac
   auto conflict = make();
   conflict.graph.value_info[0] = value_info_of({"c", DataType::FLOAT, {"?", "7", "1"}});
   CHECK(run(conflict).conflicts == 1);
+}
+
+TEST_CASE("Sizes that overflow int64 once a symbol is bound to a number: no exception, no crash") {
+  // Flatten(axis=0) of X[N, 2^63-1] has the size (2^63-1)*N; Concat then binds N = 3, and
+  // resolving that size at write-back overflows (tests/fuzz/regressions/resolve_overflow_at_write_back.onnx).
+  const std::string big = "9223372036854775807";
+  Model m = make_model({Node("Flatten", {"X"}, {"F"}), Node("Concat", {"X", "Z"}, {"C"})},
+                       {{"X", DataType::FLOAT, {"N", big}}, {"Z", DataType::FLOAT, {"3", big}}});
+  m.graph.nodes[0].attributes.emplace_back("axis", std::int64_t{0});
+  m.graph.nodes[1].attributes.emplace_back("axis", std::int64_t{1});
+  InferReport rep;
+  CHECK_NOTHROW(rep = oxir::infer_shapes(m));
+  // No int64 is that size: it stays an expression of N (never a wrapped-around number).
+  CHECK(type_of(m, "F") == "FLOAT[1," + big + "*N]");
+
+  // k*X + c == v with v - c or (v - c) / k out of int64 range: undecided, not a trap.
+  SymbolTable syms;
+  const DimExpr n = DimExpr::symbol(syms.named("N"));
+  CHECK(syms.unify(DimExpr(1) - n, DimExpr(std::numeric_limits<std::int64_t>::min() + 1)) == Unify::Undecided);
+  CHECK(syms.unify(DimExpr(-5) - n, DimExpr(std::numeric_limits<std::int64_t>::max())) == Unify::Undecided);
+  CHECK(syms.resolve(n) == n);  // nothing was bound
+  CHECK(syms.unify(DimExpr(1) - n, DimExpr(-4)) == Unify::Merged);
+  CHECK(syms.resolve(n) == DimExpr(5));
+}
+
+TEST_CASE("A declared size below INT64_MIN + 1 against 1 - N (ConstantOfShape of Sub(1, Shape(X)))") {
+  // tests/fuzz/regressions/unify_int64_min_rem_minus_one.onnx: solving -N + 1 == -(2^63-1)
+  // divided INT64_MIN by -1 (SIGFPE).
+  Model m = make_model({Node("Shape", {"X"}, {"s"}), Node("Sub", {"one", "s"}, {"d"}),
+                        Node("ConstantOfShape", {"d"}, {"Y"})},
+                       {{"X", DataType::FLOAT, {"N"}}}, {ints("one", {1})});
+  m.graph.outputs[0].type = Type::tensor(DataType::FLOAT, Shape{Dim(std::int64_t{-9223372036854775807})});
+  CHECK_NOTHROW((void)oxir::infer_shapes(m));
 }

@@ -31,6 +31,9 @@ inline constexpr std::size_t kMaxSymbolicElements = 1024;
 inline constexpr int kMaxCallDepth = 64;
 /// Deepest nesting of subgraphs inferred (stack guard; files the decoder accepts stay far below).
 inline constexpr int kMaxSubgraphDepth = 200;
+/// Function-body nodes inferred over all call sites: this many, plus 64 per node of the model
+/// (main graph and function bodies).
+inline constexpr std::size_t kFunctionBudgetBase = 50'000;
 
 /// A map from names (views of strings that outlive it) to V, in insertion order. Small maps (most
 /// graphs have a handful of values) are a plain vector searched linearly; larger ones add an
@@ -229,6 +232,8 @@ class Engine {
   std::unordered_map<const Function*, std::vector<std::pair<std::string, ValueInfoState>>> fn_results_;
   std::unordered_map<const Graph*, std::size_t> result_index_;  ///< only past kLinear results
   std::vector<std::optional<ValueInfoState>> spare_outputs_;  ///< a free InferContext::outputs_ buffer
+  /// Function-body nodes that may still be inferred (set by run()).
+  std::size_t function_budget_ = 0;
   /// The printed form of a resolved compound size (write-back only: the symbols no longer
   /// change). Values along a chain of layers share one expression, printed once; the memo keeps
   /// each key expression alive, so its address cannot be reused by another one.
@@ -562,6 +567,9 @@ inline InferReport Engine::run() {
   });
   // Graph-input dim_params are the roots of all names: registered first, with top priority.
   Graph& g = model_.graph;
+  std::size_t model_nodes = g.nodes.size();
+  for (const auto& f : model_.functions) model_nodes += f.nodes.size();
+  function_budget_ = kFunctionBudgetBase + 64 * model_nodes;
   for (const auto& v : g.inputs)
     if (v.type)
       if (const auto* tt = std::get_if<TensorType>(&v.type->value); tt && tt->shape)
@@ -738,6 +746,12 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
 
 inline void Engine::infer_call(InferContext& ctx, Scope& sc, const Function& fn, const Node& call) {
   if (sc.call_depth >= kMaxCallDepth) ctx.fail("function calls nested deeper than 64 (recursion?)");
+  // Bodies are inferred per call site; functions that call each other several times would
+  // otherwise cost exponentially many body inferences (f0 calls f1 twice, f1 calls f2 twice…).
+  if (function_budget_ < fn.nodes.size())
+    ctx.fail("function inference budget exhausted (" + std::to_string(kFunctionBudgetBase) +
+             " nodes + 64 per node of the model): the outputs of this call stay unknown");
+  function_budget_ -= fn.nodes.size();
   Scope body;
   body.parent = nullptr;  // a function sees only its inputs
   body.path = ctx.path() + "{function " + fn.domain + "::" + fn.name + "}";

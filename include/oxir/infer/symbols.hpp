@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -232,11 +233,22 @@ class SymbolTable {
       if (!any && (find(id) != id || syms_[static_cast<std::size_t>(id)].value)) any = true;
     });
     if (!any) return e;
-    return e.substitute([&](std::int64_t id) -> DimExpr {
-      const auto r = find(id);
-      if (auto v = syms_[static_cast<std::size_t>(r)].value) return DimExpr(*v);
-      return DimExpr::symbol(r);
-    });
+    try {
+      return e.substitute([&](std::int64_t id) -> DimExpr {
+        const auto r = find(id);
+        if (auto v = syms_[static_cast<std::size_t>(r)].value) return DimExpr(*v);
+        return DimExpr::symbol(r);
+      });
+    } catch (const Error&) {
+      // A size bound to a number made the expression overflow int64 (9223372036854775807*N
+      // with N = 3): no int64 size is that value. The class representatives alone still name
+      // the same size; failing that, the expression as it is.
+      try {
+        return e.substitute([&](std::int64_t id) { return DimExpr::symbol(find(id)); });
+      } catch (const Error&) {
+        return e;
+      }
+    }
   }
 
   /// Records a == b where the rules of operator semantics imply it.
@@ -254,9 +266,15 @@ class SymbolTable {
       const auto& t = lin.terms();
       const std::size_t nonconst = t.size() - (lin.constant_term() != 0 ? 1 : 0);
       if (nonconst != 1 || t[0].factors.size() != 1 || t[0].factors[0].op != Atom::Op::Symbol) return Unify::Undecided;
-      const auto rhs = v - lin.constant_term();
-      if (rhs % t[0].coeff != 0) return Unify::Conflict;
-      return bind(t[0].factors[0].id, rhs / t[0].coeff) ? Unify::Merged : Unify::Conflict;
+      std::int64_t rhs = 0;
+      const std::int64_t k = t[0].coeff;
+      // Out of int64 range (or INT64_MIN / -1): no size solves it, but that is no proof of a
+      // conflict in the model either: left undecided.
+      if (__builtin_sub_overflow(v, lin.constant_term(), &rhs) ||
+          (k == -1 && rhs == std::numeric_limits<std::int64_t>::min()))
+        return Unify::Undecided;
+      if (rhs % k != 0) return Unify::Conflict;
+      return bind(t[0].factors[0].id, rhs / k) ? Unify::Merged : Unify::Conflict;
     };
     if (cb) return solve(a, *cb);
     if (ca) return solve(b, *ca);
