@@ -9,58 +9,13 @@
 // (as tests/infer/real/run_ort.js). Prints one JSON object:
 //   {case: {"error": "session creation message"} |
 //          {"runs": [{"outputs": {name: {"dims": [...], "type": "float32"}}} | {"error": ...}]}}
-// onnxruntime-node is looked up under $OXIR_ORT_DIR/node_modules, ~/.cache/oxir/ort/node_modules,
-// then normally.
+// onnxruntime-node is looked up and inputs are made as in tests/infer/real/run_ort.js (shared code).
 'use strict';
 
 const fs = require('fs');
 const path = require('path');
 
-function loadOrt() {
-  const dirs = [];
-  if (process.env.OXIR_ORT_DIR) dirs.push(path.join(process.env.OXIR_ORT_DIR, 'node_modules'));
-  dirs.push(path.join(require('os').homedir(), '.cache', 'oxir', 'ort', 'node_modules'));
-  for (const d of dirs) {
-    try {
-      return require(require.resolve('onnxruntime-node', {paths: [d]}));
-    } catch (e) { /* next */ }
-  }
-  return require('onnxruntime-node');
-}
-
-let seed = 12345;
-function rnd() {
-  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-  return seed / 0x7fffffff;
-}
-
-function makeTensor(ort, spec) {
-  const dtype = spec.dtype || 'float32';
-  const shape = spec.shape || [];
-  const n = shape.reduce((a, b) => a * b, 1);
-  const [lo, hi] = spec.int_range || [0, 10];
-  const ints = () => Math.floor(lo + rnd() * (hi - lo));
-  const fixed = spec.value;
-  const pick = (i, gen) => (fixed ? fixed[i % fixed.length] : gen());
-  let data;
-  switch (dtype) {
-    case 'float32': data = Float32Array.from({length: n}, (_, i) => pick(i, () => rnd() * 2 - 1)); break;
-    case 'float64': data = Float64Array.from({length: n}, (_, i) => pick(i, () => rnd() * 2 - 1)); break;
-    case 'float16': data = new Uint16Array(n).fill(0x3c00); break;
-    case 'int8': data = Int8Array.from({length: n}, (_, i) => pick(i, ints)); break;
-    case 'uint8': data = Uint8Array.from({length: n}, (_, i) => pick(i, ints)); break;
-    case 'int16': data = Int16Array.from({length: n}, (_, i) => pick(i, ints)); break;
-    case 'uint16': data = Uint16Array.from({length: n}, (_, i) => pick(i, ints)); break;
-    case 'int32': data = Int32Array.from({length: n}, (_, i) => pick(i, ints)); break;
-    case 'uint32': data = Uint32Array.from({length: n}, (_, i) => pick(i, ints)); break;
-    case 'int64': data = BigInt64Array.from({length: n}, (_, i) => BigInt(pick(i, ints))); break;
-    case 'uint64': data = BigUint64Array.from({length: n}, (_, i) => BigInt(pick(i, ints))); break;
-    case 'bool': data = Uint8Array.from({length: n}, (_, i) => (pick(i, () => (rnd() < 0.5 ? 0 : 1)) ? 1 : 0)); break;
-    case 'string': data = Array.from({length: n}, (_, i) => String(pick(i, () => 'ab'))); break;
-    default: throw new Error(`unsupported dtype ${dtype}`);
-  }
-  return new ort.Tensor(dtype, data, shape);
-}
+const {loadOrt, makeTensor} = require(path.join(__dirname, '..', 'real', 'run_ort.js'));
 
 function msg(e) {
   return String(e && e.message ? e.message : e).split('\n').slice(0, 3).join(' ').slice(0, 600);

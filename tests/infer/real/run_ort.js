@@ -6,11 +6,13 @@
 //
 // SPEC_JSON (a JSON string, or @file): {"input name": {"shape": [2, 7], "dtype": "float32",
 //   "int_range": [lo, hi) (integers only, default [0, 10)), "value": [..] (fixed contents)}, ...}
-// dtype: float32 float64 float16 int8 uint8 int16 uint16 int32 int64 uint64 bool (default float32).
+// dtype: float32 float64 float16 int8 uint8 int16 uint16 int32 uint32 int64 uint64 bool string
+// (default float32).
 // Prints {"outputs": {"name": [dims...], ...}} in the session's output order.
 //
 // onnxruntime-node is looked up normally, then under $OXIR_ORT_DIR/node_modules (the cache the
 // verification driver installs it into with `npm install --ignore-scripts`).
+// Also a module: loadOrt() and makeTensor(ort, spec) serve tests/infer/newops/run_ort_batch.js.
 'use strict';
 
 const fs = require('fs');
@@ -49,21 +51,23 @@ function makeTensor(ort, spec) {
   const n = shape.reduce((a, b) => a * b, 1);
   const [lo, hi] = spec.int_range || [0, 10];
   const ints = () => Math.floor(lo + rnd() * (hi - lo));
-  let data;
   const fixed = spec.value;
   const pick = (i, gen) => (fixed ? fixed[i % fixed.length] : gen());
+  let data;
   switch (dtype) {
     case 'float32': data = Float32Array.from({length: n}, (_, i) => pick(i, () => rnd() * 2 - 1)); break;
     case 'float64': data = Float64Array.from({length: n}, (_, i) => pick(i, () => rnd() * 2 - 1)); break;
-    case 'float16': data = new Uint16Array(n).fill(0x3c00); break;  // 1.0
+    case 'float16': data = new Uint16Array(n).fill(0x3c00); break;
     case 'int8': data = Int8Array.from({length: n}, (_, i) => pick(i, ints)); break;
     case 'uint8': data = Uint8Array.from({length: n}, (_, i) => pick(i, ints)); break;
     case 'int16': data = Int16Array.from({length: n}, (_, i) => pick(i, ints)); break;
     case 'uint16': data = Uint16Array.from({length: n}, (_, i) => pick(i, ints)); break;
     case 'int32': data = Int32Array.from({length: n}, (_, i) => pick(i, ints)); break;
+    case 'uint32': data = Uint32Array.from({length: n}, (_, i) => pick(i, ints)); break;
     case 'int64': data = BigInt64Array.from({length: n}, (_, i) => BigInt(pick(i, ints))); break;
     case 'uint64': data = BigUint64Array.from({length: n}, (_, i) => BigInt(pick(i, ints))); break;
     case 'bool': data = Uint8Array.from({length: n}, (_, i) => (pick(i, () => (rnd() < 0.5 ? 0 : 1)) ? 1 : 0)); break;
+    case 'string': data = Array.from({length: n}, (_, i) => String(pick(i, () => 'ab'))); break;
     default: throw new Error(`unsupported dtype ${dtype}`);
   }
   return new ort.Tensor(dtype, data, shape);
@@ -89,7 +93,11 @@ async function main() {
   process.stdout.write(JSON.stringify({outputs}) + '\n');
 }
 
-main().catch((e) => {
-  process.stderr.write(`run_ort.js: ${e && e.stack ? e.stack : e}\n`);
-  process.exit(1);
-});
+module.exports = {loadOrt, makeTensor};
+
+if (require.main === module) {
+  main().catch((e) => {
+    process.stderr.write(`run_ort.js: ${e && e.stack ? e.stack : e}\n`);
+    process.exit(1);
+  });
+}
