@@ -298,15 +298,23 @@ TEST_CASE("IR version 1 attributes without a type field") {
   CHECK(serialize_model_to_string(m) == model.s);
 }
 
-TEST_CASE("an attribute declared INTS with no values reads as an empty list") {
-  Pb attr;
-  attr.bytes(1, "axes").v(20, 7);
+namespace {
+/// A model whose graph holds one node `op` carrying the encoded attribute `attr`.
+Pb model_with_attribute(const Pb& attr, const char* op) {
   Pb node;
-  node.bytes(4, "Squeeze").msg(5, attr);
+  node.bytes(4, op).msg(5, attr);
   Pb graph;
   graph.msg(1, node);
   Pb model;
   model.msg(7, graph);
+  return model;
+}
+}  // namespace
+
+TEST_CASE("an attribute declared INTS with no values reads as an empty list") {
+  Pb attr;
+  attr.bytes(1, "axes").v(20, 7);
+  const Pb model = model_with_attribute(attr, "Squeeze");
   const Model m = parse(model.s);
   CHECK(m.graph.nodes[0].attributes[0].kind() == AttributeType::INTS);
   CHECK(m.graph.nodes[0].attributes[0].as_ints().empty());
@@ -323,13 +331,7 @@ TEST_CASE("an empty packed list is no value: a later payload of another kind is 
     attr.bytes(1, "a").bytes(empty_field, "");
     if (empty_field == 7) attr.v(8, 1).v(8, 2).v(20, 7);
     else attr.f32(7, 0.5f).v(20, 6);
-    Pb node;
-    node.bytes(4, "X").msg(5, attr);
-    Pb graph;
-    graph.msg(1, node);
-    Pb model;
-    model.msg(7, graph);
-    const Model m = parse(model.s);
+    const Model m = parse(model_with_attribute(attr, "X").s);
     const auto& a = m.graph.nodes[0].attributes[0];
     CHECK(a.unknown_fields.empty());
     if (empty_field == 7) CHECK(a.as_ints() == std::vector<std::int64_t>{1, 2});
@@ -342,12 +344,7 @@ TEST_CASE("an empty packed list is no value: a later payload of another kind is 
   // Alone, an empty packed list leaves the kind to the type field.
   Pb attr;
   attr.bytes(1, "axes").bytes(8, "").v(20, 7);
-  Pb node;
-  node.bytes(4, "Squeeze").msg(5, attr);
-  Pb graph;
-  graph.msg(1, node);
-  Pb model;
-  model.msg(7, graph);
+  const Pb model = model_with_attribute(attr, "Squeeze");
   const Model m = parse(model.s);
   CHECK(m.graph.nodes[0].attributes[0].kind() == AttributeType::INTS);
   CHECK(m.graph.nodes[0].attributes[0].as_ints().empty());
