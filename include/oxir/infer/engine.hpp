@@ -193,7 +193,6 @@ class Engine {
   /// `prefix` is given (the name is built only for such dims).
   ValueType convert_type(const Type& t, const std::string* prefix, std::string_view suffix);
   /// Sizes resolved to numbers, dim_params, or printed expressions.
-  std::optional<Shape> to_shape(const std::optional<Dims>& d);
   void shape_into(std::optional<Shape>& out, const std::optional<Dims>& d);
   /// Sets out.value to v converted back (out's other fields are left as they are).
   void type_into(Type& out, const ValueType& v);
@@ -341,12 +340,6 @@ inline void Engine::shape_into(std::optional<Shape>& out, const std::optional<Di
     else
       dims.emplace_back(printed(r));
   }
-}
-
-inline std::optional<Shape> Engine::to_shape(const std::optional<Dims>& d) {
-  std::optional<Shape> out;
-  shape_into(out, d);
-  return out;
 }
 
 inline void Engine::type_into(Type& out, const ValueType& v) {
