@@ -5554,6 +5554,23 @@ namespace oxir::infer {
 
 class DimExpr;
 
+/// Largest size expression built, counted as a tree: one per term, per factor, and per factor
+/// of the expressions inside floor/min/max (shared subexpressions count every time they occur,
+/// as they do when printed). Real models stay far below (the deepest in the test corpora is
+/// under 100); a model whose size arithmetic would grow past it (N*N squared over and over,
+/// floors nested in their own operands) gets ExprTooLarge instead of expressions that double at
+/// every node, so time, memory and printed dim_params stay bounded.
+inline constexpr std::uint32_t kMaxExprSize = 1000;
+
+/// Thrown by DimExpr arithmetic whose result would exceed kMaxExprSize. The inference engine
+/// leaves the sizes concerned unknown.
+class ExprTooLarge : public Error {
+ public:
+  ExprTooLarge()
+      : Error("dimension expression", "size expression larger than " + std::to_string(kMaxExprSize) +
+                                          " terms and factors") {}
+};
+
 /// A variable of the polynomial: a symbol or a compound expression the polynomial cannot absorb.
 struct Atom {
   enum class Op : std::uint8_t { Symbol = 0, FloorDivConst = 1, FloorDiv = 2, Min = 3, Max = 4 };
@@ -5684,10 +5701,13 @@ class DimExpr {
   [[nodiscard]] const void* shared_terms() const noexcept { return rep_ == Rep::General ? p_.get() : nullptr; }
   /// Number of atoms (a measure of size, used to cap expression growth).
   [[nodiscard]] std::size_t complexity() const noexcept;
+  /// Size as a tree (see kMaxExprSize): 1 for a constant or a symbol.
+  [[nodiscard]] std::uint32_t tree_size() const noexcept { return size_; }
 
  private:
   enum class Rep : std::uint8_t { Const, Symbol, General };
   Rep rep_ = Rep::Const;
+  std::uint32_t size_ = 1;                           // tree size (General: computed in from_terms)
   std::int64_t v_ = 0;                               // Const: the value; Symbol: the id
   mutable std::shared_ptr<const std::vector<Term>> p_;  // General: the terms; inline forms: a cache
 };
@@ -5754,6 +5774,21 @@ inline Atom make_compound(Atom::Op op, std::int64_t id, std::vector<DimExpr> arg
   return Atom{op, id, std::make_shared<const std::vector<DimExpr>>(std::move(args))};
 }
 
+/// Tree size of an atom (its operands' sizes are cached in them). Saturates far above
+/// kMaxExprSize instead of wrapping.
+inline std::uint64_t atom_size(const Atom& a) noexcept {
+  std::uint64_t n = 1;
+  if (a.op != Atom::Op::Symbol)
+    for (const auto& e : *a.args) n += e.tree_size();
+  return n;
+}
+/// Tree size of a term: the term itself and its factors.
+inline std::uint64_t term_size(const Term& t) noexcept {
+  std::uint64_t n = 1;
+  for (const auto& a : t.factors) n += atom_size(a);
+  return n;
+}
+
 }  // namespace detail
 
 inline DimExpr DimExpr::from_terms(std::vector<Term> terms) {
@@ -5779,8 +5814,12 @@ inline DimExpr DimExpr::from_terms(std::vector<Term> terms) {
   if (out.size() == 1 && out[0].factors.empty()) return DimExpr(out[0].coeff);
   if (out.size() == 1 && out[0].coeff == 1 && out[0].factors.size() == 1 && out[0].factors[0].op == Atom::Op::Symbol)
     return DimExpr::symbol(out[0].factors[0].id);
+  std::uint64_t size = 0;
+  for (const auto& t : out) size += detail::term_size(t);
+  if (size > kMaxExprSize) throw ExprTooLarge();
   DimExpr e;
   e.rep_ = Rep::General;
+  e.size_ = static_cast<std::uint32_t>(size);
   e.p_ = std::make_shared<const std::vector<Term>>(std::move(out));
   return e;
 }
@@ -5812,6 +5851,15 @@ inline DimExpr operator*(const DimExpr& a, const DimExpr& b) {
   std::vector<Term> t;
   const auto& at = a.terms();
   const auto& bt = b.terms();
+  // The expanded product before like terms combine: refused early when far too large, so that
+  // a product of two big sums never allocates its |a|*|b| terms.
+  {
+    std::uint64_t fa = 0, fb = 0;  // factor sizes summed over the terms of a, of b
+    for (const auto& x : at) fa += detail::term_size(x) - 1;
+    for (const auto& y : bt) fb += detail::term_size(y) - 1;
+    const std::uint64_t expanded = std::uint64_t{at.size()} * bt.size() + fa * bt.size() + fb * at.size();
+    if (expanded > 4 * std::uint64_t{kMaxExprSize}) throw ExprTooLarge();
+  }
   t.reserve(at.size() * bt.size());
   for (const auto& x : at)
     for (const auto& y : bt) {
@@ -6116,6 +6164,10 @@ inline DimExpr minmax(const DimExpr& a, const DimExpr& b, bool is_max) {
   };
   add(a);
   add(b);
+  std::uint64_t size = 2;  // the term and the atom
+  for (const auto& e : args) size += e.tree_size();
+  // Bounds the quadratic dominance check below; from_terms checks the (smaller) result.
+  if (size > 2 * std::uint64_t{kMaxExprSize}) throw ExprTooLarge();
   std::sort(args.begin(), args.end(), [](const DimExpr& x, const DimExpr& y) { return compare(x, y) < 0; });
   args.erase(std::unique(args.begin(), args.end()), args.end());
   // Drop operands dominated by a constant offset of another (max(N, N+1) = N+1).
@@ -6400,7 +6452,10 @@ class SymbolTable {
     if (cb) return solve(a, *cb);
     if (ca) return solve(b, *ca);
     // Differences that are constant prove inequality (N+1 vs N).
-    if ((a - b).is_const()) return Unify::Conflict;
+    try {
+      if ((a - b).is_const()) return Unify::Conflict;
+    } catch (const Error&) {  // overflow, or a difference too large to build: no proof either way
+    }
     return Unify::Undecided;
   }
 
@@ -7472,6 +7527,12 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
                "no inference rule for operator '" + (default_domain ? std::string() : n.domain + "::") + n.op_type +
                    "': its outputs stay unknown");
     }
+  } catch (const ExprTooLarge& e) {
+    // Not a fault of the model: its sizes grew beyond what is tracked symbolically. What the
+    // rule set before that stays (each output it sets is a complete claim; e.g. ReduceProd sets
+    // its shape, then fails on the product of a shape's elements): the rest stays unknown.
+    diagnose(Severity::Warning, DiagnosticKind::Other, path(), &n,
+             std::string(e.message()) + ": the sizes computed from here on are left unknown");
   } catch (const RuleFailure& f) {
     ok = false;
     ++report.nodes_failed;

@@ -692,6 +692,12 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
                "no inference rule for operator '" + (default_domain ? std::string() : n.domain + "::") + n.op_type +
                    "': its outputs stay unknown");
     }
+  } catch (const ExprTooLarge& e) {
+    // Not a fault of the model: its sizes grew beyond what is tracked symbolically. What the
+    // rule set before that stays (each output it sets is a complete claim; e.g. ReduceProd sets
+    // its shape, then fails on the product of a shape's elements): the rest stays unknown.
+    diagnose(Severity::Warning, DiagnosticKind::Other, path(), &n,
+             std::string(e.message()) + ": the sizes computed from here on are left unknown");
   } catch (const RuleFailure& f) {
     ok = false;
     ++report.nodes_failed;

@@ -279,7 +279,10 @@ class SymbolTable {
     if (cb) return solve(a, *cb);
     if (ca) return solve(b, *ca);
     // Differences that are constant prove inequality (N+1 vs N).
-    if ((a - b).is_const()) return Unify::Conflict;
+    try {
+      if ((a - b).is_const()) return Unify::Conflict;
+    } catch (const Error&) {  // overflow, or a difference too large to build: no proof either way
+    }
     return Unify::Undecided;
   }
 
