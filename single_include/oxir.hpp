@@ -5789,6 +5789,19 @@ inline std::uint64_t term_size(const Term& t) noexcept {
   return n;
 }
 
+/// The one operand of a single-factor term c*op(x, y) with two operands, or nullptr.
+inline const Atom* binary_atom(const Term& t, Atom::Op op) {
+  if (t.factors.size() != 1) return nullptr;
+  const Atom& a = t.factors[0];
+  return a.op == op && a.args && a.args->size() == 2 ? &a : nullptr;
+}
+
+/// Sums that torch.roll and cyclic shifts produce (Concat of x[-k:] and x[:-k]) hold for every
+/// value of the operands: min(u,v) + max(0,u-v) = u, min(u,v) + max(0,v-u) = v,
+/// min(u,v) + max(u,v) = u+v. `terms` is canonical; the sum with one such pair (of equal
+/// coefficients) replaced, or nullopt.
+inline std::optional<DimExpr> merge_min_max_pair(const std::vector<Term>& terms);
+
 }  // namespace detail
 
 inline DimExpr DimExpr::from_terms(std::vector<Term> terms) {
@@ -5809,6 +5822,7 @@ inline DimExpr DimExpr::from_terms(std::vector<Term> terms) {
       out.push_back(std::move(t));
     }
   }
+  if (auto merged = detail::merge_min_max_pair(out)) return *merged;
   // Constants and single symbols take their inline form.
   if (out.empty()) return DimExpr(0);
   if (out.size() == 1 && out[0].factors.empty()) return DimExpr(out[0].coeff);
@@ -6086,7 +6100,26 @@ inline std::optional<DimExpr> exact_div(const DimExpr& a, const DimExpr& b) {
     return DimExpr(x / y);
   }
   if (a == b) return DimExpr(1);
-  if (b.terms().size() != 1) return std::nullopt;
+  if (b.terms().size() > 1) {
+    // A divisor of several terms ((H-p)*(W-q) windows dividing N*(H-p)*(W-q)): long division on
+    // leading terms. Each step keeps a == q*b + rem exactly, so rem == 0 proves the quotient
+    // (an order in which the steps cannot reach 0 only gives up).
+    try {
+      const DimExpr lead_b = DimExpr::from_terms({b.terms()[0]});
+      DimExpr q, rem = a;
+      for (int step = 0; step < 64 && !rem.is(0); ++step) {
+        if (rem.is_const()) return std::nullopt;
+        auto t = exact_div(DimExpr::from_terms({rem.terms()[0]}), lead_b);
+        if (!t) return std::nullopt;
+        q = q + *t;
+        rem = rem - *t * b;
+      }
+      if (!rem.is(0)) return std::nullopt;
+      return q;
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+  }
   const Term& d = b.terms()[0];
   std::vector<Term> out;
   for (const auto& t : a.terms()) {
@@ -6187,6 +6220,39 @@ inline DimExpr minmax(const DimExpr& a, const DimExpr& b, bool is_max) {
 
 inline DimExpr min(const DimExpr& a, const DimExpr& b) { return detail::minmax(a, b, false); }
 inline DimExpr max(const DimExpr& a, const DimExpr& b) { return detail::minmax(a, b, true); }
+
+inline std::optional<DimExpr> detail::merge_min_max_pair(const std::vector<Term>& terms) {
+  if (terms.size() < 2) return std::nullopt;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const Atom* mn = binary_atom(terms[i], Atom::Op::Min);
+    if (!mn) continue;
+    const DimExpr& u = (*mn->args)[0];
+    const DimExpr& v = (*mn->args)[1];
+    for (std::size_t j = 0; j < terms.size(); ++j) {
+      const Atom* mx = j == i || terms[j].coeff != terms[i].coeff ? nullptr : binary_atom(terms[j], Atom::Op::Max);
+      if (!mx) continue;
+      const DimExpr& p = (*mx->args)[0];
+      const DimExpr& q = (*mx->args)[1];
+      std::optional<DimExpr> pair;  // min(u,v) + max(p,q)
+      if ((p == u && q == v) || (p == v && q == u)) {
+        pair = u + v;
+      } else if (p.is(0) || q.is(0)) {
+        const DimExpr& d = p.is(0) ? q : p;
+        if (d == u - v)
+          pair = u;
+        else if (d == v - u)
+          pair = v;
+      }
+      if (!pair) continue;
+      std::vector<Term> rest;
+      rest.reserve(terms.size());
+      for (std::size_t k = 0; k < terms.size(); ++k)
+        if (k != i && k != j) rest.push_back(terms[k]);
+      return DimExpr::from_terms(std::move(rest)) + DimExpr(terms[i].coeff) * *pair;
+    }
+  }
+  return std::nullopt;
+}
 
 }  // namespace oxir::infer
 // ---- end oxir/infer/expr.hpp ----
@@ -8553,6 +8619,101 @@ inline void register_control_ops(OpRegistry& r) {
 
 #include <cmath>
 
+// ---- begin oxir/infer/ops/common.hpp ----
+// Checks and size facts shared by the operator families' rules.
+
+namespace oxir::infer::ops {
+
+/// Fails unless the node has between `min` and `max` inputs with inputs 0..min-1 given.
+inline void require_inputs(const InferContext& c, std::size_t min, std::size_t max) {
+  if (c.input_count() < min || c.input_count() > max)
+    c.fail("expects " + (min == max ? std::to_string(min) : std::to_string(min) + " to " + std::to_string(max)) +
+           " inputs, got " + std::to_string(c.input_count()));
+  for (std::size_t i = 0; i < min; ++i)
+    if (!c.has_input(i)) c.fail("required input " + std::to_string(i) + " is missing");
+}
+
+/// Fails when the node's domain is imported at an opset older than `since`, where `op` appeared.
+inline void require_opset(const InferContext& c, std::int64_t since, std::string_view op) {
+  if (c.opset() < since)
+    c.fail(std::string(op) + " needs opset " + std::to_string(since) + " of its domain (model imports " +
+           std::to_string(c.opset()) + ")");
+}
+
+// ---- facts about sizes shared by the rules ----
+
+/// Provably non-negative when every symbol is (symbols are sizes): a polynomial with
+/// non-negative coefficients through floor, min and max of such, and remainders (below).
+inline bool nonneg(const DimExpr& e);
+inline bool nonneg_atom(const Atom& a) {
+  switch (a.op) {
+    case Atom::Op::Symbol: return true;
+    case Atom::Op::FloorDivConst: return a.id > 0 && a.args && !a.args->empty() && nonneg((*a.args)[0]);
+    case Atom::Op::FloorDiv:
+    case Atom::Op::Min:
+    case Atom::Op::Max:
+      if (!a.args) return false;
+      for (const auto& x : *a.args)
+        if (!nonneg(x)) return false;
+      return true;
+  }
+  return false;
+}
+inline bool nonneg(const DimExpr& e) {
+  const Term* negative = nullptr;  // the one term of the form -c*floor(x/k) allowed below
+  for (const auto& t : e.terms()) {
+    if (t.coeff < 0) {
+      if (negative) return false;
+      negative = &t;
+      continue;
+    }
+    for (const auto& f : t.factors)
+      if (!nonneg_atom(f)) return false;
+  }
+  if (!negative) return true;
+  // Remainders: x - k*floor(x/k) (what Mod and a - k*floor(a/k) canonicalise to, e.g. torch's
+  // (7 - W % 7) % 7 window padding). With x >= 0 and 0 < c <= k, c*floor(x/k) <= x, so e >= 0
+  // when the rest of e is at least x.
+  const auto& t = *negative;
+  if (t.factors.size() != 1 || t.factors[0].op != Atom::Op::FloorDivConst) return false;
+  const Atom& f = t.factors[0];
+  if (!f.args || f.args->empty() || f.id <= 0 || -t.coeff > f.id) return false;
+  const DimExpr& x = (*f.args)[0];
+  if (!nonneg(x)) return false;
+  try {
+    const DimExpr rest = e + DimExpr(-t.coeff) * DimExpr::from_terms({Term{1, {f}}});
+    return nonneg(rest - x);
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+/// a <= b when provable (a constant difference, or b - a provably non-negative); false when a
+/// constant difference proves a > b; nullopt otherwise.
+inline std::optional<bool> provably_le(const DimExpr& a, const DimExpr& b) {
+  if (a == b) return true;
+  try {
+    const DimExpr d = b - a;
+    if (auto k = d.const_value()) return *k >= 0;
+    if (nonneg(d)) return true;
+  } catch (const Error&) {  // overflow, or too large a difference: unproven
+  }
+  return std::nullopt;
+}
+inline DimExpr min_of(const DimExpr& a, const DimExpr& b) {
+  if (auto le = provably_le(a, b)) return *le ? a : b;
+  if (auto le = provably_le(b, a)) return *le ? b : a;
+  return min(a, b);
+}
+inline DimExpr max_of(const DimExpr& a, const DimExpr& b) {
+  if (auto le = provably_le(a, b)) return *le ? b : a;
+  if (auto le = provably_le(b, a)) return *le ? a : b;
+  return max(a, b);
+}
+
+}  // namespace oxir::infer::ops
+// ---- end oxir/infer/ops/common.hpp ----
+
 namespace oxir::infer::ops {
 
 namespace elementwise_detail {
@@ -8646,31 +8807,6 @@ inline std::optional<std::size_t> broadcast_len(const std::vector<const Dims*>& 
 }
 inline const DimExpr& at(const Dims& v, std::size_t k) { return v.size() == 1 ? v[0] : v[k]; }
 
-/// Every term of e is non-negative for non-negative symbols (sizes).
-inline bool nonneg(const DimExpr& e);
-inline bool nonneg_atom(const Atom& a) {
-  switch (a.op) {
-    case Atom::Op::Symbol: return true;
-    case Atom::Op::FloorDivConst: return a.id > 0 && a.args && !a.args->empty() && nonneg((*a.args)[0]);
-    case Atom::Op::FloorDiv:
-    case Atom::Op::Min:
-    case Atom::Op::Max:
-      if (!a.args) return false;
-      for (const auto& x : *a.args)
-        if (!nonneg(x)) return false;
-      return true;
-  }
-  return false;
-}
-inline bool nonneg(const DimExpr& e) {
-  for (const auto& t : e.terms()) {
-    if (t.coeff < 0) return false;
-    for (const auto& f : t.factors)
-      if (!nonneg_atom(f)) return false;
-  }
-  return true;
-}
-
 inline bool is_int_like(DataType e) { return is_integer(e) || e == DataType::BOOL; }
 
 /// Whether a constant v fits in integer type `t` (or BOOL as 0/1).
@@ -8741,24 +8877,6 @@ inline void propagate_unary(InferContext& c, UnFn f) {
 }
 
 // ---- element functions ----
-
-/// a <= b when provable (a constant difference, or 0 vs a non-negative size); nullopt otherwise.
-inline std::optional<bool> provably_le(const DimExpr& a, const DimExpr& b) {
-  if (a == b) return true;
-  if (auto d = (b - a).const_value()) return *d >= 0;
-  if (a.is(0) && nonneg(b)) return true;
-  return std::nullopt;
-}
-inline DimExpr min_of(const DimExpr& a, const DimExpr& b) {
-  if (auto le = provably_le(a, b)) return *le ? a : b;
-  if (auto le = provably_le(b, a)) return *le ? b : a;
-  return min(a, b);
-}
-inline DimExpr max_of(const DimExpr& a, const DimExpr& b) {
-  if (auto le = provably_le(a, b)) return *le ? b : a;
-  if (auto le = provably_le(b, a)) return *le ? a : b;
-  return max(a, b);
-}
 
 inline std::optional<DimExpr> v_add(const DimExpr& a, const DimExpr& b, InferContext&) { return a + b; }
 inline std::optional<DimExpr> v_sub(const DimExpr& a, const DimExpr& b, InferContext&) { return a - b; }
@@ -9231,9 +9349,13 @@ inline void cast_values(InferContext& c, DataType to) {
           if (!fits(*cx, to)) return;  // wraps or saturates: not tracked
           out.push_back(x);
         } else {
-          // A symbolic size keeps its value in a wide enough integer type.
-          if (to == DataType::BOOL || !is_int_like(from) || !nonneg(x)) return;
-          if (bit_width(to) < 32) return;
+          if (to == DataType::BOOL || !is_int_like(from)) return;
+          // Every value survives a cast to its own type, and to int64 from a signed type or a
+          // narrower unsigned one.
+          const bool preserved =
+              to == from || (to == DataType::INT64 && (is_signed(from) || bit_width(from) < 64));
+          // Otherwise a symbolic size keeps its value in a wide enough integer type.
+          if (!preserved && (!nonneg(x) || bit_width(to) < 32)) return;
           out.push_back(x);
         }
       } else {
@@ -9353,30 +9475,6 @@ inline void register_elementwise_ops(OpRegistry& r) {
 // broadcast; sizes nothing determines get fresh symbols.
 
 #include <cctype>
-
-// ---- begin oxir/infer/ops/common.hpp ----
-// Checks shared by the operator families' rules.
-
-namespace oxir::infer::ops {
-
-/// Fails unless the node has between `min` and `max` inputs with inputs 0..min-1 given.
-inline void require_inputs(const InferContext& c, std::size_t min, std::size_t max) {
-  if (c.input_count() < min || c.input_count() > max)
-    c.fail("expects " + (min == max ? std::to_string(min) : std::to_string(min) + " to " + std::to_string(max)) +
-           " inputs, got " + std::to_string(c.input_count()));
-  for (std::size_t i = 0; i < min; ++i)
-    if (!c.has_input(i)) c.fail("required input " + std::to_string(i) + " is missing");
-}
-
-/// Fails when the node's domain is imported at an opset older than `since`, where `op` appeared.
-inline void require_opset(const InferContext& c, std::int64_t since, std::string_view op) {
-  if (c.opset() < since)
-    c.fail(std::string(op) + " needs opset " + std::to_string(since) + " of its domain (model imports " +
-           std::to_string(c.opset()) + ")");
-}
-
-}  // namespace oxir::infer::ops
-// ---- end oxir/infer/ops/common.hpp ----
 
 namespace oxir::infer::ops {
 
@@ -11321,30 +11419,6 @@ inline Dims resolved(const InferContext& c, const Dims& d) {
   return out;
 }
 
-/// Provably non-negative: a polynomial in sizes with non-negative coefficients (sizes are >= 0),
-/// through floor(x/k) with k > 0, min and max of such.
-inline bool nonneg(const DimExpr& e) {
-  for (const auto& t : e.terms()) {
-    if (t.coeff < 0) return false;
-    for (const auto& a : t.factors) {
-      switch (a.op) {
-        case Atom::Op::Symbol: break;
-        case Atom::Op::FloorDivConst:
-          if (a.id <= 0 || !a.args || a.args->empty() || !nonneg((*a.args)[0])) return false;
-          break;
-        case Atom::Op::FloorDiv: return false;
-        case Atom::Op::Min:
-        case Atom::Op::Max:
-          if (!a.args) return false;
-          for (const auto& x : *a.args)
-            if (!nonneg(x)) return false;
-          break;
-      }
-    }
-  }
-  return true;
-}
-
 /// An axes list given as an attribute (opset < since) or as input `input` (opset >= since).
 struct AxesArg {
   bool given = false;              ///< axes were specified
@@ -11936,15 +12010,15 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
     if (sc && ec && *ec >= kHuge / 2) {
       if (*sc == 0 || *sc <= -kHuge / 2) return ceil_div(d, DimExpr(step));
       if (*sc > 0) {
-        // x[s:] has max(d-s, 0) elements: d-s alone would claim a negative size when d < s.
+        // x[s:] has max_of(d-s, 0) elements: d-s alone would claim a negative size when d < s.
         const DimExpr rest = d - DimExpr(*sc);
-        return nonneg(rest) ? ceil_div(rest, DimExpr(step)) : max(DimExpr(0), ceil_div(rest, DimExpr(step)));
+        return nonneg(rest) ? ceil_div(rest, DimExpr(step)) : max_of(DimExpr(0), ceil_div(rest, DimExpr(step)));
       }
-      return ceil_div(min(d, DimExpr(-*sc)), DimExpr(step));
+      return ceil_div(min_of(d, DimExpr(-*sc)), DimExpr(step));
     }
     // x = d-1 or d-2 (x[1:n-1] with n = x.shape[k], torch's narrow): when negative it counts
     // from the end, x+d, which is still at most 0 for those two, so the clamped bound is
-    // max(0, x) for every d (not so from d-3 on: d = 2 gives x+d = 1).
+    // max_of(0, x) for every d (not so from d-3 on: d = 2 gives x+d = 1).
     auto just_below = [&](const DimExpr& x) -> std::optional<I64> {
       auto k = (x - d).const_value();
       if (k && *k < 0 && *k >= -2) return *k;
@@ -11954,12 +12028,12 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
       if (xc) {
         if (*xc >= kHuge / 2) return d;
         if (*xc <= -kHuge / 2 || *xc == 0) return DimExpr(0);
-        if (*xc < 0) return max(DimExpr(0), d + DimExpr(*xc));
-        return min(DimExpr(*xc), d);
+        if (*xc < 0) return max_of(DimExpr(0), d + DimExpr(*xc));
+        return min_of(DimExpr(*xc), d);
       }
-      if (auto k = just_below(x)) return max(DimExpr(0), d + DimExpr(*k));
+      if (auto k = just_below(x)) return max_of(DimExpr(0), d + DimExpr(*k));
       if (!nonneg(x)) return DimExpr();  // marker handled below
-      return min(x, d);
+      return min_of(x, d);
     };
     if ((!sc && !nonneg(start) && !just_below(start)) || (!ec && !nonneg(end) && !just_below(end)))
       return c.fresh();
@@ -11968,7 +12042,7 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
     const DimExpr len = ceil_div(diff, DimExpr(step));
     if (nonneg(diff)) return len;
     if (nonneg(-diff)) return DimExpr(0);
-    return max(DimExpr(0), len);
+    return max_of(DimExpr(0), len);
   }
   // Negative step.
   const I64 k = -step;
@@ -11977,13 +12051,13 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
   DimExpr s, e;
   if (*sc >= kHuge / 2) s = d - DimExpr(1);
   else if (*sc <= -kHuge / 2) s = DimExpr(0);
-  else if (*sc < 0) s = max(DimExpr(0), d + DimExpr(*sc));
-  else s = min(DimExpr(*sc), d - DimExpr(1));
+  else if (*sc < 0) s = max_of(DimExpr(0), d + DimExpr(*sc));
+  else s = min_of(DimExpr(*sc), d - DimExpr(1));
   if (*ec <= -kHuge / 2) e = DimExpr(-1);
   else if (*ec >= kHuge / 2) e = d - DimExpr(1);
-  else if (*ec < 0) e = max(DimExpr(-1), d + DimExpr(*ec));
-  else e = min(DimExpr(*ec), d - DimExpr(1));
-  return max(DimExpr(0), ceil_div(s - e, DimExpr(k)));
+  else if (*ec < 0) e = max_of(DimExpr(-1), d + DimExpr(*ec));
+  else e = min_of(DimExpr(*ec), d - DimExpr(1));
+  return max_of(DimExpr(0), ceil_div(s - e, DimExpr(k)));
 }
 
 inline void rule_slice(InferContext& c) {

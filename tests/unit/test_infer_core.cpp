@@ -314,3 +314,91 @@ TEST_CASE("Hostile size arithmetic in shape tensors stays bounded: contents drop
   // ReduceProd keeps its output shape ([1], keepdims) while its contents are dropped.
   CHECK(type_of(m, "p") == "INT64[1]");
 }
+
+TEST_CASE("DimExpr: exact division by a divisor of several terms") {
+  const auto N = DimExpr::symbol(13), M = DimExpr::symbol(12), H = DimExpr::symbol(7), W = DimExpr::symbol(22);
+  // Swin's window count: (H - floor(6H/7)) * (W - floor(6W/7)) dividing N times itself.
+  const DimExpr wh = H - floor_div(6 * H, 7), ww = W - floor_div(6 * W, 7);
+  const DimExpr windows = wh * ww;
+  REQUIRE(windows.terms().size() == 4);
+  CHECK(exact_div(N * windows, windows) == N);
+  CHECK(exact_div(N * windows, wh) == N * ww);
+  CHECK(exact_div((N + 1) * (M + 2), M + 2) == N + 1);
+  CHECK(exact_div(N * N - 1, N - 1) == N + 1);
+  CHECK(exact_div(3 * N * (M - 1) + 6 * (M - 1), M - 1) == 3 * N + 6);
+  // Not divisible: no quotient claimed.
+  CHECK_FALSE(exact_div(N * N + 1, N + 1).has_value());
+  CHECK_FALSE(exact_div(N * M + 1, M + 1).has_value());
+  CHECK_FALSE(exact_div(N, N + 1).has_value());
+  CHECK_FALSE(exact_div(DimExpr(6), N + 1).has_value());
+  // floor division by such a divisor uses it too.
+  CHECK(floor_div(N * windows, windows) == N);
+  // Whatever the quotient, it multiplies back (checked at sample points, symbols as sizes).
+  const std::vector<std::pair<DimExpr, DimExpr>> cases = {
+      {N * windows + windows, windows}, {(N + M) * (H - 1) * (H + 1), H * H - 1}, {(2 * N + 3) * (W + M), W + M}};
+  for (const auto& [a, b] : cases) {
+    auto q = exact_div(a, b);
+    REQUIRE(q.has_value());
+    CHECK(*q * b == a);
+  }
+}
+
+TEST_CASE("Sizes: remainders are non-negative, so a padded size bounds the size it pads") {
+  using oxir::infer::ops::nonneg;
+  using oxir::infer::ops::provably_le;
+  const auto H = DimExpr::symbol(7), W = DimExpr::symbol(22);
+  CHECK(nonneg(mod(H, 7)));
+  CHECK(nonneg(mod(DimExpr(7) - mod(H, 7), 7)));           // torch's window padding
+  CHECK(nonneg(mod(floor_div(H, 4) + W, 3)));
+  CHECK_FALSE(nonneg(H - 8 * floor_div(H, 7)));            // 8*floor(H/7) can exceed H
+  CHECK_FALSE(nonneg(H - 7 * floor_div(H + 1, 7)));        // H = 6: 6 - 7 < 0
+  CHECK_FALSE(nonneg(H - W));
+  const DimExpr padded = H + mod(DimExpr(7) - mod(H, 7), 7);  // H rounded up to a multiple of 7
+  CHECK(provably_le(H, padded) == true);
+  CHECK_FALSE(provably_le(padded, H).has_value());
+  CHECK(ops::min_of(H, padded) == H);
+  CHECK(ops::max_of(padded, H) == padded);
+  // Spot check of the claims at sample sizes.
+  for (std::int64_t h = 0; h <= 30; ++h) {
+    auto v = [&](const DimExpr& e) { return *e.evaluate([&](std::int64_t) -> std::optional<std::int64_t> { return h; }); };
+    CHECK(v(mod(DimExpr(7) - mod(H, 7), 7)) >= 0);
+    CHECK(v(padded) >= h);
+    CHECK(v(padded) == (h + 6) / 7 * 7);
+  }
+}
+
+TEST_CASE("DimExpr: the sums of min/max pairs that rolls produce simplify for every value") {
+  const auto P = DimExpr::symbol(3), M = DimExpr::symbol(12);
+  CHECK(min(P, DimExpr(3)) + max(DimExpr(0), P - 3) == P);
+  CHECK(max(DimExpr(0), 3 - P) + min(P, DimExpr(3)) == DimExpr(3));
+  CHECK(min(P, M) + max(P, M) == P + M);
+  CHECK(2 * min(P, M) + 2 * max(DimExpr(0), M - P) + 1 == 2 * M + 1);
+  // Different coefficients or operands: left alone.
+  CHECK(str(min(P, DimExpr(3)) + 2 * max(DimExpr(0), P - 3)) == "min(D,3)+2*max(0,D-3)");
+  CHECK(str(min(P, DimExpr(3)) + max(DimExpr(0), P - 4)) == "min(D,3)+max(0,D-4)");
+  // The identities hold at every value, negative ones included.
+  for (std::int64_t p = -6; p <= 9; ++p)
+    for (std::int64_t k = -3; k <= 5; ++k) {
+      const std::int64_t a = std::min(p, k) + std::max<std::int64_t>(0, p - k);
+      const std::int64_t b = std::min(p, k) + std::max<std::int64_t>(0, k - p);
+      CHECK(a == p);
+      CHECK(b == k);
+    }
+}
+
+TEST_CASE("torch.roll (Concat of x[-k:] and x[:-k]) keeps the size it rolls") {
+  // Slice(X, -3, INT64_MAX) ++ Slice(X, 0, -3) along axis 1, then Slice [:H] of the result.
+  const std::int64_t big = std::numeric_limits<std::int64_t>::max();
+  Model m = make_model({Node("Slice", {"X", "s1", "e1", "ax"}, {"tail"}), Node("Slice", {"X", "s2", "e2", "ax"}, {"head"}),
+                        Node("Concat", {"tail", "head"}, {"rolled"}), Node("Shape", {"X"}, {"shp"}),
+                        Node("Gather", {"shp", "ax"}, {"h"}), Node("Slice", {"rolled", "zero", "h", "ax"}, {"Y"})},
+                       {{"X", DataType::FLOAT, {"N", "H", "8"}}},
+                       {ints("s1", {-3}), ints("e1", {big}), ints("s2", {0}), ints("e2", {-3}), ints("ax", {1}),
+                        ints("zero", {0})});
+  m.graph.nodes[2].attributes.emplace_back("axis", std::int64_t{1});
+  (void)oxir::infer_shapes(m);
+  CHECK(type_of(m, "tail") == "FLOAT[N,min(H,3),8]");
+  CHECK(type_of(m, "head") == "FLOAT[N,max(0,H-3),8]");
+  CHECK(type_of(m, "rolled") == "FLOAT[N,H,8]");
+  CHECK(type_of(m, "Y") == "FLOAT[N,H,8]");
+}

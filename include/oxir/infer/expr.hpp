@@ -260,6 +260,19 @@ inline std::uint64_t term_size(const Term& t) noexcept {
   return n;
 }
 
+/// The one operand of a single-factor term c*op(x, y) with two operands, or nullptr.
+inline const Atom* binary_atom(const Term& t, Atom::Op op) {
+  if (t.factors.size() != 1) return nullptr;
+  const Atom& a = t.factors[0];
+  return a.op == op && a.args && a.args->size() == 2 ? &a : nullptr;
+}
+
+/// Sums that torch.roll and cyclic shifts produce (Concat of x[-k:] and x[:-k]) hold for every
+/// value of the operands: min(u,v) + max(0,u-v) = u, min(u,v) + max(0,v-u) = v,
+/// min(u,v) + max(u,v) = u+v. `terms` is canonical; the sum with one such pair (of equal
+/// coefficients) replaced, or nullopt.
+inline std::optional<DimExpr> merge_min_max_pair(const std::vector<Term>& terms);
+
 }  // namespace detail
 
 inline DimExpr DimExpr::from_terms(std::vector<Term> terms) {
@@ -280,6 +293,7 @@ inline DimExpr DimExpr::from_terms(std::vector<Term> terms) {
       out.push_back(std::move(t));
     }
   }
+  if (auto merged = detail::merge_min_max_pair(out)) return *merged;
   // Constants and single symbols take their inline form.
   if (out.empty()) return DimExpr(0);
   if (out.size() == 1 && out[0].factors.empty()) return DimExpr(out[0].coeff);
@@ -557,7 +571,26 @@ inline std::optional<DimExpr> exact_div(const DimExpr& a, const DimExpr& b) {
     return DimExpr(x / y);
   }
   if (a == b) return DimExpr(1);
-  if (b.terms().size() != 1) return std::nullopt;
+  if (b.terms().size() > 1) {
+    // A divisor of several terms ((H-p)*(W-q) windows dividing N*(H-p)*(W-q)): long division on
+    // leading terms. Each step keeps a == q*b + rem exactly, so rem == 0 proves the quotient
+    // (an order in which the steps cannot reach 0 only gives up).
+    try {
+      const DimExpr lead_b = DimExpr::from_terms({b.terms()[0]});
+      DimExpr q, rem = a;
+      for (int step = 0; step < 64 && !rem.is(0); ++step) {
+        if (rem.is_const()) return std::nullopt;
+        auto t = exact_div(DimExpr::from_terms({rem.terms()[0]}), lead_b);
+        if (!t) return std::nullopt;
+        q = q + *t;
+        rem = rem - *t * b;
+      }
+      if (!rem.is(0)) return std::nullopt;
+      return q;
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+  }
   const Term& d = b.terms()[0];
   std::vector<Term> out;
   for (const auto& t : a.terms()) {
@@ -658,5 +691,38 @@ inline DimExpr minmax(const DimExpr& a, const DimExpr& b, bool is_max) {
 
 inline DimExpr min(const DimExpr& a, const DimExpr& b) { return detail::minmax(a, b, false); }
 inline DimExpr max(const DimExpr& a, const DimExpr& b) { return detail::minmax(a, b, true); }
+
+inline std::optional<DimExpr> detail::merge_min_max_pair(const std::vector<Term>& terms) {
+  if (terms.size() < 2) return std::nullopt;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const Atom* mn = binary_atom(terms[i], Atom::Op::Min);
+    if (!mn) continue;
+    const DimExpr& u = (*mn->args)[0];
+    const DimExpr& v = (*mn->args)[1];
+    for (std::size_t j = 0; j < terms.size(); ++j) {
+      const Atom* mx = j == i || terms[j].coeff != terms[i].coeff ? nullptr : binary_atom(terms[j], Atom::Op::Max);
+      if (!mx) continue;
+      const DimExpr& p = (*mx->args)[0];
+      const DimExpr& q = (*mx->args)[1];
+      std::optional<DimExpr> pair;  // min(u,v) + max(p,q)
+      if ((p == u && q == v) || (p == v && q == u)) {
+        pair = u + v;
+      } else if (p.is(0) || q.is(0)) {
+        const DimExpr& d = p.is(0) ? q : p;
+        if (d == u - v)
+          pair = u;
+        else if (d == v - u)
+          pair = v;
+      }
+      if (!pair) continue;
+      std::vector<Term> rest;
+      rest.reserve(terms.size());
+      for (std::size_t k = 0; k < terms.size(); ++k)
+        if (k != i && k != j) rest.push_back(terms[k]);
+      return DimExpr::from_terms(std::move(rest)) + DimExpr(terms[i].coeff) * *pair;
+    }
+  }
+  return std::nullopt;
+}
 
 }  // namespace oxir::infer

@@ -1,7 +1,8 @@
 #pragma once
-// Checks shared by the operator families' rules.
+// Checks and size facts shared by the operator families' rules.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,77 @@ inline void require_opset(const InferContext& c, std::int64_t since, std::string
   if (c.opset() < since)
     c.fail(std::string(op) + " needs opset " + std::to_string(since) + " of its domain (model imports " +
            std::to_string(c.opset()) + ")");
+}
+
+// ---- facts about sizes shared by the rules ----
+
+/// Provably non-negative when every symbol is (symbols are sizes): a polynomial with
+/// non-negative coefficients through floor, min and max of such, and remainders (below).
+inline bool nonneg(const DimExpr& e);
+inline bool nonneg_atom(const Atom& a) {
+  switch (a.op) {
+    case Atom::Op::Symbol: return true;
+    case Atom::Op::FloorDivConst: return a.id > 0 && a.args && !a.args->empty() && nonneg((*a.args)[0]);
+    case Atom::Op::FloorDiv:
+    case Atom::Op::Min:
+    case Atom::Op::Max:
+      if (!a.args) return false;
+      for (const auto& x : *a.args)
+        if (!nonneg(x)) return false;
+      return true;
+  }
+  return false;
+}
+inline bool nonneg(const DimExpr& e) {
+  const Term* negative = nullptr;  // the one term of the form -c*floor(x/k) allowed below
+  for (const auto& t : e.terms()) {
+    if (t.coeff < 0) {
+      if (negative) return false;
+      negative = &t;
+      continue;
+    }
+    for (const auto& f : t.factors)
+      if (!nonneg_atom(f)) return false;
+  }
+  if (!negative) return true;
+  // Remainders: x - k*floor(x/k) (what Mod and a - k*floor(a/k) canonicalise to, e.g. torch's
+  // (7 - W % 7) % 7 window padding). With x >= 0 and 0 < c <= k, c*floor(x/k) <= x, so e >= 0
+  // when the rest of e is at least x.
+  const auto& t = *negative;
+  if (t.factors.size() != 1 || t.factors[0].op != Atom::Op::FloorDivConst) return false;
+  const Atom& f = t.factors[0];
+  if (!f.args || f.args->empty() || f.id <= 0 || -t.coeff > f.id) return false;
+  const DimExpr& x = (*f.args)[0];
+  if (!nonneg(x)) return false;
+  try {
+    const DimExpr rest = e + DimExpr(-t.coeff) * DimExpr::from_terms({Term{1, {f}}});
+    return nonneg(rest - x);
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+/// a <= b when provable (a constant difference, or b - a provably non-negative); false when a
+/// constant difference proves a > b; nullopt otherwise.
+inline std::optional<bool> provably_le(const DimExpr& a, const DimExpr& b) {
+  if (a == b) return true;
+  try {
+    const DimExpr d = b - a;
+    if (auto k = d.const_value()) return *k >= 0;
+    if (nonneg(d)) return true;
+  } catch (const Error&) {  // overflow, or too large a difference: unproven
+  }
+  return std::nullopt;
+}
+inline DimExpr min_of(const DimExpr& a, const DimExpr& b) {
+  if (auto le = provably_le(a, b)) return *le ? a : b;
+  if (auto le = provably_le(b, a)) return *le ? b : a;
+  return min(a, b);
+}
+inline DimExpr max_of(const DimExpr& a, const DimExpr& b) {
+  if (auto le = provably_le(a, b)) return *le ? b : a;
+  if (auto le = provably_le(b, a)) return *le ? a : b;
+  return max(a, b);
 }
 
 }  // namespace oxir::infer::ops

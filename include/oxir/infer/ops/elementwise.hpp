@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../engine.hpp"
+#include "common.hpp"
 
 namespace oxir::infer::ops {
 
@@ -111,31 +112,6 @@ inline std::optional<std::size_t> broadcast_len(const std::vector<const Dims*>& 
 }
 inline const DimExpr& at(const Dims& v, std::size_t k) { return v.size() == 1 ? v[0] : v[k]; }
 
-/// Every term of e is non-negative for non-negative symbols (sizes).
-inline bool nonneg(const DimExpr& e);
-inline bool nonneg_atom(const Atom& a) {
-  switch (a.op) {
-    case Atom::Op::Symbol: return true;
-    case Atom::Op::FloorDivConst: return a.id > 0 && a.args && !a.args->empty() && nonneg((*a.args)[0]);
-    case Atom::Op::FloorDiv:
-    case Atom::Op::Min:
-    case Atom::Op::Max:
-      if (!a.args) return false;
-      for (const auto& x : *a.args)
-        if (!nonneg(x)) return false;
-      return true;
-  }
-  return false;
-}
-inline bool nonneg(const DimExpr& e) {
-  for (const auto& t : e.terms()) {
-    if (t.coeff < 0) return false;
-    for (const auto& f : t.factors)
-      if (!nonneg_atom(f)) return false;
-  }
-  return true;
-}
-
 inline bool is_int_like(DataType e) { return is_integer(e) || e == DataType::BOOL; }
 
 /// Whether a constant v fits in integer type `t` (or BOOL as 0/1).
@@ -206,24 +182,6 @@ inline void propagate_unary(InferContext& c, UnFn f) {
 }
 
 // ---- element functions ----
-
-/// a <= b when provable (a constant difference, or 0 vs a non-negative size); nullopt otherwise.
-inline std::optional<bool> provably_le(const DimExpr& a, const DimExpr& b) {
-  if (a == b) return true;
-  if (auto d = (b - a).const_value()) return *d >= 0;
-  if (a.is(0) && nonneg(b)) return true;
-  return std::nullopt;
-}
-inline DimExpr min_of(const DimExpr& a, const DimExpr& b) {
-  if (auto le = provably_le(a, b)) return *le ? a : b;
-  if (auto le = provably_le(b, a)) return *le ? b : a;
-  return min(a, b);
-}
-inline DimExpr max_of(const DimExpr& a, const DimExpr& b) {
-  if (auto le = provably_le(a, b)) return *le ? b : a;
-  if (auto le = provably_le(b, a)) return *le ? a : b;
-  return max(a, b);
-}
 
 inline std::optional<DimExpr> v_add(const DimExpr& a, const DimExpr& b, InferContext&) { return a + b; }
 inline std::optional<DimExpr> v_sub(const DimExpr& a, const DimExpr& b, InferContext&) { return a - b; }
@@ -696,9 +654,13 @@ inline void cast_values(InferContext& c, DataType to) {
           if (!fits(*cx, to)) return;  // wraps or saturates: not tracked
           out.push_back(x);
         } else {
-          // A symbolic size keeps its value in a wide enough integer type.
-          if (to == DataType::BOOL || !is_int_like(from) || !nonneg(x)) return;
-          if (bit_width(to) < 32) return;
+          if (to == DataType::BOOL || !is_int_like(from)) return;
+          // Every value survives a cast to its own type, and to int64 from a signed type or a
+          // narrower unsigned one.
+          const bool preserved =
+              to == from || (to == DataType::INT64 && (is_signed(from) || bit_width(from) < 64));
+          // Otherwise a symbolic size keeps its value in a wide enough integer type.
+          if (!preserved && (!nonneg(x) || bit_width(to) < 32)) return;
           out.push_back(x);
         }
       } else {

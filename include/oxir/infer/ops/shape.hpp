@@ -40,30 +40,6 @@ inline Dims resolved(const InferContext& c, const Dims& d) {
   return out;
 }
 
-/// Provably non-negative: a polynomial in sizes with non-negative coefficients (sizes are >= 0),
-/// through floor(x/k) with k > 0, min and max of such.
-inline bool nonneg(const DimExpr& e) {
-  for (const auto& t : e.terms()) {
-    if (t.coeff < 0) return false;
-    for (const auto& a : t.factors) {
-      switch (a.op) {
-        case Atom::Op::Symbol: break;
-        case Atom::Op::FloorDivConst:
-          if (a.id <= 0 || !a.args || a.args->empty() || !nonneg((*a.args)[0])) return false;
-          break;
-        case Atom::Op::FloorDiv: return false;
-        case Atom::Op::Min:
-        case Atom::Op::Max:
-          if (!a.args) return false;
-          for (const auto& x : *a.args)
-            if (!nonneg(x)) return false;
-          break;
-      }
-    }
-  }
-  return true;
-}
-
 /// An axes list given as an attribute (opset < since) or as input `input` (opset >= since).
 struct AxesArg {
   bool given = false;              ///< axes were specified
@@ -655,15 +631,15 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
     if (sc && ec && *ec >= kHuge / 2) {
       if (*sc == 0 || *sc <= -kHuge / 2) return ceil_div(d, DimExpr(step));
       if (*sc > 0) {
-        // x[s:] has max(d-s, 0) elements: d-s alone would claim a negative size when d < s.
+        // x[s:] has max_of(d-s, 0) elements: d-s alone would claim a negative size when d < s.
         const DimExpr rest = d - DimExpr(*sc);
-        return nonneg(rest) ? ceil_div(rest, DimExpr(step)) : max(DimExpr(0), ceil_div(rest, DimExpr(step)));
+        return nonneg(rest) ? ceil_div(rest, DimExpr(step)) : max_of(DimExpr(0), ceil_div(rest, DimExpr(step)));
       }
-      return ceil_div(min(d, DimExpr(-*sc)), DimExpr(step));
+      return ceil_div(min_of(d, DimExpr(-*sc)), DimExpr(step));
     }
     // x = d-1 or d-2 (x[1:n-1] with n = x.shape[k], torch's narrow): when negative it counts
     // from the end, x+d, which is still at most 0 for those two, so the clamped bound is
-    // max(0, x) for every d (not so from d-3 on: d = 2 gives x+d = 1).
+    // max_of(0, x) for every d (not so from d-3 on: d = 2 gives x+d = 1).
     auto just_below = [&](const DimExpr& x) -> std::optional<I64> {
       auto k = (x - d).const_value();
       if (k && *k < 0 && *k >= -2) return *k;
@@ -673,12 +649,12 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
       if (xc) {
         if (*xc >= kHuge / 2) return d;
         if (*xc <= -kHuge / 2 || *xc == 0) return DimExpr(0);
-        if (*xc < 0) return max(DimExpr(0), d + DimExpr(*xc));
-        return min(DimExpr(*xc), d);
+        if (*xc < 0) return max_of(DimExpr(0), d + DimExpr(*xc));
+        return min_of(DimExpr(*xc), d);
       }
-      if (auto k = just_below(x)) return max(DimExpr(0), d + DimExpr(*k));
+      if (auto k = just_below(x)) return max_of(DimExpr(0), d + DimExpr(*k));
       if (!nonneg(x)) return DimExpr();  // marker handled below
-      return min(x, d);
+      return min_of(x, d);
     };
     if ((!sc && !nonneg(start) && !just_below(start)) || (!ec && !nonneg(end) && !just_below(end)))
       return c.fresh();
@@ -687,7 +663,7 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
     const DimExpr len = ceil_div(diff, DimExpr(step));
     if (nonneg(diff)) return len;
     if (nonneg(-diff)) return DimExpr(0);
-    return max(DimExpr(0), len);
+    return max_of(DimExpr(0), len);
   }
   // Negative step.
   const I64 k = -step;
@@ -696,13 +672,13 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
   DimExpr s, e;
   if (*sc >= kHuge / 2) s = d - DimExpr(1);
   else if (*sc <= -kHuge / 2) s = DimExpr(0);
-  else if (*sc < 0) s = max(DimExpr(0), d + DimExpr(*sc));
-  else s = min(DimExpr(*sc), d - DimExpr(1));
+  else if (*sc < 0) s = max_of(DimExpr(0), d + DimExpr(*sc));
+  else s = min_of(DimExpr(*sc), d - DimExpr(1));
   if (*ec <= -kHuge / 2) e = DimExpr(-1);
   else if (*ec >= kHuge / 2) e = d - DimExpr(1);
-  else if (*ec < 0) e = max(DimExpr(-1), d + DimExpr(*ec));
-  else e = min(DimExpr(*ec), d - DimExpr(1));
-  return max(DimExpr(0), ceil_div(s - e, DimExpr(k)));
+  else if (*ec < 0) e = max_of(DimExpr(-1), d + DimExpr(*ec));
+  else e = min_of(DimExpr(*ec), d - DimExpr(1));
+  return max_of(DimExpr(0), ceil_div(s - e, DimExpr(k)));
 }
 
 inline void rule_slice(InferContext& c) {
