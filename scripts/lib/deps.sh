@@ -19,6 +19,7 @@ OXIR_APT_PACKAGES=(
   python3-onnx         # onnx.numpy_helper as an independent reader of tensors
   libonnx-testdata     # 1,072 backend-test models with reference inputs and outputs
   python3-torch        # torch.onnx.export: real exporter output for the inference tests
+  python3-torchvision  # torchvision architectures (Swin, MobileNetV3, LR-ASPP, Faster R-CNN) to export
   clang                # a second compiler: the headers must build with clang too (ctest fuzz_smoke)
   libclang-rt-14-dev   # clang's libFuzzer and sanitizer runtimes (ctest fuzz_smoke)
 )

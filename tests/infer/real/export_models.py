@@ -482,7 +482,8 @@ class VolumetricModel(nn.Module):
 EXPORTED = []  # names in export order, written to models.json for verify_real.py
 
 
-def export(model, name, args, input_names, output_names, dynamic_axes, opset, bindings, fills, out_dir):
+def export(model, name, args, input_names, output_names, dynamic_axes, opset, bindings, fills, out_dir,
+           max_bytes=2 * 1024 * 1024):
     model.eval()
     path = os.path.join(out_dir, name + ".onnx")
     # Not under torch.no_grad(): with grad enabled, nn.TransformerEncoderLayer skips its fused
@@ -490,8 +491,8 @@ def export(model, name, args, input_names, output_names, dynamic_axes, opset, bi
     torch.onnx.export(model, args, path, opset_version=opset, input_names=input_names,
                       output_names=output_names, dynamic_axes=dynamic_axes, do_constant_folding=True)
     size = os.path.getsize(path)
-    if size >= 2 * 1024 * 1024:
-        raise SystemExit(f"{name}: {size} bytes, over the 2 MB budget")
+    if size >= max_bytes:
+        raise SystemExit(f"{name}: {size} bytes, over its {max_bytes} bytes budget")
     meta = {
         "model": name + ".onnx",
         "opset": opset,
@@ -608,8 +609,45 @@ def main():
            [{"batch": 1, "D": 5, "H": 9, "W": 8, "gh": 4, "gw": 6}, {"batch": 2, "D": 4, "H": 7, "W": 11, "gh": 3, "gw": 5},
             {"batch": 3, "D": 7, "H": 12, "W": 5, "gh": 6, "gw": 2}], {}, out_dir)
 
+    export_torchvision(out_dir)
+
     with open(os.path.join(out_dir, "models.json"), "w") as f:
         json.dump(EXPORTED, f, indent=1)
+
+
+def export_torchvision(out_dir):
+    """torchvision 0.14 architectures (Debian python3-torchvision), randomly initialised and
+    shrunk where the architecture allows (no weights are downloaded). Skipped without it."""
+    try:
+        import torchvision
+        from torchvision.models import detection, mobilenetv3, swin_transformer
+        from torchvision.models.segmentation.lraspp import _lraspp_mobilenetv3
+    except Exception as e:  # ImportError, or a broken install
+        print(f"note: torchvision unavailable ({e.__class__.__name__}: {e}); its models skipped")
+        return
+    print(f"torchvision {torchvision.__version__}")
+    img = {"x": {0: "N", 2: "H", 3: "W"}}
+    sizes = [{"N": 1, "H": 224, "W": 224}, {"N": 2, "H": 97, "W": 131}, {"N": 1, "H": 64, "W": 300}]
+    # Swin: windows padded to multiples of 7 ((7 - W % 7) % 7), shifted windows rolled with
+    # Slice+Concat, window counts dividing N*windows, patch merging padded to even sizes.
+    swin = swin_transformer.SwinTransformer(patch_size=[4, 4], embed_dim=12, depths=[2, 2, 2, 2],
+                                            num_heads=[1, 1, 2, 2], window_size=[7, 7], num_classes=10).eval()
+    export(swin, "tv_swin", (torch.randn(1, 3, 224, 224),), ["x"], ["y"], {**img, "y": {0: "N"}}, 14,
+           sizes, {}, out_dir, max_bytes=4 << 20)  # 2.2 MB: mostly relative-position tables
+    mnet = mobilenetv3.mobilenet_v3_small(num_classes=10, width_mult=0.25).eval()
+    export(mnet, "tv_mobilenet_v3", (torch.randn(1, 3, 224, 224),), ["x"], ["y"], {**img, "y": {0: "N"}}, 15,
+           sizes, {}, out_dir)
+    # LR-ASPP: segmentation upsampled back to the input's H and W.
+    seg = _lraspp_mobilenetv3(mobilenetv3.mobilenet_v3_large(width_mult=0.25, dilated=True), 3).eval()
+    export(seg, "tv_lraspp", (torch.randn(1, 3, 224, 224),), ["x"], ["y"], {**img, "y": {0: "N", 2: "H", 3: "W"}},
+           16, sizes, {}, out_dir)
+    # Faster R-CNN: transform resizes to 320, anchors, RoI heads, NMS in Loop/If: the number of
+    # detections is data-dependent (undetermined), everything else follows H and W. The stock
+    # architecture (76 MB of random weights: its box head alone is 12,544 x 1,024).
+    det = detection.fasterrcnn_mobilenet_v3_large_320_fpn(weights=None, weights_backbone=None, num_classes=5).eval()
+    export(det, "tv_fasterrcnn", ([torch.rand(3, 320, 320)],), ["images"], ["boxes", "labels", "scores"],
+           {"images": {1: "H", 2: "W"}}, 11,
+           [{"H": 320, "W": 320}, {"H": 256, "W": 400}, {"H": 333, "W": 301}], {}, out_dir, max_bytes=96 << 20)
 
 
 if __name__ == "__main__":

@@ -89,7 +89,11 @@ async function main() {
   }
   const results = await session.run(feeds);
   const outputs = {};
-  for (const name of session.outputNames) outputs[name] = Array.from(results[name].dims, Number);
+  // null for what is not a tensor (a sequence, a map): only tensors have dims to compare.
+  for (const name of session.outputNames) {
+    const t = results[name];
+    outputs[name] = t && t.dims ? Array.from(t.dims, Number) : null;
+  }
   process.stdout.write(JSON.stringify({outputs}) + '\n');
 }
 

