@@ -8643,7 +8643,8 @@ inline void require_opset(const InferContext& c, std::int64_t since, std::string
 // ---- facts about sizes shared by the rules ----
 
 /// Provably non-negative when every symbol is (symbols are sizes): a polynomial with
-/// non-negative coefficients through floor, min and max of such, and remainders (below).
+/// non-negative coefficients through floor and min of such, max with one such operand, and
+/// remainders (below).
 inline bool nonneg(const DimExpr& e);
 inline bool nonneg_atom(const Atom& a) {
   switch (a.op) {
@@ -8651,11 +8652,15 @@ inline bool nonneg_atom(const Atom& a) {
     case Atom::Op::FloorDivConst: return a.id > 0 && a.args && !a.args->empty() && nonneg((*a.args)[0]);
     case Atom::Op::FloorDiv:
     case Atom::Op::Min:
-    case Atom::Op::Max:
       if (!a.args) return false;
       for (const auto& x : *a.args)
         if (!nonneg(x)) return false;
       return true;
+    case Atom::Op::Max:  // at least each operand: one non-negative operand is enough
+      if (!a.args) return false;
+      for (const auto& x : *a.args)
+        if (nonneg(x)) return true;
+      return false;
   }
   return false;
 }

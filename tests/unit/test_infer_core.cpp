@@ -402,3 +402,22 @@ TEST_CASE("torch.roll (Concat of x[-k:] and x[:-k]) keeps the size it rolls") {
   CHECK(type_of(m, "rolled") == "FLOAT[N,H,8]");
   CHECK(type_of(m, "Y") == "FLOAT[N,H,8]");
 }
+
+TEST_CASE("Sizes: a max with one non-negative operand is non-negative, so it never equals -1") {
+  using oxir::infer::ops::nonneg;
+  const auto P = DimExpr::symbol(3), Q = DimExpr::symbol(4);
+  CHECK(nonneg(max(DimExpr(0), P - 7)));
+  CHECK(nonneg(max(P - 7, Q)));
+  CHECK_FALSE(nonneg(max(P - 7, Q - 1)));
+  CHECK_FALSE(nonneg(min(DimExpr(0), P - 7)));
+  // torch's expand(-1, ...) target: Where(Equal(shape, -1), 1, shape) on max(0, P-7) sizes.
+  Model m = make_model({Node("Shape", {"X"}, {"s"}), Node("Slice", {"s", "st", "en"}, {"s0"}),
+                        Node("Sub", {"s0", "seven"}, {"d"}), Node("Max", {"d", "zero"}, {"m"}),
+                        Node("Equal", {"m", "neg"}, {"eq"}), Node("Where", {"eq", "one", "m"}, {"t"}),
+                        Node("ConstantOfShape", {"t"}, {"Y"})},
+                       {{"X", DataType::FLOAT, {"P", "Q"}}},
+                       {ints("st", {0}), ints("en", {1}), ints("seven", {7}), ints("zero", {0}), ints("neg", {-1}),
+                        ints("one", {1})});
+  (void)oxir::infer_shapes(m);
+  CHECK(type_of(m, "Y") == "FLOAT[max(0,P-7)]");
+}
