@@ -421,3 +421,24 @@ TEST_CASE("Sizes: a max with one non-negative operand is non-negative, so it nev
   (void)oxir::infer_shapes(m);
   CHECK(type_of(m, "Y") == "FLOAT[max(0,P-7)]");
 }
+
+TEST_CASE("Sizes: ceilings written as h - floor(...) are non-negative; a bound that fails is not claimed") {
+  using oxir::infer::ops::nonneg;
+  const auto H = DimExpr::symbol(7);
+  const DimExpr c2 = H - floor_div(H, 2);                         // ceil(H/2)
+  const DimExpr c4 = c2 - floor_div(c2, 2);                       // ceil(ceil(H/2)/2)
+  CHECK(nonneg(c2));
+  CHECK(nonneg(c4));
+  CHECK(nonneg(2 * H - 3 * floor_div(H, 2)));                     // 2H - 3*floor(H/2) >= H/2
+  CHECK_FALSE(nonneg(H - 3 * floor_div(H, 2)));                   // H = 2: 2 - 3 < 0
+  CHECK_FALSE(nonneg(H - floor_div(3 * H, 2)));                   // H = 2: 2 - 3 < 0
+  // Swin's stage-3 window padding: the unpadded size is at most the padded one.
+  const DimExpr padded = c4 + mod(DimExpr(7) - mod(c4, 7), 7);
+  CHECK(oxir::infer::ops::provably_le(c4, padded) == true);
+  for (std::int64_t h = 0; h <= 40; ++h) {
+    auto v = [&](const DimExpr& e) { return *e.evaluate([&](std::int64_t) -> std::optional<std::int64_t> { return h; }); };
+    CHECK(v(c2) == (h + 1) / 2);
+    CHECK(v(c4) == ((h + 1) / 2 + 1) / 2);
+    CHECK(v(padded) == (v(c4) + 6) / 7 * 7);
+  }
+}

@@ -62,18 +62,19 @@ inline bool nonneg(const DimExpr& e) {
       if (!nonneg_atom(f)) return false;
   }
   if (!negative) return true;
-  // Remainders: x - k*floor(x/k) (what Mod and a - k*floor(a/k) canonicalise to, e.g. torch's
-  // (7 - W % 7) % 7 window padding). With x >= 0 and 0 < c <= k, c*floor(x/k) <= x, so e >= 0
-  // when the rest of e is at least x.
+  // One term -c*floor(x/k) (c, k > 0): since floor(x/k) <= x/k, e = rest - c*floor(x/k) is at
+  // least rest - c*x/k, which is >= 0 when k*rest - c*x is. That covers remainders
+  // x - k*floor(x/k) (what Mod canonicalises to, e.g. torch's (7 - W % 7) % 7 window padding)
+  // and ceilings h - floor(h/2) = ceil(h/2). The recursion ends: the new negative terms come
+  // from x, nested inside the floor removed.
   const auto& t = *negative;
   if (t.factors.size() != 1 || t.factors[0].op != Atom::Op::FloorDivConst) return false;
   const Atom& f = t.factors[0];
-  if (!f.args || f.args->empty() || f.id <= 0 || -t.coeff > f.id) return false;
+  if (!f.args || f.args->empty() || f.id <= 0) return false;
   const DimExpr& x = (*f.args)[0];
-  if (!nonneg(x)) return false;
   try {
     const DimExpr rest = e + DimExpr(-t.coeff) * DimExpr::from_terms({Term{1, {f}}});
-    return nonneg(rest - x);
+    return nonneg(DimExpr(f.id) * rest - DimExpr(-t.coeff) * x);
   } catch (const Error&) {
     return false;
   }
