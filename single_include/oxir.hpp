@@ -6199,15 +6199,17 @@ inline DimExpr minmax(const DimExpr& a, const DimExpr& b, bool is_max) {
   add(b);
   std::uint64_t size = 2;  // the term and the atom
   for (const auto& e : args) size += e.tree_size();
-  // Bounds the quadratic dominance check below; from_terms checks the (smaller) result.
+  // Past the cap even after the dominance check below could drop operands: refused up front.
   if (size > 2 * std::uint64_t{kMaxExprSize}) throw ExprTooLarge();
   std::sort(args.begin(), args.end(), [](const DimExpr& x, const DimExpr& y) { return compare(x, y) < 0; });
   args.erase(std::unique(args.begin(), args.end()), args.end());
-  // Drop operands dominated by a constant offset of another (max(N, N+1) = N+1).
+  // Drop operands dominated by a constant offset of another (max(N, N+1) = N+1). The check is
+  // quadratic: made only for the few operands real models have (kept as they are beyond).
+  constexpr std::size_t kMaxDominanceCheck = 32;
   std::vector<DimExpr> kept;
   for (std::size_t i = 0; i < args.size(); ++i) {
     bool dominated = false;
-    for (std::size_t j = 0; j < args.size() && !dominated; ++j) {
+    for (std::size_t j = 0; j < args.size() && !dominated && args.size() <= kMaxDominanceCheck; ++j) {
       if (i == j) continue;
       if (auto c = (args[j] - args[i]).const_value()) dominated = is_max ? *c > 0 : *c < 0;
     }
@@ -6223,13 +6225,20 @@ inline DimExpr max(const DimExpr& a, const DimExpr& b) { return detail::minmax(a
 
 inline std::optional<DimExpr> detail::merge_min_max_pair(const std::vector<Term>& terms) {
   if (terms.size() < 2) return std::nullopt;
+  // Candidates first; pairs are tried only while they are few (the sums real models make have
+  // one or two), so that a sum of many mins and maxes costs no quadratic work.
+  std::vector<std::size_t> mins, maxs;
   for (std::size_t i = 0; i < terms.size(); ++i) {
+    if (binary_atom(terms[i], Atom::Op::Min)) mins.push_back(i);
+    else if (binary_atom(terms[i], Atom::Op::Max)) maxs.push_back(i);
+  }
+  if (mins.empty() || maxs.empty() || mins.size() * maxs.size() > 64) return std::nullopt;
+  for (const std::size_t i : mins) {
     const Atom* mn = binary_atom(terms[i], Atom::Op::Min);
-    if (!mn) continue;
     const DimExpr& u = (*mn->args)[0];
     const DimExpr& v = (*mn->args)[1];
-    for (std::size_t j = 0; j < terms.size(); ++j) {
-      const Atom* mx = j == i || terms[j].coeff != terms[i].coeff ? nullptr : binary_atom(terms[j], Atom::Op::Max);
+    for (const std::size_t j : maxs) {
+      const Atom* mx = terms[j].coeff != terms[i].coeff ? nullptr : binary_atom(terms[j], Atom::Op::Max);
       if (!mx) continue;
       const DimExpr& p = (*mx->args)[0];
       const DimExpr& q = (*mx->args)[1];
@@ -8642,38 +8651,41 @@ inline void require_opset(const InferContext& c, std::int64_t since, std::string
 
 // ---- facts about sizes shared by the rules ----
 
-/// Provably non-negative when every symbol is (symbols are sizes): a polynomial with
-/// non-negative coefficients through floor and min of such, max with one such operand, and
-/// remainders (below).
-inline bool nonneg(const DimExpr& e);
-inline bool nonneg_atom(const Atom& a) {
+namespace nonneg_detail {
+/// nonneg with a work budget (terms visited, sizes built): every proof a real model needs takes a
+/// few dozen units; a hostile expression runs out and is left unproven instead of costing
+/// quadratic time at every element of every shape tensor.
+inline bool nonneg_within(const DimExpr& e, std::int64_t& budget);
+inline bool nonneg_atom_within(const Atom& a, std::int64_t& budget) {
   switch (a.op) {
     case Atom::Op::Symbol: return true;
-    case Atom::Op::FloorDivConst: return a.id > 0 && a.args && !a.args->empty() && nonneg((*a.args)[0]);
+    case Atom::Op::FloorDivConst:
+      return a.id > 0 && a.args && !a.args->empty() && nonneg_within((*a.args)[0], budget);
     case Atom::Op::FloorDiv:
     case Atom::Op::Min:
       if (!a.args) return false;
       for (const auto& x : *a.args)
-        if (!nonneg(x)) return false;
+        if (!nonneg_within(x, budget)) return false;
       return true;
     case Atom::Op::Max:  // at least each operand: one non-negative operand is enough
       if (!a.args) return false;
       for (const auto& x : *a.args)
-        if (nonneg(x)) return true;
+        if (nonneg_within(x, budget)) return true;
       return false;
   }
   return false;
 }
-inline bool nonneg(const DimExpr& e) {
+inline bool nonneg_within(const DimExpr& e, std::int64_t& budget) {
   const Term* negative = nullptr;  // the one term of the form -c*floor(x/k) allowed below
   for (const auto& t : e.terms()) {
+    if (--budget < 0) return false;
     if (t.coeff < 0) {
       if (negative) return false;
       negative = &t;
       continue;
     }
     for (const auto& f : t.factors)
-      if (!nonneg_atom(f)) return false;
+      if (!nonneg_atom_within(f, budget)) return false;
   }
   if (!negative) return true;
   // One term -c*floor(x/k) (c, k > 0): since floor(x/k) <= x/k, e = rest - c*floor(x/k) is at
@@ -8686,12 +8698,23 @@ inline bool nonneg(const DimExpr& e) {
   const Atom& f = t.factors[0];
   if (!f.args || f.args->empty() || f.id <= 0) return false;
   const DimExpr& x = (*f.args)[0];
+  budget -= static_cast<std::int64_t>(e.tree_size() + x.tree_size());
+  if (budget < 0) return false;
   try {
     const DimExpr rest = e + DimExpr(-t.coeff) * DimExpr::from_terms({Term{1, {f}}});
-    return nonneg(DimExpr(f.id) * rest - DimExpr(-t.coeff) * x);
+    return nonneg_within(DimExpr(f.id) * rest - DimExpr(-t.coeff) * x, budget);
   } catch (const Error&) {
     return false;
   }
+}
+}  // namespace nonneg_detail
+
+/// Provably non-negative when every symbol is (symbols are sizes): a polynomial with
+/// non-negative coefficients through floor and min of such, max with one such operand, and
+/// terms -c*floor(x/k) that the rest outweighs (remainders, ceilings; see nonneg_within).
+inline bool nonneg(const DimExpr& e) {
+  std::int64_t budget = 4096;
+  return nonneg_detail::nonneg_within(e, budget);
 }
 
 /// a <= b when provable (a constant difference, or b - a provably non-negative); false when a

@@ -670,15 +670,17 @@ inline DimExpr minmax(const DimExpr& a, const DimExpr& b, bool is_max) {
   add(b);
   std::uint64_t size = 2;  // the term and the atom
   for (const auto& e : args) size += e.tree_size();
-  // Bounds the quadratic dominance check below; from_terms checks the (smaller) result.
+  // Past the cap even after the dominance check below could drop operands: refused up front.
   if (size > 2 * std::uint64_t{kMaxExprSize}) throw ExprTooLarge();
   std::sort(args.begin(), args.end(), [](const DimExpr& x, const DimExpr& y) { return compare(x, y) < 0; });
   args.erase(std::unique(args.begin(), args.end()), args.end());
-  // Drop operands dominated by a constant offset of another (max(N, N+1) = N+1).
+  // Drop operands dominated by a constant offset of another (max(N, N+1) = N+1). The check is
+  // quadratic: made only for the few operands real models have (kept as they are beyond).
+  constexpr std::size_t kMaxDominanceCheck = 32;
   std::vector<DimExpr> kept;
   for (std::size_t i = 0; i < args.size(); ++i) {
     bool dominated = false;
-    for (std::size_t j = 0; j < args.size() && !dominated; ++j) {
+    for (std::size_t j = 0; j < args.size() && !dominated && args.size() <= kMaxDominanceCheck; ++j) {
       if (i == j) continue;
       if (auto c = (args[j] - args[i]).const_value()) dominated = is_max ? *c > 0 : *c < 0;
     }
@@ -694,13 +696,20 @@ inline DimExpr max(const DimExpr& a, const DimExpr& b) { return detail::minmax(a
 
 inline std::optional<DimExpr> detail::merge_min_max_pair(const std::vector<Term>& terms) {
   if (terms.size() < 2) return std::nullopt;
+  // Candidates first; pairs are tried only while they are few (the sums real models make have
+  // one or two), so that a sum of many mins and maxes costs no quadratic work.
+  std::vector<std::size_t> mins, maxs;
   for (std::size_t i = 0; i < terms.size(); ++i) {
+    if (binary_atom(terms[i], Atom::Op::Min)) mins.push_back(i);
+    else if (binary_atom(terms[i], Atom::Op::Max)) maxs.push_back(i);
+  }
+  if (mins.empty() || maxs.empty() || mins.size() * maxs.size() > 64) return std::nullopt;
+  for (const std::size_t i : mins) {
     const Atom* mn = binary_atom(terms[i], Atom::Op::Min);
-    if (!mn) continue;
     const DimExpr& u = (*mn->args)[0];
     const DimExpr& v = (*mn->args)[1];
-    for (std::size_t j = 0; j < terms.size(); ++j) {
-      const Atom* mx = j == i || terms[j].coeff != terms[i].coeff ? nullptr : binary_atom(terms[j], Atom::Op::Max);
+    for (const std::size_t j : maxs) {
+      const Atom* mx = terms[j].coeff != terms[i].coeff ? nullptr : binary_atom(terms[j], Atom::Op::Max);
       if (!mx) continue;
       const DimExpr& p = (*mx->args)[0];
       const DimExpr& q = (*mx->args)[1];

@@ -28,38 +28,41 @@ inline void require_opset(const InferContext& c, std::int64_t since, std::string
 
 // ---- facts about sizes shared by the rules ----
 
-/// Provably non-negative when every symbol is (symbols are sizes): a polynomial with
-/// non-negative coefficients through floor and min of such, max with one such operand, and
-/// remainders (below).
-inline bool nonneg(const DimExpr& e);
-inline bool nonneg_atom(const Atom& a) {
+namespace nonneg_detail {
+/// nonneg with a work budget (terms visited, sizes built): every proof a real model needs takes a
+/// few dozen units; a hostile expression runs out and is left unproven instead of costing
+/// quadratic time at every element of every shape tensor.
+inline bool nonneg_within(const DimExpr& e, std::int64_t& budget);
+inline bool nonneg_atom_within(const Atom& a, std::int64_t& budget) {
   switch (a.op) {
     case Atom::Op::Symbol: return true;
-    case Atom::Op::FloorDivConst: return a.id > 0 && a.args && !a.args->empty() && nonneg((*a.args)[0]);
+    case Atom::Op::FloorDivConst:
+      return a.id > 0 && a.args && !a.args->empty() && nonneg_within((*a.args)[0], budget);
     case Atom::Op::FloorDiv:
     case Atom::Op::Min:
       if (!a.args) return false;
       for (const auto& x : *a.args)
-        if (!nonneg(x)) return false;
+        if (!nonneg_within(x, budget)) return false;
       return true;
     case Atom::Op::Max:  // at least each operand: one non-negative operand is enough
       if (!a.args) return false;
       for (const auto& x : *a.args)
-        if (nonneg(x)) return true;
+        if (nonneg_within(x, budget)) return true;
       return false;
   }
   return false;
 }
-inline bool nonneg(const DimExpr& e) {
+inline bool nonneg_within(const DimExpr& e, std::int64_t& budget) {
   const Term* negative = nullptr;  // the one term of the form -c*floor(x/k) allowed below
   for (const auto& t : e.terms()) {
+    if (--budget < 0) return false;
     if (t.coeff < 0) {
       if (negative) return false;
       negative = &t;
       continue;
     }
     for (const auto& f : t.factors)
-      if (!nonneg_atom(f)) return false;
+      if (!nonneg_atom_within(f, budget)) return false;
   }
   if (!negative) return true;
   // One term -c*floor(x/k) (c, k > 0): since floor(x/k) <= x/k, e = rest - c*floor(x/k) is at
@@ -72,12 +75,23 @@ inline bool nonneg(const DimExpr& e) {
   const Atom& f = t.factors[0];
   if (!f.args || f.args->empty() || f.id <= 0) return false;
   const DimExpr& x = (*f.args)[0];
+  budget -= static_cast<std::int64_t>(e.tree_size() + x.tree_size());
+  if (budget < 0) return false;
   try {
     const DimExpr rest = e + DimExpr(-t.coeff) * DimExpr::from_terms({Term{1, {f}}});
-    return nonneg(DimExpr(f.id) * rest - DimExpr(-t.coeff) * x);
+    return nonneg_within(DimExpr(f.id) * rest - DimExpr(-t.coeff) * x, budget);
   } catch (const Error&) {
     return false;
   }
+}
+}  // namespace nonneg_detail
+
+/// Provably non-negative when every symbol is (symbols are sizes): a polynomial with
+/// non-negative coefficients through floor and min of such, max with one such operand, and
+/// terms -c*floor(x/k) that the rest outweighs (remainders, ceilings; see nonneg_within).
+inline bool nonneg(const DimExpr& e) {
+  std::int64_t budget = 4096;
+  return nonneg_detail::nonneg_within(e, budget);
 }
 
 /// a <= b when provable (a constant difference, or b - a provably non-negative); false when a
