@@ -641,6 +641,24 @@ def export_torchvision(out_dir):
     seg = _lraspp_mobilenetv3(mobilenetv3.mobilenet_v3_large(width_mult=0.25, dilated=True), 3).eval()
     export(seg, "tv_lraspp", (torch.randn(1, 3, 224, 224),), ["x"], ["y"], {**img, "y": {0: "N", 2: "H", 3: "W"}},
            16, sizes, {}, out_dir)
+    # Classification backbones (stock sizes; random weights): channel shuffle, fire modules,
+    # squeeze-excitation with SiLU and stochastic depth, inception branches, dense concats,
+    # RegNet groups, MnasNet.
+    for name, make, opset, mb in (("tv_shufflenet", lambda: torchvision.models.shufflenet_v2_x0_5(), 13, 8),
+                                  ("tv_squeezenet", lambda: torchvision.models.squeezenet1_1(), 13, 8),
+                                  ("tv_efficientnet", lambda: torchvision.models.efficientnet_b0(), 13, 24),
+                                  ("tv_googlenet", lambda: torchvision.models.googlenet(init_weights=True,
+                                                                                         aux_logits=False), 13, 32),
+                                  ("tv_densenet", lambda: torchvision.models.densenet121(), 13, 36),
+                                  ("tv_regnet", lambda: torchvision.models.regnet_y_400mf(), 13, 20),
+                                  ("tv_mnasnet", lambda: torchvision.models.mnasnet0_5(), 13, 12)):
+        export(make().eval(), name, (torch.randn(1, 3, 224, 224),), ["x"], ["y"], {**img, "y": {0: "N"}}, opset,
+               sizes, {}, out_dir, max_bytes=mb << 20)
+    # SSDlite: anchors per feature map, per-class score thresholds and NMS (data-dependent count).
+    ssd = detection.ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=5).eval()
+    export(ssd, "tv_ssdlite", ([torch.rand(3, 320, 320)],), ["images"], ["boxes", "labels", "scores"],
+           {"images": {1: "H", 2: "W"}}, 11,
+           [{"H": 320, "W": 320}, {"H": 256, "W": 400}, {"H": 333, "W": 301}], {}, out_dir, max_bytes=12 << 20)
     # Faster R-CNN: transform resizes to 320, anchors, RoI heads, NMS in Loop/If: the number of
     # detections is data-dependent (undetermined), everything else follows H and W. The stock
     # architecture (76 MB of random weights: its box head alone is 12,544 x 1,024).
