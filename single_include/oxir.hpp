@@ -6206,10 +6206,11 @@ inline DimExpr minmax(const DimExpr& a, const DimExpr& b, bool is_max) {
   // Drop operands dominated by a constant offset of another (max(N, N+1) = N+1). The check is
   // quadratic: made only for the few operands real models have (kept as they are beyond).
   constexpr std::size_t kMaxDominanceCheck = 32;
+  const bool check = args.size() <= kMaxDominanceCheck;
   std::vector<DimExpr> kept;
   for (std::size_t i = 0; i < args.size(); ++i) {
     bool dominated = false;
-    for (std::size_t j = 0; j < args.size() && !dominated && args.size() <= kMaxDominanceCheck; ++j) {
+    for (std::size_t j = 0; check && j < args.size() && !dominated; ++j) {
       if (i == j) continue;
       if (auto c = (args[j] - args[i]).const_value()) dominated = is_max ? *c > 0 : *c < 0;
     }
@@ -6227,19 +6228,18 @@ inline std::optional<DimExpr> detail::merge_min_max_pair(const std::vector<Term>
   if (terms.size() < 2) return std::nullopt;
   // Candidates first; pairs are tried only while they are few (the sums real models make have
   // one or two), so that a sum of many mins and maxes costs no quadratic work.
-  std::vector<std::size_t> mins, maxs;
+  std::vector<std::pair<std::size_t, const Atom*>> mins, maxs;
   for (std::size_t i = 0; i < terms.size(); ++i) {
-    if (binary_atom(terms[i], Atom::Op::Min)) mins.push_back(i);
-    else if (binary_atom(terms[i], Atom::Op::Max)) maxs.push_back(i);
+    if (const Atom* a = binary_atom(terms[i], Atom::Op::Min)) mins.emplace_back(i, a);
+    else if (const Atom* b = binary_atom(terms[i], Atom::Op::Max)) maxs.emplace_back(i, b);
   }
   if (mins.empty() || maxs.empty() || mins.size() * maxs.size() > 64) return std::nullopt;
-  for (const std::size_t i : mins) {
-    const Atom* mn = binary_atom(terms[i], Atom::Op::Min);
+  for (const auto& [i, mn] : mins) {
     const DimExpr& u = (*mn->args)[0];
     const DimExpr& v = (*mn->args)[1];
-    for (const std::size_t j : maxs) {
-      const Atom* mx = terms[j].coeff != terms[i].coeff ? nullptr : binary_atom(terms[j], Atom::Op::Max);
-      if (!mx) continue;
+    std::optional<DimExpr> u_minus_v;  // built once, when a max(0, d) asks for it
+    for (const auto& [j, mx] : maxs) {
+      if (terms[j].coeff != terms[i].coeff) continue;
       const DimExpr& p = (*mx->args)[0];
       const DimExpr& q = (*mx->args)[1];
       std::optional<DimExpr> pair;  // min(u,v) + max(p,q)
@@ -6247,9 +6247,10 @@ inline std::optional<DimExpr> detail::merge_min_max_pair(const std::vector<Term>
         pair = u + v;
       } else if (p.is(0) || q.is(0)) {
         const DimExpr& d = p.is(0) ? q : p;
-        if (d == u - v)
+        if (!u_minus_v) u_minus_v = u - v;
+        if (d == *u_minus_v)
           pair = u;
-        else if (d == v - u)
+        else if (d == -*u_minus_v)
           pair = v;
       }
       if (!pair) continue;
@@ -8701,7 +8702,10 @@ inline bool nonneg_within(const DimExpr& e, std::int64_t& budget) {
   budget -= static_cast<std::int64_t>(e.tree_size() + x.tree_size());
   if (budget < 0) return false;
   try {
-    const DimExpr rest = e + DimExpr(-t.coeff) * DimExpr::from_terms({Term{1, {f}}});
+    std::vector<Term> others;  // e without the negative term
+    for (const auto& u : e.terms())
+      if (&u != negative) others.push_back(u);
+    const DimExpr rest = DimExpr::from_terms(std::move(others));
     return nonneg_within(DimExpr(f.id) * rest - DimExpr(-t.coeff) * x, budget);
   } catch (const Error&) {
     return false;
@@ -12039,7 +12043,7 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
     if (sc && ec && *ec >= kHuge / 2) {
       if (*sc == 0 || *sc <= -kHuge / 2) return ceil_div(d, DimExpr(step));
       if (*sc > 0) {
-        // x[s:] has max_of(d-s, 0) elements: d-s alone would claim a negative size when d < s.
+        // x[s:] has max(d-s, 0) elements: d-s alone would claim a negative size when d < s.
         const DimExpr rest = d - DimExpr(*sc);
         return nonneg(rest) ? ceil_div(rest, DimExpr(step)) : max_of(DimExpr(0), ceil_div(rest, DimExpr(step)));
       }
@@ -12047,7 +12051,7 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
     }
     // x = d-1 or d-2 (x[1:n-1] with n = x.shape[k], torch's narrow): when negative it counts
     // from the end, x+d, which is still at most 0 for those two, so the clamped bound is
-    // max_of(0, x) for every d (not so from d-3 on: d = 2 gives x+d = 1).
+    // max(0, x) for every d (not so from d-3 on: d = 2 gives x+d = 1).
     auto just_below = [&](const DimExpr& x) -> std::optional<I64> {
       auto k = (x - d).const_value();
       if (k && *k < 0 && *k >= -2) return *k;

@@ -677,10 +677,11 @@ inline DimExpr minmax(const DimExpr& a, const DimExpr& b, bool is_max) {
   // Drop operands dominated by a constant offset of another (max(N, N+1) = N+1). The check is
   // quadratic: made only for the few operands real models have (kept as they are beyond).
   constexpr std::size_t kMaxDominanceCheck = 32;
+  const bool check = args.size() <= kMaxDominanceCheck;
   std::vector<DimExpr> kept;
   for (std::size_t i = 0; i < args.size(); ++i) {
     bool dominated = false;
-    for (std::size_t j = 0; j < args.size() && !dominated && args.size() <= kMaxDominanceCheck; ++j) {
+    for (std::size_t j = 0; check && j < args.size() && !dominated; ++j) {
       if (i == j) continue;
       if (auto c = (args[j] - args[i]).const_value()) dominated = is_max ? *c > 0 : *c < 0;
     }
@@ -698,19 +699,18 @@ inline std::optional<DimExpr> detail::merge_min_max_pair(const std::vector<Term>
   if (terms.size() < 2) return std::nullopt;
   // Candidates first; pairs are tried only while they are few (the sums real models make have
   // one or two), so that a sum of many mins and maxes costs no quadratic work.
-  std::vector<std::size_t> mins, maxs;
+  std::vector<std::pair<std::size_t, const Atom*>> mins, maxs;
   for (std::size_t i = 0; i < terms.size(); ++i) {
-    if (binary_atom(terms[i], Atom::Op::Min)) mins.push_back(i);
-    else if (binary_atom(terms[i], Atom::Op::Max)) maxs.push_back(i);
+    if (const Atom* a = binary_atom(terms[i], Atom::Op::Min)) mins.emplace_back(i, a);
+    else if (const Atom* b = binary_atom(terms[i], Atom::Op::Max)) maxs.emplace_back(i, b);
   }
   if (mins.empty() || maxs.empty() || mins.size() * maxs.size() > 64) return std::nullopt;
-  for (const std::size_t i : mins) {
-    const Atom* mn = binary_atom(terms[i], Atom::Op::Min);
+  for (const auto& [i, mn] : mins) {
     const DimExpr& u = (*mn->args)[0];
     const DimExpr& v = (*mn->args)[1];
-    for (const std::size_t j : maxs) {
-      const Atom* mx = terms[j].coeff != terms[i].coeff ? nullptr : binary_atom(terms[j], Atom::Op::Max);
-      if (!mx) continue;
+    std::optional<DimExpr> u_minus_v;  // built once, when a max(0, d) asks for it
+    for (const auto& [j, mx] : maxs) {
+      if (terms[j].coeff != terms[i].coeff) continue;
       const DimExpr& p = (*mx->args)[0];
       const DimExpr& q = (*mx->args)[1];
       std::optional<DimExpr> pair;  // min(u,v) + max(p,q)
@@ -718,9 +718,10 @@ inline std::optional<DimExpr> detail::merge_min_max_pair(const std::vector<Term>
         pair = u + v;
       } else if (p.is(0) || q.is(0)) {
         const DimExpr& d = p.is(0) ? q : p;
-        if (d == u - v)
+        if (!u_minus_v) u_minus_v = u - v;
+        if (d == *u_minus_v)
           pair = u;
-        else if (d == v - u)
+        else if (d == -*u_minus_v)
           pair = v;
       }
       if (!pair) continue;

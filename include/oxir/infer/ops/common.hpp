@@ -78,7 +78,10 @@ inline bool nonneg_within(const DimExpr& e, std::int64_t& budget) {
   budget -= static_cast<std::int64_t>(e.tree_size() + x.tree_size());
   if (budget < 0) return false;
   try {
-    const DimExpr rest = e + DimExpr(-t.coeff) * DimExpr::from_terms({Term{1, {f}}});
+    std::vector<Term> others;  // e without the negative term
+    for (const auto& u : e.terms())
+      if (&u != negative) others.push_back(u);
+    const DimExpr rest = DimExpr::from_terms(std::move(others));
     return nonneg_within(DimExpr(f.id) * rest - DimExpr(-t.coeff) * x, budget);
   } catch (const Error&) {
     return false;

@@ -631,7 +631,7 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
     if (sc && ec && *ec >= kHuge / 2) {
       if (*sc == 0 || *sc <= -kHuge / 2) return ceil_div(d, DimExpr(step));
       if (*sc > 0) {
-        // x[s:] has max_of(d-s, 0) elements: d-s alone would claim a negative size when d < s.
+        // x[s:] has max(d-s, 0) elements: d-s alone would claim a negative size when d < s.
         const DimExpr rest = d - DimExpr(*sc);
         return nonneg(rest) ? ceil_div(rest, DimExpr(step)) : max_of(DimExpr(0), ceil_div(rest, DimExpr(step)));
       }
@@ -639,7 +639,7 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
     }
     // x = d-1 or d-2 (x[1:n-1] with n = x.shape[k], torch's narrow): when negative it counts
     // from the end, x+d, which is still at most 0 for those two, so the clamped bound is
-    // max_of(0, x) for every d (not so from d-3 on: d = 2 gives x+d = 1).
+    // max(0, x) for every d (not so from d-3 on: d = 2 gives x+d = 1).
     auto just_below = [&](const DimExpr& x) -> std::optional<I64> {
       auto k = (x - d).const_value();
       if (k && *k < 0 && *k >= -2) return *k;
