@@ -135,6 +135,38 @@ TEST_CASE("Engine: broadcasting claims only what is implied") {
   CHECK_THROWS_AS(run(bad, InferOptions{.strict = true}), Error);
 }
 
+TEST_CASE("Engine: runs on one thread share storage, never state") {
+  // Each engine takes the thread's cached workspace; nothing of one model may show in the next:
+  // fresh names restart at unk__0, a symbol bound to a number in one model is free in the next,
+  // and an engine created while another runs (or one left by an exception) changes nothing.
+  auto ambiguous = [] {
+    return make_model({Node("Add", {"a", "b"}, {"c"})}, {{"a", DataType::FLOAT, {"N", "M"}}, {"b", DataType::FLOAT, {"N", "L"}}});
+  };
+  auto binds_n = make_model({Node("Add", {"a", "b"}, {"c"})}, {{"a", DataType::FLOAT, {"N"}}, {"b", DataType::FLOAT, {"5"}}});
+  for (int round = 0; round < 3; ++round) {
+    auto m = ambiguous();
+    run(m);
+    CHECK(type_of(m, "c") == "FLOAT[N,unk__0]");
+    run(binds_n);
+    CHECK(type_of(binds_n, "c") == "FLOAT[5]");
+    auto bad = make_model({Node("Add", {"a", "b"}, {"c"})}, {{"a", DataType::FLOAT, {"3"}}, {"b", DataType::FLOAT, {"4"}}});
+    CHECK_THROWS_AS(run(bad, InferOptions{.strict = true}), Error);
+  }
+  // Two engines alive at once (the second gets storage of its own).
+  auto m1 = ambiguous(), m2 = ambiguous();
+  OpRegistry reg;
+  reg.add("", "Add", &rule_same);
+  Engine outer(m1, InferOptions{}, reg);
+  {
+    Engine inner(m2, InferOptions{}, reg);
+    (void)inner.run();
+  }
+  (void)outer.run();
+  CHECK(type_of(m1, "c") == "FLOAT[N,unk__0]");
+  CHECK(type_of(m2, "c") == "FLOAT[N,unk__0]");
+  CHECK(outer.syms.size() == 4);  // N, M, L and unk__0: none of the inner run's
+}
+
 TEST_CASE("Engine: malformed and unknown nodes give diagnostics, not crashes") {
   auto m = make_model({Node("Axis", {"a"}, {"b"}), Node("Axis", {"a"}, {"c"}), Node("Mystery", {"a"}, {"d"}, "m", "com.x")},
                       {{"a", DataType::FLOAT, {"N"}}});

@@ -77,6 +77,14 @@ class NameMap {
   }
   [[nodiscard]] std::size_t size() const noexcept { return entries_.size(); }
   [[nodiscard]] bool empty() const noexcept { return entries_.empty(); }
+  /// Removes every entry; the storage is kept.
+  void clear() noexcept {
+    entries_.clear();
+    index_.clear();
+  }
+  [[nodiscard]] std::size_t storage_bytes() const noexcept {
+    return entries_.capacity() * sizeof(value_type) + index_.storage_bytes();
+  }
   auto begin() noexcept { return entries_.begin(); }
   auto end() noexcept { return entries_.end(); }
   auto begin() const noexcept { return entries_.begin(); }
@@ -148,12 +156,68 @@ inline ValueType join_types(SymbolTable& syms, const ValueType& a, const ValueTy
 }
 
 class Engine {
+  struct GraphResult {
+    Graph* graph = nullptr;
+    NameMap<ValueInfoState> values;  ///< the finished scope's states (node outputs among them)
+    /// The subgraph's formal inputs/outputs as refined; the main graph's outputs are read from
+    /// `values` instead (main_graph).
+    std::vector<ValueInfoState> inputs, outputs;
+    bool main_graph = false;
+  };
+  /// The containers of one run, kept by the thread from one run to the next: most models are
+  /// inferred in well under a microsecond of work, and allocating and freeing these each time
+  /// would cost as much. Only their storage is kept (never what a model put in them), and only
+  /// while it is small.
+  struct Workspace {
+    SymbolTable syms;
+    std::vector<GraphResult> results;
+    std::vector<NameMap<ValueInfoState>> spare_maps;  ///< cleared maps for scopes' values
+    std::vector<std::optional<ValueInfoState>> spare_outputs;  ///< a free InferContext::outputs_ buffer
+
+    static constexpr std::size_t kMaxKeptBytes = 256 * 1024;
+    static constexpr std::size_t kMaxKeptMaps = 8;
+    /// Clears everything; false if the storage is too large to be worth keeping.
+    bool reset() {
+      syms.clear();
+      std::size_t bytes = syms.storage_bytes();
+      for (auto& r : results) {
+        r.values.clear();
+        if (spare_maps.size() < kMaxKeptMaps && r.values.storage_bytes()) spare_maps.push_back(std::move(r.values));
+      }
+      results.clear();
+      for (const auto& m : spare_maps) bytes += m.storage_bytes();
+      spare_outputs.clear();
+      bytes += results.capacity() * sizeof(GraphResult) + spare_outputs.capacity() * sizeof(spare_outputs[0]);
+      return bytes <= kMaxKeptBytes;
+    }
+  };
+  /// The calling thread's cached workspace (empty while an engine of this thread holds it, so
+  /// an engine created during another engine's run gets a workspace of its own).
+  static std::unique_ptr<Workspace>& cached_workspace() noexcept {
+    static thread_local std::unique_ptr<Workspace> cached;
+    return cached;
+  }
+  static std::unique_ptr<Workspace> take_workspace() {
+    auto& c = cached_workspace();
+    return c ? std::move(c) : std::make_unique<Workspace>();
+  }
+  std::unique_ptr<Workspace> ws_;
+
  public:
-  Engine(Model& m, const InferOptions& o, const OpRegistry& r) : model_(m), opts_(o), reg_(r) {}
+  Engine(Model& m, const InferOptions& o, const OpRegistry& r)
+      : ws_(take_workspace()), syms(ws_->syms), model_(m), opts_(o), reg_(r) {}
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+  ~Engine() {
+    try {
+      if (ws_->reset() && !cached_workspace()) cached_workspace() = std::move(ws_);
+    } catch (...) {  // reset only moves and clears; nothing here is expected to throw
+    }
+  }
 
   InferReport run();
 
-  SymbolTable syms;
+  SymbolTable& syms;
   InferReport report;
 
   // ---- used by InferContext ----
@@ -215,22 +279,28 @@ class Engine {
   Model& model_;
   InferOptions opts_;
   const OpRegistry& reg_;
-  struct GraphResult {
-    Graph* graph = nullptr;
-    NameMap<ValueInfoState> values;  ///< the finished scope's states (node outputs among them)
-    /// The subgraph's formal inputs/outputs as refined; the main graph's outputs are read from
-    /// `values` instead (main_graph).
-    std::vector<ValueInfoState> inputs, outputs;
-    bool main_graph = false;
-  };
+  /// A cleared map for a new scope's values (with storage from an earlier scope, if any).
+  NameMap<ValueInfoState> take_map() {
+    auto& spare = ws_->spare_maps;
+    if (spare.empty()) return {};
+    NameMap<ValueInfoState> m = std::move(spare.back());
+    spare.pop_back();
+    return m;
+  }
+  /// Hands a finished scope's map back for reuse.
+  void give_map(NameMap<ValueInfoState>&& m) {
+    if (ws_->spare_maps.size() >= Workspace::kMaxKeptMaps || !m.storage_bytes()) return;
+    m.clear();
+    ws_->spare_maps.push_back(std::move(m));
+  }
   /// The result slot of g (created on first use; a graph inferred again replaces its result).
   GraphResult& result_for(Graph& g);
   GraphResult& record(Graph& g, Scope& sc);
-  std::vector<GraphResult> results_;
+  std::vector<GraphResult>& results_ = ws_->results;
   // annotate_functions: per function, its body's node outputs joined over all call sites.
   std::unordered_map<const Function*, std::vector<std::pair<std::string, ValueInfoState>>> fn_results_;
   std::unordered_map<const Graph*, std::size_t> result_index_;  ///< only past kLinear results
-  std::vector<std::optional<ValueInfoState>> spare_outputs_;  ///< a free InferContext::outputs_ buffer
+  std::vector<std::optional<ValueInfoState>>& spare_outputs_ = ws_->spare_outputs;
   /// Function-body nodes that may still be inferred (set by run()).
   std::size_t function_budget_ = 0;
   /// The printed form of a resolved compound size (write-back only: the symbols no longer
@@ -574,6 +644,7 @@ inline InferReport Engine::run() {
   sc.graph = &g;
   sc.path = "graph";
   sc.opsets = &model_.opset_imports;
+  sc.values = take_map();
   sc.values.reserve(value_count(g));
   for (std::size_t i = 0; i < g.inputs.size(); ++i) {
     const auto& v = g.inputs[i];
@@ -584,7 +655,7 @@ inline InferReport Engine::run() {
   record(g, sc);
   write_back();
   report.symbols = syms.size();
-  return report;
+  return std::move(report);
 }
 
 inline void Engine::infer_graph(Scope& sc, Graph& g) {
@@ -752,6 +823,7 @@ inline void Engine::infer_call(InferContext& ctx, Scope& sc, const Function& fn,
              " nodes + 64 per node of the model): the outputs of this call stay unknown");
   function_budget_ -= fn.nodes.size();
   Scope body;
+  body.values = take_map();
   body.parent = nullptr;  // a function sees only its inputs
   body.path = ctx.path() + "{function " + fn.domain + "::" + fn.name + "}";
   body.opsets = fn.opset_imports.empty() ? &model_.opset_imports : &fn.opset_imports;
@@ -816,6 +888,7 @@ inline void Engine::infer_call(InferContext& ctx, Scope& sc, const Function& fn,
     if (call.outputs[i].empty()) continue;
     if (auto* s = body.lookup(fn.outputs[i])) ctx.outputs_[i] = *s;
   }
+  give_map(std::move(body.values));
 }
 
 inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std::string_view attr,
@@ -834,6 +907,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   if (outer.depth >= kMaxSubgraphDepth)
     ctx.fail("subgraphs nested deeper than " + std::to_string(kMaxSubgraphDepth) + " levels are not inferred");
   Scope sc;
+  sc.values = take_map();
   sc.parent = &outer;
   sc.depth = outer.depth + 1;
   sc.graph = &g;
@@ -863,6 +937,8 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
     auto& r = record(g, sc);
     r.inputs = std::move(in_states);
     r.outputs = out;
+  } else {
+    give_map(std::move(sc.values));
   }
   return out;
 }
@@ -884,6 +960,7 @@ inline Engine::GraphResult& Engine::result_for(Graph& g) {
 inline Engine::GraphResult& Engine::record(Graph& g, Scope& sc) {
   // The scope is finished: its states move into the result.
   GraphResult& r = result_for(g);
+  give_map(std::move(r.values));  // a graph inferred again: its earlier result's storage
   r.values = std::move(sc.values);
   r.inputs.clear();
   r.outputs.clear();

@@ -97,6 +97,7 @@ class NameIndex {
     slots_.clear();
     mask_ = 0;
   }
+  [[nodiscard]] std::size_t storage_bytes() const noexcept { return slots_.capacity() * sizeof(std::uint64_t); }
 
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
@@ -294,6 +295,20 @@ class SymbolTable {
 
   /// Changes whenever a merge or binding happens (lets callers detect a fixed point).
   [[nodiscard]] std::uint64_t version() const noexcept { return version_; }
+
+  /// Forgets every symbol and reserved name; the storage is kept for the next model.
+  void clear() noexcept {
+    syms_.clear();
+    by_name_.clear();
+    reserved_.clear();
+    next_fresh_ = 0;
+    before_first_fresh_ = nullptr;
+    version_ = 0;
+  }
+  /// Bytes of storage held (roughly): lets a cache decide whether keeping it is worth it.
+  [[nodiscard]] std::size_t storage_bytes() const noexcept {
+    return syms_.capacity() * sizeof(Sym) + by_name_.storage_bytes() + reserved_.bucket_count() * sizeof(void*);
+  }
 
  private:
   struct Sym {
