@@ -171,7 +171,15 @@ class Engine {
   struct Workspace {
     SymbolTable syms;
     std::vector<GraphResult> results;
-    std::vector<NameMap<ValueInfoState>> spare_maps;  ///< cleared maps for scopes' values
+    // Cleared maps for scopes (values, constants, declared types).
+    std::vector<NameMap<ValueInfoState>> spare_maps;
+    std::vector<NameMap<const Tensor*>> spare_constants;
+    std::vector<NameMap<const Type*>> spare_declared;
+    // The engine's rarely used maps, kept here so that a run that does not use them does not
+    // build and destroy them.
+    std::unordered_map<const Function*, std::vector<std::pair<std::string, ValueInfoState>>> fn_results;
+    std::unordered_map<const Graph*, std::size_t> result_index;
+    std::unordered_map<const void*, std::size_t> printed_index;
     std::vector<std::optional<ValueInfoState>> spare_outputs;  ///< a free InferContext::outputs_ buffer
 
     static constexpr std::size_t kMaxKeptBytes = 256 * 1024;
@@ -186,6 +194,12 @@ class Engine {
       }
       results.clear();
       for (const auto& m : spare_maps) bytes += m.storage_bytes();
+      for (const auto& m : spare_constants) bytes += m.storage_bytes();
+      for (const auto& m : spare_declared) bytes += m.storage_bytes();
+      if (!fn_results.empty()) fn_results.clear();
+      if (!result_index.empty()) result_index.clear();
+      if (!printed_index.empty()) printed_index.clear();
+      bytes += (result_index.bucket_count() + printed_index.bucket_count() + fn_results.bucket_count()) * sizeof(void*);
       spare_outputs.clear();
       bytes += results.capacity() * sizeof(GraphResult) + spare_outputs.capacity() * sizeof(spare_outputs[0]);
       return bytes <= kMaxKeptBytes;
@@ -279,27 +293,53 @@ class Engine {
   Model& model_;
   InferOptions opts_;
   const OpRegistry& reg_;
-  /// A cleared map for a new scope's values (with storage from an earlier scope, if any).
-  NameMap<ValueInfoState> take_map() {
-    auto& spare = ws_->spare_maps;
+  /// A cleared map (with storage from an earlier scope, if any).
+  template <class V>
+  static NameMap<V> take_map(std::vector<NameMap<V>>& spare) {
     if (spare.empty()) return {};
-    NameMap<ValueInfoState> m = std::move(spare.back());
+    NameMap<V> m = std::move(spare.back());
     spare.pop_back();
     return m;
   }
-  /// Hands a finished scope's map back for reuse.
-  void give_map(NameMap<ValueInfoState>&& m) {
-    if (ws_->spare_maps.size() >= Workspace::kMaxKeptMaps || !m.storage_bytes()) return;
+  /// Hands a finished map back for reuse.
+  template <class V>
+  static void give_map(std::vector<NameMap<V>>& spare, NameMap<V>&& m) {
+    if (spare.size() >= Workspace::kMaxKeptMaps || !m.storage_bytes()) return;
     m.clear();
-    ws_->spare_maps.push_back(std::move(m));
+    spare.push_back(std::move(m));
   }
+  /// Lends a new scope the workspace's spare maps, and takes back (when the scope ends, normally
+  /// or by an exception) those not moved into a result.
+  class ScopeMaps {
+   public:
+    ScopeMaps(Engine& e, Scope& sc) : ws_(*e.ws_), sc_(sc) {
+      sc.values = take_map(ws_.spare_maps);
+      sc.constants = take_map(ws_.spare_constants);
+      sc.declared = take_map(ws_.spare_declared);
+    }
+    ScopeMaps(const ScopeMaps&) = delete;
+    ScopeMaps& operator=(const ScopeMaps&) = delete;
+    ~ScopeMaps() {
+      try {
+        give_map(ws_.spare_maps, std::move(sc_.values));
+        give_map(ws_.spare_constants, std::move(sc_.constants));
+        give_map(ws_.spare_declared, std::move(sc_.declared));
+      } catch (...) {  // out of memory for the spare list: the storage is simply freed
+      }
+    }
+
+   private:
+    Workspace& ws_;
+    Scope& sc_;
+  };
   /// The result slot of g (created on first use; a graph inferred again replaces its result).
   GraphResult& result_for(Graph& g);
   GraphResult& record(Graph& g, Scope& sc);
   std::vector<GraphResult>& results_ = ws_->results;
   // annotate_functions: per function, its body's node outputs joined over all call sites.
-  std::unordered_map<const Function*, std::vector<std::pair<std::string, ValueInfoState>>> fn_results_;
-  std::unordered_map<const Graph*, std::size_t> result_index_;  ///< only past kLinear results
+  std::unordered_map<const Function*, std::vector<std::pair<std::string, ValueInfoState>>>& fn_results_ =
+      ws_->fn_results;
+  std::unordered_map<const Graph*, std::size_t>& result_index_ = ws_->result_index;  ///< only past kLinear results
   std::vector<std::optional<ValueInfoState>>& spare_outputs_ = ws_->spare_outputs;
   /// Function-body nodes that may still be inferred (set by run()).
   std::size_t function_budget_ = 0;
@@ -308,7 +348,7 @@ class Engine {
   /// each key expression alive, so its address cannot be reused by another one.
   const std::string& printed(const DimExpr& resolved);
   std::vector<std::pair<DimExpr, std::string>> printed_;
-  std::unordered_map<const void*, std::size_t> printed_index_;
+  std::unordered_map<const void*, std::size_t>& printed_index_ = ws_->printed_index;
 };
 
 // ============================================================================================
@@ -644,7 +684,7 @@ inline InferReport Engine::run() {
   sc.graph = &g;
   sc.path = "graph";
   sc.opsets = &model_.opset_imports;
-  sc.values = take_map();
+  ScopeMaps lease(*this, sc);
   sc.values.reserve(value_count(g));
   for (std::size_t i = 0; i < g.inputs.size(); ++i) {
     const auto& v = g.inputs[i];
@@ -823,7 +863,7 @@ inline void Engine::infer_call(InferContext& ctx, Scope& sc, const Function& fn,
              " nodes + 64 per node of the model): the outputs of this call stay unknown");
   function_budget_ -= fn.nodes.size();
   Scope body;
-  body.values = take_map();
+  ScopeMaps lease(*this, body);
   body.parent = nullptr;  // a function sees only its inputs
   body.path = ctx.path() + "{function " + fn.domain + "::" + fn.name + "}";
   body.opsets = fn.opset_imports.empty() ? &model_.opset_imports : &fn.opset_imports;
@@ -888,7 +928,6 @@ inline void Engine::infer_call(InferContext& ctx, Scope& sc, const Function& fn,
     if (call.outputs[i].empty()) continue;
     if (auto* s = body.lookup(fn.outputs[i])) ctx.outputs_[i] = *s;
   }
-  give_map(std::move(body.values));
 }
 
 inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std::string_view attr,
@@ -907,7 +946,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   if (outer.depth >= kMaxSubgraphDepth)
     ctx.fail("subgraphs nested deeper than " + std::to_string(kMaxSubgraphDepth) + " levels are not inferred");
   Scope sc;
-  sc.values = take_map();
+  ScopeMaps lease(*this, sc);
   sc.parent = &outer;
   sc.depth = outer.depth + 1;
   sc.graph = &g;
@@ -937,8 +976,6 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
     auto& r = record(g, sc);
     r.inputs = std::move(in_states);
     r.outputs = out;
-  } else {
-    give_map(std::move(sc.values));
   }
   return out;
 }
@@ -960,7 +997,7 @@ inline Engine::GraphResult& Engine::result_for(Graph& g) {
 inline Engine::GraphResult& Engine::record(Graph& g, Scope& sc) {
   // The scope is finished: its states move into the result.
   GraphResult& r = result_for(g);
-  give_map(std::move(r.values));  // a graph inferred again: its earlier result's storage
+  give_map(ws_->spare_maps, std::move(r.values));  // a graph inferred again: its earlier result's storage
   r.values = std::move(sc.values);
   r.inputs.clear();
   r.outputs.clear();
