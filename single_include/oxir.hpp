@@ -7532,22 +7532,23 @@ inline void Engine::refine(ValueInfoState& st, const Type& declared, const Where
 inline bool Engine::subgraph_inputs_known(Scope& sc, const Node& n) {
   std::vector<std::pair<const Graph*, int>> todo;
   for (const auto& sub : views::subgraphs(n)) todo.emplace_back(&sub, 1);
-  std::unordered_set<std::string_view> defined, used;
+  // Name sets as NameMaps: most bodies are small, searched linearly without hashing.
+  NameMap<char> defined, used;
   for (std::size_t k = 0; k < todo.size(); ++k) {
     const auto [g, depth] = todo[k];
     if (depth > kMaxSubgraphDepth) continue;
-    for (const auto& v : g->inputs) defined.insert(v.name);
-    for (const auto& t : g->initializers) defined.insert(t.name);
-    for (const auto& sp : g->sparse_initializers) defined.insert(sp.values.name);
+    for (const auto& v : g->inputs) (void)defined[v.name];
+    for (const auto& t : g->initializers) (void)defined[t.name];
+    for (const auto& sp : g->sparse_initializers) (void)defined[sp.values.name];
     for (const auto& m : g->nodes) {
-      for (const auto& o : m.outputs) defined.insert(o);
+      for (const auto& o : m.outputs) (void)defined[o];
       for (const auto& i : m.inputs)
-        if (!i.empty()) used.insert(i);
+        if (!i.empty()) (void)used[i];
       for (const auto& sub : views::subgraphs(m)) todo.emplace_back(&sub, depth + 1);
     }
-    for (const auto& o : g->outputs) used.insert(o.name);
+    for (const auto& o : g->outputs) (void)used[o.name];
   }
-  for (const auto& name : used)
+  for (const auto& [name, unused] : used)
     if (!defined.contains(name) && !sc.lookup(name)) return false;
   return true;
 }
@@ -7881,6 +7882,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   sc.write_back = outer.write_back;
   sc.call_depth = outer.call_depth;
   std::vector<ValueInfoState> in_states;
+  in_states.reserve(g.inputs.size());
   for (std::size_t i = 0; i < g.inputs.size(); ++i) {
     ValueInfoState st = i < inputs.size() ? std::move(inputs[i]) : ValueInfoState{};
     if (g.inputs[i].type)
@@ -9220,13 +9222,15 @@ inline void softmax_rule(InferContext& c) {
   c.set_output(0, like_input(c, 0, c.input_elem(0)));
 }
 
-/// PRelu: slope broadcasts to X (unidirectionally); the output has X's shape.
+/// PRelu: slope broadcasts to X (unidirectionally, from version 7); the output has X's shape.
+/// Versions 1 and 6 have no broadcasting rule: their slope is one value per channel (a [C] slope
+/// against [N, C, L], as PyTorch 0.3 exported it), so no relation between the shapes is claimed.
 inline void prelu_rule(InferContext& c) {
   check_inputs(c, 2, 2);
   const DataType e = common_elem(c, {0, 1});
   const Dims* x = c.input_shape(0);
   const Dims* s = c.input_shape(1);
-  if (x && s) {
+  if (x && s && c.opset() >= 7) {
     if (s->size() > x->size()) c.fail("slope has a higher rank than X");
     const std::size_t off = x->size() - s->size();
     for (std::size_t k = 0; k < s->size(); ++k) {
@@ -10501,6 +10505,18 @@ inline ValueType refresh_element(InferContext& c, ValueType t) {
   return t;
 }
 
+/// A sequence position: the schema asks for a scalar; a one-element vector is accepted too (the
+/// onnx backend tests pass `[1]`, and ONNX Runtime accepts it), any other shape is an error.
+inline void check_position(InferContext& c, std::size_t i) {
+  const Dims* s = c.input_shape(i);
+  if (!s || s->empty()) return;
+  if (s->size() == 1) {
+    const DimExpr d = c.resolve((*s)[0]);
+    if (!d.is_const() || d.is(1)) return;
+  }
+  c.fail("position must be a scalar (or a vector of one element)");
+}
+
 }  // namespace misc_detail
 
 // ============================================================================================
@@ -10549,7 +10565,7 @@ inline void infer_sequence_at(InferContext& c) {
   require_opset(c, 11, "SequenceAt");
   require_inputs(c, 2, 2);
   (void)tensor_input(c, 1, "position");
-  if (auto r = c.input_rank(1); r && *r != 0) c.fail("position must be a scalar");
+  check_position(c, 1);
   auto e = sequence_element(c, 0);
   if (!e.is_tensor()) c.fail("sequence elements must be tensors");
   c.set_output(0, refresh_element(c, std::move(e)));
@@ -10560,7 +10576,7 @@ inline void infer_sequence_insert(InferContext& c) {
   require_opset(c, 11, "SequenceInsert");
   require_inputs(c, 2, 3);
   if (c.has_input(2))
-    if (auto r = c.input_rank(2); r && *r != 0) c.fail("position must be a scalar");
+    check_position(c, 2);
   const ValueType e = sequence_element(c, 0);
   ValueType t = tensor_input(c, 1, "the inserted value");
   if (t.is_unknown()) t = ValueType::tensor(DataType::UNDEFINED);
@@ -10584,7 +10600,7 @@ inline void infer_sequence_erase(InferContext& c) {
   require_opset(c, 11, "SequenceErase");
   require_inputs(c, 1, 2);
   if (c.has_input(1))
-    if (auto r = c.input_rank(1); r && *r != 0) c.fail("position must be a scalar");
+    check_position(c, 1);
   c.set_output(0, ValueType::sequence(sequence_element(c, 0)));
   if (auto len = sequence_length(c, 0)) {
     if (len->is(0)) c.fail("SequenceErase on an empty sequence");

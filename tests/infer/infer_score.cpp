@@ -19,10 +19,12 @@
 // Then each engine is timed on fresh copies of the cleared model (median of --runs runs) and the
 // geometric mean of onnx_time / oxir_time is printed.
 //
-//   infer_score [--corpus DIR] [--min-exact PCT] [--max-wrong N] [--runs N] [--no-timing]
-//               [--list N] [--verbose] [--bind-inputs N] [MODEL.onnx...]
-// Exit code 1 when oxir's exact percentage is below --min-exact or its wrong count (numbers and
-// ranks, not num-for-sym) is above --max-wrong; 2 for usage errors or an empty corpus.
+//   infer_score [--corpus DIR] [--min-exact PCT] [--max-wrong N] [--max-rejected N] [--runs N]
+//               [--no-timing] [--list N] [--verbose] [--bind-inputs N] [MODEL.onnx...]
+// Exit code 1 when oxir's exact percentage is below --min-exact, its wrong count (numbers and
+// ranks, not num-for-sym) is above --max-wrong, or more than --max-rejected models get an error
+// diagnostic (a node rejected or a conflict: these models are valid, so each one is a false
+// alarm); 2 for usage errors or an empty corpus.
 
 // onnx's headers first: onnx/defs/parser.h has an enumerator MAP_TYPE, which <sys/mman.h>
 // (included by oxir's io for mmap) defines as a macro.
@@ -343,7 +345,11 @@ std::size_t bind_small_inputs(oxir::Model& m, const fs::path& model_file, std::s
         oxir::Tensor t = oxir::parse_tensor(std::as_bytes(std::span<const char>(bytes.data(), bytes.size())));
         // element_count() is nullopt on overflow (a SequenceProto read as a tensor has odd dims)
         const auto n = t.element_count();
-        if (n && *n <= max_elements && t.data_type != oxir::DataType::STRING) {
+        // A file whose element type differs from the declared input's (bfloat16 inputs are stored
+        // as their uint16 bits) is not that input's value: left alone.
+        const auto* declared = in.type ? std::get_if<oxir::TensorType>(&in.type->value) : nullptr;
+        const bool same_type = !declared || declared->elem_type == t.data_type;
+        if (n && *n <= max_elements && t.data_type != oxir::DataType::STRING && same_type) {
           t.name = in.name;
           m.graph.initializers.push_back(std::move(t));
           bind = true;
@@ -371,7 +377,7 @@ std::string rel_name(const fs::path& p, const fs::path& corpus) {
 int main(int argc, char** argv) {
   fs::path corpus = "/usr/share/libonnx-testdata/data";
   double min_exact = -1;
-  long max_wrong = -1;
+  long max_wrong = -1, max_rejected = -1;
   int runs = 5;
   bool timing = true, verbose = false;
   std::size_t list = 50;
@@ -389,14 +395,15 @@ int main(int argc, char** argv) {
     if (a == "--corpus") corpus = next();
     else if (a == "--min-exact") min_exact = std::atof(next().c_str());
     else if (a == "--max-wrong") max_wrong = std::atol(next().c_str());
+    else if (a == "--max-rejected") max_rejected = std::atol(next().c_str());
     else if (a == "--runs") runs = std::max(1, std::atoi(next().c_str()));
     else if (a == "--list") list = static_cast<std::size_t>(std::atol(next().c_str()));
     else if (a == "--no-timing") timing = false;
     else if (a == "--bind-inputs") bind_max = std::atol(next().c_str());
     else if (a == "--verbose" || a == "-v") verbose = true;
     else if (a == "--help" || a == "-h") {
-      std::printf("usage: infer_score [--corpus DIR] [--min-exact PCT] [--max-wrong N] [--runs N] [--no-timing]\n"
-                  "                   [--list N] [--verbose] [--bind-inputs N] [MODEL.onnx...]\n");
+      std::printf("usage: infer_score [--corpus DIR] [--min-exact PCT] [--max-wrong N] [--max-rejected N] [--runs N]\n"
+                  "                   [--no-timing] [--list N] [--verbose] [--bind-inputs N] [MODEL.onnx...]\n");
       return 0;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "infer_score: unknown option %s\n", a.c_str());
@@ -424,6 +431,7 @@ int main(int argc, char** argv) {
   std::map<std::string, std::array<std::size_t, kVerdicts>> by_op;          // oxir verdicts by producer op
   std::map<std::string, std::size_t> behind_onnx;                           // dims onnx gets exact, oxir not
   std::size_t load_failures = 0, ox_crashes = 0, pb_crashes = 0, timed = 0, bound_inputs = 0;
+  std::vector<std::string> rejected;  // models with an error diagnostic from oxir: "name: message"
   double log_ratio_sum = 0, ox_total_us = 0, pb_total_us = 0;
   double log_floor_ratio_sum = 0, floor_total_us = 0;
   const auto* registry = onnx::OpSchemaRegistry::Instance();
@@ -469,6 +477,15 @@ int main(int argc, char** argv) {
         if (timing) inferred = m;
         for (const auto& d : report.diagnostics)
           if (d.kind == oxir::infer::DiagnosticKind::UnsupportedOp) ++unsupported_ops[d.op_type];
+        if (report.nodes_failed || report.conflicts) {
+          std::string first;
+          for (const auto& d : report.diagnostics)
+            if (d.severity == oxir::infer::Severity::Error) {
+              first = d.to_string();
+              break;
+            }
+          rejected.push_back(name + ": " + first);
+        }
         collect(m, ox_out, ox_vi);
       } catch (const std::exception& e) {
         ox.crashed = true;
@@ -680,8 +697,16 @@ int main(int argc, char** argv) {
                 floor_total_us / 1000, floor_gm);
   }
 
+  std::printf("\noxir error diagnostics (a node rejected or a conflict) on %zu valid models%s\n", rejected.size(),
+              rejected.empty() ? "" : ":");
+  for (std::size_t i = 0; i < rejected.size() && i < list; ++i) std::printf("  %s\n", rejected[i].c_str());
+
   int rc = 0;
   const std::size_t ox_wrong = total_ox.outputs.n[kWrong];
+  if (max_rejected >= 0 && rejected.size() > static_cast<std::size_t>(max_rejected)) {
+    std::printf("\nFAIL: oxir rejected %zu valid models > --max-rejected %ld\n", rejected.size(), max_rejected);
+    rc = 1;
+  }
   if (min_exact >= 0 && total_ox.outputs.pct_exact() < min_exact) {
     std::printf("\nFAIL: oxir exact %.2f%% < --min-exact %.2f%%\n", total_ox.outputs.pct_exact(), min_exact);
     rc = 1;

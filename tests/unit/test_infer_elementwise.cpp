@@ -117,6 +117,15 @@ TEST_CASE("PRelu: slope broadcasts unidirectionally to X") {
   CHECK(infer_one(node("PRelu", {"x", "s"}), {{"x", DataType::FLOAT, {"4"}}, {"s", DataType::FLOAT, {"2", "4"}}})
             .report.nodes_failed == 1);  // slope cannot have a higher rank
   CHECK(infer_one(node("PRelu", {"x"}), {X}).report.nodes_failed == 1);
+  // Before version 7 the slope is per channel, not broadcast: [3] against [2, 3, 4] is valid
+  // (PyTorch 0.3's export in the onnx backend tests) and claims nothing about X.
+  auto legacy = infer_one(node("PRelu", {"x", "s"}), {{"x", DataType::FLOAT, {"2", "3", "4"}}, {"s", DataType::FLOAT, {"3"}}},
+                          {}, 6);
+  CHECK(legacy.out() == "FLOAT[2,3,4]");
+  CHECK(legacy.report.diagnostics.empty());
+  auto legacy_sym = infer_one(node("PRelu", {"x", "s"}), {{"x", DataType::FLOAT, {"N", "C", "L"}}, {"s", DataType::FLOAT, {"3"}}},
+                              {}, 6);
+  CHECK(legacy_sym.out() == "FLOAT[N,C,L]");  // L is not forced to 3
 }
 
 TEST_CASE("Softmax, LogSoftmax, Hardmax: axis ranges per version") {

@@ -168,6 +168,19 @@ TEST_CASE("SequenceConstruct: the common type of the inputs") {
   auto bad_pos = run({node("SequenceConstruct", {"a"}, {"s"}), node("SequenceAt", {"s", "p"}, {"e"})},
                      {{"a", DataType::FLOAT, {"N"}}, {"p", DataType::INT64, {"2"}}});
   CHECK(bad_pos.report.nodes_failed == 1);
+  // A one-element vector is accepted as a position (the onnx backend tests use [1]); a vector
+  // of unknown length too; a matrix is not.
+  for (const auto& p : std::vector<std::vector<std::string>>{{"1"}, {"K"}}) {
+    auto one = run({node("SequenceConstruct", {"a"}, {"s"}), node("SequenceAt", {"s", "p"}, {"e"}),
+                    node("SequenceInsert", {"s", "a", "p"}, {"t"}), node("SequenceErase", {"s", "p"}, {"u"})},
+                   {{"a", DataType::FLOAT, {"N"}}, {"p", DataType::INT64, p}});
+    CHECK(one.report.nodes_failed == 0);
+    CHECK(one.t("e") == "FLOAT[N]");
+    CHECK(one.t("t") == "seq(FLOAT[N])");
+  }
+  auto matrix = run({node("SequenceConstruct", {"a"}, {"s"}), node("SequenceInsert", {"s", "a", "p"}, {"t"})},
+                    {{"a", DataType::FLOAT, {"N"}}, {"p", DataType::INT64, {"1", "1"}}});
+  CHECK(matrix.report.nodes_failed == 1);
 }
 
 TEST_CASE("SequenceEmpty, SequenceInsert, SequenceErase") {

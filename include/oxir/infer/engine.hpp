@@ -606,22 +606,23 @@ inline void Engine::refine(ValueInfoState& st, const Type& declared, const Where
 inline bool Engine::subgraph_inputs_known(Scope& sc, const Node& n) {
   std::vector<std::pair<const Graph*, int>> todo;
   for (const auto& sub : views::subgraphs(n)) todo.emplace_back(&sub, 1);
-  std::unordered_set<std::string_view> defined, used;
+  // Name sets as NameMaps: most bodies are small, searched linearly without hashing.
+  NameMap<char> defined, used;
   for (std::size_t k = 0; k < todo.size(); ++k) {
     const auto [g, depth] = todo[k];
     if (depth > kMaxSubgraphDepth) continue;
-    for (const auto& v : g->inputs) defined.insert(v.name);
-    for (const auto& t : g->initializers) defined.insert(t.name);
-    for (const auto& sp : g->sparse_initializers) defined.insert(sp.values.name);
+    for (const auto& v : g->inputs) (void)defined[v.name];
+    for (const auto& t : g->initializers) (void)defined[t.name];
+    for (const auto& sp : g->sparse_initializers) (void)defined[sp.values.name];
     for (const auto& m : g->nodes) {
-      for (const auto& o : m.outputs) defined.insert(o);
+      for (const auto& o : m.outputs) (void)defined[o];
       for (const auto& i : m.inputs)
-        if (!i.empty()) used.insert(i);
+        if (!i.empty()) (void)used[i];
       for (const auto& sub : views::subgraphs(m)) todo.emplace_back(&sub, depth + 1);
     }
-    for (const auto& o : g->outputs) used.insert(o.name);
+    for (const auto& o : g->outputs) (void)used[o.name];
   }
-  for (const auto& name : used)
+  for (const auto& [name, unused] : used)
     if (!defined.contains(name) && !sc.lookup(name)) return false;
   return true;
 }
@@ -955,6 +956,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   sc.write_back = outer.write_back;
   sc.call_depth = outer.call_depth;
   std::vector<ValueInfoState> in_states;
+  in_states.reserve(g.inputs.size());
   for (std::size_t i = 0; i < g.inputs.size(); ++i) {
     ValueInfoState st = i < inputs.size() ? std::move(inputs[i]) : ValueInfoState{};
     if (g.inputs[i].type)

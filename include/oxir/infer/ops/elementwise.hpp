@@ -363,13 +363,15 @@ inline void softmax_rule(InferContext& c) {
   c.set_output(0, like_input(c, 0, c.input_elem(0)));
 }
 
-/// PRelu: slope broadcasts to X (unidirectionally); the output has X's shape.
+/// PRelu: slope broadcasts to X (unidirectionally, from version 7); the output has X's shape.
+/// Versions 1 and 6 have no broadcasting rule: their slope is one value per channel (a [C] slope
+/// against [N, C, L], as PyTorch 0.3 exported it), so no relation between the shapes is claimed.
 inline void prelu_rule(InferContext& c) {
   check_inputs(c, 2, 2);
   const DataType e = common_elem(c, {0, 1});
   const Dims* x = c.input_shape(0);
   const Dims* s = c.input_shape(1);
-  if (x && s) {
+  if (x && s && c.opset() >= 7) {
     if (s->size() > x->size()) c.fail("slope has a higher rank than X");
     const std::size_t off = x->size() - s->size();
     for (std::size_t k = 0; k < s->size(); ++k) {

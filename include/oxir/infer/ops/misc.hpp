@@ -90,6 +90,18 @@ inline ValueType refresh_element(InferContext& c, ValueType t) {
   return t;
 }
 
+/// A sequence position: the schema asks for a scalar; a one-element vector is accepted too (the
+/// onnx backend tests pass `[1]`, and ONNX Runtime accepts it), any other shape is an error.
+inline void check_position(InferContext& c, std::size_t i) {
+  const Dims* s = c.input_shape(i);
+  if (!s || s->empty()) return;
+  if (s->size() == 1) {
+    const DimExpr d = c.resolve((*s)[0]);
+    if (!d.is_const() || d.is(1)) return;
+  }
+  c.fail("position must be a scalar (or a vector of one element)");
+}
+
 }  // namespace misc_detail
 
 // ============================================================================================
@@ -138,7 +150,7 @@ inline void infer_sequence_at(InferContext& c) {
   require_opset(c, 11, "SequenceAt");
   require_inputs(c, 2, 2);
   (void)tensor_input(c, 1, "position");
-  if (auto r = c.input_rank(1); r && *r != 0) c.fail("position must be a scalar");
+  check_position(c, 1);
   auto e = sequence_element(c, 0);
   if (!e.is_tensor()) c.fail("sequence elements must be tensors");
   c.set_output(0, refresh_element(c, std::move(e)));
@@ -149,7 +161,7 @@ inline void infer_sequence_insert(InferContext& c) {
   require_opset(c, 11, "SequenceInsert");
   require_inputs(c, 2, 3);
   if (c.has_input(2))
-    if (auto r = c.input_rank(2); r && *r != 0) c.fail("position must be a scalar");
+    check_position(c, 2);
   const ValueType e = sequence_element(c, 0);
   ValueType t = tensor_input(c, 1, "the inserted value");
   if (t.is_unknown()) t = ValueType::tensor(DataType::UNDEFINED);
@@ -173,7 +185,7 @@ inline void infer_sequence_erase(InferContext& c) {
   require_opset(c, 11, "SequenceErase");
   require_inputs(c, 1, 2);
   if (c.has_input(1))
-    if (auto r = c.input_rank(1); r && *r != 0) c.fail("position must be a scalar");
+    check_position(c, 1);
   c.set_output(0, ValueType::sequence(sequence_element(c, 0)));
   if (auto len = sequence_length(c, 0)) {
     if (len->is(0)) c.fail("SequenceErase on an empty sequence");
