@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <limits>
+#include <thread>
 
 #include "infer_test_util.hpp"
 
@@ -165,6 +166,39 @@ TEST_CASE("Engine: runs on one thread share storage, never state") {
   CHECK(type_of(m1, "c") == "FLOAT[N,unk__0]");
   CHECK(type_of(m2, "c") == "FLOAT[N,unk__0]");
   CHECK(outer.syms.size() == 4);  // N, M, L and unk__0: none of the inner run's
+}
+
+TEST_CASE("infer_shapes on several threads at once gives what it gives on one") {
+  // Each thread has its own cached workspace; models differ per thread and per iteration so that
+  // storage left by one model is reused by a different one.
+  auto make = [](int k) {
+    const std::string n = "N" + std::to_string(k % 5);
+    std::vector<In> ins{{"a", DataType::FLOAT, {n, "M", std::to_string(1 + k % 3)}},
+                        {"b", DataType::FLOAT, {n, "L", "1"}}};
+    std::vector<Node> nodes{Node("Add", {"a", "b"}, {"c"}), Node("Relu", {"c"}, {"d"}), Node("Shape", {"d"}, {"s"})};
+    if (k % 2) nodes.emplace_back("Transpose", std::vector<std::string>{"d"}, std::vector<std::string>{"t"});
+    return make_model(std::move(nodes), ins);
+  };
+  auto answer = [&](int k) {
+    auto m = make(k);
+    (void)oxir::infer_shapes(m);
+    std::string r;
+    for (const char* v : {"c", "d", "s", "t"}) r += std::string(v) + ":" + type_of(m, v) + ";";
+    return r;
+  };
+  constexpr int kModels = 40, kThreads = 4;
+  std::vector<std::string> expected(kModels);
+  for (int k = 0; k < kModels; ++k) expected[static_cast<std::size_t>(k)] = answer(k);
+  CHECK(expected[1].find("t:FLOAT[2,unk__0,N1]") != std::string::npos);
+  std::vector<std::vector<std::string>> got(kThreads, std::vector<std::string>(kModels));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 5; ++round)
+        for (int k = 0; k < kModels; ++k) got[static_cast<std::size_t>(t)][static_cast<std::size_t>((k + t) % kModels)] = answer((k + t) % kModels);
+    });
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t) CHECK(got[static_cast<std::size_t>(t)] == expected);
 }
 
 TEST_CASE("Engine: malformed and unknown nodes give diagnostics, not crashes") {
