@@ -6402,10 +6402,7 @@ class SymbolTable {
       if (origin < s.origin) s.origin = origin;
       return static_cast<std::int64_t>(i);
     }
-    const auto id = static_cast<std::int64_t>(syms_.size());
-    syms_.push_back(Sym{std::string(name), id, std::nullopt, origin});
-    by_name_.added(syms_.back().name, syms_.size(), key_of());
-    return id;
+    return add(name, origin);
   }
   /// A new symbol with a name not used by the model ("unk__0", "unk__1", …).
   std::int64_t fresh(std::string_view prefix = "unk__") {
@@ -6414,15 +6411,40 @@ class SymbolTable {
       before_first_fresh_ = nullptr;
       f();
     }
-    std::string name;
+    // prefix + decimal counter, built on the stack for the usual short prefixes.
+    std::string long_name;
+    char buf[64];
+    std::string_view name;
     do {
-      name = std::string(prefix) + std::to_string(next_fresh_++);
-    } while (find_name(name) != detail::NameIndex::npos || reserved_.contains(name));
-    return named(name, SymbolOrigin::Fresh);
+      char digits[24];
+      char* const end = digits + sizeof digits;
+      char* p = end;
+      std::uint64_t n = next_fresh_++;
+      do {
+        *--p = static_cast<char>('0' + n % 10);
+        n /= 10;
+      } while (n);
+      const auto nd = static_cast<std::size_t>(end - p);
+      if (prefix.size() + nd <= sizeof buf) {
+        std::memcpy(buf, prefix.data(), prefix.size());
+        std::memcpy(buf + prefix.size(), p, nd);
+        name = std::string_view(buf, prefix.size() + nd);
+      } else {
+        long_name.assign(prefix);
+        long_name.append(p, nd);
+        name = long_name;
+      }
+    } while (find_name(name) != detail::NameIndex::npos ||
+             reserved_index_.find(name, reserved_.size(), reserved_key_of()) != detail::NameIndex::npos);
+    return add(name, SymbolOrigin::Fresh);
   }
   [[nodiscard]] DimExpr fresh_expr() { return DimExpr::symbol(fresh()); }
   /// Reserves a name so that fresh() never produces it (call for every dim_param of the model).
-  void reserve(const std::string& name) { reserved_.insert(name); }
+  void reserve(std::string_view name) {
+    if (reserved_index_.find(name, reserved_.size(), reserved_key_of()) != detail::NameIndex::npos) return;
+    reserved_.emplace_back(name);
+    reserved_index_.added(reserved_.back(), reserved_.size(), reserved_key_of());
+  }
   /// Runs `f` (e.g. reserving the model's names) just before the first fresh symbol is made, so
   /// that models needing no fresh symbol never pay for it.
   void before_first_fresh(std::function<void()> f) { before_first_fresh_ = std::move(f); }
@@ -6550,13 +6572,15 @@ class SymbolTable {
     syms_.clear();
     by_name_.clear();
     reserved_.clear();
+    reserved_index_.clear();
     next_fresh_ = 0;
     before_first_fresh_ = nullptr;
     version_ = 0;
   }
   /// Bytes of storage held (roughly): lets a cache decide whether keeping it is worth it.
   [[nodiscard]] std::size_t storage_bytes() const noexcept {
-    return syms_.capacity() * sizeof(Sym) + by_name_.storage_bytes() + reserved_.bucket_count() * sizeof(void*);
+    return syms_.capacity() * sizeof(Sym) + by_name_.storage_bytes() + reserved_.capacity() * sizeof(std::string) +
+           reserved_index_.storage_bytes();
   }
 
  private:
@@ -6575,7 +6599,21 @@ class SymbolTable {
 
   std::vector<Sym> syms_;
   detail::NameIndex by_name_;  ///< names of syms_ (each symbol has its own name)
-  std::unordered_set<std::string> reserved_;
+  /// Appends a symbol whose name is known to be new.
+  std::int64_t add(std::string_view name, SymbolOrigin origin) {
+    const auto id = static_cast<std::int64_t>(syms_.size());
+    syms_.push_back(Sym{std::string(name), id, std::nullopt, origin});
+    by_name_.added(syms_.back().name, syms_.size(), key_of());
+    return id;
+  }
+  struct ReservedKeyOf {
+    const std::vector<std::string>* names;
+    std::string_view operator()(std::size_t i) const { return (*names)[i]; }
+  };
+  [[nodiscard]] ReservedKeyOf reserved_key_of() const { return ReservedKeyOf{&reserved_}; }
+
+  std::vector<std::string> reserved_;  ///< names fresh() never produces (the model's dim_params)
+  detail::NameIndex reserved_index_;
   std::uint64_t next_fresh_ = 0;
   std::function<void()> before_first_fresh_;
   std::uint64_t version_ = 0;
@@ -11653,6 +11691,7 @@ inline std::vector<I64> norm_axes(const InferContext& c, const std::vector<I64>&
 inline Dims fresh_dims(const InferContext& c, I64 n) {
   if (n < 0 || n > kMaxRank) c.fail("rank " + std::to_string(n) + " is out of range");
   Dims d;
+  d.reserve(static_cast<std::size_t>(n));
   for (I64 i = 0; i < n; ++i) d.push_back(c.fresh());
   return d;
 }

@@ -96,6 +96,7 @@ inline std::vector<I64> norm_axes(const InferContext& c, const std::vector<I64>&
 inline Dims fresh_dims(const InferContext& c, I64 n) {
   if (n < 0 || n > kMaxRank) c.fail("rank " + std::to_string(n) + " is out of range");
   Dims d;
+  d.reserve(static_cast<std::size_t>(n));
   for (I64 i = 0; i < n; ++i) d.push_back(c.fresh());
   return d;
 }
