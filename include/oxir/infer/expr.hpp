@@ -628,13 +628,69 @@ inline DimExpr floor_div(const DimExpr& a, const DimExpr& b) {
     DimExpr quotient = DimExpr::from_terms(std::move(q));
     DimExpr rest = DimExpr::from_terms(std::move(r));
     if (rest.is_const()) return quotient + DimExpr(detail::floordiv_int(*rest.const_value(), *k));
-    // Pull a common factor of the remainder's coefficients and the divisor: floor(2x/4) = floor(x/2).
+    // Now rest = sum of a_i*m_i + b with every a_i and b in [0,k). Three identities (m_i are
+    // integers) bring equal floors to one form:
+    // 1. A factor g of k and of every a_i (not necessarily of b) comes out:
+    //    floor((g*y + b)/k) = floor((y + floor(b/g))/(k/g)), so floor((2x+3)/4) = floor((x+1)/2).
     std::int64_t g = *k;
-    for (const auto& t : rest.terms()) g = std::gcd(g, t.coeff);
-    if (g > 1 && rest.constant_term() % g == 0) {
-      std::vector<Term> rt = rest.terms();
-      for (auto& t : rt) t.coeff /= g;
-      return quotient + floor_div(DimExpr::from_terms(std::move(rt)), DimExpr(*k / g));
+    for (const auto& t : rest.terms())
+      if (!t.factors.empty()) g = std::gcd(g, t.coeff);
+    if (g > 1) {
+      std::vector<Term> rt;
+      rt.reserve(rest.terms().size());
+      for (const auto& t : rest.terms())
+        if (!t.factors.empty()) rt.push_back(Term{t.coeff / g, t.factors});
+      DimExpr y = DimExpr::from_terms(std::move(rt)) + DimExpr(rest.constant_term() / g);
+      return quotient + floor_div(y, DimExpr(*k / g));
+    }
+    // 2. A nested floor with coefficient 1 merges: floor((floor(r/m) + P)/k) = floor((r + m*P)/(m*k))
+    //    (floor(r/m) + P = floor((r + m*P)/m)), so floor((floor((H+1)/2)+1)/2) = floor((H+3)/4).
+    //    Only when that floor is the one floor by a constant among the terms (P has none), so the
+    //    result does not depend on a choice, and sizes computed from a floor keep being written in
+    //    it (merging floor((floor(H/8)+6*floor(H/4))/7) would spread H through the expression and
+    //    hide that it is a function of floor(H/4)).
+    const Term* nested = nullptr;
+    int candidates = 0;
+    for (const auto& t : rest.terms()) {
+      const bool has_floor = std::any_of(t.factors.begin(), t.factors.end(),
+                                         [](const Atom& f) { return f.op == Atom::Op::FloorDivConst; });
+      if (!has_floor) continue;
+      ++candidates;
+      if (t.coeff == 1 && t.factors.size() == 1) nested = &t;
+    }
+    if (candidates != 1) nested = nullptr;
+    std::int64_t mk = 0;
+    if (nested && !__builtin_mul_overflow(nested->factors[0].id, *k, &mk)) {
+      const Atom& inner = nested->factors[0];
+      std::vector<Term> others;
+      others.reserve(rest.terms().size());
+      for (const auto& t : rest.terms())
+        if (&t != nested) others.push_back(t);
+      const DimExpr m(inner.id);
+      return quotient + floor_div((*inner.args)[0] + m * DimExpr::from_terms(std::move(others)), DimExpr(mk));
+    }
+    // 3. With S = sum of m_i: floor((sum a_i*m_i + b)/k) = S - floor((sum (k-a_i)*m_i + k-1-b)/k).
+    //    Of the two floors the one whose coefficients sum less is kept (floor(6H/7) becomes
+    //    H - floor((H+6)/7), the form 7*ceil(H/7) takes); on a tie (floor(H/2) against
+    //    floor((H+1)/2)) both stay as they are written.
+    std::int64_t sum = 0, complement_sum = 0;
+    bool overflow = false;
+    for (const auto& t : rest.terms())
+      if (!t.factors.empty()) {
+        overflow |= __builtin_add_overflow(sum, t.coeff, &sum);
+        overflow |= __builtin_add_overflow(complement_sum, *k - t.coeff, &complement_sum);
+      }
+    if (!overflow && complement_sum < sum) {
+      std::vector<Term> s, c;
+      s.reserve(rest.terms().size());
+      c.reserve(rest.terms().size());
+      for (const auto& t : rest.terms())
+        if (!t.factors.empty()) {
+          s.push_back(Term{1, t.factors});
+          c.push_back(Term{*k - t.coeff, t.factors});
+        }
+      c.push_back(Term{*k - 1 - rest.constant_term(), {}});
+      return quotient + DimExpr::from_terms(std::move(s)) - floor_div(DimExpr::from_terms(std::move(c)), *k);
     }
     DimExpr atom;
     atom = DimExpr::from_terms({Term{1, {detail::make_compound(Atom::Op::FloorDivConst, *k, {rest})}}});

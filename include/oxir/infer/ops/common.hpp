@@ -1,6 +1,7 @@
 #pragma once
 // Checks and size facts shared by the operator families' rules.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -52,40 +53,101 @@ inline bool nonneg_atom_within(const Atom& a, std::int64_t& budget) {
   }
   return false;
 }
-inline bool nonneg_within(const DimExpr& e, std::int64_t& budget) {
-  const Term* negative = nullptr;  // the one term of the form -c*floor(x/k) allowed below
-  for (const auto& t : e.terms()) {
-    if (--budget < 0) return false;
-    if (t.coeff < 0) {
-      if (negative) return false;
-      negative = &t;
-      continue;
-    }
-    for (const auto& f : t.factors)
-      if (!nonneg_atom_within(f, budget)) return false;
-  }
-  if (!negative) return true;
-  // One term -c*floor(x/k) (c, k > 0): since floor(x/k) <= x/k, e = rest - c*floor(x/k) is at
-  // least rest - c*x/k, which is >= 0 when k*rest - c*x is. That covers remainders
-  // x - k*floor(x/k) (what Mod canonicalises to, e.g. torch's (7 - W % 7) % 7 window padding)
-  // and ceilings h - floor(h/2) = ceil(h/2). The recursion ends: the new negative terms come
-  // from x, nested inside the floor removed.
-  const auto& t = *negative;
-  if (t.factors.size() != 1 || t.factors[0].op != Atom::Op::FloorDivConst) return false;
+// A term c*floor(x/k) (c != 0, k > 0) of e, replaced by a bound: floor(x/k) <= x/k when c < 0,
+// floor(x/k) >= (x-k+1)/k when c > 0, so e >= 0 follows from k*rest + c*x >= 0, resp.
+// k*rest + c*(x-k+1) >= 0. Floors merged by the canonical form are bounded more tightly through
+// the floor they came from: with d dividing k, x = x1 + d*x2 (x2 holds the terms whose coefficients
+// d divides), floor(x/k) = floor((floor(x1/d) + x2)/(k/d)), and the bounds apply to that with
+// y = floor(x1/d) + x2 over k/d. The divisors d tried are those of the other floors in e (where
+// such a merged floor meets the one it came from). The recursion ends: each step removes a floor
+// whose divisor is larger than any it introduces.
+inline bool bound_term_within(const DimExpr& e, const Term& t, std::int64_t& budget) {
   const Atom& f = t.factors[0];
   if (!f.args || f.args->empty() || f.id <= 0) return false;
   const DimExpr& x = (*f.args)[0];
-  budget -= static_cast<std::int64_t>(e.tree_size() + x.tree_size());
-  if (budget < 0) return false;
+  const std::int64_t k = f.id;
+  std::int64_t divisors[4] = {1, 0, 0, 0};
+  std::size_t nd = 1;
+  for (const auto& u : e.terms())
+    for (const auto& g : u.factors)
+      if (g.op == Atom::Op::FloorDivConst && g.id > 1 && g.id < k && k % g.id == 0 && nd < 4 &&
+          std::find(divisors, divisors + nd, g.id) == divisors + nd)
+        divisors[nd++] = g.id;
   try {
-    std::vector<Term> others;  // e without the negative term
+    std::vector<Term> others;  // e without t
     for (const auto& u : e.terms())
-      if (&u != negative) others.push_back(u);
+      if (&u != &t) others.push_back(u);
     const DimExpr rest = DimExpr::from_terms(std::move(others));
-    return nonneg_within(DimExpr(f.id) * rest - DimExpr(-t.coeff) * x, budget);
-  } catch (const Error&) {
-    return false;
+    for (std::size_t i = nd; i-- > 0;) {  // the tighter views first
+      const std::int64_t d = divisors[i], kd = k / d;
+      budget -= static_cast<std::int64_t>(e.tree_size() + x.tree_size());
+      if (budget < 0) return false;
+      DimExpr y = x;
+      if (d > 1) {
+        std::vector<Term> x1, x2;
+        for (const auto& u : x.terms()) {
+          if (u.factors.empty()) {
+            const std::int64_t q = detail::floordiv_int(u.coeff, d);
+            if (q) x2.push_back(Term{q, {}});
+            if (u.coeff - q * d) x1.push_back(Term{u.coeff - q * d, {}});
+          } else if (u.coeff % d == 0) {
+            x2.push_back(Term{u.coeff / d, u.factors});
+          } else {
+            x1.push_back(u);
+          }
+        }
+        y = floor_div(DimExpr::from_terms(std::move(x1)), DimExpr(d)) + DimExpr::from_terms(std::move(x2));
+      }
+      const DimExpr bound = t.coeff < 0 ? DimExpr(kd) * rest + DimExpr(t.coeff) * y
+                                        : DimExpr(kd) * rest + DimExpr(t.coeff) * (y - DimExpr(kd - 1));
+      if (nonneg_within(bound, budget)) return true;
+    }
+  } catch (const Error&) {  // overflow, or too large an expression: unproven
   }
+  return false;
+}
+
+inline bool nonneg_within(const DimExpr& e, std::int64_t& budget) {
+  // Terms with a non-negative coefficient and non-negative factors need nothing; a negative term,
+  // or a positive floor of something not provably non-negative, needs a floor term bounded (see
+  // bound_term_within): a negative floor first (remainders x - k*floor(x/k), what Mod
+  // canonicalises to, e.g. torch's (7 - W % 7) % 7 window padding; ceilings h - floor(h/2)),
+  // else a positive one (k*floor((x+k-1)/k) - x, a size rounded up to a multiple of k).
+  bool needs_bound = false;
+  const Term* floors[4] = {nullptr, nullptr, nullptr, nullptr};
+  std::size_t nf = 0, negative_floors = 0;
+  for (const auto& t : e.terms()) {
+    if (--budget < 0) return false;
+    const bool is_floor = t.factors.size() == 1 && t.factors[0].op == Atom::Op::FloorDivConst;
+    if (is_floor && nf < 4) {
+      // negative floors first
+      if (t.coeff < 0) {
+        for (std::size_t i = nf; i > negative_floors; --i) floors[i] = floors[i - 1];
+        floors[negative_floors++] = &t;
+      } else {
+        floors[nf] = &t;
+      }
+      ++nf;
+    }
+    if (t.coeff < 0) {
+      needs_bound = true;
+      continue;
+    }
+    bool ok = true;
+    for (const auto& f : t.factors)
+      if (!nonneg_atom_within(f, budget)) {
+        ok = false;
+        break;
+      }
+    if (!ok) {
+      if (!is_floor) return false;  // nothing bounds it
+      needs_bound = true;
+    }
+  }
+  if (!needs_bound) return true;
+  for (std::size_t i = 0; i < nf; ++i)
+    if (bound_term_within(e, *floors[i], budget)) return true;
+  return false;
 }
 }  // namespace nonneg_detail
 
