@@ -228,6 +228,14 @@ int main(int argc, char** argv) {
       info_models.emplace_back(argv[++i]);
     } else if (a == "--verbose") {
       verbose = true;
+    } else if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "bench_codec: unknown option %s\n", a.c_str());
+      groups.clear();
+      info_models.clear();
+      break;
+    } else if (std::error_code ec; !fs::exists(a, ec)) {
+      std::fprintf(stderr, "bench_codec: %s: no such file or directory\n", a.c_str());
+      return 1;
     } else if (fs::is_directory(a)) {
       Group g{a, {}, true};
       for (const auto& e : fs::recursive_directory_iterator(a))
