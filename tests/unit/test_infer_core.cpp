@@ -63,6 +63,18 @@ TEST_CASE("DimExpr: floors equal by the floor identities print equal") {
   CHECK(str(floor_div(H, 2)) == "floor(H/2)");
   CHECK(str(ceil_div(H, 2)) == "floor((H+1)/2)");
   CHECK(str(floor_div(N + 3 * M, 4)) == "floor((3*M+N)/4)");
+  // halves: floor(x/2m) + floor((x+m)/2m) = floor(x/m); the form with fewest terms is kept
+  CHECK(H - floor_div(H, 2) == ceil_div(H, 2));
+  CHECK(str(N + M - floor_div(N + M, 2)) == "floor((M+N+1)/2)");
+  CHECK(floor_div(H, 2) + ceil_div(H, 2) == H);
+  const DimExpr c = floor_div(H, 4);  // ceil(c/2) twice: Swin's patch merging after a stride-4 stem
+  CHECK(str(c - floor_div(c, 2)) == "floor((H+4)/8)");
+  CHECK(c - floor_div(c, 2) == ceil_div(c, 2));
+  const DimExpr c2 = c - floor_div(c, 2);
+  CHECK(str(c2 - floor_div(c2, 2)) == "floor((H+12)/16)");
+  CHECK(str(mod(H, 2)) == "H-2*floor(H/2)");          // as many terms either way: no upper half
+  CHECK(str(H + ceil_div(H, 2)) == "H+floor((H+1)/2)");  // smaller coefficients than 2*H-floor(H/2)
+  CHECK(str(M + floor_div(H, 2)) == "M+floor(H/2)");
   // two nested floors: neither is merged (which one would be a choice)
   CHECK(str(floor_div(floor_div(H, 2) + floor_div(N, 2), 2)) == "floor((floor(H/2)+floor(N/2))/2)");
 }
@@ -477,8 +489,8 @@ TEST_CASE("Hostile size arithmetic in shape tensors stays bounded: contents drop
 
 TEST_CASE("DimExpr: exact division by a divisor of several terms") {
   const auto N = DimExpr::symbol(13), M = DimExpr::symbol(12), H = DimExpr::symbol(7), W = DimExpr::symbol(22);
-  // A window count (H - floor(H/2)) * (W - floor(W/2)) dividing N times itself.
-  const DimExpr wh = H - floor_div(H, 2), ww = W - floor_div(W, 2);
+  // A window count (H - floor(H/3)) * (W - floor(W/3)) dividing N times itself.
+  const DimExpr wh = H - floor_div(H, 3), ww = W - floor_div(W, 3);
   const DimExpr windows = wh * ww;
   REQUIRE(windows.terms().size() == 4);
   CHECK(exact_div(N * windows, windows) == N);

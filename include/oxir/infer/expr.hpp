@@ -273,6 +273,16 @@ inline const Atom* binary_atom(const Term& t, Atom::Op op) {
 /// coefficients) replaced, or nullopt.
 inline std::optional<DimExpr> merge_min_max_pair(const std::vector<Term>& terms);
 
+/// Halves of a floor: floor(x/2m) + floor((x+m)/2m) = floor(x/m) for integers x (so
+/// floor(x/2) + floor((x+1)/2) = x, and after nested floors merge, floor(H/4) - floor(H/8) =
+/// floor((H+4)/8): ceil(c/2) for c = floor(H/4)). A sum holding one of the halves has, besides
+/// its own form, the two forms that hold only one half; of the three the one with fewest terms is
+/// kept (on a tie, the form without the upper half, then the sum as it is), so sizes written as
+/// c - floor(c/2) and as ceil(c/2) print equal. `terms` is canonical; the other form, or nullopt.
+inline std::optional<DimExpr> merge_floor_halves(const std::vector<Term>& terms);
+/// Set while merge_floor_halves builds its candidates (they are not merged again).
+inline thread_local bool in_floor_halves = false;
+
 }  // namespace detail
 
 inline DimExpr DimExpr::from_terms(std::vector<Term> terms) {
@@ -294,6 +304,8 @@ inline DimExpr DimExpr::from_terms(std::vector<Term> terms) {
     }
   }
   if (auto merged = detail::merge_min_max_pair(out)) return *merged;
+  if (out.size() >= 2 && !detail::in_floor_halves)
+    if (auto merged = detail::merge_floor_halves(out)) return *merged;
   // Constants and single symbols take their inline form.
   if (out.empty()) return DimExpr(0);
   if (out.size() == 1 && out[0].factors.empty()) return DimExpr(out[0].coeff);
@@ -750,6 +762,106 @@ inline DimExpr minmax(const DimExpr& a, const DimExpr& b, bool is_max) {
 
 inline DimExpr min(const DimExpr& a, const DimExpr& b) { return detail::minmax(a, b, false); }
 inline DimExpr max(const DimExpr& a, const DimExpr& b) { return detail::minmax(a, b, true); }
+
+inline std::optional<DimExpr> detail::merge_floor_halves(const std::vector<Term>& terms) {
+  // Quick exit: no single floor by an even constant among the terms.
+  auto half_candidate = [](const Term& t) {
+    return t.factors.size() == 1 && t.factors[0].op == Atom::Op::FloorDivConst && t.factors[0].id >= 2 &&
+           t.factors[0].id % 2 == 0 && t.factors[0].args && !t.factors[0].args->empty();
+  };
+  if (std::none_of(terms.begin(), terms.end(), half_candidate)) return std::nullopt;
+  struct Guard {
+    Guard() { in_floor_halves = true; }
+    ~Guard() { in_floor_halves = false; }
+    Guard(const Guard&) = delete;
+    Guard& operator=(const Guard&) = delete;
+  } guard;
+  // Forms are ranked by (number of terms, sum of |coefficients|, holds an upper half); a form is
+  // replaced only by a better one, so the loop ends.
+  struct Rank {
+    std::size_t terms = 0;
+    std::uint64_t weight = 0;
+    bool upper = false;
+    auto operator<=>(const Rank&) const = default;
+  };
+  auto rank = [](const DimExpr& e, bool upper) {
+    Rank r{0, 0, upper};
+    for (const auto& u : e.terms()) {
+      ++r.terms;
+      r.weight += u.coeff < 0 ? 0 - static_cast<std::uint64_t>(u.coeff) : static_cast<std::uint64_t>(u.coeff);
+    }
+    return r;
+  };
+  auto single = [](const DimExpr& e) -> const Atom* {
+    if (e.shared_terms() == nullptr || e.terms().size() != 1) return nullptr;
+    const Term& u = e.terms()[0];
+    return u.coeff == 1 && u.factors.size() == 1 && u.factors[0].op == Atom::Op::FloorDivConst ? &u.factors[0]
+                                                                                              : nullptr;
+  };
+  try {
+    DimExpr p = DimExpr::from_terms(terms);
+    bool changed = false;
+    for (int round = 0; round < 8; ++round) {
+      bool improved = false;
+      for (const auto& t : p.terms()) {
+        if (!half_candidate(t)) continue;
+        const DimExpr& x = (*t.factors[0].args)[0];
+        // Every term of the relation holds a symbol of x: without another term that does, no
+        // form has fewer terms (the cheap test that spares the sums sizes pass through).
+        std::int64_t syms[8];
+        std::size_t ns = 0;
+        bool many = false;
+        x.for_each_symbol([&](std::int64_t id) {
+          if (std::find(syms, syms + ns, id) != syms + ns) return;
+          if (ns < 8) syms[ns++] = id;
+          else many = true;
+        });
+        bool shares = many;
+        for (const auto& u : p.terms()) {
+          if (shares) break;
+          if (&u == &t) continue;
+          for (const auto& f : u.factors) {
+            if (f.op == Atom::Op::Symbol) {
+              shares = std::find(syms, syms + ns, f.id) != syms + ns;
+            } else {
+              for (const auto& e : *f.args)
+                e.for_each_symbol([&](std::int64_t id) { shares = shares || std::find(syms, syms + ns, id) != syms + ns; });
+            }
+            if (shares) break;
+          }
+        }
+        if (!shares) continue;
+        const std::int64_t k = t.factors[0].id, m = k / 2;
+        const DimExpr base = x.constant_term() < m ? x : x - DimExpr(m);  // the constant lies in [0,k)
+        const DimExpr lower = floor_div(base, DimExpr(k));
+        const DimExpr upper = floor_div(base + DimExpr(m), DimExpr(k));
+        const Atom* lo = single(lower);
+        const Atom* up = single(upper);
+        if (!lo || !up) continue;  // a half whose canonical form is a sum: left alone
+        std::int64_t c_lo = 0, c_up = 0;
+        for (const auto& u : p.terms())
+          if (u.factors.size() == 1) {
+            if (compare_atoms(u.factors[0], *lo) == 0) c_lo = u.coeff;
+            if (compare_atoms(u.factors[0], *up) == 0) c_up = u.coeff;
+          }
+        const DimExpr relation = lower + upper - floor_div(base, DimExpr(m));  // 0 for every integer
+        const DimExpr without_lower = p - DimExpr(c_lo) * relation;
+        const DimExpr without_upper = p - DimExpr(c_up) * relation;
+        const Rank r_lower = rank(without_lower, c_up + c_lo != 0), r_upper = rank(without_upper, false);
+        const DimExpr& best = r_lower < r_upper ? without_lower : without_upper;
+        if (std::min(r_lower, r_upper) < rank(p, c_up != 0)) {
+          p = best;
+          changed = improved = true;
+          break;  // p's terms changed: scan again
+        }
+      }
+      if (!improved) break;
+    }
+    if (changed) return p;
+  } catch (const Error&) {  // overflow or too large: the sum stays as it is
+  }
+  return std::nullopt;
+}
 
 inline std::optional<DimExpr> detail::merge_min_max_pair(const std::vector<Term>& terms) {
   if (terms.size() < 2) return std::nullopt;
