@@ -801,10 +801,12 @@ inline std::optional<DimExpr> detail::merge_floor_halves(const std::vector<Term>
   try {
     DimExpr p = DimExpr::from_terms(terms);
     bool changed = false;
+    int examined = 0;  // halves examined in all rounds: a sum of many floors costs no more than 16
     for (int round = 0; round < 8; ++round) {
       bool improved = false;
       for (const auto& t : p.terms()) {
         if (!half_candidate(t)) continue;
+        if (++examined > 16) break;
         const DimExpr& x = (*t.factors[0].args)[0];
         // Every term of the relation holds a symbol of x: without another term that does, no
         // form has fewer terms (the cheap test that spares the sums sizes pass through).
