@@ -7015,6 +7015,199 @@ class InferContext {
 
 }  // namespace oxir::infer
 // ---- end oxir/infer/context.hpp ----
+// ---- begin oxir/infer/ops/common.hpp ----
+// Checks and size facts shared by the operator families' rules.
+
+namespace oxir::infer::ops {
+
+/// Fails unless the node has between `min` and `max` inputs with inputs 0..min-1 given.
+inline void require_inputs(const InferContext& c, std::size_t min, std::size_t max) {
+  if (c.input_count() < min || c.input_count() > max)
+    c.fail("expects " + (min == max ? std::to_string(min) : std::to_string(min) + " to " + std::to_string(max)) +
+           " inputs, got " + std::to_string(c.input_count()));
+  for (std::size_t i = 0; i < min; ++i)
+    if (!c.has_input(i)) c.fail("required input " + std::to_string(i) + " is missing");
+}
+
+/// Fails when the node's domain is imported at an opset older than `since`, where `op` appeared.
+inline void require_opset(const InferContext& c, std::int64_t since, std::string_view op) {
+  if (c.opset() < since)
+    c.fail(std::string(op) + " needs opset " + std::to_string(since) + " of its domain (model imports " +
+           std::to_string(c.opset()) + ")");
+}
+
+// ---- facts about sizes shared by the rules ----
+
+namespace nonneg_detail {
+/// nonneg with a work budget (terms visited, sizes built): every proof a real model needs takes a
+/// few dozen units; a hostile expression runs out and is left unproven instead of costing
+/// quadratic time at every element of every shape tensor.
+inline bool nonneg_within(const DimExpr& e, std::int64_t& budget);
+inline bool nonneg_atom_within(const Atom& a, std::int64_t& budget) {
+  switch (a.op) {
+    case Atom::Op::Symbol: return true;
+    case Atom::Op::FloorDivConst:
+      return a.id > 0 && a.args && !a.args->empty() && nonneg_within((*a.args)[0], budget);
+    case Atom::Op::FloorDiv:
+    case Atom::Op::Min:
+      if (!a.args) return false;
+      for (const auto& x : *a.args)
+        if (!nonneg_within(x, budget)) return false;
+      return true;
+    case Atom::Op::Max:  // at least each operand: one non-negative operand is enough
+      if (!a.args) return false;
+      for (const auto& x : *a.args)
+        if (nonneg_within(x, budget)) return true;
+      return false;
+  }
+  return false;
+}
+// A term c*floor(x/k) (c != 0, k > 0) of e, replaced by a bound: floor(x/k) <= x/k when c < 0,
+// floor(x/k) >= (x-k+1)/k when c > 0, so e >= 0 follows from k*rest + c*x >= 0, resp.
+// k*rest + c*(x-k+1) >= 0. Floors merged by the canonical form are bounded more tightly through
+// the floor they came from: with d dividing k, x = x1 + d*x2 (x2 holds the terms whose coefficients
+// d divides), floor(x/k) = floor((floor(x1/d) + x2)/(k/d)), and the bounds apply to that with
+// y = floor(x1/d) + x2 over k/d. The divisors d tried are those of the other floors in e (where
+// such a merged floor meets the one it came from). The recursion ends: each step removes a floor
+// whose divisor is larger than any it introduces.
+inline bool bound_term_within(const DimExpr& e, const Term& t, std::int64_t& budget) {
+  const Atom& f = t.factors[0];
+  if (!f.args || f.args->empty() || f.id <= 0) return false;
+  const DimExpr& x = (*f.args)[0];
+  const std::int64_t k = f.id;
+  std::int64_t divisors[4] = {1, 0, 0, 0};
+  std::size_t nd = 1;
+  for (const auto& u : e.terms())
+    for (const auto& g : u.factors)
+      if (g.op == Atom::Op::FloorDivConst && g.id > 1 && g.id < k && k % g.id == 0 && nd < 4 &&
+          std::find(divisors, divisors + nd, g.id) == divisors + nd)
+        divisors[nd++] = g.id;
+  try {
+    std::vector<Term> others;  // e without t
+    for (const auto& u : e.terms())
+      if (&u != &t) others.push_back(u);
+    const DimExpr rest = DimExpr::from_terms(std::move(others));
+    for (std::size_t i = nd; i-- > 0;) {  // the tighter views first
+      const std::int64_t d = divisors[i], kd = k / d;
+      budget -= static_cast<std::int64_t>(e.tree_size() + x.tree_size());
+      if (budget < 0) return false;
+      DimExpr y = x;
+      if (d > 1) {
+        std::vector<Term> x1, x2;
+        for (const auto& u : x.terms()) {
+          if (u.factors.empty()) {
+            const std::int64_t q = detail::floordiv_int(u.coeff, d);
+            if (q) x2.push_back(Term{q, {}});
+            if (u.coeff - q * d) x1.push_back(Term{u.coeff - q * d, {}});
+          } else if (u.coeff % d == 0) {
+            x2.push_back(Term{u.coeff / d, u.factors});
+          } else {
+            x1.push_back(u);
+          }
+        }
+        y = floor_div(DimExpr::from_terms(std::move(x1)), DimExpr(d)) + DimExpr::from_terms(std::move(x2));
+      }
+      const DimExpr bound = t.coeff < 0 ? DimExpr(kd) * rest + DimExpr(t.coeff) * y
+                                        : DimExpr(kd) * rest + DimExpr(t.coeff) * (y - DimExpr(kd - 1));
+      if (nonneg_within(bound, budget)) return true;
+    }
+  } catch (const Error&) {  // overflow, or too large an expression: unproven
+  }
+  return false;
+}
+
+inline bool nonneg_within(const DimExpr& e, std::int64_t& budget) {
+  // Terms with a non-negative coefficient and non-negative factors need nothing; a negative term,
+  // or a positive floor of something not provably non-negative, needs a floor term bounded (see
+  // bound_term_within): a negative floor first (remainders x - k*floor(x/k), what Mod
+  // canonicalises to, e.g. torch's (7 - W % 7) % 7 window padding; ceilings h - floor(h/2)),
+  // else a positive one (k*floor((x+k-1)/k) - x, a size rounded up to a multiple of k).
+  bool needs_bound = false;
+  const Term* floors[4] = {nullptr, nullptr, nullptr, nullptr};
+  std::size_t nf = 0, negative_floors = 0;
+  for (const auto& t : e.terms()) {
+    if (--budget < 0) return false;
+    const bool is_floor = t.factors.size() == 1 && t.factors[0].op == Atom::Op::FloorDivConst;
+    if (is_floor && nf < 4) {
+      // negative floors first
+      if (t.coeff < 0) {
+        for (std::size_t i = nf; i > negative_floors; --i) floors[i] = floors[i - 1];
+        floors[negative_floors++] = &t;
+      } else {
+        floors[nf] = &t;
+      }
+      ++nf;
+    }
+    if (t.coeff < 0) {
+      needs_bound = true;
+      continue;
+    }
+    bool ok = true;
+    for (const auto& f : t.factors)
+      if (!nonneg_atom_within(f, budget)) {
+        ok = false;
+        break;
+      }
+    if (!ok) {
+      if (!is_floor) return false;  // nothing bounds it
+      needs_bound = true;
+    }
+  }
+  if (!needs_bound) return true;
+  for (std::size_t i = 0; i < nf; ++i)
+    if (bound_term_within(e, *floors[i], budget)) return true;
+  return false;
+}
+}  // namespace nonneg_detail
+
+/// Provably non-negative when every symbol is (symbols are sizes): a polynomial with
+/// non-negative coefficients through floor and min of such, max with one such operand, and
+/// terms -c*floor(x/k) that the rest outweighs (remainders, ceilings; see nonneg_within).
+inline bool nonneg(const DimExpr& e) {
+  std::int64_t budget = 4096;
+  return nonneg_detail::nonneg_within(e, budget);
+}
+
+/// a <= b when provable (a constant difference, or b - a provably non-negative); false when a
+/// constant difference proves a > b; nullopt otherwise.
+inline std::optional<bool> provably_le(const DimExpr& a, const DimExpr& b) {
+  if (a == b) return true;
+  try {
+    const DimExpr d = b - a;
+    if (auto k = d.const_value()) return *k >= 0;
+    if (nonneg(d)) return true;
+  } catch (const Error&) {  // overflow, or too large a difference: unproven
+  }
+  return std::nullopt;
+}
+/// A size that is never 1 whatever the symbols: a number other than 1, a multiple of some g >= 2
+/// (every coefficient, the constant included, shares the factor), provably >= 2, or provably <= 0.
+inline bool never_one(const DimExpr& e) {
+  if (auto c = e.const_value()) return *c != 1;
+  if (e.as_symbol()) return false;
+  std::int64_t g = 0;
+  for (const auto& t : e.terms()) g = std::gcd(g, t.coeff);
+  if (g >= 2) return true;
+  try {
+    return nonneg(e - DimExpr(2)) || nonneg(-e);
+  } catch (const Error&) {  // overflow: unproven
+    return false;
+  }
+}
+
+inline DimExpr min_of(const DimExpr& a, const DimExpr& b) {
+  if (auto le = provably_le(a, b)) return *le ? a : b;
+  if (auto le = provably_le(b, a)) return *le ? b : a;
+  return min(a, b);
+}
+inline DimExpr max_of(const DimExpr& a, const DimExpr& b) {
+  if (auto le = provably_le(a, b)) return *le ? b : a;
+  if (auto le = provably_le(b, a)) return *le ? a : b;
+  return max(a, b);
+}
+
+}  // namespace oxir::infer::ops
+// ---- end oxir/infer/ops/common.hpp ----
 // ---- begin oxir/infer/registry.hpp ----
 // Inference rules by (domain, op_type). The default domain is "" ("ai.onnx" is the same).
 
@@ -8483,6 +8676,17 @@ inline Dims InferContext::broadcast(std::span<const Dims* const> shapes) const {
         }
       }
     }
+    if (ambiguous) {
+      // Sizes that differ as expressions: when one of them can never be 1, every run that
+      // broadcasts has the others equal to it or 1, so the result is that size (a feature map
+      // upsampled 2x, 2*floor((H+31)/32), added to the finer floor((H+15)/16) gives the former).
+      for (const auto& c : cands)
+        if (ops::never_one(c)) {
+          known = c;
+          ambiguous = false;
+          break;
+        }
+    }
     out[k] = ambiguous ? fresh() : *known;
   }
   return out;
@@ -8967,185 +9171,6 @@ inline void register_control_ops(OpRegistry& r) {
 // is determined.
 
 #include <cmath>
-
-// ---- begin oxir/infer/ops/common.hpp ----
-// Checks and size facts shared by the operator families' rules.
-
-namespace oxir::infer::ops {
-
-/// Fails unless the node has between `min` and `max` inputs with inputs 0..min-1 given.
-inline void require_inputs(const InferContext& c, std::size_t min, std::size_t max) {
-  if (c.input_count() < min || c.input_count() > max)
-    c.fail("expects " + (min == max ? std::to_string(min) : std::to_string(min) + " to " + std::to_string(max)) +
-           " inputs, got " + std::to_string(c.input_count()));
-  for (std::size_t i = 0; i < min; ++i)
-    if (!c.has_input(i)) c.fail("required input " + std::to_string(i) + " is missing");
-}
-
-/// Fails when the node's domain is imported at an opset older than `since`, where `op` appeared.
-inline void require_opset(const InferContext& c, std::int64_t since, std::string_view op) {
-  if (c.opset() < since)
-    c.fail(std::string(op) + " needs opset " + std::to_string(since) + " of its domain (model imports " +
-           std::to_string(c.opset()) + ")");
-}
-
-// ---- facts about sizes shared by the rules ----
-
-namespace nonneg_detail {
-/// nonneg with a work budget (terms visited, sizes built): every proof a real model needs takes a
-/// few dozen units; a hostile expression runs out and is left unproven instead of costing
-/// quadratic time at every element of every shape tensor.
-inline bool nonneg_within(const DimExpr& e, std::int64_t& budget);
-inline bool nonneg_atom_within(const Atom& a, std::int64_t& budget) {
-  switch (a.op) {
-    case Atom::Op::Symbol: return true;
-    case Atom::Op::FloorDivConst:
-      return a.id > 0 && a.args && !a.args->empty() && nonneg_within((*a.args)[0], budget);
-    case Atom::Op::FloorDiv:
-    case Atom::Op::Min:
-      if (!a.args) return false;
-      for (const auto& x : *a.args)
-        if (!nonneg_within(x, budget)) return false;
-      return true;
-    case Atom::Op::Max:  // at least each operand: one non-negative operand is enough
-      if (!a.args) return false;
-      for (const auto& x : *a.args)
-        if (nonneg_within(x, budget)) return true;
-      return false;
-  }
-  return false;
-}
-// A term c*floor(x/k) (c != 0, k > 0) of e, replaced by a bound: floor(x/k) <= x/k when c < 0,
-// floor(x/k) >= (x-k+1)/k when c > 0, so e >= 0 follows from k*rest + c*x >= 0, resp.
-// k*rest + c*(x-k+1) >= 0. Floors merged by the canonical form are bounded more tightly through
-// the floor they came from: with d dividing k, x = x1 + d*x2 (x2 holds the terms whose coefficients
-// d divides), floor(x/k) = floor((floor(x1/d) + x2)/(k/d)), and the bounds apply to that with
-// y = floor(x1/d) + x2 over k/d. The divisors d tried are those of the other floors in e (where
-// such a merged floor meets the one it came from). The recursion ends: each step removes a floor
-// whose divisor is larger than any it introduces.
-inline bool bound_term_within(const DimExpr& e, const Term& t, std::int64_t& budget) {
-  const Atom& f = t.factors[0];
-  if (!f.args || f.args->empty() || f.id <= 0) return false;
-  const DimExpr& x = (*f.args)[0];
-  const std::int64_t k = f.id;
-  std::int64_t divisors[4] = {1, 0, 0, 0};
-  std::size_t nd = 1;
-  for (const auto& u : e.terms())
-    for (const auto& g : u.factors)
-      if (g.op == Atom::Op::FloorDivConst && g.id > 1 && g.id < k && k % g.id == 0 && nd < 4 &&
-          std::find(divisors, divisors + nd, g.id) == divisors + nd)
-        divisors[nd++] = g.id;
-  try {
-    std::vector<Term> others;  // e without t
-    for (const auto& u : e.terms())
-      if (&u != &t) others.push_back(u);
-    const DimExpr rest = DimExpr::from_terms(std::move(others));
-    for (std::size_t i = nd; i-- > 0;) {  // the tighter views first
-      const std::int64_t d = divisors[i], kd = k / d;
-      budget -= static_cast<std::int64_t>(e.tree_size() + x.tree_size());
-      if (budget < 0) return false;
-      DimExpr y = x;
-      if (d > 1) {
-        std::vector<Term> x1, x2;
-        for (const auto& u : x.terms()) {
-          if (u.factors.empty()) {
-            const std::int64_t q = detail::floordiv_int(u.coeff, d);
-            if (q) x2.push_back(Term{q, {}});
-            if (u.coeff - q * d) x1.push_back(Term{u.coeff - q * d, {}});
-          } else if (u.coeff % d == 0) {
-            x2.push_back(Term{u.coeff / d, u.factors});
-          } else {
-            x1.push_back(u);
-          }
-        }
-        y = floor_div(DimExpr::from_terms(std::move(x1)), DimExpr(d)) + DimExpr::from_terms(std::move(x2));
-      }
-      const DimExpr bound = t.coeff < 0 ? DimExpr(kd) * rest + DimExpr(t.coeff) * y
-                                        : DimExpr(kd) * rest + DimExpr(t.coeff) * (y - DimExpr(kd - 1));
-      if (nonneg_within(bound, budget)) return true;
-    }
-  } catch (const Error&) {  // overflow, or too large an expression: unproven
-  }
-  return false;
-}
-
-inline bool nonneg_within(const DimExpr& e, std::int64_t& budget) {
-  // Terms with a non-negative coefficient and non-negative factors need nothing; a negative term,
-  // or a positive floor of something not provably non-negative, needs a floor term bounded (see
-  // bound_term_within): a negative floor first (remainders x - k*floor(x/k), what Mod
-  // canonicalises to, e.g. torch's (7 - W % 7) % 7 window padding; ceilings h - floor(h/2)),
-  // else a positive one (k*floor((x+k-1)/k) - x, a size rounded up to a multiple of k).
-  bool needs_bound = false;
-  const Term* floors[4] = {nullptr, nullptr, nullptr, nullptr};
-  std::size_t nf = 0, negative_floors = 0;
-  for (const auto& t : e.terms()) {
-    if (--budget < 0) return false;
-    const bool is_floor = t.factors.size() == 1 && t.factors[0].op == Atom::Op::FloorDivConst;
-    if (is_floor && nf < 4) {
-      // negative floors first
-      if (t.coeff < 0) {
-        for (std::size_t i = nf; i > negative_floors; --i) floors[i] = floors[i - 1];
-        floors[negative_floors++] = &t;
-      } else {
-        floors[nf] = &t;
-      }
-      ++nf;
-    }
-    if (t.coeff < 0) {
-      needs_bound = true;
-      continue;
-    }
-    bool ok = true;
-    for (const auto& f : t.factors)
-      if (!nonneg_atom_within(f, budget)) {
-        ok = false;
-        break;
-      }
-    if (!ok) {
-      if (!is_floor) return false;  // nothing bounds it
-      needs_bound = true;
-    }
-  }
-  if (!needs_bound) return true;
-  for (std::size_t i = 0; i < nf; ++i)
-    if (bound_term_within(e, *floors[i], budget)) return true;
-  return false;
-}
-}  // namespace nonneg_detail
-
-/// Provably non-negative when every symbol is (symbols are sizes): a polynomial with
-/// non-negative coefficients through floor and min of such, max with one such operand, and
-/// terms -c*floor(x/k) that the rest outweighs (remainders, ceilings; see nonneg_within).
-inline bool nonneg(const DimExpr& e) {
-  std::int64_t budget = 4096;
-  return nonneg_detail::nonneg_within(e, budget);
-}
-
-/// a <= b when provable (a constant difference, or b - a provably non-negative); false when a
-/// constant difference proves a > b; nullopt otherwise.
-inline std::optional<bool> provably_le(const DimExpr& a, const DimExpr& b) {
-  if (a == b) return true;
-  try {
-    const DimExpr d = b - a;
-    if (auto k = d.const_value()) return *k >= 0;
-    if (nonneg(d)) return true;
-  } catch (const Error&) {  // overflow, or too large a difference: unproven
-  }
-  return std::nullopt;
-}
-inline DimExpr min_of(const DimExpr& a, const DimExpr& b) {
-  if (auto le = provably_le(a, b)) return *le ? a : b;
-  if (auto le = provably_le(b, a)) return *le ? b : a;
-  return min(a, b);
-}
-inline DimExpr max_of(const DimExpr& a, const DimExpr& b) {
-  if (auto le = provably_le(a, b)) return *le ? b : a;
-  if (auto le = provably_le(b, a)) return *le ? a : b;
-  return max(a, b);
-}
-
-}  // namespace oxir::infer::ops
-// ---- end oxir/infer/ops/common.hpp ----
 
 namespace oxir::infer::ops {
 

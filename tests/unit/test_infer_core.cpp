@@ -242,6 +242,34 @@ TEST_CASE("Engine: broadcasting claims only what is implied") {
   CHECK_THROWS_AS(run(bad, InferOptions{.strict = true}), Error);
 }
 
+TEST_CASE("Engine: a size that can never be 1 is what it broadcasts to") {
+  // 2*M is even and M+2 at least 2: a run that broadcasts N against either has N equal to it
+  // or 1, so the result is that size. M against N stays ambiguous (either may be 1).
+  auto m = make_model({Node("Concat", {"a", "a"}, {"twice"}), Node("Concat", {"a", "two"}, {"plus2"}),
+                       Node("Add", {"twice", "n"}, {"s1"}), Node("Add", {"n", "plus2"}, {"s2"}),
+                       Node("Add", {"a", "n"}, {"s3"}), Node("Add", {"twice", "plus2"}, {"s4"})},
+                      {{"a", DataType::FLOAT, {"M"}}, {"two", DataType::FLOAT, {"2"}}, {"n", DataType::FLOAT, {"N"}}});
+  m.graph.nodes[0].set_attribute(Attribute("axis", std::int64_t{0}));
+  m.graph.nodes[1].set_attribute(Attribute("axis", std::int64_t{0}));
+  const auto rep = oxir::infer_shapes(m);
+  CHECK(rep.conflicts == 0);
+  CHECK(type_of(m, "s1") == "FLOAT[2*M]");
+  CHECK(type_of(m, "s2") == "FLOAT[M+2]");
+  CHECK(type_of(m, "s3") == "FLOAT[unk__0]");
+  CHECK(type_of(m, "s4") == "FLOAT[2*M]");  // both never 1: equal in every run (M = 2), the first is kept
+  using oxir::infer::ops::never_one;
+  const auto H = DimExpr::symbol(7), W = DimExpr::symbol(22);
+  CHECK(never_one(2 * floor_div(H + 31, 32)));
+  CHECK(never_one(H * W + 2));
+  CHECK(never_one(DimExpr(0)));
+  CHECK_FALSE(never_one(DimExpr(1)));
+  CHECK_FALSE(never_one(H));
+  CHECK_FALSE(never_one(floor_div(H + 15, 16)));  // 1 for H in 1..16
+  CHECK_FALSE(never_one(H * W));
+  CHECK_FALSE(never_one(2 * H - 1));              // 1 at H = 1
+  CHECK_FALSE(never_one(H - W));
+}
+
 TEST_CASE("Engine: runs on one thread share storage, never state") {
   // Each engine takes the thread's cached workspace; nothing of one model may show in the next:
   // fresh names restart at unk__0, a symbol bound to a number in one model is free in the next,

@@ -20,6 +20,7 @@
 #include "../core/error.hpp"
 #include "../ir/model.hpp"
 #include "context.hpp"
+#include "ops/common.hpp"
 #include "registry.hpp"
 #include "report.hpp"
 
@@ -1348,6 +1349,17 @@ inline Dims InferContext::broadcast(std::span<const Dims* const> shapes) const {
           ambiguous = true;
         }
       }
+    }
+    if (ambiguous) {
+      // Sizes that differ as expressions: when one of them can never be 1, every run that
+      // broadcasts has the others equal to it or 1, so the result is that size (a feature map
+      // upsampled 2x, 2*floor((H+31)/32), added to the finer floor((H+15)/16) gives the former).
+      for (const auto& c : cands)
+        if (ops::never_one(c)) {
+          known = c;
+          ambiguous = false;
+          break;
+        }
     }
     out[k] = ambiguous ? fresh() : *known;
   }

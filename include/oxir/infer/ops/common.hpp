@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -171,6 +172,21 @@ inline std::optional<bool> provably_le(const DimExpr& a, const DimExpr& b) {
   }
   return std::nullopt;
 }
+/// A size that is never 1 whatever the symbols: a number other than 1, a multiple of some g >= 2
+/// (every coefficient, the constant included, shares the factor), provably >= 2, or provably <= 0.
+inline bool never_one(const DimExpr& e) {
+  if (auto c = e.const_value()) return *c != 1;
+  if (e.as_symbol()) return false;
+  std::int64_t g = 0;
+  for (const auto& t : e.terms()) g = std::gcd(g, t.coeff);
+  if (g >= 2) return true;
+  try {
+    return nonneg(e - DimExpr(2)) || nonneg(-e);
+  } catch (const Error&) {  // overflow: unproven
+    return false;
+  }
+}
+
 inline DimExpr min_of(const DimExpr& a, const DimExpr& b) {
   if (auto le = provably_le(a, b)) return *le ? a : b;
   if (auto le = provably_le(b, a)) return *le ? b : a;
