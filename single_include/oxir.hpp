@@ -13766,7 +13766,8 @@ inline void resize_like(InferContext& c, std::size_t scales_i, std::optional<std
       // ONNX Runtime ignores the policy when `axes` has negative entries (the input sizes come
       // out unchanged): with such axes only sizes that agree with that are kept.
       bool negative_axes = false;
-      for (auto a : *axes) negative_axes = negative_axes || a < 0;
+      if (axes)  // absent: every axis, none negative
+        for (auto a : *axes) negative_axes = negative_axes || a < 0;
       bool known = true;
       double scale = policy == "not_larger" ? 1e300 : 0.0;
       for (std::size_t i = 0; i < ax.size() && known; ++i) {
