@@ -393,7 +393,7 @@ inline DimExpr scaled(const InferContext& c, const DimExpr& in0, double s) {
                             ? static_cast<double>(static_cast<float>(*v) * static_cast<float>(s))
                             : static_cast<double>(*v) * s;
     const double r = std::floor(prod);
-    if (r > 4.0e18) c.fail("scaled size overflows");
+    if (!(std::fabs(r) <= 4.0e18)) c.fail("scaled size is out of range");  // NaN included
     return DimExpr(static_cast<std::int64_t>(r));
   }
   // s = p / q with q a power of two (exact binary fraction): floor(p*in/q) is exact.
@@ -509,7 +509,7 @@ inline void resize_like(InferContext& c, std::size_t scales_i, std::optional<std
         }
         const auto d = *R(c, in[static_cast<std::size_t>(a)]).const_value();
         const double r = std::floor(scale * static_cast<double>(d) + 0.5);
-        if (r > 4.0e18) c.fail("scaled size overflows");
+        if (!(std::fabs(r) <= 4.0e18)) c.fail("scaled size is out of range");  // NaN included
         const auto ri = static_cast<std::int64_t>(r);
         out[static_cast<std::size_t>(a)] = negative_axes && ri != d ? c.fresh() : DimExpr(ri);
       }
