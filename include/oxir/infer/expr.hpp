@@ -545,10 +545,11 @@ void DimExpr::print(std::string& out, Name&& name) const {
   for (const bool positive : {true, false})
     for (const Term& t : *p_) {
       if ((t.coeff > 0) != positive || t.coeff == 0) continue;
-      std::int64_t c = t.coeff;
-      if (c < 0) {
+      // The magnitude as unsigned: a sum may reach INT64_MIN, whose negation is not an int64.
+      std::uint64_t c = static_cast<std::uint64_t>(t.coeff);
+      if (t.coeff < 0) {
         out += '-';
-        c = -c;  // coefficients never reach INT64_MIN: checked_mul(…, -1) would have thrown
+        c = 0 - c;
       } else if (!first) {
         out += '+';
       }
@@ -628,6 +629,7 @@ inline DimExpr floor_div(const DimExpr& a, const DimExpr& b) {
   if (auto q = exact_div(a, b)) return *q;
   if (auto k = b.const_value()) {
     if (a.is_const()) return DimExpr(detail::floordiv_int(*a.const_value(), *k));
+    if (*k == std::numeric_limits<std::int64_t>::min()) throw Error("dimension expression", "integer overflow");
     if (*k < 0) return floor_div(-a, DimExpr(-*k));
     // a = k*q + r with every coefficient of r in [0,k): floor(a/k) = q + floor(r/k).
     std::vector<Term> q, r;
