@@ -147,13 +147,17 @@ class DimExpr {
   void for_each_symbol(F&& f) const {
     if (rep_ == Rep::Symbol) return (void)f(v_);
     if (rep_ == Rep::Const) return;
-    for (const auto& t : *p_)
-      for (const auto& a : t.factors) {
-        if (a.op == Atom::Op::Symbol)
-          f(a.id);
-        else
-          for (const auto& e : *a.args) e.for_each_symbol(f);
-      }
+    for (const auto& t : *p_) for_each_symbol_of(t, f);
+  }
+  /// The same for one term of an expression.
+  template <class F>
+  static void for_each_symbol_of(const Term& t, F&& f) {
+    for (const auto& a : t.factors) {
+      if (a.op == Atom::Op::Symbol)
+        f(a.id);
+      else
+        for (const auto& e : *a.args) e.for_each_symbol(f);
+    }
   }
   /// Replaces every symbol by subst(id) and re-canonicalises.
   [[nodiscard]] DimExpr substitute(const std::function<DimExpr(std::int64_t)>& subst) const;
@@ -823,16 +827,9 @@ inline std::optional<DimExpr> detail::merge_floor_halves(const std::vector<Term>
         bool shares = many;
         for (const auto& u : p.terms()) {
           if (shares) break;
-          if (&u == &t) continue;
-          for (const auto& f : u.factors) {
-            if (f.op == Atom::Op::Symbol) {
-              shares = std::find(syms, syms + ns, f.id) != syms + ns;
-            } else {
-              for (const auto& e : *f.args)
-                e.for_each_symbol([&](std::int64_t id) { shares = shares || std::find(syms, syms + ns, id) != syms + ns; });
-            }
-            if (shares) break;
-          }
+          if (&u != &t)
+            DimExpr::for_each_symbol_of(
+                u, [&](std::int64_t id) { shares = shares || std::find(syms, syms + ns, id) != syms + ns; });
         }
         if (!shares) continue;
         const std::int64_t k = t.factors[0].id, m = k / 2;
@@ -851,7 +848,8 @@ inline std::optional<DimExpr> detail::merge_floor_halves(const std::vector<Term>
         const DimExpr relation = lower + upper - floor_div(base, DimExpr(m));  // 0 for every integer
         const DimExpr without_lower = p - DimExpr(c_lo) * relation;
         const DimExpr without_upper = p - DimExpr(c_up) * relation;
-        const Rank r_lower = rank(without_lower, c_up + c_lo != 0), r_upper = rank(without_upper, false);
+        // without_lower keeps the upper half with coefficient c_up - c_lo; without_upper has none.
+        const Rank r_lower = rank(without_lower, c_up != c_lo), r_upper = rank(without_upper, false);
         const DimExpr& best = r_lower < r_upper ? without_lower : without_upper;
         if (std::min(r_lower, r_upper) < rank(p, c_up != 0)) {
           p = best;
