@@ -23,6 +23,7 @@
 #include "ops/common.hpp"
 #include "registry.hpp"
 #include "report.hpp"
+#include "type_constraints.hpp"
 
 namespace oxir::infer {
 
@@ -254,6 +255,11 @@ class Engine {
   void infer_graph(Scope& sc, Graph& g);
   void infer_node(Scope& sc, Node& n, std::size_t index);
   void infer_call(InferContext& ctx, Scope& sc, const Function& fn, const Node& call);
+  /// Checks the node's input and output types against its operator's type constraints at
+  /// `opset` (type_constraints.hpp); each violation is an error diagnostic.
+  /// `rule_failed`: the rule rejected the node; only its inputs are checked.
+  void check_types(const InferContext& ctx, const Node& n, std::int64_t opset,
+                   const std::vector<detail::TypeSignature>* types, bool rule_failed = false);
   /// Where a refinement happens, as a field path built only when a diagnostic needs it.
   struct Where {
     const std::string* base;  ///< scope path
@@ -786,18 +792,22 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
   ctx.outputs_.resize(n.outputs.size());
   auto path = [&] { return ctx.path(); };
   bool ok = true;
+  const std::vector<detail::TypeSignature>* types = nullptr;  // of the rule found, if any
   try {
     const Function* fn = default_domain ? nullptr : model_.find_function(n.domain, n.op_type, n.overload);
     if (!fn && !default_domain) fn = nullptr;
     if (fn) {
       infer_call(ctx, sc, *fn, n);
-    } else if (Rule r = reg_.find(n.domain, n.op_type)) {
+    } else if (const auto found = reg_.find_with_types(n.domain, n.op_type); found.rule) {
+      const Rule r = found.rule;
+      types = found.types;
       if (opset == 0) {
         // Not imported: the newest version is assumed.
         ctx = InferContext(*this, sc, n, index, 1000);
         ctx.outputs_.resize(n.outputs.size());
       }
       r(ctx);
+      check_types(ctx, n, opset, types);
     } else {
       ok = false;
       ++report.nodes_unsupported;
@@ -811,11 +821,13 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
     // its shape, then fails on the product of a shape's elements): the rest stays unknown.
     diagnose(Severity::Warning, DiagnosticKind::Other, path(), &n,
              std::string(e.message()) + ": the sizes computed from here on are left unknown");
+    check_types(ctx, n, opset, types, true);
   } catch (const RuleFailure& f) {
     ok = false;
     ++report.nodes_failed;
     ctx.outputs_.assign(n.outputs.size(), std::nullopt);
     diagnose(Severity::Error, DiagnosticKind::InvalidNode, path(), &n, f.message);
+    check_types(ctx, n, opset, types, true);
   } catch (const Error& e) {
     if (opts_.strict) throw;
     ok = false;
@@ -854,6 +866,27 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
     ctx.outputs_.clear();
     spare_outputs_ = std::move(ctx.outputs_);
   }
+}
+
+inline void Engine::check_types(const InferContext& ctx, const Node& n, std::int64_t opset,
+                                const std::vector<detail::TypeSignature>* types, bool rule_failed) {
+  if (!types) return;
+  const int domain = detail::type_table_domain(n.domain);
+  if (domain < 0 || opset <= 0 || opset > detail::kTypeCheckHorizon[domain]) return;
+  bool beyond = false;
+  const detail::TypeSignature* sig = detail::TypeSignatures::select(*types, domain, opset, beyond);
+  if (!sig) return;
+  static const ValueType unknown;
+  detail::check_type_constraints(
+      *sig, detail::TypeCheckMode{beyond, rule_failed}, n.op_type, n.inputs.size(), n.outputs.size(),
+      [&](std::size_t i) -> const ValueType& { return ctx.has_input(i) ? ctx.input_type(i) : unknown; },
+      [&](std::size_t i) -> const ValueType& {
+        return i < ctx.outputs_.size() && ctx.outputs_[i] ? ctx.outputs_[i]->type : unknown;
+      },
+      [&](std::string message) {
+        ++report.type_errors;
+        diagnose(Severity::Error, DiagnosticKind::TypeConstraint, ctx.path(), &n, std::move(message));
+      });
 }
 
 inline void Engine::infer_call(InferContext& ctx, Scope& sc, const Function& fn, const Node& call) {

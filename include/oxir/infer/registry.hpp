@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "context.hpp"
+#include "type_constraints.hpp"
 
 namespace oxir::infer {
 
@@ -18,7 +19,7 @@ class OpRegistry {
     if (domain == "ai.onnx") domain = "";
     auto o = index_.find(op_type, ops_.size(), key_of());
     if (o == detail::NameIndex::npos) {
-      ops_.push_back(Op{std::string(op_type), {}});
+      ops_.push_back(Op{std::string(op_type), {}, detail::TypeSignatures::get().versions(op_type)});
       o = ops_.size() - 1;
       index_.added(ops_.back().name, ops_.size(), key_of());
     }
@@ -37,6 +38,20 @@ class OpRegistry {
     for (const auto& [d, r] : ops_[o].rules)
       if (d == domain) return r;
     return nullptr;
+  }
+  /// The rule of domain::op_type (or nullptr) and the type signatures of every version of
+  /// op_type (type_constraints.hpp; nullptr when none), found with one lookup.
+  struct Found {
+    Rule rule = nullptr;
+    const std::vector<detail::TypeSignature>* types = nullptr;
+  };
+  [[nodiscard]] Found find_with_types(std::string_view domain, std::string_view op_type) const {
+    if (domain == "ai.onnx") domain = "";
+    const auto o = index_.find(op_type, ops_.size(), key_of());
+    if (o == detail::NameIndex::npos) return {};
+    for (const auto& [d, r] : ops_[o].rules)
+      if (d == domain) return {r, ops_[o].types};
+    return {};
   }
   [[nodiscard]] std::size_t size() const noexcept {
     std::size_t n = 0;
@@ -58,6 +73,7 @@ class OpRegistry {
   struct Op {
     std::string name;
     std::vector<std::pair<std::string, Rule>> rules;  ///< (domain, rule)
+    const std::vector<detail::TypeSignature>* types;   ///< every version's type signature
   };
   struct KeyOf {
     const std::vector<Op>* ops;

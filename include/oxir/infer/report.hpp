@@ -40,6 +40,7 @@ enum class DiagnosticKind : std::uint8_t {
   Conflict,       ///< sizes or types the model asserts both ways (3 vs 4; declared vs inferred)
   InvalidNode,    ///< a node its operator's definition rejects (missing input/attribute, bad axis…)
   UnsupportedOp,  ///< no rule (unknown domain or operator): outputs stay unknown
+  TypeConstraint, ///< an input or output type the operator's type constraints do not allow
   Other,
 };
 
@@ -67,12 +68,13 @@ struct InferReport {
   std::size_t values_typed = 0;       ///< node outputs with an inferred type
   std::size_t values_unknown = 0;     ///< node outputs left unknown
   std::size_t conflicts = 0;
+  std::size_t type_errors = 0;        ///< types an operator's type constraints do not allow
   std::size_t symbols = 0;            ///< symbols in the model's table
 
   [[nodiscard]] bool has_errors() const {
     for (const auto& d : diagnostics)
       if (d.severity == Severity::Error) return true;
-    return nodes_failed > 0 || conflicts > 0;
+    return nodes_failed > 0 || conflicts > 0 || type_errors > 0;
   }
 };
 

@@ -1,0 +1,157 @@
+#!/usr/bin/python3
+"""Writes include/oxir/infer/type_constraints_data.hpp: the type signature (formal inputs and
+outputs, type constraints) of every version of every standard operator, as data for the
+type-constraint check of the inference engine (include/oxir/infer/type_constraints.hpp).
+
+Sources (facts, not code):
+  - Debian's python3-onnx 1.12 (`onnx.defs.get_all_schemas_with_history()`): every operator
+    version up to opset 17 (ai.onnx), 3 (ai.onnx.ml) and 1 (ai.onnx.preview.training);
+  - scripts/data/onnx_schemas_newer.json: the versions introduced after that, transcribed from
+    onnx's docs/Changelog.md (the same fields: inputs, outputs, options, constraints).
+
+Run with Debian's interpreter:  /usr/bin/python3 scripts/gen_type_constraints.py
+The output is committed; CI does not run this script.
+
+Encoding of one signature string (parsed once by type_constraints.hpp):
+    INPUTS ">" OUTPUTS "|" CONSTRAINTS
+  INPUTS/OUTPUTS: space-separated formal parameters, each a constraint name or "=" followed by a
+  type set (a literal type such as tensor(int64)), then an option: "" single, "?" optional,
+  "*" variadic homogeneous, "+" variadic heterogeneous.
+  CONSTRAINTS: comma-separated NAME "=" TYPESET.
+  TYPESET: one or more of  t<hex> (tensor element types, bit k = DataType k),  s<hex>
+  (seq(tensor)),  o<hex> (optional(tensor)),  q<hex> (optional(seq(tensor))),  x (some type the
+  check does not model: maps, sequences of maps, sparse tensors; values of those kinds pass).
+"""
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+OUT = os.path.join(ROOT, "include", "oxir", "infer", "type_constraints_data.hpp")
+NEWER = os.path.join(HERE, "data", "onnx_schemas_newer.json")
+
+ELEM = {"float": 1, "uint8": 2, "int8": 3, "uint16": 4, "int16": 5, "int32": 6, "int64": 7, "string": 8,
+        "bool": 9, "float16": 10, "double": 11, "uint32": 12, "uint64": 13, "complex64": 14, "complex128": 15,
+        "bfloat16": 16, "float8e4m3fn": 17, "float8e4m3fnuz": 18, "float8e5m2": 19, "float8e5m2fnuz": 20,
+        "uint4": 21, "int4": 22, "float4e2m1": 23, "float8e8m0": 24, "uint2": 25, "int2": 26}
+DOMAINS = {"": 0, "ai.onnx": 0, "ai.onnx.ml": 1, "ai.onnx.preview.training": 2}
+
+
+def classify(t):
+    """('t'|'s'|'o'|'q', elem bit) or ('x', None) for a type string such as seq(tensor(float))."""
+    t = t.replace(" ", "")
+    for kind, pat in (("t", r"tensor\((\w+)\)"), ("s", r"seq\(tensor\((\w+)\)\)"),
+                      ("o", r"optional\(tensor\((\w+)\)\)"), ("q", r"optional\(seq\(tensor\((\w+)\)\)\)")):
+        m = re.fullmatch(pat, t)
+        if m:
+            if m.group(1) not in ELEM:
+                raise SystemExit(f"unknown element type in {t!r}")
+            return kind, ELEM[m.group(1)]
+    if re.fullmatch(r"(seq\()?map\(\w+,\w+\)\)?|sparse_tensor\(\w+\)", t):
+        return "x", None
+    raise SystemExit(f"unknown type string {t!r}")
+
+
+def typeset(types):
+    masks = {}
+    other = False
+    for t in types:
+        kind, bit = classify(t)
+        if kind == "x":
+            other = True
+        else:
+            masks[kind] = masks.get(kind, 0) | (1 << bit)
+    s = "".join(f"{k}{masks[k]:x}" for k in "tsoq" if k in masks)
+    return s + ("x" if other else "")
+
+
+def is_literal(t):
+    return "(" in t
+
+
+def param(p):
+    """p: dict(type, option, homogeneous) -> token."""
+    ref = "=" + typeset([p["type"]]) if is_literal(p["type"]) else p["type"]
+    opt = {"single": "", "optional": "?"}.get(p["option"])
+    if opt is None:
+        opt = "*" if p["homogeneous"] else "+"
+    return ref + opt
+
+
+def signature(inputs, outputs, constraints):
+    names = set(constraints)
+    for p in inputs + outputs:
+        if not is_literal(p["type"]) and p["type"] not in names:
+            raise SystemExit(f"type {p['type']} has no constraint")
+        if "," in p["type"] or " " in p["type"] or "|" in p["type"] or ">" in p["type"]:
+            raise SystemExit(f"unencodable name {p['type']}")
+    cons = ",".join(f"{n}={typeset(ts)}" for n, ts in constraints.items())
+    return " ".join(param(p) for p in inputs) + ">" + " ".join(param(p) for p in outputs) + "|" + cons
+
+
+def from_onnx():
+    from onnx import defs
+    opt_name = {defs.OpSchema.FormalParameterOption.Single: "single",
+                defs.OpSchema.FormalParameterOption.Optional: "optional",
+                defs.OpSchema.FormalParameterOption.Variadic: "variadic"}
+    rows = []
+    for s in defs.get_all_schemas_with_history():
+        if s.domain not in DOMAINS:
+            continue
+
+        def params(ps):
+            return [{"type": p.typeStr, "option": opt_name[p.option], "homogeneous": bool(p.isHomogeneous)}
+                    for p in ps]
+        cons = {tc.type_param_str: list(tc.allowed_type_strs) for tc in s.type_constraints}
+        rows.append((DOMAINS[s.domain], s.name, s.since_version, bool(s.deprecated),
+                     params(s.inputs), params(s.outputs), cons))
+    return rows
+
+
+def from_newer():
+    if not os.path.exists(NEWER):
+        return []
+    rows = []
+    with open(NEWER) as f:
+        for e in json.load(f):
+            cons = {k: list(v) for k, v in e["constraints"].items()}
+            rows.append((DOMAINS[e["domain"]], e["op"], int(e["since_version"]), False,
+                         e["inputs"], e["outputs"], cons))
+    return rows
+
+
+def main():
+    import onnx
+    old = from_onnx()
+    newer = from_newer()
+    have = {(d, n, v) for d, n, v, *_ in old}
+    rows = old + [r for r in newer if (r[0], r[1], r[2]) not in have]
+    rows.sort(key=lambda r: (r[1], r[0], r[2]))
+    newest = {0: 17, 1: 3, 2: 1}
+    for d, n, v, *_ in newer:
+        newest[d] = max(newest[d], v)
+    lines = []
+    for d, name, since, deprecated, ins, outs, cons in rows:
+        sig = "" if deprecated else signature(ins, outs, cons)
+        lines.append(f'    {{"{name}", {since}, {d}, "{sig}"}},')
+    with open(OUT, "w") as f:
+        f.write("#pragma once\n")
+        f.write("// Generated by scripts/gen_type_constraints.py from python3-onnx "
+                f"{onnx.__version__}'s schemas and scripts/data/onnx_schemas_newer.json. Do not edit.\n")
+        f.write("// One row per operator version: op, since_version, domain (0 ai.onnx, 1 ai.onnx.ml,\n")
+        f.write("// 2 ai.onnx.preview.training), signature (format in the script; \"\" = deprecated).\n\n")
+        f.write("#include <cstdint>\n\nnamespace oxir::infer::detail {\n\n")
+        f.write("struct TypeSignatureRow {\n  const char* op;\n  std::uint16_t since;\n  std::uint8_t domain;\n"
+                "  const char* signature;\n};\n\n")
+        f.write("/// The newest version of each domain the table knows (ai.onnx, ai.onnx.ml, training).\n")
+        f.write(f"inline constexpr std::int64_t kTypeTableNewest[3] = {{{newest[0]}, {newest[1]}, {newest[2]}}};\n\n")
+        f.write("inline constexpr TypeSignatureRow kTypeSignatures[] = {\n")
+        f.write("\n".join(lines) + "\n};\n\n}  // namespace oxir::infer::detail\n")
+    print(f"{len(rows)} operator versions ({len(old)} from onnx {onnx.__version__}, "
+          f"{len(rows) - len(old)} newer) -> {OUT}; newest {newest}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,154 @@
+// The type-constraint check of the inference engine (include/oxir/infer/type_constraints.hpp).
+// The wide differential test against onnx and ONNX Runtime is tests/infer/typecheck/verify_types.py.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "infer_test_util.hpp"
+
+using namespace oxir_test;
+using oxir::DataType;
+using oxir::Node;
+namespace d = oxir::infer::detail;
+
+namespace {
+
+std::size_t type_errors(const oxir::InferReport& r) {
+  std::size_t n = 0;
+  for (const auto& x : r.diagnostics) n += x.kind == oxir::infer::DiagnosticKind::TypeConstraint;
+  CHECK(n == r.type_errors);
+  return n;
+}
+
+std::string first_type_error(const oxir::InferReport& r) {
+  for (const auto& x : r.diagnostics)
+    if (x.kind == oxir::infer::DiagnosticKind::TypeConstraint) return x.to_string();
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("type constraints: every row of the generated table parses into consistent signatures") {
+  std::size_t rows = 0;
+  for (const auto& row : d::kTypeSignatures) {
+    ++rows;
+    const auto sig = d::parse_signature(row);
+    CAPTURE(row.op);
+    CAPTURE(row.since);
+    if (sig.deprecated) continue;
+    CHECK(sig.constraints.size() < 16);
+    for (const auto* list : {&sig.inputs, &sig.outputs})
+      for (const auto& p : *list) {
+        const auto& set = p.constraint < 0 ? p.literal : sig.constraints[static_cast<std::size_t>(p.constraint)].second;
+        CHECK((set.tensor | set.seq | set.opt | set.opt_seq) + set.other != 0);
+        if (p.option == '*' || p.option == '+') CHECK(&p == &list->back());  // only the last is variadic
+      }
+  }
+  CHECK(rows > 500);
+  const auto& t = d::TypeSignatures::get();
+  bool beyond = true;
+  const auto* add = t.find(0, "Add", 13, beyond);
+  REQUIRE(add);
+  CHECK(add->since == 13);
+  CHECK_FALSE(beyond);
+  CHECK(t.find(0, "Add", 6, beyond)->since == 6);
+  CHECK(t.find(0, "Add", 23, beyond)->since == 14);
+  CHECK(beyond);
+  CHECK(t.find(0, "NoSuchOp", 13, beyond) == nullptr);
+  CHECK(t.find(0, "Add", 0, beyond) == nullptr);
+  CHECK(t.find(1, "LabelEncoder", 4, beyond)->since == 4);
+}
+
+TEST_CASE("type constraints: inputs the operator does not allow are errors; the output is still typed") {
+  auto r = infer_one(Node("Sqrt", {"x"}, {"y"}), {{"x", DataType::INT64, {"N"}}}, {}, 13);
+  CHECK(type_errors(r.report) == 1);
+  CHECK(first_type_error(r.report).find("input 0 is tensor(int64), which Sqrt-13 does not allow for T") !=
+        std::string::npos);
+  CHECK(r.report.has_errors());
+  CHECK(r.out() == "INT64[N]");
+
+  auto mm = infer_one(Node("MatMul", {"a", "b"}, {"c"}), {{"a", DataType::BOOL, {"2", "3"}}, {"b", DataType::BOOL, {"3", "4"}}});
+  CHECK(type_errors(mm.report) == 2);
+  auto rs = infer_one(Node("Reshape", {"x", "s"}, {"y"}), {{"x", DataType::FLOAT, {"6"}}, {"s", DataType::INT32, {"2"}}});
+  CHECK(type_errors(rs.report) == 1);
+  CHECK(first_type_error(rs.report).find("allowed: tensor(int64)") != std::string::npos);
+
+  // valid models stay clean, version by version: Add-7 has no int8, Add-14 has
+  CHECK(type_errors(infer_one(Node("Add", {"a", "b"}, {"c"}), {{"a", DataType::FLOAT, {"N"}}, {"b", DataType::FLOAT, {"N"}}}).report) == 0);
+  CHECK(type_errors(infer_one(Node("Add", {"a", "b"}, {"c"}), {{"a", DataType::INT8, {"N"}}, {"b", DataType::INT8, {"N"}}}, {}, 7).report) == 2);
+  CHECK(type_errors(infer_one(Node("Add", {"a", "b"}, {"c"}), {{"a", DataType::INT8, {"N"}}, {"b", DataType::INT8, {"N"}}}, {}, 14).report) == 0);
+}
+
+TEST_CASE("type constraints: outputs typed from attributes (Cast-6 to float8 is not allowed, Cast-19 is)") {
+  Node c("Cast", {"x"}, {"y"});
+  c.attributes.emplace_back("to", static_cast<std::int64_t>(DataType::FLOAT8E4M3FN));
+  auto old = infer_one(c, {{"x", DataType::FLOAT, {"N"}}}, {}, 6);
+  CHECK(type_errors(old.report) == 1);
+  CHECK(first_type_error(old.report).find("output 0 is tensor(float8e4m3fn), which Cast-6") != std::string::npos);
+  CHECK(type_errors(infer_one(c, {{"x", DataType::FLOAT, {"N"}}}, {}, 19).report) == 0);
+}
+
+TEST_CASE("type constraints: inputs bound to one type parameter must agree") {
+  // Concat's rule accepts the mix; T is one type, so the check reports input 2.
+  Node cat("Concat", {"a", "b", "c"}, {"y"});
+  cat.attributes.emplace_back("axis", std::int64_t{0});
+  auto r = infer_one(cat, {{"a", DataType::FLOAT, {"2"}}, {"b", DataType::FLOAT, {"3"}}, {"c", DataType::DOUBLE, {"4"}}}, {}, 13);
+  CHECK(type_errors(r.report) == 1);
+  CHECK(first_type_error(r.report).find("input 2 is tensor(double) but input 0 is tensor(float): Concat-13 requires one type for T") !=
+        std::string::npos);
+  // Loop's carried values are variadic heterogeneous: any mix is fine
+}
+
+TEST_CASE("type constraints: versions newer than the table are checked widened, newer than oxir knows not at all") {
+  auto sq = infer_one(Node("Sqrt", {"x"}, {"y"}), {{"x", DataType::INT64, {"N"}}}, {}, 23);
+  CHECK(type_errors(sq.report) == 1);
+  CHECK(first_type_error(sq.report).find("Sqrt-13 (or a newer version)") != std::string::npos);
+  // element types added since opset 16 pass for a version newer than the table
+  CHECK(type_errors(infer_one(Node("Identity", {"x"}, {"y"}), {{"x", DataType::INT2, {"N"}}}, {}, 25).report) == 0);
+  // agreement of inputs is not required there (a newer version may split a type parameter)
+  CHECK(type_errors(infer_one(Node("Sub", {"a", "b"}, {"c"}), {{"a", DataType::FLOAT, {"N"}}, {"b", DataType::INT8, {"N"}}}, {}, 23).report) == 0);
+  CHECK(type_errors(infer_one(Node("Sqrt", {"x"}, {"y"}), {{"x", DataType::INT64, {"N"}}}, {}, 40).report) == 0);
+}
+
+TEST_CASE("type constraints: strict mode throws; other domains and sequences") {
+  auto m = make_model({Node("Sqrt", {"x"}, {"y"})}, {{"x", DataType::INT32, {"N"}}}, {}, 13);
+  oxir::InferOptions strict;
+  strict.strict = true;
+  CHECK_THROWS_AS((void)oxir::infer_shapes(m, strict), oxir::Error);
+
+  // an operator of a custom domain has no signature (and no rule)
+  Node custom("Sqrt", {"x"}, {"y"});
+  custom.domain = "com.example";
+  auto c = make_model({custom}, {{"x", DataType::INT32, {"N"}}}, {}, 13);
+  c.set_opset_version("com.example", 1);
+  CHECK(type_errors(oxir::infer_shapes(c)) == 0);
+
+  // SequenceAt takes a sequence, not a tensor
+  auto sa = infer_one(Node("SequenceAt", {"s", "i"}, {"y"}), {{"s", DataType::FLOAT, {"3"}}, {"i", DataType::INT64, {}}}, {}, 13);
+  CHECK(type_errors(sa.report) >= 1);
+  CHECK(first_type_error(sa.report).find("input 0 is tensor(float)") != std::string::npos);
+
+  // ai.onnx.ml: Binarizer takes numbers, not strings
+  Node bin("Binarizer", {"x"}, {"y"});
+  bin.domain = "ai.onnx.ml";
+  auto ml = make_model({bin}, {{"x", DataType::STRING, {"N"}}}, {}, 13);
+  ml.set_opset_version("ai.onnx.ml", 3);
+  const auto rep = oxir::infer_shapes(ml);
+  CHECK(type_errors(rep) == 1);
+}
+
+TEST_CASE("type constraints: nodes in subgraphs are checked with their own field path") {
+  oxir::Graph then_g, else_g;
+  then_g.name = "then";
+  then_g.nodes.push_back(Node("Sqrt", {"x"}, {"t"}));
+  then_g.outputs.push_back(oxir::ValueInfo{"t"});
+  else_g.name = "else";
+  else_g.nodes.push_back(Node("Neg", {"x"}, {"e"}));
+  else_g.outputs.push_back(oxir::ValueInfo{"e"});
+  Node n("If", {"c"}, {"y"});
+  n.attributes.emplace_back("then_branch", then_g);
+  n.attributes.emplace_back("else_branch", else_g);
+  auto r = infer_one(n, {{"c", DataType::BOOL, {}}, {"x", DataType::INT64, {"N"}}}, {}, 16);
+  CHECK(type_errors(r.report) == 1);
+  CHECK(first_type_error(r.report).find("graph.node[0].attribute[0].g.node[0]") != std::string::npos);
+}
