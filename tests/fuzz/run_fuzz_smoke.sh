@@ -57,3 +57,20 @@ common=(-timeout=10 -malloc_limit_mb=1024 -rss_limit_mb=4096 -max_len=65536 "-ar
 # 2. Mutations from the seeds: fixed seed and run count, so a failure reproduces.
 "$bin" "${common[@]}" -seed=20261123 -runs="$runs" -print_final_stats=1 "$work" "$seeds"
 echo "fuzz_smoke: no finding in $runs runs"
+
+# 3. The bridge differential target (tests/fuzz/fuzz_bridge.cpp: native decoder against
+#    libprotobuf + from_proto with Debian's onnx::ModelProto), when libonnx-dev is installed:
+#    every seed, then seeded mutations.
+if [[ -f /usr/include/onnx/onnx_pb.h ]] && ls /usr/lib/*/libonnx_proto.so >/dev/null 2>&1; then
+  bridge="$build/fuzz/fuzz_bridge"
+  echo "compiling $bridge"
+  "$cxx" -std=c++20 -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    -Wall -Wextra -Werror -DONNX_NAMESPACE=onnx -DONNX_ML=1 -I"$src/include" \
+    "$src/tests/fuzz/fuzz_bridge.cpp" -lonnx_proto -lprotobuf -o "$bridge"
+  rm -rf "$work" && mkdir -p "$work"
+  "$bridge" "${common[@]}" -runs=0 "$seeds"
+  "$bridge" "${common[@]}" -seed=20261125 -runs="$runs" -print_final_stats=1 "$work" "$seeds"
+  echo "fuzz_smoke: fuzz_bridge: no finding in $runs runs"
+else
+  echo "fuzz_smoke: fuzz_bridge skipped (libonnx-dev not installed)"
+fi

@@ -426,6 +426,55 @@ TEST_CASE("hostile: packed field that lies about its length") {
   CHECK(error_of([&] { (void)parse(model2.s); }) == "graph.initializer[0].int64_data: truncated varint");
 }
 
+TEST_CASE("hostile: a malformed payload is an error even where it is kept verbatim, not used") {
+  // protobuf parses every known field whatever the data type or the attribute's own value, and
+  // rejects the file when one is malformed; kept bytes must be as readable as used ones.
+  Pb tensor;
+  tensor.v(1, 2).v(2, 7).key(4, 2).varint(6);  // int64 tensor; float_data (not its field) of 6 bytes
+  tensor.s += std::string(6, '\0');
+  Pb graph;
+  graph.msg(5, tensor);
+  Pb model;
+  model.msg(7, graph);
+  CHECK(error_of([&] { (void)parse(model.s); }) ==
+        "graph.initializer[0].float_data: packed length 6 is not a multiple of 4");
+  Pb tensor2;
+  tensor2.v(1, 1).v(2, 1).bytes(9, std::string(4, '\0')).key(5, 2).varint(2);  // int32_data beside raw_data
+  tensor2.s += "\x01\x80";
+  Pb graph2;
+  graph2.msg(5, tensor2);
+  Pb model2;
+  model2.msg(7, graph2);
+  CHECK(error_of([&] { (void)parse(model2.s); }) == "graph.initializer[0].int32_data: truncated varint");
+
+  // An attribute holding a string, then a tensor payload (kept in unknown_fields) that is cut off.
+  Pb bad_tensor;
+  bad_tensor.key(116, 0);  // a key whose varint value is missing
+  Pb attr;
+  attr.bytes(1, "a").bytes(4, "text").msg(5, bad_tensor).v(20, 3);
+  Pb node;
+  node.bytes(4, "Op").msg(5, attr);
+  Pb graph3;
+  graph3.msg(1, node);
+  Pb model3;
+  model3.msg(7, graph3);
+  CHECK(error_of([&] { (void)parse(model3.s); }) == "graph.node[0] (Op).attribute[0] \"a\".t.field 116: truncated varint");
+  // The same well-formed is kept and written back unchanged.
+  Pb good_tensor;
+  good_tensor.v(1, 1).v(2, 1);
+  Pb attr2;
+  attr2.bytes(1, "a").bytes(4, "text").msg(5, good_tensor).v(20, 3);
+  Pb node2;
+  node2.bytes(4, "Op").msg(5, attr2);
+  Pb graph4;
+  graph4.msg(1, node2);
+  Pb model4;
+  model4.msg(7, graph4);
+  const Model m = parse(model4.s);
+  CHECK(m.graph.nodes[0].attributes[0].as_string() == "text");
+  CHECK_FALSE(m.graph.nodes[0].attributes[0].unknown_fields.empty());
+}
+
 TEST_CASE("hostile: negative and enormous dims") {
   Pb tensor;
   tensor.v(1, -4).v(2, 1).bytes(8, "t");

@@ -226,10 +226,35 @@ class Decoder {
           default: break;
         }
         // Unknown fields, and payload fields beside the one already held (kept, not dropped).
+        // Such a payload is kept as written but must be well-formed all the same: protobuf
+        // parses it and rejects the file when it is not, and so does this decoder.
+        check_extra_payload(r, t);
         unknown(r, t, start, a.unknown_fields);
       } catch (const Error& e) {
         throw e.within(label_attribute(t.field, a));
       }
+    }
+  }
+
+  /// Decodes (and drops) a length-delimited attribute payload field kept in unknown_fields.
+  void check_extra_payload(const wire::Reader& r, wire::Tag t) {
+    if (!is(t, LEN)) return;  // scalars and unpacked elements: unknown() reads them whole
+    // Only the wire form is checked: the bytes are not a value of the model (no payload sizes).
+    struct WireOnly {
+      bool& flag;
+      bool saved;
+      explicit WireOnly(bool& f) : flag(f), saved(f) { flag = true; }
+      ~WireOnly() { flag = saved; }
+    } wire_only(wire_only_);
+    wire::Reader copy = r;
+    switch (t.field) {
+      case 5: case 10: { Tensor x; tensor(sub(copy), x); break; }
+      case 6: case 11: { Graph g; graph(sub(copy), g); break; }
+      case 22: case 23: { SparseTensor x; sparse(sub(copy), x); break; }
+      case 14: case 15: { Type y; type(sub(copy), y); break; }
+      case 7: { std::vector<float> v; repeated_f32(copy, t, v); break; }
+      case 8: { std::vector<std::int64_t> v; repeated_i64(copy, t, v); break; }
+      default: break;
     }
   }
 
@@ -461,7 +486,12 @@ class Decoder {
     for (const auto& p : typed.pieces) {
       if (have_raw || p.field != field) {
         // Values in a field that does not belong to this data type (or beside raw_data):
-        // not part of the payload, but kept verbatim.
+        // not part of the payload, but kept verbatim, once checked as protobuf reads them.
+        try {
+          check_packed(p);
+        } catch (const Error& e) {
+          throw e.within(std::string(typed_field_name(p.field)));
+        }
         x.unknown_fields.append(reinterpret_cast<const char*>(p.bytes.data()), p.bytes.size());
         continue;
       }
@@ -476,8 +506,23 @@ class Decoder {
       x.encoding = TensorEncoding::typed;
       x.data = Buffer::owned(std::move(out));
     }
+    if (wire_only_) return;
     if (x.is_external()) ++external_tensors_;
     if (opt_.check_payload_sizes) check_payload(x, have_raw || used_typed, used_typed);
+  }
+
+  /// A packed typed field must hold whole elements: fixed-width ones fill its length, varints end
+  /// inside it (protobuf rejects the message otherwise, whichever field the data type uses).
+  static void check_packed(const Typed::Piece& p) {
+    if (p.type != LEN) return;  // a single element was read whole by Typed::take
+    if (p.field == 4 || p.field == 10) {
+      const std::size_t w = p.field == 4 ? 4 : 8;
+      if (p.value.size() % w != 0)
+        throw Error("packed length " + std::to_string(p.value.size()) + " is not a multiple of " + std::to_string(w));
+      return;
+    }
+    wire::Reader v(p.value);
+    while (!v.done()) (void)v.varint();
   }
 
   static std::string_view typed_field_name(std::uint32_t f) noexcept {
@@ -994,16 +1039,20 @@ class Decoder {
     }
   }
   static std::string label_attribute(std::uint32_t f, const Attribute& a) {
-    auto count = [&](auto* v) { return v ? v->size() : 0; };
+    // The element being decoded is the list's last; a payload beside the attribute's own value
+    // (kept in unknown_fields, see check_extra_payload) has no index.
+    auto last = [](const char* name, const auto* v) {
+      return v && !v->empty() ? std::string(name) + "[" + std::to_string(v->size() - 1) + "]" : std::string(name);
+    };
     switch (f) {
       case 5: return "t";
       case 6: return "g";
       case 22: return "sparse_tensor";
       case 14: return "tp";
-      case 10: return "tensors[" + std::to_string(count(std::get_if<std::vector<Tensor>>(&a.value)) - 1) + "]";
-      case 11: return "graphs[" + std::to_string(count(std::get_if<std::vector<Graph>>(&a.value)) - 1) + "]";
-      case 23: return "sparse_tensors[" + std::to_string(count(std::get_if<std::vector<SparseTensor>>(&a.value)) - 1) + "]";
-      case 15: return "type_protos[" + std::to_string(count(std::get_if<std::vector<Type>>(&a.value)) - 1) + "]";
+      case 10: return last("tensors", std::get_if<std::vector<Tensor>>(&a.value));
+      case 11: return last("graphs", std::get_if<std::vector<Graph>>(&a.value));
+      case 23: return last("sparse_tensors", std::get_if<std::vector<SparseTensor>>(&a.value));
+      case 15: return last("type_protos", std::get_if<std::vector<Type>>(&a.value));
       case 7: return "floats";
       case 8: return "ints";
       case 1: return "name";
@@ -1042,6 +1091,7 @@ class Decoder {
   DecodeOptions opt_;
   int depth_ = 0;
   std::size_t external_tensors_ = 0;
+  bool wire_only_ = false;  ///< decoding a kept payload only to check its wire form
 };
 
 }  // namespace io
