@@ -395,6 +395,28 @@ TEST_CASE("Sizes that overflow int64 once a symbol is bound to a number: no exce
   CHECK(syms.resolve(n) == DimExpr(5));
 }
 
+TEST_CASE("floor division of terms whose coefficients are near the int64 limits") {
+  // tests/fuzz/regressions/floor_div_remainder_near_int64_min.onnx: an AveragePool whose
+  // kernel_shape is 2^63-1 and dilation -1 made a window size of -(2^63-1)*... divided by the
+  // stride 3; splitting the coefficient into quotient and remainder formed floor(c/3)*3, which
+  // does not fit in int64 (undefined behaviour).
+  SymbolTable syms;
+  const DimExpr n = DimExpr::symbol(syms.named("N"));
+  const std::int64_t c = -std::numeric_limits<std::int64_t>::max();
+  DimExpr q;
+  CHECK_NOTHROW(q = floor_div(DimExpr(c) * n, DimExpr(3)));
+  auto at = [](std::int64_t v) { return [v](std::int64_t) -> std::optional<std::int64_t> { return v; }; };
+  // floor(-(2^63-1) / 3) = -3074457345618258603 (-(2^63-1) = 3 * -3074457345618258603 + 2).
+  CHECK(q.evaluate(at(1)) == std::optional<std::int64_t>(-3074457345618258603));
+  CHECK(q.evaluate(at(0)) == std::optional<std::int64_t>(0));
+  const DimExpr r = floor_div(DimExpr(std::numeric_limits<std::int64_t>::max()) * n + DimExpr(c), DimExpr(-7));
+  CHECK(r.evaluate(at(1)) == std::optional<std::int64_t>(0));
+  CHECK(oxir::infer::detail::floormod_int(c, 3) == 2);
+  CHECK(oxir::infer::detail::floormod_int(c, -3) == -1);
+  CHECK(oxir::infer::detail::floormod_int(std::numeric_limits<std::int64_t>::min(), -1) == 0);
+  CHECK(oxir::infer::detail::floormod_int(-7, 7) == 0);
+}
+
 TEST_CASE("A declared size below INT64_MIN + 1 against 1 - N (ConstantOfShape of Sub(1, Shape(X)))") {
   // tests/fuzz/regressions/unify_int64_min_rem_minus_one.onnx: solving -N + 1 == -(2^63-1)
   // divided INT64_MIN by -1 (SIGFPE).

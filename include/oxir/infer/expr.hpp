@@ -222,6 +222,14 @@ inline std::int64_t floordiv_int(std::int64_t a, std::int64_t b) {
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
 }
+/// a - b*floordiv_int(a, b), the remainder with b's sign, computed without forming b*q (which
+/// overflows when a is near the int64 limits: floor(-(2^63-1)/3)*3 < -2^63).
+inline std::int64_t floormod_int(std::int64_t a, std::int64_t b) {
+  if (b == -1) return 0;
+  std::int64_t r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}
 
 inline std::strong_ordering compare_atoms(const Atom& a, const Atom& b) {
   if (auto c = a.op <=> b.op; c != 0) return c;
@@ -639,7 +647,7 @@ inline DimExpr floor_div(const DimExpr& a, const DimExpr& b) {
     std::vector<Term> q, r;
     for (const auto& t : a.terms()) {
       const auto qq = detail::floordiv_int(t.coeff, *k);
-      const auto rr = t.coeff - qq * *k;
+      const auto rr = detail::floormod_int(t.coeff, *k);
       if (qq) q.push_back(Term{qq, t.factors});
       if (rr) r.push_back(Term{rr, t.factors});
     }

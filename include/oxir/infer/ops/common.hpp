@@ -90,7 +90,7 @@ inline bool bound_term_within(const DimExpr& e, const Term& t, std::int64_t& bud
           if (u.factors.empty()) {
             const std::int64_t q = detail::floordiv_int(u.coeff, d);
             if (q) x2.push_back(Term{q, {}});
-            if (u.coeff - q * d) x1.push_back(Term{u.coeff - q * d, {}});
+            if (const std::int64_t r = detail::floormod_int(u.coeff, d)) x1.push_back(Term{r, {}});
           } else if (u.coeff % d == 0) {
             x2.push_back(Term{u.coeff / d, u.factors});
           } else {
