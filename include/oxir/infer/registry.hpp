@@ -32,12 +32,7 @@ class OpRegistry {
   }
   /// The rule of domain::op_type, or nullptr. Does not allocate.
   [[nodiscard]] Rule find(std::string_view domain, std::string_view op_type) const {
-    if (domain == "ai.onnx") domain = "";
-    const auto o = index_.find(op_type, ops_.size(), key_of());
-    if (o == detail::NameIndex::npos) return nullptr;
-    for (const auto& [d, r] : ops_[o].rules)
-      if (d == domain) return r;
-    return nullptr;
+    return find_with_types(domain, op_type).rule;
   }
   /// The rule of domain::op_type (or nullptr) and the type signatures of every version of
   /// op_type (type_constraints.hpp; nullptr when none), found with one lookup.

@@ -37,6 +37,8 @@ struct FormalParam {
   int constraint = -1;  ///< index into TypeSignature::constraints; -1: `literal`
   TypeSet literal;
   char option = 0;      ///< 0 single, '?' optional, '*' variadic homogeneous, '+' variadic heterogeneous
+  TypeSet allowed;      ///< what the parameter allows: `literal` or its constraint's set
+  TypeSet widened;      ///< `allowed` with the element types added since opset 16 (see widen)
 };
 
 struct TypeSignature {
@@ -46,6 +48,17 @@ struct TypeSignature {
   std::vector<FormalParam> inputs, outputs;
   std::vector<std::pair<std::string_view, TypeSet>> constraints;
 };
+
+/// `s` with the element types added to ONNX since opset 16 (bfloat16 ... int2), which later
+/// operator versions gave to many operators, wherever `s` allows tensors of some type.
+inline TypeSet widen(TypeSet s) {
+  constexpr std::uint32_t newer = ((1u << 27) - 1) & ~((1u << 16) - 1);  // DataType 16..26
+  if (s.tensor) s.tensor |= newer;
+  if (s.seq) s.seq |= newer;
+  if (s.opt) s.opt |= newer;
+  if (s.opt_seq) s.opt_seq |= newer;
+  return s;
+}
 
 inline TypeSet parse_type_set(std::string_view& s) {
   TypeSet t;
@@ -119,6 +132,11 @@ inline TypeSignature parse_signature(const TypeSignatureRow& row) {
   const auto gt = params.find('>');
   parse_params(params.substr(0, gt), sig.inputs);
   parse_params(params.substr(gt + 1), sig.outputs);
+  for (auto* list : {&sig.inputs, &sig.outputs})
+    for (auto& p : *list) {
+      p.allowed = p.constraint < 0 ? p.literal : sig.constraints[static_cast<std::size_t>(p.constraint)].second;
+      p.widened = widen(p.allowed);
+    }
   return sig;
 }
 
@@ -210,8 +228,8 @@ inline std::string type_set_string(const TypeSet& s) {
 /// Whether `s` allows `t`; types the check does not model (unknown parts, maps, opaque) pass.
 inline bool type_set_allows(const TypeSet& s, const ValueType& t) {
   auto has = [](std::uint32_t mask, DataType e) {
-    const auto v = static_cast<std::int32_t>(e);
-    return v >= 0 && v < 32 && (mask >> v & 1u);
+    const auto v = static_cast<std::uint32_t>(e);
+    return v < 32 && (mask >> v & 1u);
   };
   switch (t.kind) {
     case ValueType::Kind::Unknown:
@@ -283,15 +301,6 @@ struct TypeCheckMode {
 /// newest opsets oxir's rules know. Past them nothing is checked.
 inline constexpr std::int64_t kTypeCheckHorizon[3] = {25, 5, 1};
 
-inline TypeSet widen(TypeSet s) {
-  constexpr std::uint32_t newer = ((1u << 27) - 1) & ~((1u << 16) - 1);  // DataType 16..26
-  if (s.tensor) s.tensor |= newer;
-  if (s.seq) s.seq |= newer;
-  if (s.opt) s.opt |= newer;
-  if (s.opt_seq) s.opt_seq |= newer;
-  return s;
-}
-
 /// Checks a node's input and output types against `sig`; calls report(message) per violation.
 /// `input(i)`/`output(i)` give the known types (Unknown when absent or not known).
 template <class InputType, class OutputType, class Report>
@@ -302,9 +311,14 @@ void check_type_constraints(const TypeSignature& sig, TypeCheckMode mode, std::s
   auto label = [&](const char* what, std::size_t i) {
     return std::string(what) + " " + std::to_string(i);
   };
-  auto allowed_of = [&](const FormalParam& p) {
-    const TypeSet& s = p.constraint < 0 ? p.literal : sig.constraints[static_cast<std::size_t>(p.constraint)].second;
-    return mode.widened ? widen(s) : s;
+  auto allowed_of = [&](const FormalParam& p) -> const TypeSet& { return mode.widened ? p.widened : p.allowed; };
+  // The common case, a tensor of a known element type, without the general walk.
+  auto allows = [&](const FormalParam& p, const ValueType& t) {
+    if (t.kind == ValueType::Kind::Tensor && t.elem != DataType::UNDEFINED) {
+      const auto v = static_cast<std::uint32_t>(t.elem);
+      return v < 32 && (allowed_of(p).tensor >> v & 1u) != 0;
+    }
+    return type_set_allows(allowed_of(p), t);
   };
   auto param_name = [&](const FormalParam& p) {
     return p.constraint < 0 ? std::string("this position")
@@ -315,15 +329,16 @@ void check_type_constraints(const TypeSignature& sig, TypeCheckMode mode, std::s
   };
   // First input bound to each constraint (for homogeneity).
   constexpr std::size_t kMaxConstraints = 16;
-  const ValueType* first[kMaxConstraints] = {};
-  std::size_t first_at[kMaxConstraints] = {};
+  std::uint32_t seen = 0;  // bit c: first[c] and first_at[c] are set
+  const ValueType* first[kMaxConstraints];
+  std::size_t first_at[kMaxConstraints];
   bool bad_input = false;
   for (std::size_t i = 0; i < n_inputs; ++i) {
     const FormalParam* p = formal_at(sig.inputs, i);
     if (!p) break;
     const ValueType& t = input(i);
     if (t.is_unknown()) continue;
-    if (!type_set_allows(allowed_of(*p), t)) {
+    if (!allows(*p, t)) {
       bad_input = true;
       report(label("input", i) + " is " + type_string(t) + ", which " + version() + " does not allow for " +
              param_name(*p) + " (allowed: " + type_set_string(allowed_of(*p)) + ")");
@@ -333,10 +348,13 @@ void check_type_constraints(const TypeSignature& sig, TypeCheckMode mode, std::s
         static_cast<std::size_t>(p->constraint) >= kMaxConstraints)
       continue;
     const auto c = static_cast<std::size_t>(p->constraint);
-    if (!first[c]) {
+    if (!(seen >> c & 1u)) {
+      seen |= 1u << c;
       first[c] = &t;
       first_at[c] = i;
-    } else if (types_certainly_differ(*first[c], t)) {
+    } else if (first[c]->kind == ValueType::Kind::Tensor && t.kind == ValueType::Kind::Tensor
+                   ? first[c]->elem != t.elem && first[c]->elem != DataType::UNDEFINED && t.elem != DataType::UNDEFINED
+                   : types_certainly_differ(*first[c], t)) {
       bad_input = true;
       report(label("input", i) + " is " + type_string(t) + " but " + label("input", first_at[c]) + " is " +
              type_string(*first[c]) + ": " + version() + " requires one type for " + param_name(*p));
@@ -348,7 +366,7 @@ void check_type_constraints(const TypeSignature& sig, TypeCheckMode mode, std::s
     const FormalParam* p = formal_at(sig.outputs, i);
     if (!p) break;
     const ValueType& t = output(i);
-    if (t.is_unknown() || type_set_allows(allowed_of(*p), t)) continue;
+    if (t.is_unknown() || allows(*p, t)) continue;
     report(label("output", i) + " is " + type_string(t) + ", which " + version() + " does not allow for " +
            param_name(*p) + " (allowed: " + type_set_string(allowed_of(*p)) + ")");
   }
