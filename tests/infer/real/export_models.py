@@ -475,6 +475,29 @@ class VolumetricModel(nn.Module):
         return c, mp, ap, cols, gs, up
 
 
+class Seq2SeqModel(nn.Module):
+    """nn.Transformer encoder-decoder on token ids src [batch, S] and tgt [batch, T]: a causal
+    target mask built from T (torch.triu of a full T x T), key-padding masks from src == 0 used
+    by both the encoder and the cross attention, and a vocabulary head."""
+
+    VOCAB = 50
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(self.VOCAB, 16)
+        self.t = nn.Transformer(d_model=16, nhead=2, num_encoder_layers=1, num_decoder_layers=1,
+                                dim_feedforward=32, batch_first=True)
+        self.out = nn.Linear(16, self.VOCAB)
+
+    def forward(self, src, tgt):
+        t = tgt.shape[1]
+        mask = torch.triu(torch.full((t, t), float("-inf")), diagonal=1)
+        pad = src == 0
+        y = self.t(self.emb(src), self.emb(tgt), tgt_mask=mask, src_key_padding_mask=pad,
+                   memory_key_padding_mask=pad)
+        return self.out(y)
+
+
 # ------------------------------------------------------------------------------------------------
 # Export
 
@@ -609,6 +632,13 @@ def main():
            [{"batch": 1, "D": 5, "H": 9, "W": 8, "gh": 4, "gw": 6}, {"batch": 2, "D": 4, "H": 7, "W": 11, "gh": 3, "gw": 5},
             {"batch": 3, "D": 7, "H": 12, "W": 5, "gh": 6, "gw": 2}], {}, out_dir)
 
+    export(Seq2SeqModel(), "seq2seq", (torch.randint(1, Seq2SeqModel.VOCAB, (2, 7)),
+                                       torch.randint(1, Seq2SeqModel.VOCAB, (2, 5))), ["src", "tgt"], ["y"],
+           {"src": {0: "batch", 1: "S"}, "tgt": {0: "batch", 1: "T"}, "y": {0: "batch", 1: "T"}}, 14,
+           [{"batch": 1, "S": 5, "T": 3}, {"batch": 2, "S": 9, "T": 4}, {"batch": 3, "S": 4, "T": 11}],
+           {"src": {"int_range": [1, Seq2SeqModel.VOCAB - 1]}, "tgt": {"int_range": [1, Seq2SeqModel.VOCAB - 1]}},
+           out_dir)
+
     export_torchvision(out_dir)
 
     with open(os.path.join(out_dir, "models.json"), "w") as f:
@@ -654,6 +684,38 @@ def export_torchvision(out_dir):
                                   ("tv_mnasnet", lambda: torchvision.models.mnasnet0_5(), 13, 12)):
         export(make().eval(), name, (torch.randn(1, 3, 224, 224),), ["x"], ["y"], {**img, "y": {0: "N"}}, opset,
                sizes, {}, out_dir, max_bytes=mb << 20)
+    # MaxViT: MBConv, block and grid attention over 7x7 partitions with relative-position bias.
+    # Its partition grid is fixed by input_size, so only the batch size varies.
+    maxvit = torchvision.models.MaxVit(input_size=(224, 224), stem_channels=16, partition_size=7,
+                                       block_channels=[16, 32], block_layers=[1, 1], head_dim=8,
+                                       stochastic_depth_prob=0.0, num_classes=10).eval()
+    export(maxvit, "tv_maxvit", (torch.randn(1, 3, 224, 224),), ["x"], ["y"], {**img, "y": {0: "N"}}, 16,
+           [{"N": 1, "H": 224, "W": 224}, {"N": 2, "H": 224, "W": 224}, {"N": 3, "H": 224, "W": 224}], {}, out_dir)
+    # ConvNeXt: depthwise 7x7 convs, channels-last LayerNorm (Transpose around it), layer scale.
+    from torchvision.models.convnext import ConvNeXt, CNBlockConfig
+    cnx = ConvNeXt([CNBlockConfig(16, 32, 1), CNBlockConfig(32, 64, 1), CNBlockConfig(64, None, 1)],
+                   num_classes=10).eval()
+    export(cnx, "tv_convnext", (torch.randn(1, 3, 224, 224),), ["x"], ["y"], {**img, "y": {0: "N"}}, 17,
+           sizes, {}, out_dir)
+    # torchvision's VisionTransformer: class token expanded to the batch, fixed 14x14 patches.
+    vit = torchvision.models.VisionTransformer(image_size=224, patch_size=16, num_layers=2, num_heads=2,
+                                               hidden_dim=32, mlp_dim=64, num_classes=10).eval()
+    export(vit, "tv_vit", (torch.randn(1, 3, 224, 224),), ["x"], ["y"], {"x": {0: "N"}, "y": {0: "N"}}, 14,
+           [{"N": 1}, {"N": 2}, {"N": 5}], {}, out_dir)
+    # DeepLabV3 (MobileNetV3 backbone): dilated convs, ASPP with a global-pool branch upsampled
+    # back to the feature map, the logits interpolated to the input's H and W.
+    from torchvision.models import segmentation
+
+    class DeepLabOut(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.m = segmentation.deeplabv3_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=3)
+
+        def forward(self, x):
+            return self.m(x)["out"]
+
+    export(DeepLabOut().eval(), "tv_deeplab", (torch.randn(1, 3, 224, 224),), ["x"], ["y"],
+           {**img, "y": {0: "N", 2: "H", 3: "W"}}, 13, sizes, {}, out_dir, max_bytes=48 << 20)
     # SSDlite: anchors per feature map, per-class score thresholds and NMS (data-dependent count).
     ssd = detection.ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=5).eval()
     export(ssd, "tv_ssdlite", ([torch.rand(3, 320, 320)],), ["images"], ["boxes", "labels", "scores"],
