@@ -43,7 +43,30 @@ const char* const kAttrs[] = {"axis", "axes", "perm", "pads", "strides", "kernel
                               "blocksize", "upper", "value", "then_branch", "else_branch", "body", "hidden_size",
                               "direction", "onesided", "inverse", "transA", "transB", "auto_pad", "ceil_mode",
                               "coordinate_transformation_mode", "antialias", "keep_aspect_ratio_policy",
-                              "block_size", "output_dtype", "saturate", "dtype", "sample_size", "stash_type"};
+                              "block_size", "output_dtype", "saturate", "dtype", "sample_size", "stash_type",
+                              "scale", "q_num_heads", "kv_num_heads", "is_causal", "softcap", "qk_matmul_output_mode",
+                              "rotary_embedding_dim", "num_heads", "interleaved", "epsilon", "exclusive", "reverse",
+                              "center_point_box", "select_last_index", "sorted", "spatial_scale", "sampling_ratio",
+                              "output_height", "output_width", "align_corners", "padding_mode", "frame_step",
+                              "window_length", "output_datatype", "reduction", "ignore_index", "nearest_mode",
+                              "exclude_outside", "extrapolation_value", "cubic_coeff_a", "layout", "fmod",
+                              "linear_before_reset", "activations", "p", "size", "alpha", "beta", "bias", "lambd",
+                              "detect_negative", "detect_positive", "n_targets", "post_transform", "classlabels_int64s",
+                              "nodes_featureids", "depth", "ratio", "training_mode", "seed", "high", "low",
+                              "mean", "sparse_value", "value_ints", "value_float", "value_floats", "value_int",
+                              "axis_w", "output_shape", "blocksize", "channels_last", "keep_dims", "noop_with_empty_axes"};
+
+// Every operator the inference engine has a rule for (domain, op_type): operator swaps reach all
+// of them, not only those listed above.
+const std::vector<std::pair<std::string, std::string>>& registry_ops() {
+  static const auto ops = [] {
+    std::vector<std::pair<std::string, std::string>> v;
+    oxir::infer::OpRegistry::standard().for_each(
+        [&](std::string_view d, std::string_view o) { v.emplace_back(std::string(d), std::string(o)); });
+    return v;
+  }();
+  return ops;
+}
 
 std::int64_t extreme(std::mt19937_64& rng) {
   static const std::int64_t v[] = {0, -1, -2, -7, 1, 2, 3, 4, 63, 64, 1 << 20, std::int64_t{1} << 31,
@@ -95,8 +118,19 @@ void mutate(oxir::Model& m, std::mt19937_64& rng) {
   oxir::Graph& g = *graphs[rng() % graphs.size()];
   auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % std::max<std::size_t>(n, 1)); };
   switch (rng() % 14) {
-    case 0:  // swap the operator
-      if (!g.nodes.empty()) g.nodes[pick(g.nodes.size())].op_type = kOps[pick(std::size(kOps))];
+    case 0:  // swap the operator: one of the list above, or any operator with a rule (and its domain)
+      if (!g.nodes.empty()) {
+        auto& n = g.nodes[pick(g.nodes.size())];
+        const auto& all = registry_ops();
+        if (rng() % 2 || all.empty()) {
+          n.op_type = kOps[pick(std::size(kOps))];
+        } else {
+          const auto& [d, o] = all[pick(all.size())];
+          n.domain = d;
+          n.op_type = o;
+          if (!d.empty() && d != "ai.onnx" && !m.opset_version(d)) m.set_opset_version(d, 1 + static_cast<std::int64_t>(rng() % 5));
+        }
+      }
       break;
     case 1:  // extreme INT/INTS attribute values
       if (!g.nodes.empty()) {
@@ -131,7 +165,19 @@ void mutate(oxir::Model& m, std::mt19937_64& rng) {
             n.set_attribute(oxir::Attribute(name, v));
             break;
           }
-          case 2: n.set_attribute(oxir::Attribute(name, std::string(rng() % 2 ? "..." : "ij,jk->ik"))); break;
+          case 2: {
+            const char* const strs[] = {"...", "ij,jk->ik", "", "linear", "NOTSET", "SAME_UPPER", "reflect", "wrap",
+                                        "half_pixel", "tf_crop_and_resize", "cubic", "nearest", "max", "not_larger",
+                                        "bilinear", "zeros", "border", "DCR", "CRD", "Tanh", "ai.onnx", "\xff\xfe"};
+            if (rng() % 3 == 0) {
+              const float f[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                                 -std::numeric_limits<float>::infinity(), -1e30f, 1e30f, 0.0f, -0.5f, 0.5f, 2.0f};
+              n.set_attribute(oxir::Attribute(name, f[pick(std::size(f))]));
+            } else {
+              n.set_attribute(oxir::Attribute(name, std::string(strs[pick(std::size(strs))])));
+            }
+            break;
+          }
           case 3: n.set_attribute(oxir::Attribute(name, int_tensor("", rng))); break;
           case 4: {
             // a subgraph taken from elsewhere in the model (or the main graph)
