@@ -2924,10 +2924,10 @@ class Decoder {
           case 5: if (is(t, VARINT)) { m.model_version = i64(r); m.presence.set(5); continue; } break;
           case 6: if (is(t, LEN)) { str(r, m.doc_string); m.presence.set(6); continue; } break;
           case 7: if (is(t, LEN)) { graph(sub(r), m.graph); m.presence.set(7); continue; } break;
-          case 14: if (is(t, LEN)) { entry(sub(r), m.metadata_props.emplace_back()); continue; } break;
-          case 20: if (is(t, LEN)) { training(sub(r), m.training_info.emplace_back()); continue; } break;
-          case 25: if (is(t, LEN)) { function(sub(r), m.functions.emplace_back()); continue; } break;
-          case 26: if (is(t, LEN)) { device_config(sub(r), m.configuration.emplace_back()); continue; } break;
+          case 14: if (is(t, LEN)) { entry(sub(r), next_of<14>(m.metadata_props, r, start)); continue; } break;
+          case 20: if (is(t, LEN)) { training(sub(r), next_of<20>(m.training_info, r, start)); continue; } break;
+          case 25: if (is(t, LEN)) { function(sub(r), next_of<25>(m.functions, r, start)); continue; } break;
+          case 26: if (is(t, LEN)) { device_config(sub(r), next_of<26>(m.configuration, r, start)); continue; } break;
           default: break;
         }
         unknown(r, t, start, m.unknown_fields);
@@ -2940,12 +2940,13 @@ class Decoder {
   void graph(wire::Reader r, Graph& g) {
     Level level(*this);
     {
-      const auto c = count_fields<1, 5, 11, 12, 13>(r);
+      const auto c = count_fields<1, 5, 11, 12, 13, 15>(r);
       reserve_more(g.nodes, c[0]);
       reserve_more(g.initializers, c[1]);
       reserve_more(g.inputs, c[2]);
       reserve_more(g.outputs, c[3]);
       reserve_more(g.value_info, c[4]);
+      reserve_more(g.sparse_initializers, c[5]);
     }
     while (!r.done()) {
       const auto* start = r.position();
@@ -2960,8 +2961,8 @@ class Decoder {
           case 11: if (is(t, LEN)) { value_info(sub(r), add(g.inputs)); continue; } break;
           case 12: if (is(t, LEN)) { value_info(sub(r), add(g.outputs)); continue; } break;
           case 13: if (is(t, LEN)) { value_info(sub(r), add(g.value_info)); continue; } break;
-          case 14: if (is(t, LEN)) { annotation(sub(r), g.quantization_annotation.emplace_back()); continue; } break;
-          case 16: if (is(t, LEN)) { entry(sub(r), g.metadata_props.emplace_back()); continue; } break;
+          case 14: if (is(t, LEN)) { annotation(sub(r), next_of<14>(g.quantization_annotation, r, start)); continue; } break;
+          case 16: if (is(t, LEN)) { entry(sub(r), next_of<16>(g.metadata_props, r, start)); continue; } break;
           default: break;
         }
         unknown(r, t, start, g.unknown_fields);
@@ -3059,31 +3060,31 @@ class Decoder {
             break;
           case 9:
             if (is(t, LEN) && takes<std::vector<std::string>>(a)) {
-              str(r, list<std::vector<std::string>>(a).emplace_back());
+              str(r, next_of<9>(list<std::vector<std::string>>(a), r, start));
               continue;
             }
             break;
           case 10:
             if (is(t, LEN) && takes<std::vector<Tensor>>(a)) {
-              tensor(sub(r), list<std::vector<Tensor>>(a).emplace_back());
+              tensor(sub(r), next_of<10>(list<std::vector<Tensor>>(a), r, start));
               continue;
             }
             break;
           case 11:
             if (is(t, LEN) && takes<std::vector<Graph>>(a)) {
-              graph(sub(r), list<std::vector<Graph>>(a).emplace_back());
+              graph(sub(r), next_of<11>(list<std::vector<Graph>>(a), r, start));
               continue;
             }
             break;
           case 23:
             if (is(t, LEN) && takes<std::vector<SparseTensor>>(a)) {
-              sparse(sub(r), list<std::vector<SparseTensor>>(a).emplace_back());
+              sparse(sub(r), next_of<23>(list<std::vector<SparseTensor>>(a), r, start));
               continue;
             }
             break;
           case 15:
             if (is(t, LEN) && takes<std::vector<Type>>(a)) {
-              type(sub(r), list<std::vector<Type>>(a).emplace_back());
+              type(sub(r), next_of<15>(list<std::vector<Type>>(a), r, start));
               continue;
             }
             break;
@@ -3264,15 +3265,15 @@ class Decoder {
           case 1: if (is(t, LEN)) { str(r, f.name); f.presence.set(1); continue; } break;
           case 4: if (is(t, LEN)) { str(r, f.inputs.emplace_back()); continue; } break;
           case 5: if (is(t, LEN)) { str(r, f.outputs.emplace_back()); continue; } break;
-          case 6: if (is(t, LEN)) { str(r, f.attributes.emplace_back()); continue; } break;
-          case 11: if (is(t, LEN)) { attribute(sub(r), f.attribute_protos.emplace_back()); continue; } break;
+          case 6: if (is(t, LEN)) { str(r, next_of<6>(f.attributes, r, start)); continue; } break;
+          case 11: if (is(t, LEN)) { attribute(sub(r), next_of<11>(f.attribute_protos, r, start)); continue; } break;
           case 7: if (is(t, LEN)) { node(sub(r), f.nodes.emplace_back()); continue; } break;
           case 8: if (is(t, LEN)) { str(r, f.doc_string); f.presence.set(8); continue; } break;
-          case 9: if (is(t, LEN)) { opset(sub(r), f.opset_imports.emplace_back()); continue; } break;
+          case 9: if (is(t, LEN)) { opset(sub(r), next_of<9>(f.opset_imports, r, start)); continue; } break;
           case 10: if (is(t, LEN)) { str(r, f.domain); f.presence.set(10); continue; } break;
           case 13: if (is(t, LEN)) { str(r, f.overload); f.presence.set(13); continue; } break;
-          case 12: if (is(t, LEN)) { value_info(sub(r), f.value_info.emplace_back()); continue; } break;
-          case 14: if (is(t, LEN)) { entry(sub(r), f.metadata_props.emplace_back()); continue; } break;
+          case 12: if (is(t, LEN)) { value_info(sub(r), next_of<12>(f.value_info, r, start)); continue; } break;
+          case 14: if (is(t, LEN)) { entry(sub(r), next_of<14>(f.metadata_props, r, start)); continue; } break;
           default: break;
         }
         unknown(r, t, start, f.unknown_fields);
@@ -3757,6 +3758,16 @@ class Decoder {
   OXIR_ALWAYS_INLINE static Type& new_type(std::optional<Type>& o, const wire::Reader& r) {
     if (!r.done() && *r.position() == std::byte{0x0A}) return o.emplace(TensorType{});  // field 1, LEN
     return o.emplace();
+  }
+  // The next element of a repeated field F of the message `r` is reading (the field's tag began
+  // at `start`); before the first, room for every F the message holds. Growing by doubling
+  // instead would peak at up to three times the final size, and elements are far bigger than
+  // their wire form (an empty SparseTensorProto is 2 bytes, an oxir::SparseTensor 672): a file
+  // of them would cost over 800 times its size in memory, 340 times this way.
+  template <std::uint32_t F, class V>
+  OXIR_ALWAYS_INLINE static typename V::value_type& next_of(V& v, const wire::Reader& r, const std::byte* start) {
+    if (v.empty()) reserve_more(v, count_fields<F>(rest(r, start))[0]);
+    return v.emplace_back();
   }
   template <class V>
   static void reserve_more(V& v, std::size_t n) {
@@ -5801,6 +5812,14 @@ inline std::int64_t floordiv_int(std::int64_t a, std::int64_t b) {
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
 }
+/// a - b*floordiv_int(a, b), the remainder with b's sign, computed without forming b*q (which
+/// overflows when a is near the int64 limits: floor(-(2^63-1)/3)*3 < -2^63).
+inline std::int64_t floormod_int(std::int64_t a, std::int64_t b) {
+  if (b == -1) return 0;
+  std::int64_t r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}
 
 inline std::strong_ordering compare_atoms(const Atom& a, const Atom& b) {
   if (auto c = a.op <=> b.op; c != 0) return c;
@@ -6218,7 +6237,7 @@ inline DimExpr floor_div(const DimExpr& a, const DimExpr& b) {
     std::vector<Term> q, r;
     for (const auto& t : a.terms()) {
       const auto qq = detail::floordiv_int(t.coeff, *k);
-      const auto rr = t.coeff - qq * *k;
+      const auto rr = detail::floormod_int(t.coeff, *k);
       if (qq) q.push_back(Term{qq, t.factors});
       if (rr) r.push_back(Term{rr, t.factors});
     }
@@ -7148,7 +7167,7 @@ inline bool bound_term_within(const DimExpr& e, const Term& t, std::int64_t& bud
           if (u.factors.empty()) {
             const std::int64_t q = detail::floordiv_int(u.coeff, d);
             if (q) x2.push_back(Term{q, {}});
-            if (u.coeff - q * d) x1.push_back(Term{u.coeff - q * d, {}});
+            if (const std::int64_t r = detail::floormod_int(u.coeff, d)) x1.push_back(Term{r, {}});
           } else if (u.coeff % d == 0) {
             x2.push_back(Term{u.coeff / d, u.factors});
           } else {
@@ -7833,6 +7852,8 @@ struct FormalParam {
   int constraint = -1;  ///< index into TypeSignature::constraints; -1: `literal`
   TypeSet literal;
   char option = 0;      ///< 0 single, '?' optional, '*' variadic homogeneous, '+' variadic heterogeneous
+  TypeSet allowed;      ///< what the parameter allows: `literal` or its constraint's set
+  TypeSet widened;      ///< `allowed` with the element types added since opset 16 (see widen)
 };
 
 struct TypeSignature {
@@ -7842,6 +7863,17 @@ struct TypeSignature {
   std::vector<FormalParam> inputs, outputs;
   std::vector<std::pair<std::string_view, TypeSet>> constraints;
 };
+
+/// `s` with the element types added to ONNX since opset 16 (bfloat16 ... int2), which later
+/// operator versions gave to many operators, wherever `s` allows tensors of some type.
+inline TypeSet widen(TypeSet s) {
+  constexpr std::uint32_t newer = ((1u << 27) - 1) & ~((1u << 16) - 1);  // DataType 16..26
+  if (s.tensor) s.tensor |= newer;
+  if (s.seq) s.seq |= newer;
+  if (s.opt) s.opt |= newer;
+  if (s.opt_seq) s.opt_seq |= newer;
+  return s;
+}
 
 inline TypeSet parse_type_set(std::string_view& s) {
   TypeSet t;
@@ -7915,6 +7947,11 @@ inline TypeSignature parse_signature(const TypeSignatureRow& row) {
   const auto gt = params.find('>');
   parse_params(params.substr(0, gt), sig.inputs);
   parse_params(params.substr(gt + 1), sig.outputs);
+  for (auto* list : {&sig.inputs, &sig.outputs})
+    for (auto& p : *list) {
+      p.allowed = p.constraint < 0 ? p.literal : sig.constraints[static_cast<std::size_t>(p.constraint)].second;
+      p.widened = widen(p.allowed);
+    }
   return sig;
 }
 
@@ -8006,8 +8043,8 @@ inline std::string type_set_string(const TypeSet& s) {
 /// Whether `s` allows `t`; types the check does not model (unknown parts, maps, opaque) pass.
 inline bool type_set_allows(const TypeSet& s, const ValueType& t) {
   auto has = [](std::uint32_t mask, DataType e) {
-    const auto v = static_cast<std::int32_t>(e);
-    return v >= 0 && v < 32 && (mask >> v & 1u);
+    const auto v = static_cast<std::uint32_t>(e);
+    return v < 32 && (mask >> v & 1u);
   };
   switch (t.kind) {
     case ValueType::Kind::Unknown:
@@ -8079,15 +8116,6 @@ struct TypeCheckMode {
 /// newest opsets oxir's rules know. Past them nothing is checked.
 inline constexpr std::int64_t kTypeCheckHorizon[3] = {25, 5, 1};
 
-inline TypeSet widen(TypeSet s) {
-  constexpr std::uint32_t newer = ((1u << 27) - 1) & ~((1u << 16) - 1);  // DataType 16..26
-  if (s.tensor) s.tensor |= newer;
-  if (s.seq) s.seq |= newer;
-  if (s.opt) s.opt |= newer;
-  if (s.opt_seq) s.opt_seq |= newer;
-  return s;
-}
-
 /// Checks a node's input and output types against `sig`; calls report(message) per violation.
 /// `input(i)`/`output(i)` give the known types (Unknown when absent or not known).
 template <class InputType, class OutputType, class Report>
@@ -8098,9 +8126,14 @@ void check_type_constraints(const TypeSignature& sig, TypeCheckMode mode, std::s
   auto label = [&](const char* what, std::size_t i) {
     return std::string(what) + " " + std::to_string(i);
   };
-  auto allowed_of = [&](const FormalParam& p) {
-    const TypeSet& s = p.constraint < 0 ? p.literal : sig.constraints[static_cast<std::size_t>(p.constraint)].second;
-    return mode.widened ? widen(s) : s;
+  auto allowed_of = [&](const FormalParam& p) -> const TypeSet& { return mode.widened ? p.widened : p.allowed; };
+  // The common case, a tensor of a known element type, without the general walk.
+  auto allows = [&](const FormalParam& p, const ValueType& t) {
+    if (t.kind == ValueType::Kind::Tensor && t.elem != DataType::UNDEFINED) {
+      const auto v = static_cast<std::uint32_t>(t.elem);
+      return v < 32 && (allowed_of(p).tensor >> v & 1u) != 0;
+    }
+    return type_set_allows(allowed_of(p), t);
   };
   auto param_name = [&](const FormalParam& p) {
     return p.constraint < 0 ? std::string("this position")
@@ -8111,15 +8144,16 @@ void check_type_constraints(const TypeSignature& sig, TypeCheckMode mode, std::s
   };
   // First input bound to each constraint (for homogeneity).
   constexpr std::size_t kMaxConstraints = 16;
-  const ValueType* first[kMaxConstraints] = {};
-  std::size_t first_at[kMaxConstraints] = {};
+  std::uint32_t seen = 0;  // bit c: first[c] and first_at[c] are set
+  const ValueType* first[kMaxConstraints];
+  std::size_t first_at[kMaxConstraints];
   bool bad_input = false;
   for (std::size_t i = 0; i < n_inputs; ++i) {
     const FormalParam* p = formal_at(sig.inputs, i);
     if (!p) break;
     const ValueType& t = input(i);
     if (t.is_unknown()) continue;
-    if (!type_set_allows(allowed_of(*p), t)) {
+    if (!allows(*p, t)) {
       bad_input = true;
       report(label("input", i) + " is " + type_string(t) + ", which " + version() + " does not allow for " +
              param_name(*p) + " (allowed: " + type_set_string(allowed_of(*p)) + ")");
@@ -8129,10 +8163,13 @@ void check_type_constraints(const TypeSignature& sig, TypeCheckMode mode, std::s
         static_cast<std::size_t>(p->constraint) >= kMaxConstraints)
       continue;
     const auto c = static_cast<std::size_t>(p->constraint);
-    if (!first[c]) {
+    if (!(seen >> c & 1u)) {
+      seen |= 1u << c;
       first[c] = &t;
       first_at[c] = i;
-    } else if (types_certainly_differ(*first[c], t)) {
+    } else if (first[c]->kind == ValueType::Kind::Tensor && t.kind == ValueType::Kind::Tensor
+                   ? first[c]->elem != t.elem && first[c]->elem != DataType::UNDEFINED && t.elem != DataType::UNDEFINED
+                   : types_certainly_differ(*first[c], t)) {
       bad_input = true;
       report(label("input", i) + " is " + type_string(t) + " but " + label("input", first_at[c]) + " is " +
              type_string(*first[c]) + ": " + version() + " requires one type for " + param_name(*p));
@@ -8144,7 +8181,7 @@ void check_type_constraints(const TypeSignature& sig, TypeCheckMode mode, std::s
     const FormalParam* p = formal_at(sig.outputs, i);
     if (!p) break;
     const ValueType& t = output(i);
-    if (t.is_unknown() || type_set_allows(allowed_of(*p), t)) continue;
+    if (t.is_unknown() || allows(*p, t)) continue;
     report(label("output", i) + " is " + type_string(t) + ", which " + version() + " does not allow for " +
            param_name(*p) + " (allowed: " + type_set_string(allowed_of(*p)) + ")");
   }
@@ -8177,12 +8214,7 @@ class OpRegistry {
   }
   /// The rule of domain::op_type, or nullptr. Does not allocate.
   [[nodiscard]] Rule find(std::string_view domain, std::string_view op_type) const {
-    if (domain == "ai.onnx") domain = "";
-    const auto o = index_.find(op_type, ops_.size(), key_of());
-    if (o == detail::NameIndex::npos) return nullptr;
-    for (const auto& [d, r] : ops_[o].rules)
-      if (d == domain) return r;
-    return nullptr;
+    return find_with_types(domain, op_type).rule;
   }
   /// The rule of domain::op_type (or nullptr) and the type signatures of every version of
   /// op_type (type_constraints.hpp; nullptr when none), found with one lookup.

@@ -6,8 +6,12 @@
 //   - a parsed model re-serializes, and parsing those bytes gives a model that serializes to the
 //     very same bytes (nothing kept by the decoder is lost or altered by the round trip);
 //   - permissive inference never throws; strict inference throws nothing but oxir::Error;
-//   - printing and topological ordering never throw anything but oxir::Error.
-// Crashes, sanitizer reports, hangs (-timeout) and oversized allocations (-malloc_limit_mb) are
+//   - printing and topological ordering never throw anything but oxir::Error;
+//   - under AddressSanitizer, parse_model's peak of live heap memory stays within
+//     kAllocPerInputByte bytes per input byte (plus kAllocSlack), whether it accepts the input or
+//     not: what a model claims (lengths, counts, dims) never sizes memory the bytes present do
+//     not back.
+// Crashes, sanitizer reports, hangs (-timeout) and single allocations over -malloc_limit_mb are
 // reported by libFuzzer itself.
 //
 // ctest `fuzz_smoke` (tests/fuzz/run_fuzz_smoke.sh) builds it and runs a short seeded campaign.
@@ -28,7 +32,67 @@
 #include <span>
 #include <sstream>
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OXIR_FUZZ_COUNT_ALLOCATIONS 1
+#endif
+#endif
+#if !defined(OXIR_FUZZ_COUNT_ALLOCATIONS) && defined(__SANITIZE_ADDRESS__)
+#define OXIR_FUZZ_COUNT_ALLOCATIONS 1
+#endif
+#ifdef OXIR_FUZZ_COUNT_ALLOCATIONS
+#include <sanitizer/allocator_interface.h>
+#endif
+
 namespace {
+
+// Memory budget of parse_model: the decoder's objects are bigger than their wire form (an empty
+// SparseTensorProto is 2 bytes, an oxir::SparseTensor 672), so the bound is a generous linear
+// one; a claimed length or count that sized an allocation would exceed it by orders of magnitude.
+constexpr std::size_t kAllocPerInputByte = 512;
+constexpr std::size_t kAllocSlack = std::size_t{64} << 10;
+
+#ifdef OXIR_FUZZ_COUNT_ALLOCATIONS
+bool g_counting = false;
+std::int64_t g_live = 0;  // bytes allocated minus bytes freed since counting began
+std::int64_t g_peak = 0;
+void count_malloc(const volatile void*, std::size_t n) {
+  if (!g_counting) return;
+  g_live += static_cast<std::int64_t>(n);
+  if (g_live > g_peak) g_peak = g_live;
+}
+void count_free(const volatile void* p) {
+  if (g_counting) g_live -= static_cast<std::int64_t>(__sanitizer_get_allocated_size(const_cast<const void*>(p)));
+}
+const bool g_hooks_installed = __sanitizer_install_malloc_and_free_hooks(count_malloc, count_free) != 0;
+#endif
+
+/// Peak of live heap bytes while `fn` runs, above what was live when it began (0 without
+/// AddressSanitizer's hooks). Also set when `fn` throws (read it with last_peak()).
+std::size_t last_peak() {
+#ifdef OXIR_FUZZ_COUNT_ALLOCATIONS
+  return static_cast<std::size_t>(g_peak);
+#else
+  return 0;
+#endif
+}
+template <class Fn>
+std::size_t peak_of(Fn&& fn) {
+#ifdef OXIR_FUZZ_COUNT_ALLOCATIONS
+  g_live = g_peak = 0;
+  g_counting = g_hooks_installed;
+  try {
+    fn();
+  } catch (...) {
+    g_counting = false;
+    throw;
+  }
+  g_counting = false;
+#else
+  fn();
+#endif
+  return last_peak();
+}
 
 [[noreturn]] void finding(const char* what) {
   std::fprintf(stderr, "fuzz_model: %s\n", what);
@@ -51,9 +115,17 @@ void only_oxir_errors(const char* what, Fn&& fn) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data), size);
   oxir::Model model;
+  const std::size_t budget = kAllocPerInputByte * size + kAllocSlack;
+  auto check_budget = [&](std::size_t used) {
+    if (used <= budget) return;
+    std::fprintf(stderr, "fuzz_model: parse_model's heap peaked at %zu bytes for a %zu-byte input (budget %zu)\n",
+                 used, size, budget);
+    std::abort();
+  };
   try {
-    model = oxir::parse_model(bytes);
+    check_budget(peak_of([&] { model = oxir::parse_model(bytes); }));
   } catch (const oxir::Error&) {
+    check_budget(last_peak());
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "fuzz_model: parse_model threw %s\n", e.what());

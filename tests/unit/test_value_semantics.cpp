@@ -229,3 +229,50 @@ TEST_CASE("lookups by name and opset version of a domain") {
   CHECK(meta.size() == 1);
   CHECK(find_entry(meta, "author") == "you");
 }
+
+#include <oxir/io.hpp>
+
+#include "wire_writer_util.hpp"
+
+namespace {
+using oxir_test::W;
+W repeated_empty(int field, std::size_t n) {
+  W w;
+  for (std::size_t i = 0; i < n; ++i) w.bytes(field, "");
+  return w;
+}
+std::size_t bytes_allocated_parsing(const W& wire) {
+  g_allocated = 0;
+  g_counting = true;
+  oxir::Model m = oxir::parse_model(oxir_test::as_bytes(wire.s));
+  g_counting = false;
+  return g_allocated.load();
+}
+W in_node_attribute(const W& attribute) { return W().msg(7, W().msg(1, W().msg(5, attribute))); }
+}  // namespace
+
+TEST_CASE("parsing many empty messages allocates in proportion to the input, without doubling") {
+  // A 2-byte empty message becomes an object of hundreds of bytes (oxir::SparseTensor: 672);
+  // growing the vector by doubling would allocate ~3x the final size again (a 40 KB file of
+  // empty sparse initializers: 44 MB). The decoder counts them first and allocates once.
+  constexpr std::size_t n = 20000;
+  struct Case {
+    const char* what;
+    W wire;
+    std::size_t element_bytes;
+  };
+  const std::vector<Case> cases = {
+      {"graph.sparse_initializer", W().msg(7, repeated_empty(15, n)), sizeof(oxir::SparseTensor)},
+      {"training_info", repeated_empty(20, n), sizeof(oxir::TrainingInfo)},
+      {"functions", repeated_empty(25, n), sizeof(oxir::Function)},
+      {"attribute.graphs", in_node_attribute(repeated_empty(11, n)), sizeof(oxir::Graph)},
+      {"attribute.sparse_tensors", in_node_attribute(repeated_empty(23, n)), sizeof(oxir::SparseTensor)},
+      {"function.attribute_proto", W().msg(25, repeated_empty(11, n)), sizeof(oxir::Attribute)},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.what);
+    const std::size_t used = bytes_allocated_parsing(c.wire);
+    CHECK(used >= n * c.element_bytes);              // the elements themselves
+    CHECK(used <= n * c.element_bytes + 64 * 1024);  // and nothing like a doubling's copies
+  }
+}

@@ -60,10 +60,10 @@ class Decoder {
           case 5: if (is(t, VARINT)) { m.model_version = i64(r); m.presence.set(5); continue; } break;
           case 6: if (is(t, LEN)) { str(r, m.doc_string); m.presence.set(6); continue; } break;
           case 7: if (is(t, LEN)) { graph(sub(r), m.graph); m.presence.set(7); continue; } break;
-          case 14: if (is(t, LEN)) { entry(sub(r), m.metadata_props.emplace_back()); continue; } break;
-          case 20: if (is(t, LEN)) { training(sub(r), m.training_info.emplace_back()); continue; } break;
-          case 25: if (is(t, LEN)) { function(sub(r), m.functions.emplace_back()); continue; } break;
-          case 26: if (is(t, LEN)) { device_config(sub(r), m.configuration.emplace_back()); continue; } break;
+          case 14: if (is(t, LEN)) { entry(sub(r), next_of<14>(m.metadata_props, r, start)); continue; } break;
+          case 20: if (is(t, LEN)) { training(sub(r), next_of<20>(m.training_info, r, start)); continue; } break;
+          case 25: if (is(t, LEN)) { function(sub(r), next_of<25>(m.functions, r, start)); continue; } break;
+          case 26: if (is(t, LEN)) { device_config(sub(r), next_of<26>(m.configuration, r, start)); continue; } break;
           default: break;
         }
         unknown(r, t, start, m.unknown_fields);
@@ -76,12 +76,13 @@ class Decoder {
   void graph(wire::Reader r, Graph& g) {
     Level level(*this);
     {
-      const auto c = count_fields<1, 5, 11, 12, 13>(r);
+      const auto c = count_fields<1, 5, 11, 12, 13, 15>(r);
       reserve_more(g.nodes, c[0]);
       reserve_more(g.initializers, c[1]);
       reserve_more(g.inputs, c[2]);
       reserve_more(g.outputs, c[3]);
       reserve_more(g.value_info, c[4]);
+      reserve_more(g.sparse_initializers, c[5]);
     }
     while (!r.done()) {
       const auto* start = r.position();
@@ -96,8 +97,8 @@ class Decoder {
           case 11: if (is(t, LEN)) { value_info(sub(r), add(g.inputs)); continue; } break;
           case 12: if (is(t, LEN)) { value_info(sub(r), add(g.outputs)); continue; } break;
           case 13: if (is(t, LEN)) { value_info(sub(r), add(g.value_info)); continue; } break;
-          case 14: if (is(t, LEN)) { annotation(sub(r), g.quantization_annotation.emplace_back()); continue; } break;
-          case 16: if (is(t, LEN)) { entry(sub(r), g.metadata_props.emplace_back()); continue; } break;
+          case 14: if (is(t, LEN)) { annotation(sub(r), next_of<14>(g.quantization_annotation, r, start)); continue; } break;
+          case 16: if (is(t, LEN)) { entry(sub(r), next_of<16>(g.metadata_props, r, start)); continue; } break;
           default: break;
         }
         unknown(r, t, start, g.unknown_fields);
@@ -195,31 +196,31 @@ class Decoder {
             break;
           case 9:
             if (is(t, LEN) && takes<std::vector<std::string>>(a)) {
-              str(r, list<std::vector<std::string>>(a).emplace_back());
+              str(r, next_of<9>(list<std::vector<std::string>>(a), r, start));
               continue;
             }
             break;
           case 10:
             if (is(t, LEN) && takes<std::vector<Tensor>>(a)) {
-              tensor(sub(r), list<std::vector<Tensor>>(a).emplace_back());
+              tensor(sub(r), next_of<10>(list<std::vector<Tensor>>(a), r, start));
               continue;
             }
             break;
           case 11:
             if (is(t, LEN) && takes<std::vector<Graph>>(a)) {
-              graph(sub(r), list<std::vector<Graph>>(a).emplace_back());
+              graph(sub(r), next_of<11>(list<std::vector<Graph>>(a), r, start));
               continue;
             }
             break;
           case 23:
             if (is(t, LEN) && takes<std::vector<SparseTensor>>(a)) {
-              sparse(sub(r), list<std::vector<SparseTensor>>(a).emplace_back());
+              sparse(sub(r), next_of<23>(list<std::vector<SparseTensor>>(a), r, start));
               continue;
             }
             break;
           case 15:
             if (is(t, LEN) && takes<std::vector<Type>>(a)) {
-              type(sub(r), list<std::vector<Type>>(a).emplace_back());
+              type(sub(r), next_of<15>(list<std::vector<Type>>(a), r, start));
               continue;
             }
             break;
@@ -400,15 +401,15 @@ class Decoder {
           case 1: if (is(t, LEN)) { str(r, f.name); f.presence.set(1); continue; } break;
           case 4: if (is(t, LEN)) { str(r, f.inputs.emplace_back()); continue; } break;
           case 5: if (is(t, LEN)) { str(r, f.outputs.emplace_back()); continue; } break;
-          case 6: if (is(t, LEN)) { str(r, f.attributes.emplace_back()); continue; } break;
-          case 11: if (is(t, LEN)) { attribute(sub(r), f.attribute_protos.emplace_back()); continue; } break;
+          case 6: if (is(t, LEN)) { str(r, next_of<6>(f.attributes, r, start)); continue; } break;
+          case 11: if (is(t, LEN)) { attribute(sub(r), next_of<11>(f.attribute_protos, r, start)); continue; } break;
           case 7: if (is(t, LEN)) { node(sub(r), f.nodes.emplace_back()); continue; } break;
           case 8: if (is(t, LEN)) { str(r, f.doc_string); f.presence.set(8); continue; } break;
-          case 9: if (is(t, LEN)) { opset(sub(r), f.opset_imports.emplace_back()); continue; } break;
+          case 9: if (is(t, LEN)) { opset(sub(r), next_of<9>(f.opset_imports, r, start)); continue; } break;
           case 10: if (is(t, LEN)) { str(r, f.domain); f.presence.set(10); continue; } break;
           case 13: if (is(t, LEN)) { str(r, f.overload); f.presence.set(13); continue; } break;
-          case 12: if (is(t, LEN)) { value_info(sub(r), f.value_info.emplace_back()); continue; } break;
-          case 14: if (is(t, LEN)) { entry(sub(r), f.metadata_props.emplace_back()); continue; } break;
+          case 12: if (is(t, LEN)) { value_info(sub(r), next_of<12>(f.value_info, r, start)); continue; } break;
+          case 14: if (is(t, LEN)) { entry(sub(r), next_of<14>(f.metadata_props, r, start)); continue; } break;
           default: break;
         }
         unknown(r, t, start, f.unknown_fields);
@@ -894,6 +895,16 @@ class Decoder {
   OXIR_ALWAYS_INLINE static Type& new_type(std::optional<Type>& o, const wire::Reader& r) {
     if (!r.done() && *r.position() == std::byte{0x0A}) return o.emplace(TensorType{});  // field 1, LEN
     return o.emplace();
+  }
+  // The next element of a repeated field F of the message `r` is reading (the field's tag began
+  // at `start`); before the first, room for every F the message holds. Growing by doubling
+  // instead would peak at up to three times the final size, and elements are far bigger than
+  // their wire form (an empty SparseTensorProto is 2 bytes, an oxir::SparseTensor 672): a file
+  // of them would cost over 800 times its size in memory, 340 times this way.
+  template <std::uint32_t F, class V>
+  OXIR_ALWAYS_INLINE static typename V::value_type& next_of(V& v, const wire::Reader& r, const std::byte* start) {
+    if (v.empty()) reserve_more(v, count_fields<F>(rest(r, start))[0]);
+    return v.emplace_back();
   }
   template <class V>
   static void reserve_more(V& v, std::size_t n) {
