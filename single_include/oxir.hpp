@@ -8293,6 +8293,10 @@ struct InferOptions {
   bool annotate_functions = false;
   /// Diagnostics kept in the report (counts go on beyond it).
   std::size_t max_diagnostics = 10000;
+  /// Text kept in the report's diagnostics (paths, names, messages), in bytes: a small model whose
+  /// functions call each other many times, deep inside subgraphs, can produce thousands of
+  /// diagnostics with paths kilobytes long. Counts go on beyond it too.
+  std::size_t max_diagnostic_bytes = std::size_t{4} << 20;
 };
 
 enum class Severity : std::uint8_t { Info, Warning, Error };
@@ -8330,6 +8334,9 @@ struct InferReport {
   std::size_t conflicts = 0;
   std::size_t type_errors = 0;        ///< types an operator's type constraints do not allow
   std::size_t symbols = 0;            ///< symbols in the model's table
+  /// Diagnostics not kept in `diagnostics` (over max_diagnostics or max_diagnostic_bytes); each
+  /// is still counted above (conflicts, type_errors, nodes_failed, ...).
+  std::size_t diagnostics_dropped = 0;
 
   [[nodiscard]] bool has_errors() const {
     for (const auto& d : diagnostics)
@@ -8613,6 +8620,8 @@ class Engine {
   template <class Values, class Skip>
   void write_value_info(std::vector<ValueInfo>& list, const Values& values, Skip&& skip);
 
+  /// Text bytes of the diagnostics kept in `report` (InferOptions::max_diagnostic_bytes).
+  std::size_t diagnostic_bytes_ = 0;
   Model& model_;
   InferOptions opts_;
   const OpRegistry& reg_;
@@ -8678,6 +8687,14 @@ class Engine {
 
 inline void Engine::diagnose(Severity sev, DiagnosticKind kind, const std::string& where, const Node* n,
                              std::string message) {
+  if (kind == DiagnosticKind::Conflict) ++report.conflicts;
+  const bool throws = opts_.strict && sev == Severity::Error;
+  const std::size_t bytes = where.size() + message.size() + (n ? n->name.size() + n->domain.size() + n->op_type.size() : 0);
+  if (!throws && (report.diagnostics.size() >= opts_.max_diagnostics ||
+                  diagnostic_bytes_ + bytes > opts_.max_diagnostic_bytes)) {
+    ++report.diagnostics_dropped;
+    return;
+  }
   Diagnostic d;
   d.severity = sev;
   d.kind = kind;
@@ -8687,13 +8704,13 @@ inline void Engine::diagnose(Severity sev, DiagnosticKind kind, const std::strin
     d.op_type = n->domain.empty() ? n->op_type : n->domain + "::" + n->op_type;
   }
   d.message = std::move(message);
-  if (kind == DiagnosticKind::Conflict) ++report.conflicts;
-  if (opts_.strict && sev == Severity::Error) {
+  if (throws) {
     std::string msg = d.message;
     if (n) msg = (d.node.empty() ? "" : "node '" + d.node + "' ") + "(" + d.op_type + "): " + msg;
     throw Error(where, msg);
   }
-  if (report.diagnostics.size() < opts_.max_diagnostics) report.diagnostics.push_back(std::move(d));
+  diagnostic_bytes_ += bytes;
+  report.diagnostics.push_back(std::move(d));
 }
 
 inline ValueType Engine::convert_type(const Type& t, const std::string* prefix, std::string_view suffix) {

@@ -126,6 +126,8 @@ int infer(const std::vector<std::string>& args) {
     return 1;
   }
   for (const auto& d : r.diagnostics) std::cerr << positional[0] << ": " << d.to_string() << "\n";
+  if (r.diagnostics_dropped)
+    std::cerr << positional[0] << ": " << r.diagnostics_dropped << " more diagnostics not listed (counted below)\n";
   oxir::save_model(m, positional[1]);
   std::cout << "inferred " << r.values_typed << " values (" << r.values_unknown << " unknown) over " << r.nodes
             << " nodes; " << r.nodes_unsupported << " without a rule, " << r.nodes_failed << " rejected, "

@@ -366,3 +366,43 @@ TEST_CASE("Functions that call each other several times: a budget of body infere
   CHECK(rep2.diagnostics.empty());
   CHECK(type_of(shallow, "y") == "FLOAT[N]");
 }
+
+TEST_CASE("Diagnostics repeated by call sites: the report's text is capped, every one still counted") {
+  // f0 calls f1 twice, … f39 calls f40, a Sqrt of int64 (a type error), twice: the budget still
+  // lets ~50,000 body nodes be inferred, each error with a path through up to 40 calls (over a
+  // kilobyte). Found by fuzzing: a 2.3 KB model kept 30 MB of diagnostics.
+  const int depth = 40;
+  Model m = make_model({Node("f0", {"x"}, {"y"}, "call", "local")}, {{"x", DataType::INT64, {"N"}}});
+  m.set_opset_version("local", 1);
+  for (int d = 0; d <= depth; ++d) {
+    Function f;
+    f.name = "f" + std::to_string(d);
+    f.domain = "local";
+    f.inputs = {"a"};
+    f.outputs = {"c"};
+    if (d == depth) {
+      f.nodes = {Node("Sqrt", {"a"}, {"c"})};
+    } else {
+      const std::string next = "f" + std::to_string(d + 1);
+      f.nodes = {Node(next, {"a"}, {"b"}, "", "local"), Node(next, {"b"}, {"c"}, "", "local")};
+    }
+    f.opset_imports = m.opset_imports;
+    m.functions.push_back(f);
+  }
+  const auto rep = oxir::infer_shapes(m);
+  CHECK(rep.type_errors > 10000);  // every Sqrt visit counted
+  CHECK(rep.diagnostics_dropped > 0);
+  CHECK(rep.diagnostics.size() + rep.diagnostics_dropped >= rep.type_errors);
+  std::size_t bytes = 0;
+  for (const auto& d : rep.diagnostics) bytes += d.where.size() + d.message.size() + d.node.size() + d.op_type.size();
+  CHECK(bytes <= InferOptions{}.max_diagnostic_bytes);
+  CHECK(bytes > InferOptions{}.max_diagnostic_bytes / 2);  // the cap is what stopped it
+  CHECK(rep.has_errors());
+
+  InferOptions few;
+  few.max_diagnostics = 5;
+  const auto rep5 = oxir::infer_shapes(m, few);
+  CHECK(rep5.diagnostics.size() == 5);
+  CHECK(rep5.type_errors == rep.type_errors);
+  CHECK(rep5.diagnostics_dropped == rep.diagnostics.size() + rep.diagnostics_dropped - 5);
+}

@@ -297,6 +297,8 @@ class Engine {
   template <class Values, class Skip>
   void write_value_info(std::vector<ValueInfo>& list, const Values& values, Skip&& skip);
 
+  /// Text bytes of the diagnostics kept in `report` (InferOptions::max_diagnostic_bytes).
+  std::size_t diagnostic_bytes_ = 0;
   Model& model_;
   InferOptions opts_;
   const OpRegistry& reg_;
@@ -362,6 +364,14 @@ class Engine {
 
 inline void Engine::diagnose(Severity sev, DiagnosticKind kind, const std::string& where, const Node* n,
                              std::string message) {
+  if (kind == DiagnosticKind::Conflict) ++report.conflicts;
+  const bool throws = opts_.strict && sev == Severity::Error;
+  const std::size_t bytes = where.size() + message.size() + (n ? n->name.size() + n->domain.size() + n->op_type.size() : 0);
+  if (!throws && (report.diagnostics.size() >= opts_.max_diagnostics ||
+                  diagnostic_bytes_ + bytes > opts_.max_diagnostic_bytes)) {
+    ++report.diagnostics_dropped;
+    return;
+  }
   Diagnostic d;
   d.severity = sev;
   d.kind = kind;
@@ -371,13 +381,13 @@ inline void Engine::diagnose(Severity sev, DiagnosticKind kind, const std::strin
     d.op_type = n->domain.empty() ? n->op_type : n->domain + "::" + n->op_type;
   }
   d.message = std::move(message);
-  if (kind == DiagnosticKind::Conflict) ++report.conflicts;
-  if (opts_.strict && sev == Severity::Error) {
+  if (throws) {
     std::string msg = d.message;
     if (n) msg = (d.node.empty() ? "" : "node '" + d.node + "' ") + "(" + d.op_type + "): " + msg;
     throw Error(where, msg);
   }
-  if (report.diagnostics.size() < opts_.max_diagnostics) report.diagnostics.push_back(std::move(d));
+  diagnostic_bytes_ += bytes;
+  report.diagnostics.push_back(std::move(d));
 }
 
 inline ValueType Engine::convert_type(const Type& t, const std::string* prefix, std::string_view suffix) {

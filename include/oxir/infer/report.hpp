@@ -33,6 +33,10 @@ struct InferOptions {
   bool annotate_functions = false;
   /// Diagnostics kept in the report (counts go on beyond it).
   std::size_t max_diagnostics = 10000;
+  /// Text kept in the report's diagnostics (paths, names, messages), in bytes: a small model whose
+  /// functions call each other many times, deep inside subgraphs, can produce thousands of
+  /// diagnostics with paths kilobytes long. Counts go on beyond it too.
+  std::size_t max_diagnostic_bytes = std::size_t{4} << 20;
 };
 
 enum class Severity : std::uint8_t { Info, Warning, Error };
@@ -70,6 +74,9 @@ struct InferReport {
   std::size_t conflicts = 0;
   std::size_t type_errors = 0;        ///< types an operator's type constraints do not allow
   std::size_t symbols = 0;            ///< symbols in the model's table
+  /// Diagnostics not kept in `diagnostics` (over max_diagnostics or max_diagnostic_bytes); each
+  /// is still counted above (conflicts, type_errors, nodes_failed, ...).
+  std::size_t diagnostics_dropped = 0;
 
   [[nodiscard]] bool has_errors() const {
     for (const auto& d : diagnostics)
