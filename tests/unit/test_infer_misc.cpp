@@ -112,6 +112,14 @@ TEST_CASE("SplitToSequence: split absent, scalar, 1-D; keepdims; malformed") {
                  {ints("s", {8}, true)});
     CHECK(r.t("o") == "seq(FLOAT[3,M])");
   }
+  SUBCASE("scalar split of an axis of 2^63-1: the element count is ceil'd without overflow") {
+    // tests/fuzz/regressions/split_to_sequence_chunk_count_overflow.onnx: (d + s - 1) / s
+    // overflowed int64 for d = 2^63-1.
+    auto r = run({node("SplitToSequence", {"x", "two"}, {"s"}),
+                  node("ConcatFromSequence", {"s"}, {"st"}, {Attribute("axis", 0), Attribute("new_axis", 1)})},
+                 {{"x", DataType::FLOAT, {"9223372036854775807", "W"}}}, {ints("two", {2}, true)});
+    CHECK(r.t("st") == "FLOAT[4611686018427387904,unk__0,W]");
+  }
   SUBCASE("1-D split: equal parts give the part size; the sum must match") {
     auto r = run({node("SplitToSequence", {"x", "sp"}, {"o"}, {Attribute("axis", 1)}),
                   node("SplitToSequence", {"x", "sq"}, {"p"}, {Attribute("axis", 1)})},

@@ -280,7 +280,7 @@ inline void infer_split_to_sequence(InferContext& c) {
       if (s == dim)
         count = DimExpr(1);
       else if (dk && sk && *sk > 0)
-        count = DimExpr((*dk + *sk - 1) / *sk);
+        count = DimExpr(*dk / *sk + (*dk % *sk > 0 ? 1 : 0));  // ceil, without forming dk + sk - 1
     }
     out[a] = chunk ? *chunk : c.fresh();
   } else if (split_rank && *split_rank == 1 && v) {
