@@ -452,25 +452,14 @@ TEST_CASE("hostile: a malformed payload is an error even where it is kept verbat
   bad_tensor.key(116, 0);  // a key whose varint value is missing
   Pb attr;
   attr.bytes(1, "a").bytes(4, "text").msg(5, bad_tensor).v(20, 3);
-  Pb node;
-  node.bytes(4, "Op").msg(5, attr);
-  Pb graph3;
-  graph3.msg(1, node);
-  Pb model3;
-  model3.msg(7, graph3);
-  CHECK(error_of([&] { (void)parse(model3.s); }) == "graph.node[0] (Op).attribute[0] \"a\".t.field 116: truncated varint");
+  CHECK(error_of([&] { (void)parse(model_with_attribute(attr, "Op").s); }) ==
+        "graph.node[0] (Op).attribute[0] \"a\".t.field 116: truncated varint");
   // The same well-formed is kept and written back unchanged.
   Pb good_tensor;
   good_tensor.v(1, 1).v(2, 1);
   Pb attr2;
   attr2.bytes(1, "a").bytes(4, "text").msg(5, good_tensor).v(20, 3);
-  Pb node2;
-  node2.bytes(4, "Op").msg(5, attr2);
-  Pb graph4;
-  graph4.msg(1, node2);
-  Pb model4;
-  model4.msg(7, graph4);
-  const Model m = parse(model4.s);
+  const Model m = parse(model_with_attribute(attr2, "Op").s);
   CHECK(m.graph.nodes[0].attributes[0].as_string() == "text");
   CHECK_FALSE(m.graph.nodes[0].attributes[0].unknown_fields.empty());
 }

@@ -329,11 +329,11 @@ TEST_CASE("Subgraphs nested thousands deep: a diagnostic, not a stack overflow")
   CHECK(type_of(m, "w").rfind("FLOAT", 0) == 0);  // the element type survives the unknown branch
 }
 
-TEST_CASE("Functions that call each other several times: a budget of body inferences, not 2^depth") {
-  // f0 calls f1 twice, f1 calls f2 twice, … f29 calls f30 (an Identity) twice: 2^30 body
-  // inferences without a budget (tests/fuzz/regressions/function_fanout_2pow_depth.onnx).
-  const int depth = 30;
-  Model m = make_model({Node("f0", {"x"}, {"y"}, "call", "local")}, {{"x", DataType::FLOAT, {"N"}}});
+namespace {
+/// x[N] -> f0 -> y, where local function f<d> calls f<d+1> twice in a row and f<depth> is one
+/// `leaf` node: 2^depth body inferences without a budget.
+Model fanout_model(int depth, const char* leaf, DataType elem) {
+  Model m = make_model({Node("f0", {"x"}, {"y"}, "call", "local")}, {{"x", elem, {"N"}}});
   m.set_opset_version("local", 1);
   for (int d = 0; d <= depth; ++d) {
     Function f;
@@ -342,7 +342,7 @@ TEST_CASE("Functions that call each other several times: a budget of body infere
     f.inputs = {"a"};
     f.outputs = {"c"};
     if (d == depth) {
-      f.nodes = {Node("Identity", {"a"}, {"c"})};
+      f.nodes = {Node(leaf, {"a"}, {"c"})};
     } else {
       const std::string next = "f" + std::to_string(d + 1);
       f.nodes = {Node(next, {"a"}, {"b"}, "", "local"), Node(next, {"b"}, {"c"}, "", "local")};
@@ -350,6 +350,14 @@ TEST_CASE("Functions that call each other several times: a budget of body infere
     f.opset_imports = m.opset_imports;
     m.functions.push_back(f);
   }
+  return m;
+}
+}  // namespace
+
+TEST_CASE("Functions that call each other several times: a budget of body inferences, not 2^depth") {
+  // f0 calls f1 twice, f1 calls f2 twice, … f29 calls f30 (an Identity) twice: 2^30 body
+  // inferences without a budget (tests/fuzz/regressions/function_fanout_2pow_depth.onnx).
+  Model m = fanout_model(30, "Identity", DataType::FLOAT);
   const auto rep = oxir::infer_shapes(m);
   CHECK(rep.nodes < 2'000'000);
   bool budget_said = false;
@@ -371,24 +379,7 @@ TEST_CASE("Diagnostics repeated by call sites: the report's text is capped, ever
   // f0 calls f1 twice, … f39 calls f40, a Sqrt of int64 (a type error), twice: the budget still
   // lets ~50,000 body nodes be inferred, each error with a path through up to 40 calls (over a
   // kilobyte). Found by fuzzing: a 2.3 KB model kept 30 MB of diagnostics.
-  const int depth = 40;
-  Model m = make_model({Node("f0", {"x"}, {"y"}, "call", "local")}, {{"x", DataType::INT64, {"N"}}});
-  m.set_opset_version("local", 1);
-  for (int d = 0; d <= depth; ++d) {
-    Function f;
-    f.name = "f" + std::to_string(d);
-    f.domain = "local";
-    f.inputs = {"a"};
-    f.outputs = {"c"};
-    if (d == depth) {
-      f.nodes = {Node("Sqrt", {"a"}, {"c"})};
-    } else {
-      const std::string next = "f" + std::to_string(d + 1);
-      f.nodes = {Node(next, {"a"}, {"b"}, "", "local"), Node(next, {"b"}, {"c"}, "", "local")};
-    }
-    f.opset_imports = m.opset_imports;
-    m.functions.push_back(f);
-  }
+  Model m = fanout_model(40, "Sqrt", DataType::INT64);
   const auto rep = oxir::infer_shapes(m);
   CHECK(rep.type_errors > 10000);  // every Sqrt visit counted
   CHECK(rep.diagnostics_dropped > 0);
