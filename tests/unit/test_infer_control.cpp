@@ -187,6 +187,64 @@ TEST_CASE("Loop: a sequence appended to every iteration ends with init + k * M e
   CHECK(model(1, false, true).rfind("FLOAT[unk__", 0) == 0);
 }
 
+TEST_CASE("Loop: a tensor the body concatenates to every iteration ends with init + k * M") {
+  // A greedy decoding loop: for t in range(T): tokens = concat(tokens, step) along axis 1.
+  // `step` is what the body appends each iteration; `cond` how the body computes its condition.
+  enum class Step { One, Two, Outer, Itself, Iteration };
+  auto model = [](Step step, bool const_cond) {
+    Graph body;
+    body.inputs = {value_info_of({"i", DataType::INT64, {}}), value_info_of({"cin", DataType::BOOL, {}}), ValueInfo{}};
+    body.inputs[2].name = "tok";
+    body.nodes = {const_cond ? Node("Identity", {"cin"}, {"cout"}) : Node("Greater", {"i", "lim"}, {"cout"})};
+    std::string piece;
+    switch (step) {
+      case Step::One: piece = "one"; break;
+      case Step::Two: piece = "two"; break;
+      case Step::Outer: piece = "h"; break;  // [B, H]: H does not change between iterations
+      case Step::Itself: piece = "tok"; break;  // doubles: not a fixed step
+      case Step::Iteration: {  // [B, i]: a step that grows with the iteration number
+        body.nodes.emplace_back("Unsqueeze", std::vector<std::string>{"i", "ax0"}, std::vector<std::string>{"iv"});
+        body.nodes.emplace_back("Concat", std::vector<std::string>{"sb", "iv"}, std::vector<std::string>{"shp"});
+        body.nodes.back().set_attribute(Attribute("axis", 0));
+        body.nodes.emplace_back("ConstantOfShape", std::vector<std::string>{"shp"}, std::vector<std::string>{"zi"});
+        body.nodes.emplace_back("Cast", std::vector<std::string>{"zi"}, std::vector<std::string>{"z"});
+        body.nodes.back().set_attribute(Attribute("to", static_cast<std::int64_t>(DataType::INT64)));
+        piece = "z";
+        break;
+      }
+    }
+    Node cat("Concat", {"tok", piece}, {"tok2"});
+    cat.set_attribute(Attribute("axis", 1));
+    body.nodes.push_back(cat);
+    for (const auto* o : {"cout", "tok2"}) {
+      ValueInfo v;
+      v.name = o;
+      body.outputs.push_back(v);
+    }
+    Node loop("Loop", {"T", "", "tok0"}, {"tok_f"});
+    loop.set_attribute(Attribute("body", body));
+    Node gather("Gather", {"s", "zero"}, {"T"});
+    Node sb("Shape", {"one"}, {"sb"});  // [B]
+    sb.set_attribute(Attribute("end", std::int64_t{1}));
+    auto m = make_model({Node("Shape", {"x"}, {"s"}), gather, sb, loop},
+                        {{"x", DataType::FLOAT, {"T", "4"}}, {"tok0", DataType::INT64, {"B", "S"}},
+                         {"one", DataType::INT64, {"B", "1"}}, {"two", DataType::INT64, {"B", "2"}},
+                         {"h", DataType::INT64, {"B", "H"}}, {"lim", DataType::INT64, {}}},
+                        {ints("zero", {0}, true), ints("ax0", {0})}, 17);
+    auto rep = infer_shapes(m);
+    CHECK_FALSE(rep.has_errors());
+    return type_of(m, "tok_f");
+  };
+  // Terms print with symbols in the order the model introduces them (T, B, S, H).
+  CHECK(model(Step::One, true) == "INT64[B,T+S]");
+  CHECK(model(Step::Two, true) == "INT64[B,2*T+S]");
+  CHECK(model(Step::Outer, true) == "INT64[B,T*H+S]");  // H does not change between iterations
+  // Not a fixed step, or not a known number of iterations: the size is not claimed.
+  CHECK(model(Step::Itself, true).rfind("INT64[B,unk__", 0) == 0);
+  CHECK(model(Step::Iteration, true).rfind("INT64[B,unk__", 0) == 0);
+  CHECK(model(Step::One, false).rfind("INT64[B,unk__", 0) == 0);
+}
+
 TEST_CASE("Scan (opset 9+): sequence length from the scan axis; states keep their shape") {
   Graph body;
   body.inputs = {ValueInfo{}, ValueInfo{}};

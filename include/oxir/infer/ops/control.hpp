@@ -282,6 +282,48 @@ inline void rule_loop(InferContext& ctx) {
     body_cond_true = true;
   if (cond_true && body_cond_true && ctx.has_input(0))
     if (const Dims* m = ctx.input_value(0); m && m->size() == 1) trips = ctx.resolve((*m)[0]);
+  // Tensor sizes the body grows by the same k every iteration (tokens concatenated in a decoding
+  // loop) end at init + k * trips. One more run of the body, with a new symbol L_j for each size
+  // that varies, must give L_j + k_j with k_j free of anything that varies.
+  std::vector<std::vector<std::pair<std::size_t, DimExpr>>> grown(n_carried);  // (axis, final size)
+  if (trips && !single_run) {
+    auto probe = carried;
+    std::vector<std::pair<std::size_t, std::size_t>> where;  // (carried value, axis) of each L
+    Dims probes;
+    for (std::size_t i = 0; i < n_carried && i < ctx.output_count(); ++i) {
+      const auto& init = ctx.input_type(2 + i);
+      auto& c = probe[i].type;
+      if (c.kind != ValueType::Kind::Tensor || !c.shape || !init.shape || init.shape->size() != c.shape->size())
+        continue;
+      for (std::size_t j = 0; j < c.shape->size(); ++j) {
+        if (ctx.resolve((*c.shape)[j]) == ctx.resolve((*init.shape)[j])) continue;
+        probes.push_back(ctx.fresh());
+        (*c.shape)[j] = probes.back();
+        where.emplace_back(i, j);
+      }
+    }
+    if (!where.empty() && budget.take()) {
+      auto o = ctx.infer_subgraph("body", body_inputs(probe));
+      for (std::size_t p = 0; p < where.size() && o.size() == body_out; ++p) {
+        const auto [i, j] = where[p];
+        const auto& t = o[1 + i].type;
+        if (!t.is_tensor() || !t.shape || t.shape->size() != probe[i].type.shape->size()) continue;
+        const DimExpr k = ctx.resolve((*t.shape)[j]) - ctx.resolve(probes[p]);
+        // k may name the model's own sizes (loop-invariant), never a fresh symbol: the probes,
+        // the carried values' varying sizes and sizes the body makes up all are.
+        bool invariant = true;
+        k.for_each_symbol([&](std::int64_t id) {
+          invariant = invariant && ctx.symbols().origin(id) != SymbolOrigin::Fresh;
+        });
+        if (!invariant) continue;
+        try {
+          grown[i].emplace_back(j, ctx.resolve(ctx.resolve((*ctx.input_type(2 + i).shape)[j]) + k * *trips));
+        } catch (const Error&) {
+          // overflow: the size stays unknown
+        }
+      }
+    }
+  }
   // Final carried values: the last iteration's, or the initial ones after zero iterations.
   for (std::size_t i = 0; i < n_carried && i < ctx.output_count(); ++i) {
     ValueInfoState init;
@@ -289,6 +331,8 @@ inline void rule_loop(InferContext& ctx) {
     if (auto v = ctx.input_value(2 + i)) init.sym_value = *v;
     ValueType t = empty_sequence(ctx, init) ? out[1 + i].type : join(ctx, init.type, out[1 + i].type);
     if (t.is_unknown() && out[1 + i].type.is_tensor()) t = ValueType::tensor(out[1 + i].type.elem);
+    if (!grown[i].empty() && t.shape && t.shape->size() == init.type.shape->size())
+      for (const auto& [j, size] : grown[i]) (*t.shape)[j] = size;
     const bool is_seq = t.kind == ValueType::Kind::Sequence;
     ctx.set_output(i, std::move(t));
     // Contents the body passes through unchanged (kept by the fixed point) are the final ones.
