@@ -1369,6 +1369,13 @@ random_version_cases()
 random_index_cases()
 random_type_cases()
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_programs  # noqa: E402
+
+# OXIR_PROGRAMS / OXIR_PROGRAM_SEED change the number and seed, for longer searches by hand.
+gen_programs.program_cases(CASES, int(os.environ.get("OXIR_PROGRAMS", "400")),
+                           int(os.environ.get("OXIR_PROGRAM_SEED", "20261125")))
+
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.expanduser("~/.cache/oxir/newops-models")

@@ -61,6 +61,8 @@ def compare(case, dump, ort):
     res = collections.Counter()
     msgs = []
     bindings = case["bindings"]
+    # Equal dim strings claim equal sizes, fresh symbols (unk__N) included: where each occurs.
+    occurrences = collections.defaultdict(list)
     for out, odims in dump["outputs"].items():
         got = [r["outputs"][out] for r in ort["runs"]]
         # Element type.
@@ -91,6 +93,8 @@ def compare(case, dump, ort):
             continue
         for k, d in enumerate(odims):
             actual = [s[k] for s in shapes]
+            if isinstance(d, str):
+                occurrences[d].append((f"{out}[{k}]", actual))
             if d is None or vr.is_undetermined_symbol(d):
                 res["undetermined"] += 1
                 msgs.append(f"undetermined {out}[{k}] = {d if d is not None else '?'} (ORT {actual})")
@@ -109,6 +113,11 @@ def compare(case, dump, ort):
             else:
                 res["wrong"] += 1
                 msgs.append(f"WRONG {out}[{k}] = {d!r} -> {[str(v) for v in vals]}, ORT {actual} at {bindings}")
+    for d, occ in occurrences.items():
+        if vr.is_undetermined_symbol(d) and any(a != occ[0][1] for _, a in occ):
+            res["wrong"] += 1
+            res["symbol_wrong"] += 1
+            msgs.append(f"WRONG: {d!r} claims equal sizes, ORT gives " + ", ".join(f"{w} {a}" for w, a in occ))
     return res, msgs
 
 

@@ -1,0 +1,969 @@
+"""Seeded random multi-node programs for the ONNX Runtime differential test (imported by
+gen_models.py). The single-operator cases check one rule at a time; these check how the rules
+compose: symbols merged by one node and relied on by the next, shape tensors built by chains of
+Shape/Gather/Slice/arithmetic/Concat/Where and consumed by Reshape/Expand/ConstantOfShape/Range,
+broadcasting against input dims that are 1 at some bindings, pools, pads and slices applied to
+derived sizes.
+
+Every value a program computes is also a graph output, so verify_newops.py checks all of them, not
+only the last. The generator tracks each value's concrete shape at every binding (and the contents
+of small int64 tensors) only to choose operands and attributes that are valid at all bindings; the
+reference is what ONNX Runtime computes, never this tracking. A program ONNX Runtime rejects at some
+binding is counted as skipped.
+"""
+
+import numpy as np
+from onnx import AttributeProto
+from onnx import TensorProto as TP
+from onnx import helper, numpy_helper
+
+NB = 4  # bindings per program
+# dim_params of the graph inputs and their size at each binding; several are 1 at one binding, so
+# broadcasting against them is legal there and a rule cannot assume they are not 1.
+PARAMS = {
+    "N": (1, 3, 2, 4), "S": (5, 1, 8, 3), "H": (6, 9, 4, 7), "W": (8, 5, 11, 6),
+    "C": (3, 4, 2, 5), "T": (7, 2, 1, 9),
+}
+MAX_ELEMS = 200_000
+OPSET = 18
+
+
+def _attr_ref(name, ref):
+    """An attribute of a function body node that refers to the calling node's attribute `ref`."""
+    a = AttributeProto()
+    a.name = name
+    a.ref_attr_name = ref
+    a.type = AttributeProto.INT
+    return a
+
+
+class Reject(Exception):
+    """The chosen operation is not valid at every binding (or too big): it is not added."""
+
+
+def const_dim(c):
+    return (c,) * NB
+
+
+class Val:
+    def __init__(self, name, kind, shape, content=None):
+        self.name = name
+        self.kind = kind  # 'f' float32, 'i' int64, 'b' bool
+        self.shape = shape  # list of per-binding size tuples
+        self.content = content  # 'i' values of rank <= 1: list of per-binding value tuples, or None
+
+    @property
+    def rank(self):
+        return len(self.shape)
+
+
+def bcast(*shapes):
+    r = max(len(s) for s in shapes)
+    out = []
+    for k in range(r):
+        dims = [s[len(s) - r + k] for s in shapes if len(s) - r + k >= 0]
+        d = []
+        for b in range(NB):
+            sizes = {x[b] for x in dims} - {1}
+            if len(sizes) > 1:
+                raise Reject()
+            d.append(sizes.pop() if sizes else 1)
+        out.append(tuple(d))
+    return out
+
+
+def numel(shape, b):
+    n = 1
+    for d in shape:
+        n *= d[b]
+    return n
+
+
+class Program:
+    def __init__(self, rng, index):
+        self.rng = rng
+        self.index = index
+        self.nodes, self.inits, self.inputs, self.vals = [], {}, [], []
+        self.aliases = {}  # dim_param -> sizes, for input dims that equal derived sizes
+        self.count = 0
+        self.fills = {}  # run-time contents of some inputs (If conditions)
+        self.functions, self.function_protos = [], []  # model-local functions: (name, variant), FunctionProto
+
+    # -- randomness
+    def ri(self, lo, hi):
+        return int(self.rng.integers(lo, hi + 1))
+
+    def chance(self, p):
+        return self.rng.random() < p
+
+    def choice(self, seq):
+        return seq[self.ri(0, len(seq) - 1)]
+
+    # -- names, constants, inputs
+    def fresh(self, prefix):
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def const(self, values, shape=None):
+        name = self.fresh("k")
+        arr = np.array(values, dtype=np.int64)
+        if shape is not None:
+            arr = arr.reshape(shape)
+        self.inits[name] = arr
+        content = [const_dim(int(v)) for v in arr.reshape(-1)] if arr.ndim <= 1 else None
+        return Val(name, "i", [const_dim(n) for n in arr.shape], content)
+
+    def const_f(self, value):
+        name = self.fresh("k")
+        self.inits[name] = np.array(value, dtype=np.float32)
+        return Val(name, "f", [])
+
+    def const_b(self, value):
+        name = self.fresh("k")
+        self.inits[name] = np.array(value, dtype=np.bool_)
+        return name
+
+    def label(self, sizes):
+        """A dim label for a new graph input whose size is `sizes` at each binding."""
+        if len(set(sizes)) == 1 and self.chance(0.8):
+            return sizes[0]
+        for p, s in PARAMS.items():
+            if s == sizes and self.chance(0.85):
+                return p
+        for p, s in self.aliases.items():
+            if s == sizes and self.chance(0.7):
+                return p
+        p = f"A{len(self.aliases)}"
+        self.aliases[p] = sizes
+        return p
+
+    def sizes_of(self, label):
+        if isinstance(label, int):
+            return const_dim(label)
+        return PARAMS[label] if label in PARAMS else self.aliases[label]
+
+    def new_input(self, labels, kind="f"):
+        name = self.fresh("in")
+        elem = TP.FLOAT if kind == "f" else TP.INT64
+        self.inputs.append((name, elem, list(labels)))
+        v = Val(name, kind, [self.sizes_of(lab) for lab in labels])
+        v.is_input = True
+        self.vals.append(v)
+        return v
+
+    def random_labels(self, rank):
+        out = []
+        for _ in range(rank):
+            if self.chance(0.3):
+                out.append(self.ri(1, 6))
+            else:
+                out.append(self.choice(list(PARAMS)))
+        return out
+
+    # -- nodes
+    def node(self, op, ins, n_out=1, kinds=None, shapes=None, contents=None, **attrs):
+        outs = [self.fresh("v") for _ in range(n_out)]
+        self.nodes.append(helper.make_node(op, [i if isinstance(i, str) else i.name for i in ins], outs, **attrs))
+        vals = []
+        for k in range(n_out):
+            shape = shapes[k]
+            if any(d[b] <= 0 for d in shape for b in range(NB)):
+                raise Reject()  # no empty tensors: later ops (Reshape -1, pools...) would be invalid
+            if any(numel(shape, b) > MAX_ELEMS for b in range(NB)):
+                raise Reject()
+            v = Val(outs[k], kinds[k], shape, contents[k] if contents else None)
+            vals.append(v)
+        self.vals.extend(vals)
+        return vals if n_out > 1 else vals[0]
+
+    def pick(self, kinds="f", pred=None):
+        cands = [v for v in self.vals if v.kind in kinds and not getattr(v, "opaque", False) and (pred is None or pred(v))]
+        if not cands:
+            raise Reject()
+        recent = cands[-4:]
+        return self.choice(recent if self.chance(0.6) else cands)
+
+    # -- shape-tensor helpers (int64 values with known contents)
+    def shape_of(self, v, start=None, end=None):
+        attrs = {}
+        dims = list(v.shape)
+        if start is not None:
+            attrs["start"] = start
+            if end is not None:
+                attrs["end"] = end
+            lo = start + v.rank if start < 0 else start
+            hi = v.rank if end is None else (end + v.rank if end < 0 else end)
+            dims = dims[max(0, min(lo, v.rank)):max(0, min(hi, v.rank))]
+        if not dims:
+            raise Reject()
+        return self.node("Shape", [v], kinds=["i"], shapes=[[const_dim(len(dims))]], contents=[dims], **attrs)
+
+    def dim_piece(self, v, i):
+        """A 1-D int64 tensor [v.shape[i]] computed from v's shape, one of several ways."""
+        how = self.ri(0, 2)
+        if how == 0:
+            s = self.shape_of(v)
+            idx = self.const([i if self.chance(0.5) else i - v.rank])
+            return self.node("Gather", [s, idx], kinds=["i"], shapes=[[const_dim(1)]], contents=[[v.shape[i]]])
+        if how == 1:
+            return self.shape_of(v, i, i + 1 if i + 1 < v.rank or self.chance(0.5) else None)
+        s = self.shape_of(v)
+        idx = self.const(i)
+        g = self.node("Gather", [s, idx], kinds=["i"], shapes=[[]], contents=[[v.shape[i]]])
+        ax = self.const([0])
+        return self.node("Unsqueeze", [g, ax], kinds=["i"], shapes=[[const_dim(1)]], contents=[[v.shape[i]]])
+
+    def product_piece(self, v, lo, hi):
+        """[prod(v.shape[lo:hi])] as a 1-D int64 tensor."""
+        prod = tuple(int(np.prod([d[b] for d in v.shape[lo:hi]])) for b in range(NB))
+        if hi - lo == 1:
+            return self.dim_piece(v, lo)
+        if self.chance(0.5):
+            s = self.shape_of(v)
+            sl = self.node("Slice", [s, self.const([lo]), self.const([hi])], kinds=["i"],
+                           shapes=[[const_dim(hi - lo)]], contents=[v.shape[lo:hi]])
+            return self.node("ReduceProd", [sl], kinds=["i"], shapes=[[const_dim(1)]], contents=[[prod]], keepdims=1)
+        acc = self.dim_piece(v, lo)
+        for i in range(lo + 1, hi):
+            nxt = self.dim_piece(v, i)
+            content = [tuple(a * b for a, b in zip(acc.content[0], nxt.content[0]))]
+            acc = self.node("Mul", [acc, nxt], kinds=["i"], shapes=[[const_dim(1)]], contents=[content])
+        return acc
+
+    def concat_pieces(self, pieces):
+        if len(pieces) == 1:
+            return pieces[0]
+        content = [c for p in pieces for c in p.content]
+        return self.node("Concat", pieces, kinds=["i"], shapes=[[const_dim(len(content))]], contents=[content], axis=0)
+
+    # ---------------------------------------------------------------------------------------------
+    # Operations. Each adds nodes or raises Reject.
+
+    def op_unary(self):
+        v = self.pick("f")
+        op = self.choice(["Relu", "Neg", "Sigmoid", "Abs", "Softmax", "CumSum"])
+        if op == "Softmax":
+            if v.rank == 0:
+                raise Reject()
+            return self.node(op, [v], kinds=["f"], shapes=[v.shape], axis=self.ri(-v.rank, v.rank - 1))
+        if op == "CumSum":
+            if v.rank == 0:
+                raise Reject()
+            return self.node(op, [v, self.const(self.ri(-v.rank, v.rank - 1))], kinds=["f"], shapes=[v.shape])
+        return self.node(op, [v], kinds=["f"], shapes=[v.shape])
+
+    def related_input(self, v, extra=0):
+        """A new input broadcastable against v: each trailing dim the same size, 1, or another param."""
+        labels = []
+        for d in v.shape[max(0, v.rank - self.ri(0, v.rank)):]:
+            r = self.rng.random()
+            if r < 0.6:
+                labels.append(self.label(d))
+            elif r < 0.85:
+                labels.append(1)
+            else:
+                labels.append(self.choice(list(PARAMS)))
+        labels = self.random_labels(extra) + labels
+        return self.new_input(labels)
+
+    def op_binary(self):
+        a = self.pick("f")
+        others = [u for u in self.vals if u.kind == "f" and u is not a and not getattr(u, "opaque", False)]
+        self.rng.shuffle(others)
+        b = None
+        if self.chance(0.5):
+            for u in others:
+                try:
+                    bcast(a.shape, u.shape)
+                    b = u
+                    break
+                except Reject:
+                    pass
+        if b is None:
+            b = self.related_input(a, extra=self.ri(0, 1) if self.chance(0.2) else 0)
+        ins = [a, b] if self.chance(0.5) else [b, a]
+        op = self.choice(["Add", "Mul", "Sub", "Max", "Min"])
+        if op in ("Max", "Min") and self.chance(0.4):
+            c = self.related_input(a)
+            ins.append(c)
+        return self.node(op, ins, kinds=["f"], shapes=[bcast(*[x.shape for x in ins])])
+
+    def op_where(self):
+        a = self.pick("f")
+        b = self.related_input(a)
+        cond = self.node(self.choice(["Greater", "Less", "Equal"]), [a, b], kinds=["b"], shapes=[bcast(a.shape, b.shape)])
+        y = self.related_input(a) if self.chance(0.5) else a
+        return self.node("Where", [cond, a, y], kinds=["f"], shapes=[bcast(cond.shape, a.shape, y.shape)])
+
+    def op_transpose(self):
+        v = self.pick("f", lambda v: v.rank >= 2)
+        perm = [int(x) for x in self.rng.permutation(v.rank)]
+        return self.node("Transpose", [v], kinds=["f"], shapes=[[v.shape[p] for p in perm]], perm=perm)
+
+    def op_reshape(self):
+        v = self.pick("f", lambda v: v.rank >= 1)
+        # Contiguous groups of input dims; each becomes one output dim (a product).
+        cuts = sorted(set(self.ri(1, v.rank - 1) for _ in range(self.ri(0, v.rank))) if v.rank > 1 else [])
+        bounds = [0] + cuts + [v.rank]
+        groups = list(zip(bounds[:-1], bounds[1:]))
+        pieces, shape = [], []
+        minus_one = self.ri(0, len(groups) - 1) if self.chance(0.4) else -1
+        for gi, (lo, hi) in enumerate(groups):
+            prod = tuple(int(np.prod([d[b] for d in v.shape[lo:hi]])) for b in range(NB))
+            if self.chance(0.15):
+                pieces.append(self.const([1]))
+                shape.append(const_dim(1))
+            if gi == minus_one:
+                pieces.append(self.const([-1]))
+            elif hi - lo == 1 and lo == len(shape) and self.chance(0.3):
+                pieces.append(self.const([0]))  # copy the input dim at the same position
+            elif len(set(prod)) == 1 and self.chance(0.5):
+                pieces.append(self.const([prod[0]]))
+            else:
+                pieces.append(self.product_piece(v, lo, hi))
+            shape.append(prod)
+        target = self.concat_pieces(pieces)
+        return self.node("Reshape", [v, target], kinds=["f"], shapes=[shape])
+
+    def op_expand(self):
+        v = self.pick("f")
+        if self.chance(0.5):
+            u = self.pick("f", lambda u: u is not v)
+            shape = bcast(v.shape, u.shape)
+            target = self.shape_of(u)
+        else:
+            # A target built from v's own dims with some 1s turned into other sizes, plus new leading dims.
+            pieces, tshape = [], []
+            for _ in range(self.ri(0, 1)):
+                c = self.ri(1, 3)
+                pieces.append(self.const([c]))
+                tshape.append(const_dim(c))
+            for i, d in enumerate(v.shape):
+                if d == const_dim(1) and self.chance(0.6):
+                    c = self.ri(2, 4)
+                    pieces.append(self.const([c]))
+                    tshape.append(const_dim(c))
+                elif self.chance(0.3):
+                    pieces.append(self.const([1]))
+                    tshape.append(const_dim(1))
+                else:
+                    pieces.append(self.dim_piece(v, i))
+                    tshape.append(d)
+            if not pieces:
+                raise Reject()
+            target = self.concat_pieces(pieces)
+            shape = bcast(v.shape, tshape)
+        return self.node("Expand", [v, target], kinds=["f"], shapes=[shape])
+
+    def op_constant_of_shape(self):
+        s = self.pick("i", lambda s: s.rank == 1 and s.content is not None and all(min(c) > 0 for c in s.content))
+        shape = list(s.content)
+        return self.node("ConstantOfShape", [s], kinds=["f"], shapes=[shape],
+                         value=helper.make_tensor("value", TP.FLOAT, [1], [0.5]))
+
+    def op_range(self):
+        v = self.pick("f", lambda v: v.rank >= 1)
+        i = self.ri(0, v.rank - 1)
+        s = self.shape_of(v)
+        n = self.node("Gather", [s, self.const(i)], kinds=["i"], shapes=[[]], contents=[[v.shape[i]]])
+        start, delta = self.ri(0, 2), self.ri(1, 3)
+        length = tuple(max(0, -(-(d - start) // delta)) for d in v.shape[i])
+        r = self.node("Range", [self.const(start), n, self.const(delta)], kinds=["i"], shapes=[[length]])
+        return self.node("Cast", [r], kinds=["f"], shapes=[[length]], to=TP.FLOAT)
+
+    def op_slice(self):
+        v = self.pick("fi", lambda v: v.rank >= 1 and (v.kind == "f" or v.rank == 1))
+        axes = sorted(set(self.ri(0, v.rank - 1) for _ in range(self.ri(1, v.rank))))
+        starts, ends, steps, shape = [], [], [], list(v.shape)
+        big = 2**62
+        picked = None  # per binding, the indices kept along axes[0] (for a 1-D int64 tensor's contents)
+        for ax in axes:
+            step = self.choice([1, 1, 1, 2, -1, -2])
+            s = self.choice([0, 1, 2, -1, -2, -3, big, -big])
+            e = self.choice([1, 2, 3, -1, -2, big, -big])
+            kept = []
+            for d in v.shape[ax]:
+                if step > 0:
+                    ss = min(max(s + d if s < 0 else s, 0), d)
+                    ee = min(max(e + d if e < 0 else e, 0), d)
+                else:
+                    ss = min(max(s + d if s < 0 else s, 0), d - 1)
+                    ee = min(max(e + d if e < 0 else e, -1), d - 1)
+                kept.append(list(range(ss, ee, step)))
+            if picked is None:
+                picked = kept
+            starts.append(s)
+            ends.append(e)
+            steps.append(step)
+            shape[ax] = tuple(len(k) for k in kept)
+        ins = [v, self.const(starts), self.const(ends),
+               self.const(axes if self.chance(0.7) else [a - v.rank for a in axes])]
+        if steps != [1] * len(steps) or self.chance(0.5):
+            ins.append(self.const(steps))
+        content = None
+        if v.kind == "i" and v.content is not None and len(set(shape[0])) == 1:
+            content = [tuple(v.content[picked[b][k]][b] for b in range(NB)) for k in range(shape[0][0])]
+        return self.node("Slice", ins, kinds=[v.kind], shapes=[shape], contents=[content])
+
+    def op_concat(self):
+        v = self.pick("f", lambda v: v.rank >= 1)
+        axis = self.ri(0, v.rank - 1)
+        same = [u for u in self.vals if u.kind == "f" and u.rank == v.rank and not getattr(u, "opaque", False) and
+                all(u.shape[k] == v.shape[k] for k in range(v.rank) if k != axis)]
+        parts = [v]
+        for _ in range(self.ri(1, 2)):
+            if self.chance(0.5) and same:
+                parts.append(self.choice(same))
+            else:
+                labels = [self.label(d) for d in v.shape]
+                labels[axis] = self.choice([self.ri(1, 4), self.choice(list(PARAMS))])
+                parts.append(self.new_input(labels))
+        shape = list(v.shape)
+        shape[axis] = tuple(sum(p.shape[axis][b] for p in parts) for b in range(NB))
+        return self.node("Concat", parts, kinds=["f"], shapes=[shape], axis=axis if self.chance(0.5) else axis - v.rank)
+
+    def op_shape_concat(self):
+        """Concatenates pieces of several values' shapes (a common exporter pattern)."""
+        pieces = []
+        for _ in range(self.ri(2, 3)):
+            u = self.pick("f", lambda u: u.rank >= 1)
+            pieces.append(self.dim_piece(u, self.ri(0, u.rank - 1)))
+        return self.concat_pieces(pieces)
+
+    def op_reduce(self):
+        v = self.pick("f", lambda v: v.rank >= 1)
+        op = self.choice(["ReduceSum", "ReduceMean", "ReduceMax"])
+        keep = self.ri(0, 1)
+        if self.chance(0.15):
+            shape = [const_dim(1)] * v.rank if keep else []
+            return self.node(op, [v], kinds=["f"], shapes=[shape], keepdims=keep)
+        axes = sorted(set(self.ri(0, v.rank - 1) for _ in range(self.ri(1, v.rank))))
+        shape = [const_dim(1) if k in axes else d for k, d in enumerate(v.shape) if keep or k not in axes]
+        ax = self.const([a if self.chance(0.6) else a - v.rank for a in axes])
+        return self.node(op, [v, ax], kinds=["f"], shapes=[shape], keepdims=keep)
+
+    def op_matmul(self):
+        a = self.pick("f", lambda v: v.rank >= 1)
+        k = a.shape[-1]
+        if a.rank >= 3 and self.chance(0.4):
+            labels = [self.label(d) if self.chance(0.7) else 1 for d in a.shape[:-2]] + [self.label(k), self.ri(1, 5)]
+        else:
+            labels = [self.label(k), self.choice([self.ri(1, 5), self.choice(list(PARAMS))])]
+        b = self.new_input(labels)
+        batch = bcast(a.shape[:-2], b.shape[:-2])
+        shape = batch + ([a.shape[-2]] if a.rank >= 2 else []) + [b.shape[-1]]
+        return self.node("MatMul", [a, b], kinds=["f"], shapes=[shape])
+
+    def op_unsqueeze(self):
+        v = self.pick("fi", lambda v: v.kind == "f" or v.rank <= 1)
+        n = self.ri(1, 2)
+        r = v.rank + n
+        axes = sorted(int(a) for a in self.rng.choice(r, size=n, replace=False))
+        shape, it = [], iter(v.shape)
+        for k in range(r):
+            shape.append(const_dim(1) if k in axes else next(it))
+        content = v.content if v.kind == "i" and v.rank == 0 and n == 1 else None
+        return self.node("Unsqueeze", [v, self.const([a if self.chance(0.6) else a - r for a in axes])],
+                         kinds=[v.kind], shapes=[shape], contents=[content])
+
+    def op_squeeze(self):
+        v = self.pick("f", lambda v: any(d == const_dim(1) for d in v.shape))
+        ones = [k for k, d in enumerate(v.shape) if d == const_dim(1)]
+        axes = sorted(set(self.choice(ones) for _ in range(self.ri(1, len(ones)))))
+        shape = [d for k, d in enumerate(v.shape) if k not in axes]
+        return self.node("Squeeze", [v, self.const(axes)], kinds=["f"], shapes=[shape])
+
+    def op_flatten(self):
+        v = self.pick("f", lambda v: v.rank >= 1)
+        axis = self.ri(0, v.rank)
+        lo = tuple(numel(v.shape[:axis], b) for b in range(NB))
+        hi = tuple(numel(v.shape[axis:], b) for b in range(NB))
+        return self.node("Flatten", [v], kinds=["f"], shapes=[[lo, hi]],
+                         axis=axis if axis == v.rank or self.chance(0.7) else axis - v.rank)
+
+    def op_pad(self):
+        v = self.pick("f", lambda v: v.rank >= 1)
+        pads = [self.ri(-1, 3) for _ in range(2 * v.rank)]
+        shape = [tuple(d[b] + pads[k] + pads[k + v.rank] for b in range(NB)) for k, d in enumerate(v.shape)]
+        return self.node("Pad", [v, self.const(pads)], kinds=["f"], shapes=[shape], mode="constant")
+
+    def op_tile(self):
+        v = self.pick("f", lambda v: v.rank >= 1)
+        reps = [self.ri(1, 3) for _ in range(v.rank)]
+        shape = [tuple(x * r for x in d) for d, r in zip(v.shape, reps)]
+        return self.node("Tile", [v, self.const(reps)], kinds=["f"], shapes=[shape])
+
+    def op_pool(self):
+        v = self.pick("f", lambda v: 3 <= v.rank <= 4)
+        sp = v.rank - 2
+        k = [self.ri(1, 3) for _ in range(sp)]
+        st = [self.ri(1, 3) for _ in range(sp)]
+        pads = [self.ri(0, k[j] - 1) for j in range(sp)] + [self.ri(0, k[j] - 1) for j in range(sp)]
+        shape = list(v.shape[:2])
+        for j in range(sp):
+            out = []
+            for d in v.shape[2 + j]:
+                span = d + pads[j] + pads[j + sp] - k[j]
+                if span < 0:
+                    raise Reject()
+                out.append(span // st[j] + 1)
+            shape.append(tuple(out))
+        op = self.choice(["MaxPool", "AveragePool"])
+        return self.node(op, [v], kinds=["f"], shapes=[shape], kernel_shape=k, strides=st, pads=pads)
+
+    def op_gather(self):
+        v = self.pick("f", lambda v: v.rank >= 1)
+        axis = self.ri(0, v.rank - 1)
+        lim = min(v.shape[axis])
+        ishape = self.choice([[], [self.ri(1, 3)], [self.ri(1, 2), self.ri(1, 3)]])
+        idx = [self.ri(-lim, lim - 1) for _ in range(int(np.prod(ishape)) if ishape else 1)]
+        ind = self.const(idx, ishape)
+        shape = v.shape[:axis] + ind.shape + v.shape[axis + 1:]
+        return self.node("Gather", [v, ind], kinds=["f"], shapes=[shape], axis=axis)
+
+    def op_topk(self):
+        v = self.pick("f", lambda v: v.rank >= 1)
+        axis = self.ri(0, v.rank - 1)
+        if self.chance(0.5):
+            k = self.dim_piece(v, axis)
+            ksz = v.shape[axis]
+        else:
+            c = self.ri(1, min(v.shape[axis]))
+            k = self.const([c])
+            ksz = const_dim(c)
+        shape = list(v.shape)
+        shape[axis] = ksz
+        vals, idx = self.node("TopK", [v, k], 2, kinds=["f", "i"], shapes=[shape, shape], axis=axis)
+        return vals
+
+    def op_split(self):
+        v = self.pick("f", lambda v: v.rank >= 1 and any(min(d) >= 2 for d in v.shape))
+        axis = self.choice([k for k, d in enumerate(v.shape) if min(d) >= 2])
+        d = v.shape[axis]
+        first = tuple(-(-x // 2) for x in d)
+        second = tuple(x - f for x, f in zip(d, first))
+        s1, s2 = list(v.shape), list(v.shape)
+        s1[axis], s2[axis] = first, second
+        return self.node("Split", [v], 2, kinds=["f", "f"], shapes=[s1, s2], axis=axis, num_outputs=2)
+
+    def op_shape_arith(self):
+        s = self.pick("i", lambda s: s.rank <= 1 and s.content is not None)
+        op = self.choice(["Add", "Mul", "Sub", "Div", "Mod", "Max", "Min"])
+        if op in ("Max", "Min") and self.chance(0.5):
+            others = [u for u in self.vals if u.kind == "i" and u is not s and u.content is not None
+                      and not getattr(u, "opaque", False) and u.rank <= 1
+                      and (u.rank == 0 or s.rank == 0 or len(u.content) == len(s.content) or len(u.content) == 1)]
+            if not others:
+                raise Reject()
+            o = self.choice(others)
+        else:
+            c = self.ri(1, 4) if op in ("Div", "Mod") else self.ri(-2, 3)
+            o = self.const(c) if self.chance(0.5) else self.const([c])
+        shape = bcast(s.shape, o.shape)
+        n = shape[0][0] if shape else 1
+        a = s.content if len(s.content) == n else s.content * n
+        b = o.content if len(o.content) == n else o.content * n
+        fn = {"Add": lambda x, y: x + y, "Mul": lambda x, y: x * y, "Sub": lambda x, y: x - y,
+              "Div": lambda x, y: int(x / y) if abs(x) < 2**52 else None, "Mod": lambda x, y: x % y,
+              "Max": max, "Min": min}[op]
+        content = [tuple(fn(x[b], y[b]) for b in range(NB)) for x, y in zip(a, b)]
+        if any(None in c for c in content):
+            raise Reject()
+        ins = [s, o] if self.chance(0.7) or op in ("Sub", "Div", "Mod") else [o, s]
+        return self.node(op, ins, kinds=["i"], shapes=[shape], contents=[content])
+
+    def op_where_shape(self):
+        """Where(Equal(s, c), x, s): the pattern exporters use to turn 0s of a target into sizes."""
+        s = self.pick("i", lambda s: s.rank == 1 and s.content is not None)
+        c = self.choice([0, 1, -1, self.ri(2, 5)])
+        eq = self.const([c]) if self.chance(0.5) else self.const(c)
+        cond = self.node("Equal", [s, eq], kinds=["b"], shapes=[s.shape])
+        alt = self.const([self.ri(1, 4)])
+        content = [tuple(alt.content[0][b] if x[b] == c else x[b] for b in range(NB)) for x in s.content]
+        return self.node("Where", [cond, alt, s], kinds=["i"], shapes=[s.shape], contents=[content])
+
+    def op_size(self):
+        v = self.pick("f")
+        n = tuple(numel(v.shape, b) for b in range(NB))
+        sz = self.node("Size", [v], kinds=["i"], shapes=[[]], contents=[[n]])
+        return self.node("Unsqueeze", [sz, self.const([0])], kinds=["i"], shapes=[[const_dim(1)]], contents=[[n]])
+
+    def spatial_out(self, d, k, s, dil, pb, pe, auto):
+        """Output size of a convolution/pool window along one axis, or Reject."""
+        span = (k - 1) * dil + 1
+        if auto in ("SAME_UPPER", "SAME_LOWER"):
+            out = -(-d // s)
+        elif auto == "VALID":
+            out = (d - span) // s + 1 if d >= span else 0
+        else:
+            out = (d + pb + pe - span) // s + 1 if d + pb + pe >= span else 0
+        if out < 1:
+            raise Reject()
+        return out
+
+    def op_conv(self):
+        v = self.pick("f", lambda v: 3 <= v.rank <= 4)
+        sp = v.rank - 2
+        cin = v.shape[1]
+        group = self.choice([1, 1, 2]) if all(c % 2 == 0 for c in cin) and len(set(cin)) == 1 else 1
+        k = [self.ri(1, 3) for _ in range(sp)]
+        st = [self.ri(1, 3) for _ in range(sp)]
+        dil = [self.ri(1, 2) for _ in range(sp)]
+        auto = self.choice(["NOTSET", "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"])
+        if auto.startswith("SAME"):
+            dil = [1] * sp  # ONNX Runtime does not run SAME padding with dilations
+        pads = [self.ri(0, (k[j % sp] - 1) * dil[j % sp]) for j in range(2 * sp)]
+        m = self.ri(1, 4) * group
+        cin_label = self.label(cin) if group == 1 else cin[0] // group
+        w = self.new_input([m, cin_label] + k)
+        ins = [v, w]
+        if self.chance(0.3):
+            ins.append(self.new_input([m]))
+        attrs = {"kernel_shape": k, "strides": st, "dilations": dil, "group": group}
+        if auto == "NOTSET":
+            attrs["pads"] = pads
+        else:
+            attrs["auto_pad"] = auto
+        shape = [v.shape[0], const_dim(m)]
+        for j in range(sp):
+            shape.append(tuple(self.spatial_out(d, k[j], st[j], dil[j], pads[j], pads[j + sp], auto)
+                               for d in v.shape[2 + j]))
+        return self.node("Conv", ins, kinds=["f"], shapes=[shape], **attrs)
+
+    def op_conv_transpose(self):
+        v = self.pick("f", lambda v: 3 <= v.rank <= 4)
+        sp = v.rank - 2
+        k = [self.ri(1, 3) for _ in range(sp)]
+        st = [self.ri(1, 3) for _ in range(sp)]
+        dil = [self.ri(1, 2) for _ in range(sp)]
+        outpad = [self.ri(0, max(0, min(st[j], dil[j]) - 1)) for j in range(sp)]
+        pads = [self.ri(0, k[j % sp] - 1) for j in range(2 * sp)]
+        m = self.ri(1, 3)
+        w = self.new_input([self.label(v.shape[1]), m] + k)
+        attrs = {"kernel_shape": k, "strides": st, "dilations": dil}
+        if any(outpad):
+            attrs["output_padding"] = outpad
+        auto = self.choice(["NOTSET", "NOTSET", "SAME_UPPER", "SAME_LOWER"])
+        if auto != "NOTSET" and any((k[j] - 1) * dil[j] + 1 < st[j] for j in range(sp)):
+            auto = "NOTSET"  # negative total padding: ONNX Runtime clamps it to 0, not what the spec says
+        shape = [v.shape[0], const_dim(m)]
+        for j in range(sp):
+            if auto == "NOTSET":
+                out = tuple(st[j] * (d - 1) + outpad[j] + (k[j] - 1) * dil[j] + 1 - pads[j] - pads[j + sp]
+                            for d in v.shape[2 + j])
+            else:
+                out = tuple(d * st[j] for d in v.shape[2 + j])
+            shape.append(out)
+        if auto == "NOTSET":
+            attrs["pads"] = pads
+        else:
+            attrs["auto_pad"] = auto
+            # onnx's inference (inside ONNX Runtime's loader) adds output_padding to d * stride
+            # here, the spec does not: not a case the reference agrees on.
+            attrs.pop("output_padding", None)
+        return self.node("ConvTranspose", [v, w], kinds=["f"], shapes=[shape], **attrs)
+
+    def op_resize(self):
+        v = self.pick("f", lambda v: v.rank >= 1)
+        empty = ""
+        if self.chance(0.5):
+            scales = [self.choice([1.0, 1.0, 2.0, 0.5, 1.5, 0.25, 3.0]) for _ in range(v.rank)]
+            shape = [tuple(int(x * sc) for x in d) for d, sc in zip(v.shape, scales)]
+            sc = self.fresh("k")
+            self.inits[sc] = np.array(scales, dtype=np.float32)
+            ins = [v, empty, sc]
+        else:
+            pieces, shape = [], []
+            for i, d in enumerate(v.shape):
+                r = self.rng.random()
+                if r < 0.4:
+                    pieces.append(self.dim_piece(v, i))
+                    shape.append(d)
+                elif r < 0.7:
+                    c = self.ri(1, 6)
+                    pieces.append(self.const([c]))
+                    shape.append(const_dim(c))
+                else:
+                    p = self.dim_piece(v, i)
+                    f = self.ri(2, 3)
+                    pieces.append(self.node("Mul", [p, self.const([f])], kinds=["i"], shapes=[[const_dim(1)]],
+                                            contents=[[tuple(x * f for x in d)]]))
+                    shape.append(tuple(x * f for x in d))
+            ins = [v, empty, empty, self.concat_pieces(pieces)]
+        return self.node("Resize", ins, kinds=["f"], shapes=[shape], mode="nearest")
+
+    def op_depth_space(self):
+        v = self.pick("f", lambda v: v.rank == 4 and len(set(v.shape[1])) == 1)
+        c = v.shape[1][0]
+        if self.chance(0.5):
+            bs = self.choice([b for b in (1, 2, 3) if c % (b * b) == 0])
+            shape = [v.shape[0], const_dim(c // (bs * bs)), tuple(x * bs for x in v.shape[2]),
+                     tuple(x * bs for x in v.shape[3])]
+            return self.node("DepthToSpace", [v], kinds=["f"], shapes=[shape], blocksize=bs,
+                             mode=self.choice(["DCR", "CRD"]))
+        bs = self.choice([b for b in (1, 2, 3) if all(x % b == 0 for x in v.shape[2] + v.shape[3])])
+        shape = [v.shape[0], const_dim(c * bs * bs), tuple(x // bs for x in v.shape[2]),
+                 tuple(x // bs for x in v.shape[3])]
+        return self.node("SpaceToDepth", [v], kinds=["f"], shapes=[shape], blocksize=bs)
+
+    def op_nonzero(self):
+        """NonZero / Compress: sizes that depend on the data; their symbols must stay consistent."""
+        v = self.pick("f", lambda v: v.rank >= 1)
+        if self.chance(0.5):
+            # The count is unknown to the generator: the values stay checkable, not reusable as operands.
+            nz = self.node("NonZero", [v], kinds=["i"], shapes=[[const_dim(v.rank), const_dim(1)]])
+            nz.opaque = True
+            s = self.node("Shape", [nz], kinds=["i"], shapes=[[const_dim(2)]])
+            s.opaque = True
+            cnt = self.node("Gather", [s, self.const([1])], kinds=["i"], shapes=[[const_dim(1)]])
+            cnt.opaque = True
+            z = self.node("ConstantOfShape", [cnt], kinds=["f"], shapes=[[const_dim(1)]])
+            z.opaque = True
+            t = self.node("Transpose", [nz], kinds=["i"], shapes=[[const_dim(1), const_dim(v.rank)]], perm=[1, 0])
+            t.opaque = True
+            return t
+        axis = self.ri(0, v.rank - 1)
+        cond = self.node("Greater", [self.node("ReduceMax", [v, self.const([a for a in range(v.rank) if a != axis])],
+                                               kinds=["f"], shapes=[[v.shape[axis]]], keepdims=0)
+                                     if v.rank > 1 else v, self.const_f(0.0)],
+                         kinds=["b"], shapes=[[v.shape[axis]]])
+        c = self.node("Compress", [v, cond], kinds=["f"], shapes=[list(v.shape)], axis=axis)
+        c.opaque = True
+        return c
+
+    def op_if(self):
+        """If on a graph-input condition (fixed at run time, unknown to inference)."""
+        v = self.pick("f", lambda v: v.rank >= 1)
+        cname = self.fresh("cond")
+        value = self.ri(0, 1)
+        self.inputs.append((cname, TP.BOOL, []))
+        self.fills[cname] = {"value": [value]}
+        a, b = self.fresh("t"), self.fresh("e")
+        then_nodes = [helper.make_node("Relu", [v.name], [a])]
+        kind = self.ri(0, 3)
+        axis = self.ri(0, v.rank - 1)
+        else_shape = list(v.shape)
+        if kind == 0:
+            else_nodes = [helper.make_node("Neg", [v.name], [b])]
+        elif kind == 1:
+            lo = self.ri(1, 2)
+            if any(x - lo < 1 for x in v.shape[axis]):
+                raise Reject()
+            ks, ke, ka = self.fresh("ke"), self.fresh("ke"), self.fresh("ke")
+            else_nodes = [helper.make_node("Constant", [], [n], value=numpy_helper.from_array(np.array([c], np.int64)))
+                          for n, c in ((ks, lo), (ke, 2**40), (ka, axis))]
+            else_nodes.append(helper.make_node("Slice", [v.name, ks, ke, ka], [b]))
+            else_shape[axis] = tuple(x - lo for x in v.shape[axis])
+        elif kind == 2:
+            pads = [0] * (2 * v.rank)
+            pads[axis + v.rank] = self.ri(1, 2)
+            kp = self.fresh("ke")
+            else_nodes = [helper.make_node("Constant", [], [kp], value=numpy_helper.from_array(np.array(pads, np.int64))),
+                          helper.make_node("Pad", [v.name, kp], [b])]
+            else_shape[axis] = tuple(x + pads[axis + v.rank] for x in v.shape[axis])
+        else:
+            ku = self.fresh("ke")
+            else_nodes = [helper.make_node("Constant", [], [ku], value=numpy_helper.from_array(np.array([0], np.int64))),
+                          helper.make_node("Unsqueeze", [v.name, ku], [b])]
+            else_shape = [const_dim(1)] + list(v.shape)
+        then_g = helper.make_graph(then_nodes, self.fresh("then"), [], [helper.make_empty_tensor_value_info(a)])
+        else_g = helper.make_graph(else_nodes, self.fresh("else"), [], [helper.make_empty_tensor_value_info(b)])
+        shape = list(v.shape) if value else else_shape
+        return self.node("If", [cname], kinds=["f"], shapes=[shape], then_branch=then_g, else_branch=else_g)
+
+    def op_einsum(self):
+        v = self.pick("f", lambda v: 2 <= v.rank <= 3)
+        letters = "abc"[:v.rank]
+        r = self.ri(0, 3)
+        if r == 0:  # a transpose
+            perm = [int(x) for x in self.rng.permutation(v.rank)]
+            eq = f"{letters}->{''.join(letters[p] for p in perm)}"
+            return self.node("Einsum", [v], kinds=["f"], shapes=[[v.shape[p] for p in perm]], equation=eq)
+        if r == 1:  # a sum over some letters
+            keep = [i for i in range(v.rank) if self.chance(0.5)]
+            eq = f"{letters}->{''.join(letters[i] for i in keep)}"
+            return self.node("Einsum", [v], kinds=["f"], shapes=[[v.shape[i] for i in keep]], equation=eq)
+        # a contraction with a new operand over the last letter
+        m = self.choice([self.ri(1, 4), self.choice(list(PARAMS))])
+        w = self.new_input([self.label(v.shape[-1]), m])
+        out = letters[:-1] + "z"
+        eq = f"{letters},{letters[-1]}z->{out}" if r == 2 else f"...{letters[-1]},{letters[-1]}z->...z"
+        return self.node("Einsum", [v, w], kinds=["f"], shapes=[v.shape[:-1] + [w.shape[1]]], equation=eq)
+
+    def op_gemm(self):
+        v = self.pick("f", lambda v: v.rank == 2)
+        ta = self.ri(0, 1)
+        mdim, kdim = (v.shape[1], v.shape[0]) if ta else (v.shape[0], v.shape[1])
+        n = self.choice([self.ri(1, 4), self.choice(list(PARAMS))])
+        tb = self.ri(0, 1)
+        w = self.new_input([n, self.label(kdim)] if tb else [self.label(kdim), n])
+        ins = [v, w]
+        ndim = self.sizes_of(n)
+        if self.chance(0.5):
+            ins.append(self.new_input(self.choice([[n], [1, n], [self.label(mdim), 1], []])))
+            try:
+                bcast([mdim, ndim], ins[2].shape)
+            except Reject:
+                raise
+            if bcast([mdim, ndim], ins[2].shape) != [mdim, ndim]:
+                raise Reject()
+        return self.node("Gemm", ins, kinds=["f"], shapes=[[mdim, ndim]], transA=ta, transB=tb)
+
+    def op_onehot(self):
+        v = self.pick("i", lambda v: v.rank == 1 and v.content is not None)
+        depth = self.ri(2, 6)
+        axis = self.ri(-v.rank - 1, v.rank)
+        shape = list(v.shape)
+        pos = axis if axis >= 0 else axis + v.rank + 1
+        shape.insert(pos, const_dim(depth))
+        vals = self.fresh("k")
+        self.inits[vals] = np.array([0.0, 1.0], dtype=np.float32)
+        return self.node("OneHot", [v, self.const(depth), vals], kinds=["f"], shapes=[shape], axis=axis)
+
+    def op_loop(self):
+        """Loop with a trip count from a shape or a constant, a carried value that keeps its shape,
+        grows or shrinks each iteration, and sometimes a scan output."""
+        v = self.pick("f", lambda v: v.rank >= 1)
+        if self.chance(0.5):
+            u = self.pick("f", lambda u: u.rank >= 1 and any(max(d) <= 12 for d in u.shape))
+            i = self.choice([k for k, d in enumerate(u.shape) if max(d) <= 12])
+            trip = self.node("Gather", [self.shape_of(u), self.const(i)], kinds=["i"], shapes=[[]], contents=[[u.shape[i]]])
+            m = u.shape[i]
+        else:
+            c = self.ri(1, 3)
+            trip, m = self.const(c), const_dim(c)
+        axis = self.ri(0, v.rank - 1)
+        it, cin, cout, xin, xout = (self.fresh(p) for p in ("it", "cin", "cout", "x", "xo"))
+        body_in = [helper.make_tensor_value_info(it, TP.INT64, []), helper.make_tensor_value_info(cin, TP.BOOL, []),
+                   helper.make_tensor_value_info(xin, TP.FLOAT, None)]
+        nodes = [helper.make_node("Identity", [cin], [cout])]
+        kind = self.ri(0, 2)
+        final = list(v.shape)
+        if kind == 0:
+            nodes.append(helper.make_node("Relu", [xin], [xout]))
+        elif kind == 1:
+            nodes.append(helper.make_node("Concat", [xin, v.name], [xout], axis=axis))
+            final[axis] = tuple(d * (k + 1) for d, k in zip(v.shape[axis], m))
+        else:
+            ks, ke, ka = self.fresh("ke"), self.fresh("ke"), self.fresh("ke")
+            nodes += [helper.make_node("Constant", [], [n], value=numpy_helper.from_array(np.array([c], np.int64)))
+                      for n, c in ((ks, 1), (ke, 2**40), (ka, axis))]
+            nodes.append(helper.make_node("Slice", [xin, ks, ke, ka], [xout]))
+            final[axis] = tuple(d - k for d, k in zip(v.shape[axis], m))
+        outs = [helper.make_empty_tensor_value_info(cout), helper.make_empty_tensor_value_info(xout)]
+        shapes, kinds = [final], ["f"]
+        if self.chance(0.5):
+            so = self.fresh("so")
+            nodes.append(helper.make_node("Neg", [v.name], [so]))
+            outs.append(helper.make_empty_tensor_value_info(so))
+            shapes.append([m] + list(v.shape))
+            kinds.append("f")
+        body = helper.make_graph(nodes, self.fresh("body"), body_in, outs)
+        cond = "" if self.chance(0.5) else self.const_b(True)
+        res = self.node("Loop", [trip, cond, v], len(shapes), kinds=kinds, shapes=shapes, body=body)
+        return res
+
+    def op_function(self):
+        """A call of a model-local function (defined once per program, called from several sites
+        with different shapes): inferred per call site, with attribute references bound."""
+        v = self.pick("f", lambda v: v.rank >= 1)
+        if self.functions and self.chance(0.6):
+            fname, variant = self.choice(self.functions)
+        else:
+            variant = self.choice(["flat2d", "dup", "flatten_attr", "sum_last"])
+            fname = f"F{len(self.functions)}"
+            X, Y = "X", "Y"
+            c = lambda n, arr: helper.make_node("Constant", [], [n], value=numpy_helper.from_array(np.array(arr, np.int64)))
+            if variant == "flat2d":
+                nodes = [helper.make_node("Shape", [X], ["s"], end=1), c("m1", [-1]),
+                         helper.make_node("Concat", ["s", "m1"], ["t"], axis=0), helper.make_node("Reshape", [X, "t"], [Y])]
+                attrs = []
+            elif variant == "dup":
+                nodes = [helper.make_node("Concat", [X, X], [Y], axis=0)]
+                attrs = []
+            elif variant == "flatten_attr":
+                fl = helper.make_node("Flatten", [X], [Y])
+                fl.attribute.append(_attr_ref("axis", "a"))
+                nodes = [fl]
+                attrs = ["a"]
+            else:
+                nodes = [c("ax", [-1]), helper.make_node("ReduceSum", [X, "ax"], [Y], keepdims=0)]
+                attrs = []
+            f = helper.make_function("local", fname, [X], [Y], nodes, [helper.make_opsetid("", OPSET)], attrs)
+            self.function_protos.append(f)
+            self.functions.append((fname, variant))
+        kw = {}
+        if variant == "flat2d":
+            shape = [v.shape[0], tuple(numel(v.shape[1:], b) for b in range(NB))]
+        elif variant == "dup":
+            shape = [tuple(2 * x for x in v.shape[0])] + list(v.shape[1:])
+        elif variant == "flatten_attr":
+            a = self.ri(0, v.rank)
+            kw["a"] = a
+            shape = [tuple(numel(v.shape[:a], b) for b in range(NB)), tuple(numel(v.shape[a:], b) for b in range(NB))]
+        else:
+            shape = list(v.shape[:-1])
+        return self.node(fname, [v], kinds=["f"], shapes=[shape], domain="local", **kw)
+
+    OPS = [("op_unary", 2), ("op_binary", 5), ("op_where", 1), ("op_transpose", 2), ("op_reshape", 5),
+           ("op_expand", 3), ("op_constant_of_shape", 2), ("op_range", 2), ("op_slice", 4), ("op_concat", 3),
+           ("op_shape_concat", 2), ("op_reduce", 2), ("op_matmul", 2), ("op_unsqueeze", 2), ("op_squeeze", 2),
+           ("op_flatten", 1), ("op_pad", 2), ("op_tile", 1), ("op_pool", 2), ("op_gather", 2), ("op_topk", 1),
+           ("op_split", 1), ("op_shape_arith", 4), ("op_where_shape", 2), ("op_size", 1), ("op_conv", 2),
+           ("op_conv_transpose", 1), ("op_resize", 2), ("op_depth_space", 1), ("op_nonzero", 1), ("op_if", 2),
+           ("op_einsum", 1), ("op_gemm", 1), ("op_onehot", 1), ("op_loop", 2),
+           ("op_function", 2)]
+
+    def build(self, steps):
+        for _ in range(self.ri(1, 2)):
+            self.new_input(self.random_labels(self.ri(1, 4)))
+        names = [n for n, _ in self.OPS]
+        weights = np.array([w for _, w in self.OPS], dtype=float)
+        weights /= weights.sum()
+        done = 0
+        for _ in range(steps * 6):
+            if done >= steps:
+                break
+            op = names[int(self.rng.choice(len(names), p=weights))]
+            saved = (len(self.nodes), len(self.vals), len(self.inputs), dict(self.inits), dict(self.aliases), self.count,
+                     dict(self.fills), len(self.functions))
+            try:
+                getattr(self, op)()
+                done += 1
+            except Reject:
+                n_nodes, n_vals, n_inputs, inits, aliases, count, fills, n_funcs = saved
+                del self.nodes[n_nodes:], self.vals[n_vals:], self.inputs[n_inputs:]
+                del self.functions[n_funcs:], self.function_protos[n_funcs:]
+                self.inits, self.aliases, self.count, self.fills = inits, aliases, count, fills
+
+    def model(self, name):
+        inputs = [helper.make_tensor_value_info(n, e, d) for n, e, d in self.inputs]
+        outs = [v.name for v in self.vals if not getattr(v, "is_input", False)]
+        g = helper.make_graph(self.nodes, name, inputs, [helper.make_empty_tensor_value_info(o) for o in outs],
+                              [numpy_helper.from_array(v, k) for k, v in self.inits.items()])
+        imports = [helper.make_opsetid("", OPSET)] + ([helper.make_opsetid("local", 1)] if self.function_protos else [])
+        m = helper.make_model(g, opset_imports=imports, producer_name="oxir-programs")
+        m.functions.extend(self.function_protos)
+        m.ir_version = 8
+        return m
+
+    def bindings(self):
+        used = []
+        for _, _, dims in self.inputs:
+            for d in dims:
+                if isinstance(d, str) and d not in used:
+                    used.append(d)
+        return [{p: self.sizes_of(p)[b] for p in used} for b in range(NB)]
+
+
+def program_cases(cases, count, seed=20261125):
+    """Appends `count` random programs to `cases` (gen_models.py's CASES list)."""
+    rng = np.random.default_rng(seed)
+    for i in range(count):
+        p = Program(rng, i)
+        p.build(steps=int(rng.integers(4, 13)))
+        if not p.nodes:
+            continue
+        name = f"prog{i:03d}"
+        cases.append({"name": name, "model": p.model(name), "bindings": p.bindings(), "fills": p.fills,
+                      "note": "random"})
