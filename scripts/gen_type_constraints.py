@@ -7,7 +7,13 @@ Sources (facts, not code):
   - Debian's python3-onnx 1.12 (`onnx.defs.get_all_schemas_with_history()`): every operator
     version up to opset 17 (ai.onnx), 3 (ai.onnx.ml) and 1 (ai.onnx.preview.training);
   - scripts/data/onnx_schemas_newer.json: the versions introduced after that, transcribed from
-    onnx's docs/Changelog.md (the same fields: inputs, outputs, options, constraints).
+    onnx's docs/Changelog.md (the same fields: inputs, outputs, options, constraints), up to
+    opset 21 and ai.onnx.ml 4: the table is complete up to there (kTypeTableNewest);
+  - scripts/data/onnx_schemas_probed.json: operators new after opset 21 (Attention, RMSNormalization,
+    RotaryEmbedding, Swish, TensorScatter). Their formal parameters are those of onnx's operator
+    documentation; each type set is what ONNX Runtime 1.30's loader accepts for that parameter
+    (scripts/probe_ort_types.py). These rows do not move kTypeTableNewest: other operators may
+    have changed in those opsets, so models of opsets 22+ are still checked in widened mode.
 
 Run with Debian's interpreter:  /usr/bin/python3 scripts/gen_type_constraints.py
 The output is committed; CI does not run this script.
@@ -31,6 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 OUT = os.path.join(ROOT, "include", "oxir", "infer", "type_constraints_data.hpp")
 NEWER = os.path.join(HERE, "data", "onnx_schemas_newer.json")
+PROBED = os.path.join(HERE, "data", "onnx_schemas_probed.json")
 
 ELEM = {"float": 1, "uint8": 2, "int8": 3, "uint16": 4, "int16": 5, "int32": 6, "int64": 7, "string": 8,
         "bool": 9, "float16": 10, "double": 11, "uint32": 12, "uint64": 13, "complex64": 14, "complex128": 15,
@@ -110,11 +117,11 @@ def from_onnx():
     return rows
 
 
-def from_newer():
-    if not os.path.exists(NEWER):
+def from_newer(path=NEWER):
+    if not os.path.exists(path):
         return []
     rows = []
-    with open(NEWER) as f:
+    with open(path) as f:
         for e in json.load(f):
             cons = {k: list(v) for k, v in e["constraints"].items()}
             rows.append((DOMAINS[e["domain"]], e["op"], int(e["since_version"]), False,
@@ -126,8 +133,9 @@ def main():
     import onnx
     old = from_onnx()
     newer = from_newer()
+    probed = from_newer(PROBED)
     have = {(d, n, v) for d, n, v, *_ in old}
-    rows = old + [r for r in newer if (r[0], r[1], r[2]) not in have]
+    rows = old + [r for r in newer + probed if (r[0], r[1], r[2]) not in have]
     rows.sort(key=lambda r: (r[1], r[0], r[2]))
     newest = {0: 17, 1: 3, 2: 1}
     for d, n, v, *_ in newer:

@@ -110,6 +110,32 @@ TEST_CASE("type constraints: versions newer than the table are checked widened, 
   CHECK(type_errors(infer_one(Node("Sqrt", {"x"}, {"y"}), {{"x", DataType::INT64, {"N"}}}, {}, 40).report) == 0);
 }
 
+TEST_CASE("type constraints: operators new after opset 21 are checked (widened) from the probed rows") {
+  // Swish-24 takes float types only; before the probed rows it was not checked at all.
+  auto sw = infer_one(Node("Swish", {"x"}, {"y"}), {{"x", DataType::INT32, {"N"}}}, {}, 24);
+  CHECK(type_errors(sw.report) == 1);
+  CHECK(first_type_error(sw.report).find("Swish-24") != std::string::npos);
+  CHECK(type_errors(infer_one(Node("Swish", {"x"}, {"y"}), {{"x", DataType::BFLOAT16, {"N"}}}, {}, 24).report) == 0);
+  // Not defined before opset 24: nothing to check against.
+  CHECK(type_errors(infer_one(Node("Swish", {"x"}, {"y"}), {{"x", DataType::INT32, {"N"}}}, {}, 23).report) == 0);
+  // RotaryEmbedding-23: position ids are int64 only; the embedding is float/float16/bfloat16.
+  Node rope("RotaryEmbedding", {"x", "c", "s", "p"}, {"y"});
+  rope.set_attribute(oxir::Attribute("num_heads", std::int64_t{2}));
+  auto rp = infer_one(rope,
+                      {{"x", DataType::FLOAT, {"B", "S", "8"}}, {"c", DataType::FLOAT, {"B", "S", "2"}},
+                       {"s", DataType::FLOAT, {"B", "S", "2"}}, {"p", DataType::INT32, {"B", "S"}}},
+                      {}, 23);
+  CHECK(type_errors(rp.report) == 1);
+  CHECK(first_type_error(rp.report).find("input 3") != std::string::npos);
+  // TensorScatter-24: write_indices is int64; the cache may be any tensor type.
+  auto ts = infer_one(Node("TensorScatter", {"a", "b", "w"}, {"y"}),
+                      {{"a", DataType::STRING, {"B", "8", "4"}}, {"b", DataType::STRING, {"B", "2", "4"}},
+                       {"w", DataType::INT32, {"B"}}},
+                      {}, 24);
+  CHECK(type_errors(ts.report) == 1);
+  CHECK(first_type_error(ts.report).find("input 2") != std::string::npos);
+}
+
 TEST_CASE("type constraints: strict mode throws; other domains and sequences") {
   auto m = make_model({Node("Sqrt", {"x"}, {"y"})}, {{"x", DataType::INT32, {"N"}}}, {}, 13);
   oxir::InferOptions strict;
