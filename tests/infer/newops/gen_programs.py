@@ -5,6 +5,8 @@ Shape/Gather/Slice/arithmetic/Concat/Where and consumed by Reshape/Expand/Consta
 broadcasting against input dims that are 1 at some bindings, pools, pads and slices applied to
 derived sizes.
 
+Each program imports one of opsets 11, 13, 15, 17 and 18 and writes every operator in the form of
+that version (axes as attributes or inputs, Split sizes, Resize's roi/scales, Shape start/end).
 Every value a program computes is also a graph output, so verify_newops.py checks all of them, not
 only the last. The generator tracks each value's concrete shape at every binding (and the contents
 of small int64 tensors) only to choose operands and attributes that are valid at all bindings; the
@@ -26,6 +28,7 @@ PARAMS = {
 }
 MAX_ELEMS = 200_000
 OPSET = 18
+OPSETS = [11, 13, 15, 17, 18, 18, 18]  # per program: the attribute/input forms of each version
 
 
 def _attr_ref(name, ref):
@@ -80,9 +83,10 @@ def numel(shape, b):
 
 
 class Program:
-    def __init__(self, rng, index):
+    def __init__(self, rng, index, opset=OPSET):
         self.rng = rng
         self.index = index
+        self.opset = opset
         self.nodes, self.inits, self.inputs, self.vals = [], {}, [], []
         self.aliases = {}  # dim_param -> sizes, for input dims that equal derived sizes
         self.count = 0
@@ -117,6 +121,11 @@ class Program:
         name = self.fresh("k")
         self.inits[name] = np.array(value, dtype=np.float32)
         return Val(name, "f", [])
+
+    def empty_f(self):
+        name = self.fresh("k")
+        self.inits[name] = np.zeros([0], dtype=np.float32)
+        return name
 
     def const_b(self, value):
         name = self.fresh("k")
@@ -183,10 +192,18 @@ class Program:
         recent = cands[-4:]
         return self.choice(recent if self.chance(0.6) else cands)
 
+    def axes_node(self, op, data, axes, since, **kw):
+        """op(data) over `axes`: an input from opset `since` on, an attribute before."""
+        if self.opset >= since:
+            return self.node(op, [data, self.const(axes)], **kw)
+        return self.node(op, [data], axes=axes, **kw)
+
     # -- shape-tensor helpers (int64 values with known contents)
     def shape_of(self, v, start=None, end=None):
         attrs = {}
         dims = list(v.shape)
+        if start is not None and self.opset < 15:
+            raise Reject()  # Shape's start/end are opset 15
         if start is not None:
             attrs["start"] = start
             if end is not None:
@@ -201,6 +218,8 @@ class Program:
     def dim_piece(self, v, i):
         """A 1-D int64 tensor [v.shape[i]] computed from v's shape, one of several ways."""
         how = self.ri(0, 2)
+        if how == 1 and self.opset < 15:
+            how = 0
         if how == 0:
             s = self.shape_of(v)
             idx = self.const([i if self.chance(0.5) else i - v.rank])
@@ -210,8 +229,7 @@ class Program:
         s = self.shape_of(v)
         idx = self.const(i)
         g = self.node("Gather", [s, idx], kinds=["i"], shapes=[[]], contents=[[v.shape[i]]])
-        ax = self.const([0])
-        return self.node("Unsqueeze", [g, ax], kinds=["i"], shapes=[[const_dim(1)]], contents=[[v.shape[i]]])
+        return self.axes_node("Unsqueeze", g, [0], 13, kinds=["i"], shapes=[[const_dim(1)]], contents=[[v.shape[i]]])
 
     def product_piece(self, v, lo, hi):
         """[prod(v.shape[lo:hi])] as a 1-D int64 tensor."""
@@ -439,8 +457,8 @@ class Program:
             return self.node(op, [v], kinds=["f"], shapes=[shape], keepdims=keep)
         axes = sorted(set(self.ri(0, v.rank - 1) for _ in range(self.ri(1, v.rank))))
         shape = [const_dim(1) if k in axes else d for k, d in enumerate(v.shape) if keep or k not in axes]
-        ax = self.const([a if self.chance(0.6) else a - v.rank for a in axes])
-        return self.node(op, [v, ax], kinds=["f"], shapes=[shape], keepdims=keep)
+        return self.axes_node(op, v, [a if self.chance(0.6) else a - v.rank for a in axes],
+                              13 if op == "ReduceSum" else 18, kinds=["f"], shapes=[shape], keepdims=keep)
 
     def op_matmul(self):
         a = self.pick("f", lambda v: v.rank >= 1)
@@ -463,15 +481,15 @@ class Program:
         for k in range(r):
             shape.append(const_dim(1) if k in axes else next(it))
         content = v.content if v.kind == "i" and v.rank == 0 and n == 1 else None
-        return self.node("Unsqueeze", [v, self.const([a if self.chance(0.6) else a - r for a in axes])],
-                         kinds=[v.kind], shapes=[shape], contents=[content])
+        return self.axes_node("Unsqueeze", v, [a if self.chance(0.6) else a - r for a in axes], 13,
+                              kinds=[v.kind], shapes=[shape], contents=[content])
 
     def op_squeeze(self):
         v = self.pick("f", lambda v: any(d == const_dim(1) for d in v.shape))
         ones = [k for k, d in enumerate(v.shape) if d == const_dim(1)]
         axes = sorted(set(self.choice(ones) for _ in range(self.ri(1, len(ones)))))
         shape = [d for k, d in enumerate(v.shape) if k not in axes]
-        return self.node("Squeeze", [v, self.const(axes)], kinds=["f"], shapes=[shape])
+        return self.axes_node("Squeeze", v, axes, 13, kinds=["f"], shapes=[shape])
 
     def op_flatten(self):
         v = self.pick("f", lambda v: v.rank >= 1)
@@ -544,11 +562,22 @@ class Program:
         second = tuple(x - f for x, f in zip(d, first))
         s1, s2 = list(v.shape), list(v.shape)
         s1[axis], s2[axis] = first, second
-        return self.node("Split", [v], 2, kinds=["f", "f"], shapes=[s1, s2], axis=axis, num_outputs=2)
+        kw = dict(kinds=["f", "f"], shapes=[s1, s2], axis=axis)
+        if self.opset >= 18:
+            return self.node("Split", [v], 2, num_outputs=2, **kw)
+        if first == second:  # equal halves at every binding: no sizes needed
+            return self.node("Split", [v], 2, **kw)
+        if len(set(d)) != 1:
+            raise Reject()
+        if self.opset >= 13:
+            return self.node("Split", [v, self.const([first[0], second[0]])], 2, **kw)
+        return self.node("Split", [v], 2, split=[first[0], second[0]], **kw)
 
     def op_shape_arith(self):
         s = self.pick("i", lambda s: s.rank <= 1 and s.content is not None)
         op = self.choice(["Add", "Mul", "Sub", "Div", "Mod", "Max", "Min"])
+        if op in ("Max", "Min") and self.opset < 12:
+            raise Reject()  # Max/Min take integers from opset 12
         if op in ("Max", "Min") and self.chance(0.5):
             others = [u for u in self.vals if u.kind == "i" and u is not s and u.content is not None
                       and not getattr(u, "opaque", False) and u.rank <= 1
@@ -586,7 +615,7 @@ class Program:
         v = self.pick("f")
         n = tuple(numel(v.shape, b) for b in range(NB))
         sz = self.node("Size", [v], kinds=["i"], shapes=[[]], contents=[[n]])
-        return self.node("Unsqueeze", [sz, self.const([0])], kinds=["i"], shapes=[[const_dim(1)]], contents=[[n]])
+        return self.axes_node("Unsqueeze", sz, [0], 13, kinds=["i"], shapes=[[const_dim(1)]], contents=[[n]])
 
     def spatial_out(self, d, k, s, dil, pb, pe, auto):
         """Output size of a convolution/pool window along one axis, or Reject."""
@@ -671,7 +700,7 @@ class Program:
             shape = [tuple(int(x * sc) for x in d) for d, sc in zip(v.shape, scales)]
             sc = self.fresh("k")
             self.inits[sc] = np.array(scales, dtype=np.float32)
-            ins = [v, empty, sc]
+            ins = [v, self.empty_f() if self.opset < 13 else empty, sc]
         else:
             pieces, shape = [], []
             for i, d in enumerate(v.shape):
@@ -689,7 +718,8 @@ class Program:
                     pieces.append(self.node("Mul", [p, self.const([f])], kinds=["i"], shapes=[[const_dim(1)]],
                                             contents=[[tuple(x * f for x in d)]]))
                     shape.append(tuple(x * f for x in d))
-            ins = [v, empty, empty, self.concat_pieces(pieces)]
+            ins = [v] + ([self.empty_f(), self.empty_f()] if self.opset < 13 else [empty, empty]) + \
+                [self.concat_pieces(pieces)]
         return self.node("Resize", ins, kinds=["f"], shapes=[shape], mode="nearest")
 
     def op_depth_space(self):
@@ -723,8 +753,8 @@ class Program:
             t.opaque = True
             return t
         axis = self.ri(0, v.rank - 1)
-        cond = self.node("Greater", [self.node("ReduceMax", [v, self.const([a for a in range(v.rank) if a != axis])],
-                                               kinds=["f"], shapes=[[v.shape[axis]]], keepdims=0)
+        cond = self.node("Greater", [self.axes_node("ReduceMax", v, [a for a in range(v.rank) if a != axis], 18,
+                                                    kinds=["f"], shapes=[[v.shape[axis]]], keepdims=0)
                                      if v.rank > 1 else v, self.const_f(0.0)],
                          kinds=["b"], shapes=[[v.shape[axis]]])
         c = self.node("Compress", [v, cond], kinds=["f"], shapes=[list(v.shape)], axis=axis)
@@ -763,8 +793,11 @@ class Program:
             else_shape[axis] = tuple(x + pads[axis + v.rank] for x in v.shape[axis])
         else:
             ku = self.fresh("ke")
-            else_nodes = [helper.make_node("Constant", [], [ku], value=numpy_helper.from_array(np.array([0], np.int64))),
-                          helper.make_node("Unsqueeze", [v.name, ku], [b])]
+            if self.opset >= 13:
+                else_nodes = [helper.make_node("Constant", [], [ku], value=numpy_helper.from_array(np.array([0], np.int64))),
+                              helper.make_node("Unsqueeze", [v.name, ku], [b])]
+            else:
+                else_nodes = [helper.make_node("Unsqueeze", [v.name], [b], axes=[0])]
             else_shape = [const_dim(1)] + list(v.shape)
         then_g = helper.make_graph(then_nodes, self.fresh("then"), [], [helper.make_empty_tensor_value_info(a)])
         else_g = helper.make_graph(else_nodes, self.fresh("else"), [], [helper.make_empty_tensor_value_info(b)])
@@ -772,6 +805,8 @@ class Program:
         return self.node("If", [cname], kinds=["f"], shapes=[shape], then_branch=then_g, else_branch=else_g)
 
     def op_einsum(self):
+        if self.opset < 12:
+            raise Reject()
         v = self.pick("f", lambda v: 2 <= v.rank <= 3)
         letters = "abc"[:v.rank]
         r = self.ri(0, 3)
@@ -870,7 +905,8 @@ class Program:
         if self.functions and self.chance(0.6):
             fname, variant = self.choice(self.functions)
         else:
-            variant = self.choice(["flat2d", "dup", "flatten_attr", "sum_last"])
+            variant = self.choice(["flat2d", "dup", "flatten_attr", "sum_last"] if self.opset >= 15 else
+                                  ["dup", "flatten_attr", "sum_last"])
             fname = f"F{len(self.functions)}"
             X, Y = "X", "Y"
             c = lambda n, arr: helper.make_node("Constant", [], [n], value=numpy_helper.from_array(np.array(arr, np.int64)))
@@ -887,9 +923,10 @@ class Program:
                 nodes = [fl]
                 attrs = ["a"]
             else:
-                nodes = [c("ax", [-1]), helper.make_node("ReduceSum", [X, "ax"], [Y], keepdims=0)]
+                nodes = [c("ax", [-1]), helper.make_node("ReduceSum", [X, "ax"], [Y], keepdims=0)] if self.opset >= 13 \
+                    else [helper.make_node("ReduceSum", [X], [Y], keepdims=0, axes=[-1])]
                 attrs = []
-            f = helper.make_function("local", fname, [X], [Y], nodes, [helper.make_opsetid("", OPSET)], attrs)
+            f = helper.make_function("local", fname, [X], [Y], nodes, [helper.make_opsetid("", self.opset)], attrs)
             self.function_protos.append(f)
             self.functions.append((fname, variant))
         kw = {}
@@ -905,6 +942,55 @@ class Program:
             shape = list(v.shape[:-1])
         return self.node(fname, [v], kinds=["f"], shapes=[shape], domain="local", **kw)
 
+    def op_sequence(self):
+        """SplitToSequence, then SequenceLength / SequenceAt / ConcatFromSequence on the sequence
+        (sequences themselves are not graph outputs: ONNX Runtime's node binding cannot return them)."""
+        v = self.pick("f", lambda v: v.rank >= 1 and max(v.shape[0]) <= 16)
+        axis = self.ri(0, v.rank - 1)
+        keep = self.ri(0, 1)
+        d = v.shape[axis]
+        elem = list(v.shape)
+        if keep:
+            elem[axis] = const_dim(1)
+        else:
+            del elem[axis]
+        seq = self.node("SplitToSequence", [v], kinds=["s"], shapes=[[d]], axis=axis, keepdims=keep)
+        seq.opaque = True
+        r = self.ri(0, 2)
+        if r == 0:
+            ln = self.node("SequenceLength", [seq], kinds=["i"], shapes=[[]], contents=[[d]])
+            return self.axes_node("Unsqueeze", ln, [0], 13, kinds=["i"], shapes=[[const_dim(1)]], contents=[[d]])
+        if r == 1:
+            lim = min(d)
+            return self.node("SequenceAt", [seq, self.const(self.ri(-lim, lim - 1))], kinds=["f"], shapes=[elem])
+        if keep:
+            return self.node("ConcatFromSequence", [seq], kinds=["f"], shapes=[list(v.shape)], axis=axis)
+        new_axis = self.ri(0, len(elem))
+        shape = list(elem)
+        shape.insert(new_axis, d)
+        return self.node("ConcatFromSequence", [seq], kinds=["f"], shapes=[shape], axis=new_axis, new_axis=1)
+
+    def op_scan(self):
+        """Scan (opset 9+) over axis 0 of a value: a running state and a per-step output."""
+        v = self.pick("f", lambda v: v.rank >= 1 and max(v.shape[0]) <= 16)
+        step = list(v.shape[1:])
+        state = self.node("ConstantOfShape", [self.shape_of(v, 1) if v.rank > 1 and self.opset >= 15 else
+                                              self.const([1])], kinds=["f"],
+                          shapes=[step if v.rank > 1 and self.opset >= 15 else [const_dim(1)]],
+                          value=helper.make_tensor("value", TP.FLOAT, [1], [0.0]))
+        sin, xin, sout, yout = (self.fresh(p) for p in ("sin", "xt", "so", "yo"))
+        body = helper.make_graph(
+            [helper.make_node("Add", [sin, xin], [sout]), helper.make_node("Relu", [xin], [yout])], self.fresh("scan"),
+            # Ranks declared: ONNX Runtime wants every Scan body output to get a shape.
+            [helper.make_tensor_value_info(sin, TP.FLOAT, [None] * state.rank),
+             helper.make_tensor_value_info(xin, TP.FLOAT, [None] * len(step))],
+            [helper.make_empty_tensor_value_info(sout), helper.make_empty_tensor_value_info(yout)])
+        final = bcast(state.shape, step)
+        if final != state.shape:
+            raise Reject()  # the state would change shape between steps
+        return self.node("Scan", [state, v], 2, kinds=["f", "f"], shapes=[final, [v.shape[0]] + step], body=body,
+                         num_scan_inputs=1)
+
     OPS = [("op_unary", 2), ("op_binary", 5), ("op_where", 1), ("op_transpose", 2), ("op_reshape", 5),
            ("op_expand", 3), ("op_constant_of_shape", 2), ("op_range", 2), ("op_slice", 4), ("op_concat", 3),
            ("op_shape_concat", 2), ("op_reduce", 2), ("op_matmul", 2), ("op_unsqueeze", 2), ("op_squeeze", 2),
@@ -912,7 +998,7 @@ class Program:
            ("op_split", 1), ("op_shape_arith", 4), ("op_where_shape", 2), ("op_size", 1), ("op_conv", 2),
            ("op_conv_transpose", 1), ("op_resize", 2), ("op_depth_space", 1), ("op_nonzero", 1), ("op_if", 2),
            ("op_einsum", 1), ("op_gemm", 1), ("op_onehot", 1), ("op_loop", 2),
-           ("op_function", 2)]
+           ("op_function", 2), ("op_sequence", 2), ("op_scan", 1)]
 
     def build(self, steps):
         for _ in range(self.ri(1, 2)):
@@ -938,10 +1024,10 @@ class Program:
 
     def model(self, name):
         inputs = [helper.make_tensor_value_info(n, e, d) for n, e, d in self.inputs]
-        outs = [v.name for v in self.vals if not getattr(v, "is_input", False)]
+        outs = [v.name for v in self.vals if not getattr(v, "is_input", False) and v.kind != "s"]
         g = helper.make_graph(self.nodes, name, inputs, [helper.make_empty_tensor_value_info(o) for o in outs],
                               [numpy_helper.from_array(v, k) for k, v in self.inits.items()])
-        imports = [helper.make_opsetid("", OPSET)] + ([helper.make_opsetid("local", 1)] if self.function_protos else [])
+        imports = [helper.make_opsetid("", self.opset)] + ([helper.make_opsetid("local", 1)] if self.function_protos else [])
         m = helper.make_model(g, opset_imports=imports, producer_name="oxir-programs")
         m.functions.extend(self.function_protos)
         m.ir_version = 8
@@ -960,7 +1046,7 @@ def program_cases(cases, count, seed=20261125):
     """Appends `count` random programs to `cases` (gen_models.py's CASES list)."""
     rng = np.random.default_rng(seed)
     for i in range(count):
-        p = Program(rng, i)
+        p = Program(rng, i, int(rng.choice(OPSETS)))
         p.build(steps=int(rng.integers(4, 13)))
         if not p.nodes:
             continue
