@@ -991,6 +991,53 @@ class Program:
         return self.node("Scan", [state, v], 2, kinds=["f", "f"], shapes=[final, [v.shape[0]] + step], body=body,
                          num_scan_inputs=1)
 
+    def op_slice_dynamic(self):
+        """Slice whose bounds are computed from shapes (x[:, :n] with n = Shape(y)[j], or
+        x[k : d - k]): the pattern of exporters cutting a cache or a mask to a sequence length."""
+        v = self.pick("f", lambda v: v.rank >= 1)
+        axis = self.ri(0, v.rank - 1)
+        d = v.shape[axis]
+        r = self.ri(0, 2)
+        if r == 0:  # [0 : n) with n a dim of another value (maybe past the end: clamped)
+            u = self.pick("f", lambda u: u.rank >= 1)
+            j = self.ri(0, u.rank - 1)
+            start, end = self.const([0]), self.dim_piece(u, j)
+            kept = tuple(min(x, n) for x, n in zip(d, u.shape[j]))
+        elif r == 1:  # [k : d - k)
+            k = self.ri(0, 2)
+            if min(d) <= 2 * k:
+                raise Reject()  # d - k < k: a negative end counts from the end
+            dim = self.dim_piece(v, axis)
+            end = self.node("Sub", [dim, self.const([k])], kinds=["i"], shapes=[[const_dim(1)]],
+                            contents=[[tuple(x - k for x in d)]])
+            start = self.const([k])
+            kept = tuple(x - 2 * k for x in d)
+        else:  # [d - n : ) for a constant n <= d: the last n
+            n = self.ri(1, 4)
+            if min(d) < n:
+                raise Reject()  # d - n < 0 would count from the end
+            dim = self.dim_piece(v, axis)
+            start = self.node("Sub", [dim, self.const([n])], kinds=["i"], shapes=[[const_dim(1)]],
+                              contents=[[tuple(x - n for x in d)]])
+            end = self.const([2**62])
+            kept = const_dim(n)
+        shape = list(v.shape)
+        shape[axis] = kept
+        return self.node("Slice", [v, start, end, self.const([axis])], kinds=["f"], shapes=[shape])
+
+    def op_argmax(self):
+        v = self.pick("f", lambda v: v.rank >= 1)
+        axis = self.ri(-v.rank, v.rank - 1)
+        keep = self.ri(0, 1)
+        a = axis % v.rank
+        shape = [const_dim(1) if k == a else x for k, x in enumerate(v.shape) if keep or k != a]
+        return self.node(self.choice(["ArgMax", "ArgMin"]), [v], kinds=["i"], shapes=[shape], axis=axis, keepdims=keep)
+
+    def op_global_pool(self):
+        v = self.pick("f", lambda v: 3 <= v.rank <= 4)
+        shape = list(v.shape[:2]) + [const_dim(1)] * (v.rank - 2)
+        return self.node(self.choice(["GlobalAveragePool", "GlobalMaxPool"]), [v], kinds=["f"], shapes=[shape])
+
     OPS = [("op_unary", 2), ("op_binary", 5), ("op_where", 1), ("op_transpose", 2), ("op_reshape", 5),
            ("op_expand", 3), ("op_constant_of_shape", 2), ("op_range", 2), ("op_slice", 4), ("op_concat", 3),
            ("op_shape_concat", 2), ("op_reduce", 2), ("op_matmul", 2), ("op_unsqueeze", 2), ("op_squeeze", 2),
@@ -998,7 +1045,8 @@ class Program:
            ("op_split", 1), ("op_shape_arith", 4), ("op_where_shape", 2), ("op_size", 1), ("op_conv", 2),
            ("op_conv_transpose", 1), ("op_resize", 2), ("op_depth_space", 1), ("op_nonzero", 1), ("op_if", 2),
            ("op_einsum", 1), ("op_gemm", 1), ("op_onehot", 1), ("op_loop", 2),
-           ("op_function", 2), ("op_sequence", 2), ("op_scan", 1)]
+           ("op_function", 2), ("op_sequence", 2), ("op_scan", 1),
+           ("op_slice_dynamic", 3), ("op_argmax", 1), ("op_global_pool", 1)]
 
     def build(self, steps):
         for _ in range(self.ri(1, 2)):
