@@ -551,8 +551,7 @@ class Program:
             ksz = const_dim(c)
         shape = list(v.shape)
         shape[axis] = ksz
-        vals, idx = self.node("TopK", [v, k], 2, kinds=["f", "i"], shapes=[shape, shape], axis=axis)
-        return vals
+        return self.node("TopK", [v, k], 2, kinds=["f", "i"], shapes=[shape, shape], axis=axis)[0]
 
     def op_split(self):
         v = self.pick("f", lambda v: v.rank >= 1 and any(min(d) >= 2 for d in v.shape))
@@ -836,11 +835,7 @@ class Program:
         ndim = self.sizes_of(n)
         if self.chance(0.5):
             ins.append(self.new_input(self.choice([[n], [1, n], [self.label(mdim), 1], []])))
-            try:
-                bcast([mdim, ndim], ins[2].shape)
-            except Reject:
-                raise
-            if bcast([mdim, ndim], ins[2].shape) != [mdim, ndim]:
+            if bcast([mdim, ndim], ins[2].shape) != [mdim, ndim]:  # C broadcasts to [M, N] one way only
                 raise Reject()
         return self.node("Gemm", ins, kinds=["f"], shapes=[[mdim, ndim]], transA=ta, transB=tb)
 
@@ -895,8 +890,7 @@ class Program:
             kinds.append("f")
         body = helper.make_graph(nodes, self.fresh("body"), body_in, outs)
         cond = "" if self.chance(0.5) else self.const_b(True)
-        res = self.node("Loop", [trip, cond, v], len(shapes), kinds=kinds, shapes=shapes, body=body)
-        return res
+        return self.node("Loop", [trip, cond, v], len(shapes), kinds=kinds, shapes=shapes, body=body)
 
     def op_function(self):
         """A call of a model-local function (defined once per program, called from several sites
