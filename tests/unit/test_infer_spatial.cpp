@@ -154,6 +154,18 @@ TEST_CASE("ConvTranspose: output size, output_shape, output_padding, auto_pad, g
                      {Attribute("strides", I64s{2}), Attribute("dilations", I64s{2}), Attribute("auto_pad", "SAME_LOWER")}),
                 {{"x", F, {"N", "16", "W"}}, {"w", F, {"16", "8", "1"}}});
   CHECK(r.out() == "FLOAT[N,8,unk__0]");
+  // An output_padding near 2^63 (fuzzed): kernel + output_padding is not formed as an int64 sum
+  // (UBSan found the overflow); the padding it implies is positive, so the size is in * stride.
+  r = infer_one(node("ConvTranspose", {"x", "w"}, {"y"},
+                     {Attribute("strides", I64s{2}), Attribute("output_padding", I64s{INT64_MAX}),
+                      Attribute("auto_pad", "SAME_LOWER")}),
+                {{"x", F, {"N", "16", "W"}}, {"w", F, {"16", "8", "3"}}});
+  CHECK(r.out() == "FLOAT[N,8,2*W]");
+  // A negative one is rejected (a diagnostic), whatever its size.
+  CHECK(failed(infer_one(node("ConvTranspose", {"x", "w"}, {"y"},
+                              {Attribute("strides", I64s{4}), Attribute("output_padding", I64s{INT64_MIN}),
+                               Attribute("auto_pad", "SAME_LOWER")}),
+                         {{"x", F, {"N", "16", "W"}}, {"w", F, {"16", "8", "3"}}})));
   // Channels must be a multiple of group.
   CHECK(failed(infer_one(node("ConvTranspose", {"x", "w"}, {"y"}, {Attribute("group", 3)}),
                          {{"x", F, {"N", "16", "4", "4"}}, {"w", F, {"16", "8", "3", "3"}}})));

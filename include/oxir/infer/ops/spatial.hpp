@@ -257,7 +257,10 @@ inline void conv_transpose(InferContext& c) {
       // than the stride) ONNX Runtime clamps the padding to 0 and yields
       // stride*(in-1) + output_padding + dk instead: left unknown.
       const auto dkv = dk.const_value();
-      out.push_back(dkv && *dkv + out_pad[i] >= s ? in * s : c.fresh());
+      std::int64_t covered = 0;  // dk + output_padding; on overflow its sign is output_padding's
+      const bool enough =
+          dkv && (__builtin_add_overflow(*dkv, out_pad[i], &covered) ? out_pad[i] > 0 : covered >= s);
+      out.push_back(enough ? in * s : c.fresh());
       continue;
     }
     DimExpr o = DimExpr(s) * (in - 1) + out_pad[i] + dk - w.pads[i] - w.pads[i + *n];
