@@ -40,6 +40,11 @@ def _attr_ref(name, ref):
     return a
 
 
+def const_node(name, values):
+    """A Constant node of an int64 tensor (inside subgraphs and function bodies)."""
+    return helper.make_node("Constant", [], [name], value=numpy_helper.from_array(np.array(values, np.int64)))
+
+
 class Reject(Exception):
     """The chosen operation is not valid at every binding (or too big): it is not added."""
 
@@ -191,6 +196,12 @@ class Program:
             raise Reject()
         recent = cands[-4:]
         return self.choice(recent if self.chance(0.6) else cands)
+
+    def slice_from_nodes(self, src, dst, lo, axis):
+        """Subgraph nodes for dst = src[lo:] along `axis`, bounds as Constant nodes."""
+        ks, ke, ka = self.fresh("ke"), self.fresh("ke"), self.fresh("ke")
+        return [const_node(n, [c]) for n, c in ((ks, lo), (ke, 2**40), (ka, axis))] + \
+            [helper.make_node("Slice", [src, ks, ke, ka], [dst])]
 
     def axes_node(self, op, data, axes, since, **kw):
         """op(data) over `axes`: an input from opset `since` on, an attribute before."""
@@ -778,23 +789,18 @@ class Program:
             lo = self.ri(1, 2)
             if any(x - lo < 1 for x in v.shape[axis]):
                 raise Reject()
-            ks, ke, ka = self.fresh("ke"), self.fresh("ke"), self.fresh("ke")
-            else_nodes = [helper.make_node("Constant", [], [n], value=numpy_helper.from_array(np.array([c], np.int64)))
-                          for n, c in ((ks, lo), (ke, 2**40), (ka, axis))]
-            else_nodes.append(helper.make_node("Slice", [v.name, ks, ke, ka], [b]))
+            else_nodes = self.slice_from_nodes(v.name, b, lo, axis)
             else_shape[axis] = tuple(x - lo for x in v.shape[axis])
         elif kind == 2:
             pads = [0] * (2 * v.rank)
             pads[axis + v.rank] = self.ri(1, 2)
             kp = self.fresh("ke")
-            else_nodes = [helper.make_node("Constant", [], [kp], value=numpy_helper.from_array(np.array(pads, np.int64))),
-                          helper.make_node("Pad", [v.name, kp], [b])]
+            else_nodes = [const_node(kp, pads), helper.make_node("Pad", [v.name, kp], [b])]
             else_shape[axis] = tuple(x + pads[axis + v.rank] for x in v.shape[axis])
         else:
             ku = self.fresh("ke")
             if self.opset >= 13:
-                else_nodes = [helper.make_node("Constant", [], [ku], value=numpy_helper.from_array(np.array([0], np.int64))),
-                              helper.make_node("Unsqueeze", [v.name, ku], [b])]
+                else_nodes = [const_node(ku, [0]), helper.make_node("Unsqueeze", [v.name, ku], [b])]
             else:
                 else_nodes = [helper.make_node("Unsqueeze", [v.name], [b], axes=[0])]
             else_shape = [const_dim(1)] + list(v.shape)
@@ -875,10 +881,7 @@ class Program:
             nodes.append(helper.make_node("Concat", [xin, v.name], [xout], axis=axis))
             final[axis] = tuple(d * (k + 1) for d, k in zip(v.shape[axis], m))
         else:
-            ks, ke, ka = self.fresh("ke"), self.fresh("ke"), self.fresh("ke")
-            nodes += [helper.make_node("Constant", [], [n], value=numpy_helper.from_array(np.array([c], np.int64)))
-                      for n, c in ((ks, 1), (ke, 2**40), (ka, axis))]
-            nodes.append(helper.make_node("Slice", [xin, ks, ke, ka], [xout]))
+            nodes += self.slice_from_nodes(xin, xout, 1, axis)
             final[axis] = tuple(d - k for d, k in zip(v.shape[axis], m))
         outs = [helper.make_empty_tensor_value_info(cout), helper.make_empty_tensor_value_info(xout)]
         shapes, kinds = [final], ["f"]
@@ -903,9 +906,8 @@ class Program:
                                   ["dup", "flatten_attr", "sum_last"])
             fname = f"F{len(self.functions)}"
             X, Y = "X", "Y"
-            c = lambda n, arr: helper.make_node("Constant", [], [n], value=numpy_helper.from_array(np.array(arr, np.int64)))
             if variant == "flat2d":
-                nodes = [helper.make_node("Shape", [X], ["s"], end=1), c("m1", [-1]),
+                nodes = [helper.make_node("Shape", [X], ["s"], end=1), const_node("m1", [-1]),
                          helper.make_node("Concat", ["s", "m1"], ["t"], axis=0), helper.make_node("Reshape", [X, "t"], [Y])]
                 attrs = []
             elif variant == "dup":
@@ -917,7 +919,7 @@ class Program:
                 nodes = [fl]
                 attrs = ["a"]
             else:
-                nodes = [c("ax", [-1]), helper.make_node("ReduceSum", [X, "ax"], [Y], keepdims=0)] if self.opset >= 13 \
+                nodes = [const_node("ax", [-1]), helper.make_node("ReduceSum", [X, "ax"], [Y], keepdims=0)] if self.opset >= 13 \
                     else [helper.make_node("ReduceSum", [X], [Y], keepdims=0, axes=[-1])]
                 attrs = []
             f = helper.make_function("local", fname, [X], [Y], nodes, [helper.make_opsetid("", self.opset)], attrs)

@@ -153,6 +153,13 @@ def is_undetermined_symbol(d):
     return isinstance(d, str) and "unk__" in d
 
 
+def unequal_symbols(occurrences):
+    """occurrences: made-up dim string -> [(where, ORT sizes per binding)]. One such string printed
+    in several places claims those sizes are equal: a message for each where ORT disagrees."""
+    return [f"{d!r} claims equal sizes, ORT gives " + ", ".join(f"{w} {a}" for w, a in occ[:8])
+            for d, occ in occurrences.items() if any(a != occ[0][1] for _, a in occ)]
+
+
 # ------------------------------------------------------------------------------------------------
 # Tools
 
@@ -595,12 +602,9 @@ def check_model(m, infer_dump, ort_dir, tmp, verbose):
             if any(x is None for x in got):
                 continue  # not a node output of the main graph, or not a tensor
             score_value(res, "v_", name, vdims, got, m["bindings"], None)
-    # One made-up symbol (unk__N) printed in several places claims those sizes are equal.
-    for d, occ in res.pop("symbols").items():
-        if any(a != occ[0][1] for _, a in occ):
-            res["v_wrong"] += 1
-            res["wrong_msgs"].append(f"{d!r} claims equal sizes, ORT gives "
-                                     + ", ".join(f"{w} {a}" for w, a in occ[:8]))
+    unequal = unequal_symbols(res.pop("symbols"))
+    res["v_wrong"] += len(unequal)
+    res["wrong_msgs"] += unequal
     res["report"] = dump["report"]
     res["oxir_outputs"] = dump["outputs"]
     res["ort_outputs"] = ort
