@@ -336,6 +336,7 @@ class Program:
         bounds = [0] + cuts + [v.rank]
         groups = list(zip(bounds[:-1], bounds[1:]))
         pieces, shape = [], []
+        copies = False  # a 0 in the target (copy the input dim), which allowzero=1 would read as 0
         minus_one = self.ri(0, len(groups) - 1) if self.chance(0.4) else -1
         for gi, (lo, hi) in enumerate(groups):
             prod = tuple(int(np.prod([d[b] for d in v.shape[lo:hi]])) for b in range(NB))
@@ -346,12 +347,15 @@ class Program:
                 pieces.append(self.const([-1]))
             elif hi - lo == 1 and lo == len(shape) and self.chance(0.3):
                 pieces.append(self.const([0]))  # copy the input dim at the same position
+                copies = True
             elif len(set(prod)) == 1 and self.chance(0.5):
                 pieces.append(self.const([prod[0]]))
             else:
                 pieces.append(self.product_piece(v, lo, hi))
             shape.append(prod)
         target = self.concat_pieces(pieces)
+        if self.opset >= 14 and not copies and self.chance(0.3):
+            return self.node("Reshape", [v, target], kinds=["f"], shapes=[shape], allowzero=1)
         return self.node("Reshape", [v, target], kinds=["f"], shapes=[shape])
 
     def op_expand(self):
@@ -474,6 +478,9 @@ class Program:
     def op_matmul(self):
         a = self.pick("f", lambda v: v.rank >= 1)
         k = a.shape[-1]
+        if self.chance(0.15):  # a vector: contracted, no trailing dim
+            b = self.new_input([self.label(k)])
+            return self.node("MatMul", [a, b], kinds=["f"], shapes=[a.shape[:-1]])
         if a.rank >= 3 and self.chance(0.4):
             labels = [self.label(d) if self.chance(0.7) else 1 for d in a.shape[:-2]] + [self.label(k), self.ri(1, 5)]
         else:
@@ -1034,6 +1041,290 @@ class Program:
         shape = list(v.shape[:2]) + [const_dim(1)] * (v.rank - 2)
         return self.node(self.choice(["GlobalAveragePool", "GlobalMaxPool"]), [v], kinds=["f"], shapes=[shape])
 
+    # -- operations added 2026-11-25 (session 11)
+
+    def op_rnn(self):
+        """LSTM / GRU / RNN on a rank-3 value (layout 1 from opset 14), hidden sizes as numbers."""
+        v = self.pick("f", lambda v: v.rank == 3)
+        op = self.choice(["LSTM", "GRU", "RNN"])
+        gates = {"LSTM": 4, "GRU": 3, "RNN": 1}[op]
+        layout = 0  # ONNX Runtime's CPU kernels reject layout 1 (batch first), so it is not checkable here
+        direction = self.choice(["forward", "reverse", "bidirectional"])
+        dirs = 2 if direction == "bidirectional" else 1
+        hs = self.ri(1, 4)
+        seq, batch = (v.shape[0], v.shape[1]) if layout == 0 else (v.shape[1], v.shape[0])
+        ins = [v, self.new_input([dirs, gates * hs, self.label(v.shape[2])]), self.new_input([dirs, gates * hs, hs])]
+        if self.chance(0.4):
+            ins.append(self.new_input([dirs, 2 * gates * hs]))
+        n_out = 3 if op == "LSTM" else 2
+        if layout == 0:
+            y, yh = [seq, const_dim(dirs), batch, const_dim(hs)], [const_dim(dirs), batch, const_dim(hs)]
+        else:
+            y, yh = [batch, seq, const_dim(dirs), const_dim(hs)], [batch, const_dim(dirs), const_dim(hs)]
+        attrs = {"hidden_size": hs, "direction": direction}
+        if layout:
+            attrs["layout"] = 1
+        return self.node(op, ins, n_out, kinds=["f"] * n_out, shapes=[y] + [yh] * (n_out - 1), **attrs)[0]
+
+    def op_norm(self):
+        """BatchNormalization (inference), InstanceNormalization, LayerNormalization (opset 17)."""
+        v = self.pick("f", lambda v: v.rank >= 2)
+        r = self.ri(0, 2)
+        if r == 2 and self.opset >= 17:
+            axis = self.ri(-v.rank, v.rank - 1)
+            a = axis % v.rank
+            scale = self.new_input([self.label(d) for d in v.shape[a:]])
+            ins = [v, scale] + ([self.new_input([self.label(d) for d in v.shape[a:]])] if self.chance(0.5) else [])
+            stat = list(v.shape[:a]) + [const_dim(1)] * (v.rank - a)
+            n_out = self.choice([1, 3])
+            outs = self.node("LayerNormalization", ins, n_out, kinds=["f"] * n_out,
+                             shapes=[v.shape, stat, stat][:n_out], axis=axis)
+            return outs[0] if n_out > 1 else outs
+        c = self.label(v.shape[1])
+        if r == 1 and v.rank >= 3:
+            return self.node("InstanceNormalization", [v, self.new_input([c]), self.new_input([c])], kinds=["f"],
+                             shapes=[v.shape])
+        ins = [v] + [self.new_input([c]) for _ in range(4)]
+        return self.node("BatchNormalization", ins, kinds=["f"], shapes=[v.shape])
+
+    def op_pool_ext(self):
+        """Pools with ceil_mode, dilations (MaxPool; LpPool from 18), count_include_pad, MaxPool's
+        Indices output, and auto_pad."""
+        v = self.pick("f", lambda v: 3 <= v.rank <= 4)
+        sp = v.rank - 2
+        op = self.choice(["MaxPool", "MaxPool", "AveragePool", "LpPool"])
+        k = [self.ri(1, 3) for _ in range(sp)]
+        st = [self.ri(1, 3) for _ in range(sp)]
+        dil_ok = op == "MaxPool" or (op == "LpPool" and self.opset >= 18)
+        dil = [self.ri(1, 2) for _ in range(sp)] if dil_ok and self.chance(0.6) else [1] * sp
+        ceil = self.ri(0, 1) if op != "LpPool" or self.opset >= 18 else 0
+        auto = self.choice(["NOTSET", "NOTSET", "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"])
+        if auto.startswith("SAME") and (any(x > 1 for x in dil) or any(k[j] < st[j] for j in range(sp))):
+            # ONNX Runtime sizes SAME padding from the undilated kernel (see docs), and rejects the
+            # negative padding a kernel smaller than its stride needs
+            auto = "NOTSET"
+        if auto != "NOTSET":
+            ceil = 0
+        pads = [self.ri(0, k[j % sp] - 1) for j in range(2 * sp)]
+        shape = list(v.shape[:2])
+        for j in range(sp):
+            span = (k[j] - 1) * dil[j] + 1
+            out = []
+            for d in v.shape[2 + j]:
+                if auto.startswith("SAME"):
+                    o = -(-d // st[j])
+                elif auto == "VALID":
+                    if d < span:
+                        raise Reject()
+                    o = (d - span) // st[j] + 1
+                else:
+                    total = d + pads[j] + pads[j + sp] - span
+                    if total < 0:
+                        raise Reject()
+                    if ceil:
+                        o = -(-total // st[j]) + 1
+                        if (o - 1) * st[j] >= d + pads[j]:
+                            o -= 1  # the last window would start in the end padding
+                    else:
+                        o = total // st[j] + 1
+                out.append(o)
+            shape.append(tuple(out))
+        attrs = {"kernel_shape": k, "strides": st}
+        if auto == "NOTSET":
+            attrs["pads"] = pads
+        else:
+            attrs["auto_pad"] = auto
+        if ceil:
+            attrs["ceil_mode"] = 1
+        if any(x > 1 for x in dil) or (dil_ok and self.chance(0.2)):
+            attrs["dilations"] = dil
+        if op == "AveragePool" and self.chance(0.5):
+            attrs["count_include_pad"] = 1
+        if op == "LpPool":
+            attrs["p"] = self.ri(1, 3)
+        if op == "MaxPool" and self.chance(0.4):
+            if self.chance(0.5):
+                attrs["storage_order"] = 1
+                if any(x > 1 for x in dil):
+                    raise Reject()  # ONNX Runtime: no column-major indices with dilations
+            return self.node(op, [v], 2, kinds=["f", "i"], shapes=[shape, shape], **attrs)[0]
+        return self.node(op, [v], kinds=["f"], shapes=[shape], **attrs)
+
+    def op_take_along(self):
+        """GatherElements / ScatterElements with ArgMax indices (take_along_dim / scatter back)."""
+        v = self.pick("f", lambda v: v.rank >= 1)
+        axis = self.ri(0, v.rank - 1)
+        ishape = [const_dim(1) if k == axis else d for k, d in enumerate(v.shape)]
+        idx = self.node(self.choice(["ArgMax", "ArgMin"]), [v], kinds=["i"], shapes=[ishape], axis=axis, keepdims=1)
+        ax = axis if self.chance(0.6) else axis - v.rank
+        if self.chance(0.5):
+            return self.node("GatherElements", [v, idx], kinds=["f"], shapes=[ishape], axis=ax)
+        upd = self.axes_node("ReduceMax", v, [axis], 18, kinds=["f"], shapes=[ishape], keepdims=1)
+        attrs = {"axis": ax}
+        if self.opset >= 16 and self.chance(0.4):
+            attrs["reduction"] = self.choice(["add", "mul"] + (["max", "min"] if self.opset >= 18 else []))
+        return self.node("ScatterElements", [v, idx, upd], kinds=["f"], shapes=[v.shape], **attrs)
+
+    def op_gather_nd(self):
+        """GatherND (batch_dims 0, or 1 over a numeric leading dim) and ScatterND with constant indices."""
+        v = self.pick("f", lambda v: v.rank >= 1)
+        b = 1 if self.opset >= 12 and v.rank >= 2 and len(set(v.shape[0])) == 1 and self.chance(0.3) else 0
+        k = self.ri(1, v.rank - b)
+        lead = self.choice([[], [self.ri(1, 3)], [self.ri(1, 2), self.ri(1, 2)]])
+        batch = [v.shape[0][0]] if b else []
+        count = int(np.prod(batch + lead)) if batch + lead else 1
+        lims = [min(v.shape[b + j]) for j in range(k)]
+        vals = [[self.ri(-lim, lim - 1) for lim in lims] for _ in range(count)]
+        ind = self.const(vals, batch + lead + [k])
+        if self.chance(0.6) or b:
+            shape = list(v.shape[:b]) + [const_dim(x) for x in lead] + list(v.shape[b + k:])
+            attrs = {"batch_dims": b} if b or (self.opset >= 12 and self.chance(0.3)) else {}
+            return self.node("GatherND", [v, ind], kinds=["f"], shapes=[shape], **attrs)
+        upd = self.new_input(lead + [self.label(d) for d in v.shape[k:]])
+        attrs = {}
+        if self.opset >= 16 and self.chance(0.4):
+            attrs["reduction"] = self.choice(["add", "mul"] + (["max", "min"] if self.opset >= 18 else []))
+        return self.node("ScatterND", [v, ind, upd], kinds=["f"], shapes=[v.shape], **attrs)
+
+    def op_squeeze_all(self):
+        """Squeeze without axes: removes the dims that are 1, which must be 1 at every binding."""
+        v = self.pick("f", lambda v: any(d == const_dim(1) for d in v.shape) and
+                      all(d == const_dim(1) or min(d) > 1 for d in v.shape))
+        return self.node("Squeeze", [v], kinds=["f"], shapes=[[d for d in v.shape if d != const_dim(1)]])
+
+    def op_pad_dynamic(self):
+        """Pads an axis up to a multiple of m: pad = (m - d % m) % m, computed from the shape (the
+        pattern of models that need sizes divisible by a stride)."""
+        v = self.pick("f", lambda v: v.rank >= 1)
+        axis = self.ri(0, v.rank - 1)
+        m = self.ri(2, 8)
+        d = v.shape[axis]
+        piece = self.dim_piece(v, axis)
+        km = self.const([m])
+        r1 = self.node("Mod", [piece, km], kinds=["i"], shapes=[[const_dim(1)]], contents=[[tuple(x % m for x in d)]])
+        r2 = self.node("Sub", [km, r1], kinds=["i"], shapes=[[const_dim(1)]], contents=[[tuple(m - x % m for x in d)]])
+        p = tuple((m - x % m) % m for x in d)
+        r3 = self.node("Mod", [r2, km], kinds=["i"], shapes=[[const_dim(1)]], contents=[[p]])
+        at_end = self.chance(0.7)
+        pieces = []
+        for k in range(2 * v.rank):
+            if k == axis + (v.rank if at_end else 0):
+                pieces.append(r3)
+            else:
+                pieces.append(self.const([0]))
+        mode = self.choice(["constant", "constant", "edge", "reflect"])
+        if mode == "reflect" and any(pp >= x for pp, x in zip(p, d)):
+            mode = "edge"
+        shape = list(v.shape)
+        shape[axis] = tuple(x + pp for x, pp in zip(d, p))
+        return self.node("Pad", [v, self.concat_pieces(pieces)], kinds=["f"], shapes=[shape], mode=mode)
+
+    def op_shape_misc(self):
+        """Less common steps on shape tensors: Cast round trips (through int32 or through float
+        with Div and Ceil/Floor, as torch exports integer division), Neg/Abs, reductions, Tile,
+        Expand, Squeeze to a scalar, Equal/Not masks, Shape with negative start/end."""
+        r = self.ri(0, 7)
+        if r == 7:
+            if self.opset < 15:
+                raise Reject()
+            v = self.pick("f", lambda v: v.rank >= 2)
+            start = self.ri(-v.rank, v.rank - 1)
+            end = self.choice([None, self.ri(-v.rank, v.rank)])
+            return self.shape_of(v, start, end)
+        s = self.pick("i", lambda s: s.rank == 1 and s.content is not None)
+        n = len(s.content)
+        if r == 0:
+            c32 = self.node("Cast", [s], kinds=["i32"], shapes=[s.shape], to=TP.INT32)
+            c32.opaque = True
+            return self.node("Cast", [c32], kinds=["i"], shapes=[s.shape], contents=[s.content], to=TP.INT64)
+        if r == 1:
+            f = self.node("Cast", [s], kinds=["fs"], shapes=[s.shape], to=TP.FLOAT)
+            q = self.ri(1, 4)
+            dv = self.node("Div", [f, self.const_f(float(q))], kinds=["fs"], shapes=[s.shape])
+            rnd = self.choice(["Ceil", "Floor"])
+            rd = self.node(rnd, [dv], kinds=["fs"], shapes=[s.shape])
+            fn = (lambda x: -(-x // q)) if rnd == "Ceil" else (lambda x: x // q)
+            content = [tuple(fn(x) for x in c) for c in s.content]
+            return self.node("Cast", [rd], kinds=["i"], shapes=[s.shape], contents=[content], to=TP.INT64)
+        if r == 2:
+            ng = self.node("Neg", [s], kinds=["i"], shapes=[s.shape], contents=[[tuple(-x for x in c) for c in s.content]])
+            return self.node("Abs", [ng], kinds=["i"], shapes=[s.shape], contents=[[tuple(abs(x) for x in c) for c in s.content]])
+        if r == 3:
+            op = self.choice(["ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd"])
+            fn = {"ReduceSum": sum, "ReduceMax": max, "ReduceMin": min, "ReduceProd": lambda xs: int(np.prod(xs))}[op]
+            content = [tuple(fn([c[b] for c in s.content]) for b in range(NB))]
+            if self.chance(0.3):
+                return self.node(op, [s], kinds=["i"], shapes=[[const_dim(1)]], contents=[content], keepdims=1)
+            return self.axes_node(op, s, [0], 13 if op == "ReduceSum" else 18, kinds=["i"], shapes=[[const_dim(1)]],
+                                  contents=[content], keepdims=1)
+        if r == 4:
+            t = self.ri(2, 3)
+            return self.node("Tile", [s, self.const([t])], kinds=["i"], shapes=[[const_dim(n * t)]],
+                             contents=[s.content * t])
+        if r == 5:
+            if n != 1:
+                raise Reject()
+            sc = self.axes_node("Squeeze", s, [0], 13, kinds=["i"], shapes=[[]], contents=[s.content])
+            t = self.ri(1, 3)
+            return self.node("Expand", [sc, self.const([t])], kinds=["i"], shapes=[[const_dim(t)]],
+                             contents=[s.content * t])
+        c = self.choice([0, 1, self.ri(2, 6)])
+        eq = self.node("Equal", [s, self.const([c])], kinds=["b"], shapes=[s.shape])
+        nt = self.node("Not", [eq], kinds=["b"], shapes=[s.shape])
+        content = [tuple(int(x != c) for x in col) for col in s.content]
+        return self.node("Cast", [nt], kinds=["i"], shapes=[s.shape], contents=[content], to=TP.INT64)
+
+    def op_split_dynamic(self):
+        """Split (opset 13+) with sizes computed from the shape: [d - k, k]."""
+        if self.opset < 13:
+            raise Reject()
+        v = self.pick("f", lambda v: v.rank >= 1 and any(min(d) >= 2 for d in v.shape))
+        axis = self.choice([k for k, d in enumerate(v.shape) if min(d) >= 2])
+        d = v.shape[axis]
+        k = self.ri(1, min(d) - 1)
+        first = self.node("Sub", [self.dim_piece(v, axis), self.const([k])], kinds=["i"], shapes=[[const_dim(1)]],
+                          contents=[[tuple(x - k for x in d)]])
+        pieces = [first, self.const([k])] if self.chance(0.5) else [self.const([k]), first]
+        sizes = self.concat_pieces(pieces)
+        s1, s2 = list(v.shape), list(v.shape)
+        s1[axis], s2[axis] = sizes.content[0], sizes.content[1]
+        return self.node("Split", [v, sizes], 2, kinds=["f", "f"], shapes=[s1, s2],
+                         axis=axis if self.chance(0.6) else axis - v.rank)[0]
+
+    def op_variadic(self):
+        """Sum / Mean of one to three broadcasting operands."""
+        a = self.pick("f")
+        ins = [a] + [self.related_input(a) for _ in range(self.ri(0, 2))]
+        self.rng.shuffle(ins)
+        return self.node(self.choice(["Sum", "Mean"]), ins, kinds=["f"], shapes=[bcast(*[x.shape for x in ins])])
+
+    def op_dropout(self):
+        """Dropout with its mask output (inference: the mask is all true, shaped like the input)."""
+        v = self.pick("f")
+        return self.node("Dropout", [v], 2, kinds=["f", "b"], shapes=[v.shape, v.shape])[0]
+
+    def op_unique(self):
+        """Unique: the unique values are data-dependent; the inverse indices (without an axis) have
+        one entry per input element."""
+        v = self.pick("f", lambda v: v.rank >= 1)
+        n = tuple(numel(v.shape, b) for b in range(NB))
+        y, idx, inv, cnt = self.node("Unique", [v], 4, kinds=["f", "i", "i", "i"],
+                                     shapes=[[const_dim(1)], [const_dim(1)], [n], [const_dim(1)]])
+        for x in (y, idx, cnt):
+            x.opaque = True
+        return inv
+
+    def op_range_float(self):
+        """Range over floats: Range(0, Cast(d, float), 0.5), 2*d elements."""
+        v = self.pick("f", lambda v: v.rank >= 1)
+        i = self.ri(0, v.rank - 1)
+        s = self.shape_of(v)
+        n = self.node("Gather", [s, self.const(i)], kinds=["i"], shapes=[[]], contents=[[v.shape[i]]])
+        nf = self.node("Cast", [n], kinds=["fs"], shapes=[[]], to=TP.FLOAT)
+        delta = self.choice([0.5, 1.0, 2.0])
+        length = tuple(int(np.ceil(d / delta)) for d in v.shape[i])
+        return self.node("Range", [self.const_f(0.0), nf, self.const_f(delta)], kinds=["f"], shapes=[[length]])
+
     OPS = [("op_unary", 2), ("op_binary", 5), ("op_where", 1), ("op_transpose", 2), ("op_reshape", 5),
            ("op_expand", 3), ("op_constant_of_shape", 2), ("op_range", 2), ("op_slice", 4), ("op_concat", 3),
            ("op_shape_concat", 2), ("op_reduce", 2), ("op_matmul", 2), ("op_unsqueeze", 2), ("op_squeeze", 2),
@@ -1042,7 +1333,10 @@ class Program:
            ("op_conv_transpose", 1), ("op_resize", 2), ("op_depth_space", 1), ("op_nonzero", 1), ("op_if", 2),
            ("op_einsum", 1), ("op_gemm", 1), ("op_onehot", 1), ("op_loop", 2),
            ("op_function", 2), ("op_sequence", 2), ("op_scan", 1),
-           ("op_slice_dynamic", 3), ("op_argmax", 1), ("op_global_pool", 1)]
+           ("op_slice_dynamic", 3), ("op_argmax", 1), ("op_global_pool", 1),
+           ("op_rnn", 1), ("op_norm", 1), ("op_pool_ext", 2), ("op_take_along", 1), ("op_gather_nd", 1),
+           ("op_squeeze_all", 1), ("op_pad_dynamic", 2), ("op_shape_misc", 3), ("op_split_dynamic", 1),
+           ("op_variadic", 1), ("op_dropout", 1), ("op_unique", 1), ("op_range_float", 1)]
 
     def build(self, steps):
         for _ in range(self.ri(1, 2)):
