@@ -9563,7 +9563,12 @@ inline std::optional<std::vector<std::int64_t>> InferContext::input_ints(std::si
 }
 inline std::optional<std::vector<double>> InferContext::input_floats(std::size_t i) const {
   const Tensor* t = input_constant(i);
-  if (!t) return std::nullopt;
+  if (!t) {
+    // Computed contents known as numbers (a size cast to float, say).
+    auto v = input_ints(i);
+    if (!v) return std::nullopt;
+    return std::vector<double>(v->begin(), v->end());
+  }
   const auto count = t->element_count();
   if (!count || *count > (1u << 20)) return std::nullopt;
   if (t->is_external() && !t->data.is_loaded()) return std::nullopt;
@@ -9630,9 +9635,59 @@ inline void InferContext::set_output(std::size_t i, ValueType t) {
   if (!outputs_[i]) outputs_[i].emplace();
   outputs_[i]->type = std::move(t);
 }
+namespace detail {
+/// Whether elements of type `t` hold every element of `v` exactly. Contents are computed with
+/// exact integer arithmetic; outside a narrower integer type's range the tensor's elements wrap,
+/// and a float tensor holds only the integers its significand spans (int32 2147483647 + 1 and
+/// float 16777216 + 1 are not what exact arithmetic says). Symbolic elements are sizes: integer
+/// types keep them (as Cast assumes); a float tensor's contents are tracked only as numbers.
+inline bool holds_exactly(const Dims& v, DataType t) {
+  if (t == DataType::UNDEFINED || t == DataType::INT64) return true;
+  for (const auto& e : v) {
+    const auto k = e.const_value();
+    if (t == DataType::BOOL) {
+      if (k && *k != 0 && *k != 1) return false;
+      continue;
+    }
+    if (is_integer(t)) {
+      if (!k) continue;
+      const int bits = bit_width(t);
+      if (is_signed(t)) {
+        if (bits < 64 && (*k < -(std::int64_t{1} << (bits - 1)) || *k >= (std::int64_t{1} << (bits - 1)))) return false;
+      } else if (*k < 0 || (bits < 64 && *k >= (std::int64_t{1} << bits))) {
+        return false;
+      }
+      continue;
+    }
+    if (!k || *k > (std::int64_t{1} << 62) || *k < -(std::int64_t{1} << 62)) return false;
+    switch (t) {
+      case DataType::DOUBLE:
+        if (static_cast<std::int64_t>(static_cast<double>(*k)) != *k) return false;
+        break;
+      case DataType::FLOAT:
+        if (static_cast<std::int64_t>(static_cast<float>(*k)) != *k) return false;
+        break;
+      case DataType::FLOAT16:
+        if (*k > 65504 || *k < -65504 ||
+            static_cast<std::int64_t>(static_cast<float>(float16(static_cast<float>(*k)))) != *k)
+          return false;
+        break;
+      case DataType::BFLOAT16:
+        if (*k > (std::int64_t{1} << 40) || *k < -(std::int64_t{1} << 40) ||
+            static_cast<std::int64_t>(static_cast<float>(bfloat16(static_cast<float>(*k)))) != *k)
+          return false;
+        break;
+      default: return false;
+    }
+  }
+  return true;
+}
+}  // namespace detail
+
 inline void InferContext::set_output_value(std::size_t i, Dims value) {
   if (i >= outputs_.size() || value.size() > kMaxSymbolicElements) return;
   if (!outputs_[i]) outputs_[i].emplace();
+  if (!detail::holds_exactly(value, outputs_[i]->type.elem)) return;
   outputs_[i]->sym_value = std::move(value);
 }
 inline const ValueType& InferContext::output_type(std::size_t i) const {

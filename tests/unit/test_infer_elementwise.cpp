@@ -445,6 +445,31 @@ TEST_CASE("value propagation: comparisons, Where, Not, logical") {
   CHECK(cmp("Equal", 0, 1) == "FLOAT[*]");
 }
 
+TEST_CASE("value propagation: contents the element type cannot hold are not claimed") {
+  // Exact integer arithmetic says 2147483648; an int32 tensor holds -2147483648 (it wraps).
+  CHECK(contents(node("Add", {"a", "b"}, {"v"}), {}, {int32s("a", {2147483647}), int32s("b", {1})}) == "FLOAT[*]");
+  CHECK(contents(node("Add", {"a", "b"}, {"v"}), {}, {int32s("a", {2147483646}), int32s("b", {1})}) == "FLOAT[2147483647]");
+  CHECK(contents(node("Mul", {"a", "b"}, {"v"}), {}, {int32s("a", {65536}), int32s("b", {32768})}) == "FLOAT[*]");
+  // float holds every integer up to 2^24, then only even ones (up to 2^25): 16777216 + 1 rounds.
+  const auto to_float = [](std::string in, std::string out) {
+    return with(node("Cast", {std::move(in)}, {std::move(out)}), Attribute("to", std::int64_t{1}));
+  };
+  auto sum = [&](std::int64_t a, std::int64_t b) {
+    return run({to_float("a", "fa"), to_float("b", "fb"), node("Add", {"fa", "fb"}, {"v"}), node("TFromValue", {"v"}, {"shown"})},
+               {}, {ints("a", {a}), ints("b", {b})})
+        .last();
+  };
+  CHECK(sum(16777215, 1) == "FLOAT[16777216]");
+  CHECK(sum(16777216, 1) == "FLOAT[*]");
+  CHECK(sum(16777216, 2) == "FLOAT[16777218]");
+  // float16 holds integers up to 2048 exactly, then even ones up to 4096.
+  auto half = run({with(node("Cast", {"a"}, {"h"}), Attribute("to", std::int64_t{10})),
+                   with(node("Cast", {"b"}, {"g"}), Attribute("to", std::int64_t{10})), node("Add", {"h", "g"}, {"v"}),
+                   node("TFromValue", {"v"}, {"shown"})},
+                  {}, {ints("a", {2048}), ints("b", {1})});
+  CHECK(half.last() == "FLOAT[*]");
+}
+
 TEST_CASE("value propagation: Cast, CastLike, Clip") {
   const In x{"x", DataType::FLOAT, {"N", "C"}};
   // int64 -> int32 keeps sizes.

@@ -526,6 +526,19 @@ TEST_CASE("ConstantOfShape, Range") {
   CHECK(sym["z"] == "INT64[max(0,floor(S/2))]");
   CHECK(infer_one(node("Range", {"a", "b", "c"}, {"y"}), {{"a", DataType::FLOAT, {}}, {"b", DataType::FLOAT, {}}, {"c", DataType::FLOAT, {}}})
             .out() == "FLOAT[unk__0]");
+  // Float bounds computed from sizes that are numbers (torch's arange(x.size(1) * 1.0)): the size
+  // cast to float is exact, so the length is. A symbolic size cast to float is not followed: a
+  // float holds only some integers beyond 2^24.
+  const auto fl = [](std::string in, std::string out) {
+    return node("Cast", {std::move(in)}, {std::move(out)}, {Attribute("to", std::int64_t{1})});
+  };
+  auto fr = run({node("Shape", {"x"}, {"s"}), node("Gather", {"s", "one"}, {"n"}), fl("n", "nf"), fl("n0", "zf"),
+                 node("Range", {"zf", "nf", "half"}, {"y"}), node("Gather", {"s", "zero"}, {"m"}), fl("m", "mf"),
+                 node("Range", {"zf", "mf", "half"}, {"z"})},
+                {{"x", DataType::FLOAT, {"S", "6"}}},
+                {ints("one", {1}, true), ints("zero", {0}, true), ints("n0", {0}, true), floats("half", {0.5f}, true)});
+  CHECK(fr["y"] == "FLOAT[12]");
+  CHECK(fr["z"] == "FLOAT[unk__0]");
   // Small constant ranges carry their contents (used as a permutation-like shape here).
   auto r3 = run({node("Range", {"a", "b", "c"}, {"s"}), node("Reshape", {"x", "s"}, {"y"})}, {{"x", DataType::FLOAT, {"6"}}},
                 {ints("a", {1}, true), ints("b", {4}, true), ints("c", {1}, true)});
