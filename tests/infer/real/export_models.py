@@ -502,6 +502,107 @@ class Seq2SeqModel(nn.Module):
 # Export
 
 
+class HFConv1D(nn.Module):
+    """HuggingFace GPT-2's Conv1D: x.view(-1, nx) -> addmm -> view(x.size()[:-1] + (nf,))."""
+
+    def __init__(self, nf, nx):
+        super().__init__()
+        self.nf = nf
+        self.weight = nn.Parameter(torch.randn(nx, nf) * 0.1)
+        self.bias = nn.Parameter(torch.zeros(nf))
+
+    def forward(self, x):
+        size_out = x.size()[:-1] + (self.nf,)
+        x = torch.addmm(self.bias, x.view(-1, x.size(-1)), self.weight)
+        return x.view(size_out)
+
+
+class GPT2CacheModel(nn.Module):
+    """One decoding step of a GPT-2-style decoder written the way HuggingFace's GPT-2 is:
+    past keys/values [batch, heads, past, 8] concatenated with the new ones, a registered causal
+    buffer sliced bias[:, :, past : past + new, : past + new], an attention mask [batch, past + new]
+    turned into (1 - mask) * -1e4, position ids arange(past, past + new), heads split and merged
+    with view/permute and x.size()[:-1] + (n,) shapes, and a tanh GELU."""
+
+    MAX_POS, VOCAB, HEADS, HD = 64, 40, 2, 8
+
+    def __init__(self):
+        super().__init__()
+        e = self.HEADS * self.HD
+        self.wte = nn.Embedding(self.VOCAB, e)
+        self.wpe = nn.Embedding(self.MAX_POS, e)
+        self.ln1, self.ln2, self.lnf = nn.LayerNorm(e), nn.LayerNorm(e), nn.LayerNorm(e)
+        self.c_attn, self.c_proj = HFConv1D(3 * e, e), HFConv1D(e, e)
+        self.c_fc, self.c_out = HFConv1D(4 * e, e), HFConv1D(e, 4 * e)
+        self.register_buffer("bias", torch.tril(torch.ones(self.MAX_POS, self.MAX_POS)).view(1, 1, self.MAX_POS,
+                                                                                            self.MAX_POS))
+
+    def split_heads(self, x):
+        return x.view(x.size()[:-1] + (self.HEADS, self.HD)).permute(0, 2, 1, 3)
+
+    def forward(self, ids, past_k, past_v, attention_mask):
+        past = past_k.size(-2)
+        pos = torch.arange(past, ids.size(-1) + past, dtype=torch.long).unsqueeze(0).view(-1, ids.size(-1))
+        h = self.wte(ids) + self.wpe(pos)
+        q, k, v = self.c_attn(self.ln1(h)).split(self.HEADS * self.HD, dim=2)
+        q, k, v = self.split_heads(q), self.split_heads(k), self.split_heads(v)
+        k = torch.cat((past_k, k), dim=-2)
+        v = torch.cat((past_v, v), dim=-2)
+        w = torch.matmul(q, k.transpose(-1, -2)) / float(self.HD) ** 0.5
+        ql, kl = q.size(-2), k.size(-2)
+        causal = self.bias[:, :, kl - ql: kl, :kl].bool()
+        w = torch.where(causal, w, torch.tensor(-1e4, dtype=w.dtype))
+        m = attention_mask.view(attention_mask.size(0), -1)[:, None, None, :].to(w.dtype)
+        w = nn.functional.softmax(w + (1.0 - m) * -1e4, dim=-1)
+        a = torch.matmul(w, v).permute(0, 2, 1, 3).contiguous()
+        a = a.view(a.size()[:-2] + (self.HEADS * self.HD,))
+        h = h + self.c_proj(a)
+        h = h + self.c_out(nn.functional.gelu(self.c_fc(self.ln2(h)), approximate="tanh"))
+        logits = self.lnf(h) @ self.wte.weight.t()
+        return logits, k, v, w
+
+
+class YoloHeadModel(nn.Module):
+    """A YOLOv5-style detector on [batch, 3, H, W]: a stride-8/16/32 backbone (Conv stride 2 with
+    padding, SiLU), an upsample-and-concat neck, and the Detect head: each scale's map viewed as
+    [bs, anchors, outputs, ny, nx] and permuted, a grid from meshgrid(arange(ny), arange(nx))
+    stacked and expanded, boxes decoded and viewed as [bs, -1, outputs], the three scales
+    concatenated (anchors * (ny8*nx8 + ny16*nx16 + ny32*nx32) rows)."""
+
+    NA, NO = 3, 7
+
+    def __init__(self):
+        super().__init__()
+
+        def conv(ci, co, s):
+            return nn.Sequential(nn.Conv2d(ci, co, 3, s, 1), nn.SiLU())
+
+        self.s8 = nn.Sequential(conv(3, 8, 2), conv(8, 8, 2), conv(8, 8, 2))
+        self.s16, self.s32 = conv(8, 8, 2), conv(8, 8, 2)
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
+        self.merge = conv(16, 8, 1)
+        self.heads = nn.ModuleList(nn.Conv2d(8, self.NA * self.NO, 1) for _ in range(3))
+        self.strides = (8, 16, 32)
+
+    def forward(self, x):
+        p8 = self.s8(x)
+        p16 = self.s16(p8)
+        p32 = self.s32(p16)
+        p16 = self.merge(torch.cat([self.up(p32)[..., : p16.shape[2], : p16.shape[3]], p16], 1))
+        z = []
+        for i, p in enumerate((p8, p16, p32)):
+            y = self.heads[i](p)
+            bs, _, ny, nx = y.shape
+            y = y.view(bs, self.NA, self.NO, ny, nx).permute(0, 1, 3, 4, 2).contiguous()
+            yv, xv = torch.meshgrid(torch.arange(ny), torch.arange(nx), indexing="ij")
+            grid = torch.stack((xv, yv), 2).expand(1, self.NA, ny, nx, 2).float()
+            y = y.sigmoid()
+            xy = (y[..., 0:2] * 2 + grid - 0.5) * self.strides[i]
+            y = torch.cat((xy, y[..., 2:]), -1)
+            z.append(y.view(bs, -1, self.NO))
+        return torch.cat(z, 1), p16
+
+
 EXPORTED = []  # names in export order, written to models.json for verify_real.py
 
 
@@ -638,6 +739,21 @@ def main():
            [{"batch": 1, "S": 5, "T": 3}, {"batch": 2, "S": 9, "T": 4}, {"batch": 3, "S": 4, "T": 11}],
            {"src": {"int_range": [1, Seq2SeqModel.VOCAB - 1]}, "tgt": {"int_range": [1, Seq2SeqModel.VOCAB - 1]}},
            out_dir)
+
+    export(GPT2CacheModel(), "gpt2_kv_cache",
+           (torch.randint(0, GPT2CacheModel.VOCAB, (2, 3)), torch.randn(2, 2, 5, 8), torch.randn(2, 2, 5, 8),
+            torch.ones(2, 8, dtype=torch.long)),
+           ["ids", "past_k", "past_v", "attention_mask"], ["logits", "present_k", "present_v", "attn"],
+           {"ids": {0: "batch", 1: "new"}, "past_k": {0: "batch", 2: "past"}, "past_v": {0: "batch", 2: "past"},
+            "attention_mask": {0: "batch", 1: "total"}}, 14,
+           [{"batch": 1, "new": 1, "past": 9, "total": 10}, {"batch": 2, "new": 3, "past": 5, "total": 8},
+            {"batch": 3, "new": 7, "past": 0, "total": 7}],
+           {"ids": {"int_range": [0, GPT2CacheModel.VOCAB]}, "attention_mask": {"int_range": [1, 2]}}, out_dir)
+
+    export(YoloHeadModel(), "yolo_head", (torch.randn(1, 3, 64, 96),), ["images"], ["pred", "p16"],
+           {"images": {0: "batch", 2: "H", 3: "W"}}, 12,
+           [{"batch": 1, "H": 64, "W": 96}, {"batch": 2, "H": 70, "W": 45}, {"batch": 3, "H": 129, "W": 160}],
+           {}, out_dir)
 
     export_torchvision(out_dir)
 
