@@ -1325,6 +1325,65 @@ class Program:
         length = tuple(int(np.ceil(d / delta)) for d in v.shape[i])
         return self.node("Range", [self.const_f(0.0), nf, self.const_f(delta)], kinds=["f"], shapes=[[length]])
 
+    def op_scan_axes(self):
+        """Scan over any axis (scan_input_axes), stacking its per-step output on any axis
+        (scan_output_axes), in either direction, with a state that a body Reshape keeps in shape
+        through an outer-scope Shape."""
+        if self.opset < 11:
+            raise Reject()  # negative scan axes are opset 11
+        v = self.pick("f", lambda v: v.rank >= 2 and max(max(d) for d in v.shape) <= 16)
+        a = self.ri(0, v.rank - 1)
+        step = list(v.shape[:a]) + list(v.shape[a + 1:])
+        m = v.shape[a]
+        state = self.node("ReduceSum" if self.opset >= 13 else "ReduceMax", [v] + ([self.const([a])] if self.opset >= 13 else []),
+                          kinds=["f"], shapes=[step], keepdims=0, **({} if self.opset >= 13 else {"axes": [a]}))
+        sin, xin, sout, yout, t = (self.fresh(p) for p in ("sin", "xt", "so", "yo", "tt"))
+        ks = self.fresh("ke")
+        nodes = [helper.make_node("Add", [sin, xin], [t]),
+                 helper.make_node("Shape", [state.name], [ks]),  # an outer-scope value seen from the body
+                 helper.make_node("Reshape", [t, ks], [sout]),
+                 helper.make_node("Neg", [xin], [yout])]
+        body = helper.make_graph(nodes, self.fresh("scan"),
+                                 [helper.make_tensor_value_info(sin, TP.FLOAT, [None] * len(step)),
+                                  helper.make_tensor_value_info(xin, TP.FLOAT, [None] * len(step))],
+                                 # ranks declared: ONNX Runtime wants a shape on every Scan body output
+                                 [helper.make_tensor_value_info(sout, TP.FLOAT, [None] * len(step)),
+                                  helper.make_tensor_value_info(yout, TP.FLOAT, [None] * len(step))])
+        b = self.ri(0, len(step))
+        stacked = list(step)
+        stacked.insert(b, m)
+        attrs = {"num_scan_inputs": 1, "scan_input_axes": [a if self.chance(0.6) else a - v.rank],
+                 "scan_output_axes": [b if self.chance(0.6) else b - len(stacked)]}
+        if self.chance(0.5):
+            attrs["scan_input_directions"] = [self.ri(0, 1)]
+        if self.chance(0.5):
+            attrs["scan_output_directions"] = [self.ri(0, 1)]
+        return self.node("Scan", [state, v], 2, kinds=["f", "f"], shapes=[step, stacked], body=body, **attrs)[1]
+
+    def op_loop_if(self):
+        """A Loop whose body holds an If on a graph-input condition (outer scope two levels up) and
+        reshapes its carried value through a shape computed from an outer-scope value."""
+        v = self.pick("f", lambda v: v.rank >= 1)
+        c = self.ri(1, 3)
+        cname = self.fresh("cond")
+        self.inputs.append((cname, TP.BOOL, []))
+        self.fills[cname] = {"value": [self.ri(0, 1)]}
+        it, cin, cout, xin, xout, r1, r2, s1 = (self.fresh(p) for p in ("it", "cin", "cout", "x", "xo", "r", "r", "s"))
+        then_g = helper.make_graph([helper.make_node("Relu", [xin], [r1])], self.fresh("then"), [],
+                                   [helper.make_empty_tensor_value_info(r1)])
+        else_g = helper.make_graph([helper.make_node("Neg", [xin], [r2])], self.fresh("else"), [],
+                                   [helper.make_empty_tensor_value_info(r2)])
+        nodes = [helper.make_node("Identity", [cin], [cout]),
+                 helper.make_node("If", [cname], [s1], then_branch=then_g, else_branch=else_g),
+                 helper.make_node("Shape", [v.name], [self.fresh("ks")])]
+        nodes.append(helper.make_node("Reshape", [s1, nodes[-1].output[0]], [xout]))
+        body = helper.make_graph(nodes, self.fresh("body"),
+                                 [helper.make_tensor_value_info(it, TP.INT64, []),
+                                  helper.make_tensor_value_info(cin, TP.BOOL, []),
+                                  helper.make_tensor_value_info(xin, TP.FLOAT, None)],
+                                 [helper.make_empty_tensor_value_info(cout), helper.make_empty_tensor_value_info(xout)])
+        return self.node("Loop", [self.const(c), "", v], kinds=["f"], shapes=[v.shape], body=body)
+
     OPS = [("op_unary", 2), ("op_binary", 5), ("op_where", 1), ("op_transpose", 2), ("op_reshape", 5),
            ("op_expand", 3), ("op_constant_of_shape", 2), ("op_range", 2), ("op_slice", 4), ("op_concat", 3),
            ("op_shape_concat", 2), ("op_reduce", 2), ("op_matmul", 2), ("op_unsqueeze", 2), ("op_squeeze", 2),
@@ -1336,7 +1395,8 @@ class Program:
            ("op_slice_dynamic", 3), ("op_argmax", 1), ("op_global_pool", 1),
            ("op_rnn", 1), ("op_norm", 1), ("op_pool_ext", 2), ("op_take_along", 1), ("op_gather_nd", 1),
            ("op_squeeze_all", 1), ("op_pad_dynamic", 2), ("op_shape_misc", 3), ("op_split_dynamic", 1),
-           ("op_variadic", 1), ("op_dropout", 1), ("op_unique", 1), ("op_range_float", 1)]
+           ("op_variadic", 1), ("op_dropout", 1), ("op_unique", 1), ("op_range_float", 1),
+           ("op_scan_axes", 1), ("op_loop_if", 1)]
 
     def build(self, steps):
         for _ in range(self.ri(1, 2)):
