@@ -6330,13 +6330,22 @@ inline DimExpr minmax(const DimExpr& a, const DimExpr& b, bool is_max) {
   if (auto c = d.const_value()) return ((*c > 0) == is_max) ? a : b;
   // Flatten nested min/min (max/max) and keep operands sorted and unique.
   const auto op = is_max ? Atom::Op::Max : Atom::Op::Min;
+  // A constant offset moves inside: max(0, max(0, S-1) - 1) = max(0, max(-1, S-2)) = max(0, S-2),
+  // so repeated clamped steps (a slice applied in every iteration of a loop) stay flat.
   std::vector<DimExpr> args;
   auto add = [&](const DimExpr& e) {
     const auto& t = e.terms();
-    if (t.size() == 1 && t[0].coeff == 1 && t[0].factors.size() == 1 && t[0].factors[0].op == op)
-      for (const auto& x : *t[0].factors[0].args) args.push_back(x);
-    else
-      args.push_back(e);
+    const bool offset = t.size() == 2 && t[1].factors.empty();
+    if ((t.size() == 1 || offset) && t[0].coeff == 1 && t[0].factors.size() == 1 && t[0].factors[0].op == op) {
+      const std::size_t mark = args.size();
+      try {
+        for (const auto& x : *t[0].factors[0].args) args.push_back(offset ? x + DimExpr(t[1].coeff) : x);
+        return;
+      } catch (const Error&) {
+        args.resize(mark);  // an operand plus the offset overflows: kept as it is
+      }
+    }
+    args.push_back(e);
   };
   add(a);
   add(b);
@@ -9933,6 +9942,11 @@ inline bool empty_sequence(InferContext& ctx, const ValueInfoState& s) {
 /// within (1 + budget) runs of every nested body. Real models (two or three nested Loops that
 /// settle in two or three passes each) stay below it.
 inline constexpr int kLoopExtraBodyRuns = 32;
+/// A Loop with a constant trip count up to this many has the sizes its body changes in other ways
+/// than by a fixed step followed iteration by iteration (the body's size function applied M times).
+inline constexpr std::int64_t kMaxUnrolledTrips = 64;
+/// ... and at most this many probed sizes times iterations (each a substitution), per Loop.
+inline constexpr std::int64_t kMaxUnrolledSteps = 4096;
 
 struct LoopBudget {
   int active = 0;  ///< Loop rules running on this thread (nesting)
@@ -10121,22 +10135,82 @@ inline void rule_loop(InferContext& ctx) {
     }
     if (!where.empty() && budget.take()) {
       auto o = ctx.infer_subgraph("body", body_inputs(probe));
+      // What one iteration makes of each probed size: g_p(L_1, L_2, ...), or nullopt.
+      std::vector<std::optional<DimExpr>> next(where.size());
+      std::vector<std::size_t> unsolved;
       for (std::size_t p = 0; p < where.size() && o.size() == body_out; ++p) {
         const auto [i, j] = where[p];
         const auto& t = o[1 + i].type;
         if (!t.is_tensor() || !t.shape || t.shape->size() != probe[i].type.shape->size()) continue;
-        const DimExpr k = ctx.resolve((*t.shape)[j]) - ctx.resolve(probes[p]);
+        next[p] = ctx.resolve((*t.shape)[j]);
+        const DimExpr k = *next[p] - ctx.resolve(probes[p]);
         // k may name the model's own sizes (loop-invariant), never a fresh symbol: the probes,
         // the carried values' varying sizes and sizes the body makes up all are.
         bool invariant = true;
         k.for_each_symbol([&](std::int64_t id) {
           invariant = invariant && ctx.symbols().origin(id) != SymbolOrigin::Fresh;
         });
-        if (!invariant) continue;
+        if (!invariant) {
+          unsolved.push_back(p);
+          continue;
+        }
         try {
           grown[i].emplace_back(j, ctx.resolve(ctx.resolve((*ctx.input_type(2 + i).shape)[j]) + k * *trips));
         } catch (const Error&) {
           // overflow: the size stays unknown
+        }
+      }
+      // A size the body changes in another way (a slice that cannot go below 0 gives
+      // max(0, L-1)) after a small constant number of iterations M: apply the body's functions
+      // g_p to the initial sizes M times, all probed sizes together.
+      const auto m = trips->const_value();
+      if (!unsolved.empty() && m && *m >= 0 && *m <= kMaxUnrolledTrips &&
+          static_cast<std::int64_t>(where.size()) * *m <= kMaxUnrolledSteps) {
+        // The probes by symbol id; a probe merged with something else in the body run (a size
+        // the body ties to another) cannot be substituted.
+        std::unordered_map<std::int64_t, std::size_t> probe_of;
+        std::unordered_set<std::int64_t> tied;  // two probes the body run merged
+        for (std::size_t p = 0; p < where.size(); ++p)
+          if (auto id = ctx.resolve(probes[p]).as_symbol(); id && !probe_of.emplace(*id, p).second) tied.insert(*id);
+        for (auto id : tied) probe_of.erase(id);
+        // Usable: g_p names only the model's own sizes and probes whose g is usable too.
+        std::vector<bool> usable(where.size());
+        for (std::size_t p = 0; p < where.size(); ++p) usable[p] = next[p].has_value();
+        for (bool again = true; again;) {
+          again = false;
+          for (std::size_t p = 0; p < where.size(); ++p) {
+            if (!usable[p]) continue;
+            bool ok = true;
+            next[p]->for_each_symbol([&](std::int64_t id) {
+              if (ctx.symbols().origin(id) != SymbolOrigin::Fresh) return;
+              auto it = probe_of.find(id);
+              ok = ok && it != probe_of.end() && usable[it->second];
+            });
+            if (!ok) {
+              usable[p] = false;
+              again = true;
+            }
+          }
+        }
+        try {
+          Dims cur(where.size());
+          for (std::size_t p = 0; p < where.size(); ++p)
+            cur[p] = ctx.resolve((*ctx.input_type(2 + where[p].first).shape)[where[p].second]);
+          for (std::int64_t it = 0; it < *m; ++it) {
+            Dims upd = cur;
+            for (std::size_t p = 0; p < where.size(); ++p) {
+              if (!usable[p]) continue;
+              upd[p] = ctx.resolve(next[p]->substitute([&](std::int64_t id) {
+                auto f = probe_of.find(id);
+                return f != probe_of.end() ? cur[f->second] : DimExpr::symbol(id);
+              }));
+            }
+            cur = std::move(upd);
+          }
+          for (auto p : unsolved)
+            if (usable[p]) grown[where[p].first].emplace_back(where[p].second, cur[p]);
+        } catch (const Error&) {
+          // too large or overflow: those sizes stay unknown
         }
       }
     }

@@ -455,3 +455,43 @@ TEST_CASE("Diagnostics repeated by call sites: the report's text is capped, ever
   CHECK(rep5.type_errors == rep.type_errors);
   CHECK(rep5.diagnostics_dropped == rep.diagnostics.size() + rep.diagnostics_dropped - 5);
 }
+
+TEST_CASE("Loop with a constant trip count: sizes the body shrinks by slicing follow each iteration") {
+  // for _ in range(M): tok = tok[:, 1:]   (Drop)   or   tok = tok[:, ::2]   (Halve)
+  // The body's size function is not L + k (a slice cannot go below 0; halving is not a step), so
+  // the fixed-step rule does not apply; with M a small number it is applied M times.
+  enum class Body { Drop, Halve };
+  auto model = [](Body b, std::vector<Tensor> trips_init, bool symbolic_trips) {
+    Graph body;
+    body.inputs = {value_info_of({"i", DataType::INT64, {}}), value_info_of({"cin", DataType::BOOL, {}}), ValueInfo{}};
+    body.inputs[2].name = "tok";
+    body.nodes = {Node("Identity", {"cin"}, {"cout"})};
+    body.nodes.emplace_back("Slice",
+                            std::vector<std::string>{"tok", b == Body::Drop ? "one" : "zero1", "big", "one", b == Body::Drop ? "one" : "two"},
+                            std::vector<std::string>{"tok2"});
+    for (const auto* o : {"cout", "tok2"}) {
+      ValueInfo v;
+      v.name = o;
+      body.outputs.push_back(v);
+    }
+    Node loop("Loop", {symbolic_trips ? "T" : "m", "", "tok0"}, {"tok_f"});
+    loop.set_attribute(Attribute("body", body));
+    std::vector<Tensor> inits = {ints("one", {1}), ints("zero1", {0}), ints("two", {2}), ints("big", {std::numeric_limits<std::int64_t>::max()}),
+                                 ints("zero", {0}, true)};
+    for (auto& t : trips_init) inits.push_back(std::move(t));
+    auto m = make_model({Node("Shape", {"x"}, {"s"}), Node("Gather", {"s", "zero"}, {"T"}), loop},
+                        {{"x", DataType::FLOAT, {"T", "4"}}, {"tok0", DataType::INT64, {"B", "S"}}}, std::move(inits), 17);
+    auto rep = infer_shapes(m);
+    CHECK_FALSE(rep.has_errors());
+    return type_of(m, "tok_f");
+  };
+  // Three drops: S - 3, or 0 when S < 3.
+  CHECK(model(Body::Drop, {ints("m", {3}, true)}, false) == "INT64[B,max(0,S-3)]");
+  // Two halvings: ceil(ceil(S / 2) / 2) = ceil(S / 4).
+  CHECK(model(Body::Halve, {ints("m", {2}, true)}, false) == "INT64[B,floor((S+3)/4)]");
+  // No iteration: the initial size.
+  CHECK(model(Body::Drop, {ints("m", {0}, true)}, false) == "INT64[B,S]");
+  // A trip count that is not a number, or beyond the unrolling limit: not claimed.
+  CHECK(model(Body::Drop, {}, true).rfind("INT64[B,unk__", 0) == 0);
+  CHECK(model(Body::Drop, {ints("m", {65}, true)}, false).rfind("INT64[B,unk__", 0) == 0);
+}

@@ -740,13 +740,22 @@ inline DimExpr minmax(const DimExpr& a, const DimExpr& b, bool is_max) {
   if (auto c = d.const_value()) return ((*c > 0) == is_max) ? a : b;
   // Flatten nested min/min (max/max) and keep operands sorted and unique.
   const auto op = is_max ? Atom::Op::Max : Atom::Op::Min;
+  // A constant offset moves inside: max(0, max(0, S-1) - 1) = max(0, max(-1, S-2)) = max(0, S-2),
+  // so repeated clamped steps (a slice applied in every iteration of a loop) stay flat.
   std::vector<DimExpr> args;
   auto add = [&](const DimExpr& e) {
     const auto& t = e.terms();
-    if (t.size() == 1 && t[0].coeff == 1 && t[0].factors.size() == 1 && t[0].factors[0].op == op)
-      for (const auto& x : *t[0].factors[0].args) args.push_back(x);
-    else
-      args.push_back(e);
+    const bool offset = t.size() == 2 && t[1].factors.empty();
+    if ((t.size() == 1 || offset) && t[0].coeff == 1 && t[0].factors.size() == 1 && t[0].factors[0].op == op) {
+      const std::size_t mark = args.size();
+      try {
+        for (const auto& x : *t[0].factors[0].args) args.push_back(offset ? x + DimExpr(t[1].coeff) : x);
+        return;
+      } catch (const Error&) {
+        args.resize(mark);  // an operand plus the offset overflows: kept as it is
+      }
+    }
+    args.push_back(e);
   };
   add(a);
   add(b);
