@@ -10166,13 +10166,13 @@ inline void rule_loop(InferContext& ctx) {
       const auto m = trips->const_value();
       if (!unsolved.empty() && m && *m >= 0 && *m <= kMaxUnrolledTrips &&
           static_cast<std::int64_t>(where.size()) * *m <= kMaxUnrolledSteps) {
-        // The probes by symbol id; a probe merged with something else in the body run (a size
-        // the body ties to another) cannot be substituted.
+        // The probes by symbol id. A probe the body run merged with anything else (a size the
+        // body ties to another) is not a free variable of g and cannot be substituted.
         std::unordered_map<std::int64_t, std::size_t> probe_of;
-        std::unordered_set<std::int64_t> tied;  // two probes the body run merged
-        for (std::size_t p = 0; p < where.size(); ++p)
-          if (auto id = ctx.resolve(probes[p]).as_symbol(); id && !probe_of.emplace(*id, p).second) tied.insert(*id);
-        for (auto id : tied) probe_of.erase(id);
+        for (std::size_t p = 0; p < where.size(); ++p) {
+          const auto own = probes[p].as_symbol();
+          if (own && ctx.resolve(probes[p]).as_symbol() == own) probe_of.emplace(*own, p);
+        }
         // Usable: g_p names only the model's own sizes and probes whose g is usable too.
         std::vector<bool> usable(where.size());
         for (std::size_t p = 0; p < where.size(); ++p) usable[p] = next[p].has_value();
