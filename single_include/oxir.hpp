@@ -9696,7 +9696,8 @@ inline bool holds_exactly(const Dims& v, DataType t) {
 inline void InferContext::set_output_value(std::size_t i, Dims value) {
   if (i >= outputs_.size() || value.size() > kMaxSymbolicElements) return;
   if (!outputs_[i]) outputs_[i].emplace();
-  if (!detail::holds_exactly(value, outputs_[i]->type.elem)) return;
+  // int64 (shape tensors) holds every content: only other element types are checked.
+  if (const DataType e = outputs_[i]->type.elem; e != DataType::INT64 && !detail::holds_exactly(value, e)) return;
   outputs_[i]->sym_value = std::move(value);
 }
 inline const ValueType& InferContext::output_type(std::size_t i) const {
