@@ -7114,6 +7114,22 @@ inline void require_opset(const InferContext& c, std::int64_t since, std::string
            std::to_string(c.opset()) + ")");
 }
 
+/// Whether a constant v fits in integer type `t` (or BOOL as 0/1).
+inline bool fits(std::int64_t v, DataType t) {
+  if (t == DataType::BOOL) return v == 0 || v == 1;
+  if (!is_integer(t)) return false;
+  const int bits = bit_width(t);
+  if (bits <= 0) return false;
+  if (is_signed(t)) {
+    if (bits >= 64) return true;
+    const std::int64_t lim = std::int64_t{1} << (bits - 1);
+    return v >= -lim && v < lim;
+  }
+  if (v < 0) return false;
+  if (bits >= 64) return true;
+  return v < (std::int64_t{1} << bits);
+}
+
 // ---- facts about sizes shared by the rules ----
 
 namespace nonneg_detail {
@@ -9654,18 +9670,8 @@ inline bool holds_exactly(const Dims& v, DataType t) {
   if (t == DataType::UNDEFINED || t == DataType::INT64) return true;
   for (const auto& e : v) {
     const auto k = e.const_value();
-    if (t == DataType::BOOL) {
-      if (k && *k != 0 && *k != 1) return false;
-      continue;
-    }
-    if (is_integer(t)) {
-      if (!k) continue;
-      const int bits = bit_width(t);
-      if (is_signed(t)) {
-        if (bits < 64 && (*k < -(std::int64_t{1} << (bits - 1)) || *k >= (std::int64_t{1} << (bits - 1)))) return false;
-      } else if (*k < 0 || (bits < 64 && *k >= (std::int64_t{1} << bits))) {
-        return false;
-      }
+    if (is_integer(t) || t == DataType::BOOL) {
+      if (k && !ops::fits(*k, t)) return false;
       continue;
     }
     if (!k || *k > (std::int64_t{1} << 62) || *k < -(std::int64_t{1} << 62)) return false;
@@ -10121,7 +10127,7 @@ inline void rule_loop(InferContext& ctx) {
   if (trips && !single_run) {
     auto probe = carried;
     std::vector<std::pair<std::size_t, std::size_t>> where;  // (carried value, axis) of each L
-    Dims probes;
+    Dims probes, inits;  // each L, and the initial size it stands for
     for (std::size_t i = 0; i < n_carried && i < ctx.output_count(); ++i) {
       const auto& init = ctx.input_type(2 + i);
       auto& c = probe[i].type;
@@ -10130,6 +10136,7 @@ inline void rule_loop(InferContext& ctx) {
       for (std::size_t j = 0; j < c.shape->size(); ++j) {
         if (ctx.resolve((*c.shape)[j]) == ctx.resolve((*init.shape)[j])) continue;
         probes.push_back(ctx.fresh());
+        inits.push_back((*init.shape)[j]);
         (*c.shape)[j] = probes.back();
         where.emplace_back(i, j);
       }
@@ -10156,7 +10163,7 @@ inline void rule_loop(InferContext& ctx) {
           continue;
         }
         try {
-          grown[i].emplace_back(j, ctx.resolve(ctx.resolve((*ctx.input_type(2 + i).shape)[j]) + k * *trips));
+          grown[i].emplace_back(j, ctx.resolve(ctx.resolve(inits[p]) + k * *trips));
         } catch (const Error&) {
           // overflow: the size stays unknown
         }
@@ -10194,9 +10201,8 @@ inline void rule_loop(InferContext& ctx) {
           }
         }
         try {
-          Dims cur(where.size());
-          for (std::size_t p = 0; p < where.size(); ++p)
-            cur[p] = ctx.resolve((*ctx.input_type(2 + where[p].first).shape)[where[p].second]);
+          Dims cur;
+          for (const auto& d : inits) cur.push_back(ctx.resolve(d));
           for (std::int64_t it = 0; it < *m; ++it) {
             Dims upd = cur;
             for (std::size_t p = 0; p < where.size(); ++p) {
@@ -10486,22 +10492,6 @@ inline std::optional<std::size_t> broadcast_len(const std::vector<const Dims*>& 
 inline const DimExpr& at(const Dims& v, std::size_t k) { return v.size() == 1 ? v[0] : v[k]; }
 
 inline bool is_int_like(DataType e) { return is_integer(e) || e == DataType::BOOL; }
-
-/// Whether a constant v fits in integer type `t` (or BOOL as 0/1).
-inline bool fits(std::int64_t v, DataType t) {
-  if (t == DataType::BOOL) return v == 0 || v == 1;
-  if (!is_integer(t)) return false;
-  const int bits = bit_width(t);
-  if (bits <= 0) return false;
-  if (is_signed(t)) {
-    if (bits >= 64) return true;
-    const std::int64_t lim = std::int64_t{1} << (bits - 1);
-    return v >= -lim && v < lim;
-  }
-  if (v < 0) return false;
-  if (bits >= 64) return true;
-  return v < (std::int64_t{1} << bits);
-}
 
 using BinFn = std::optional<DimExpr> (*)(const DimExpr&, const DimExpr&, InferContext&);
 

@@ -1316,18 +1316,8 @@ inline bool holds_exactly(const Dims& v, DataType t) {
   if (t == DataType::UNDEFINED || t == DataType::INT64) return true;
   for (const auto& e : v) {
     const auto k = e.const_value();
-    if (t == DataType::BOOL) {
-      if (k && *k != 0 && *k != 1) return false;
-      continue;
-    }
-    if (is_integer(t)) {
-      if (!k) continue;
-      const int bits = bit_width(t);
-      if (is_signed(t)) {
-        if (bits < 64 && (*k < -(std::int64_t{1} << (bits - 1)) || *k >= (std::int64_t{1} << (bits - 1)))) return false;
-      } else if (*k < 0 || (bits < 64 && *k >= (std::int64_t{1} << bits))) {
-        return false;
-      }
+    if (is_integer(t) || t == DataType::BOOL) {
+      if (k && !ops::fits(*k, t)) return false;
       continue;
     }
     if (!k || *k > (std::int64_t{1} << 62) || *k < -(std::int64_t{1} << 62)) return false;

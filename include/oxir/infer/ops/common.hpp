@@ -28,6 +28,22 @@ inline void require_opset(const InferContext& c, std::int64_t since, std::string
            std::to_string(c.opset()) + ")");
 }
 
+/// Whether a constant v fits in integer type `t` (or BOOL as 0/1).
+inline bool fits(std::int64_t v, DataType t) {
+  if (t == DataType::BOOL) return v == 0 || v == 1;
+  if (!is_integer(t)) return false;
+  const int bits = bit_width(t);
+  if (bits <= 0) return false;
+  if (is_signed(t)) {
+    if (bits >= 64) return true;
+    const std::int64_t lim = std::int64_t{1} << (bits - 1);
+    return v >= -lim && v < lim;
+  }
+  if (v < 0) return false;
+  if (bits >= 64) return true;
+  return v < (std::int64_t{1} << bits);
+}
+
 // ---- facts about sizes shared by the rules ----
 
 namespace nonneg_detail {

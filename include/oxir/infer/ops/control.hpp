@@ -5,8 +5,8 @@
 
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -295,7 +295,7 @@ inline void rule_loop(InferContext& ctx) {
   if (trips && !single_run) {
     auto probe = carried;
     std::vector<std::pair<std::size_t, std::size_t>> where;  // (carried value, axis) of each L
-    Dims probes;
+    Dims probes, inits;  // each L, and the initial size it stands for
     for (std::size_t i = 0; i < n_carried && i < ctx.output_count(); ++i) {
       const auto& init = ctx.input_type(2 + i);
       auto& c = probe[i].type;
@@ -304,6 +304,7 @@ inline void rule_loop(InferContext& ctx) {
       for (std::size_t j = 0; j < c.shape->size(); ++j) {
         if (ctx.resolve((*c.shape)[j]) == ctx.resolve((*init.shape)[j])) continue;
         probes.push_back(ctx.fresh());
+        inits.push_back((*init.shape)[j]);
         (*c.shape)[j] = probes.back();
         where.emplace_back(i, j);
       }
@@ -330,7 +331,7 @@ inline void rule_loop(InferContext& ctx) {
           continue;
         }
         try {
-          grown[i].emplace_back(j, ctx.resolve(ctx.resolve((*ctx.input_type(2 + i).shape)[j]) + k * *trips));
+          grown[i].emplace_back(j, ctx.resolve(ctx.resolve(inits[p]) + k * *trips));
         } catch (const Error&) {
           // overflow: the size stays unknown
         }
@@ -368,9 +369,8 @@ inline void rule_loop(InferContext& ctx) {
           }
         }
         try {
-          Dims cur(where.size());
-          for (std::size_t p = 0; p < where.size(); ++p)
-            cur[p] = ctx.resolve((*ctx.input_type(2 + where[p].first).shape)[where[p].second]);
+          Dims cur;
+          for (const auto& d : inits) cur.push_back(ctx.resolve(d));
           for (std::int64_t it = 0; it < *m; ++it) {
             Dims upd = cur;
             for (std::size_t p = 0; p < where.size(); ++p) {

@@ -114,22 +114,6 @@ inline const DimExpr& at(const Dims& v, std::size_t k) { return v.size() == 1 ? 
 
 inline bool is_int_like(DataType e) { return is_integer(e) || e == DataType::BOOL; }
 
-/// Whether a constant v fits in integer type `t` (or BOOL as 0/1).
-inline bool fits(std::int64_t v, DataType t) {
-  if (t == DataType::BOOL) return v == 0 || v == 1;
-  if (!is_integer(t)) return false;
-  const int bits = bit_width(t);
-  if (bits <= 0) return false;
-  if (is_signed(t)) {
-    if (bits >= 64) return true;
-    const std::int64_t lim = std::int64_t{1} << (bits - 1);
-    return v >= -lim && v < lim;
-  }
-  if (v < 0) return false;
-  if (bits >= 64) return true;
-  return v < (std::int64_t{1} << bits);
-}
-
 using BinFn = std::optional<DimExpr> (*)(const DimExpr&, const DimExpr&, InferContext&);
 
 /// Applies f element by element (left fold) to the broadcast contents of inputs `idx` (two or
