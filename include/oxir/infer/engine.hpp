@@ -20,6 +20,7 @@
 #include "../core/error.hpp"
 #include "../ir/model.hpp"
 #include "context.hpp"
+#include "facts.hpp"
 #include "ops/common.hpp"
 #include "registry.hpp"
 #include "report.hpp"
@@ -352,6 +353,12 @@ class Engine {
   std::vector<std::optional<ValueInfoState>>& spare_outputs_ = ws_->spare_outputs;
   /// Function-body nodes that may still be inferred (set by run()).
   std::size_t function_budget_ = 0;
+  /// Facts the main graph's Gathers imply (facts.hpp), and for main-graph integer tensors made
+  /// from a Range: a size that their largest element reaches whenever they have elements.
+  std::vector<SizeFact> facts_;
+  std::unordered_map<std::string_view, DimExpr> max_at_least_;
+  void collect_size_facts(InferContext& ctx, const Node& n);
+  void apply_size_facts(InferContext& ctx);
   /// The printed form of a resolved compound size (write-back only: the symbols no longer
   /// change). Values along a chain of layers share one expression, printed once; the memo keeps
   /// each key expression alive, so its address cannot be reused by another one.
@@ -853,6 +860,8 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
     diagnose(Severity::Error, DiagnosticKind::InvalidNode, path(), &n, e.what());
   }
   (void)ok;
+  if (default_domain && sc.depth == 0 && sc.call_depth == 0) collect_size_facts(ctx, n);
+  if (!facts_.empty()) apply_size_facts(ctx);
   // Constant nodes: their tensor is visible to consumers as a constant.
   if (default_domain && n.op_type == "Constant" && n.has_output(0)) {
     if (auto a = n.find_attribute("value"); a && a->kind() == AttributeType::TENSOR &&
@@ -875,6 +884,88 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
   if (spare_outputs_.capacity() < ctx.outputs_.capacity()) {
     ctx.outputs_.clear();
     spare_outputs_ = std::move(ctx.outputs_);
+  }
+}
+
+inline void Engine::collect_size_facts(InferContext& ctx, const Node& n) {
+  const std::string_view op = n.op_type;
+  if (n.outputs.empty() || ctx.outputs_.empty() || !ctx.outputs_[0]) return;
+  const DataType out_elem = ctx.outputs_[0]->type.elem;
+  try {
+    if (op == "Range") {
+      // Elements start, start+d, …, each < limit (d > 0) or > limit (d < 0): the last one is at
+      // least limit - d, the first one is start.
+      const Dims* start = ctx.input_value(0);
+      const Dims* limit = ctx.input_value(1);
+      const auto delta = ctx.input_ints(2);
+      if (!is_integer(out_elem) || !start || !limit || !delta || start->size() != 1 || limit->size() != 1 ||
+          delta->size() != 1 || (*delta)[0] == 0)
+        return;
+      const DimExpr at_least = (*delta)[0] > 0 ? ctx.resolve((*limit)[0]) - DimExpr((*delta)[0]) : ctx.resolve((*start)[0]);
+      max_at_least_.insert_or_assign(n.outputs[0], at_least);
+      return;
+    }
+    if (max_at_least_.empty() && !(op == "Gather" || op == "GatherElements")) return;
+    if (op == "Identity" || op == "Unsqueeze" || op == "Squeeze" || op == "Reshape" || op == "Flatten" ||
+        op == "Expand" || op == "Transpose" || op == "Tile" || op == "Cast") {
+      // Same elements (or copies of them; a non-empty result has a non-empty input).
+      if (op == "Cast") {
+        const DataType from = ctx.input_elem(0);
+        const bool widening = is_integer(from) && is_integer(out_elem) && is_signed(out_elem) &&
+                              (is_signed(from) ? bit_width(out_elem) >= bit_width(from)
+                                               : bit_width(out_elem) > bit_width(from));
+        if (!widening) return;
+      }
+      if (!ctx.has_input(0)) return;
+      if (auto it = max_at_least_.find(n.inputs[0]); it != max_at_least_.end())
+        max_at_least_.insert_or_assign(n.outputs[0], it->second);
+      return;
+    }
+    if (op != "Gather" && op != "GatherElements") return;
+    const Dims* data = ctx.input_shape(0);
+    const Dims* idx_shape = ctx.input_shape(1);
+    if (!data || !idx_shape || data->empty() || !ctx.has_input(1)) return;
+    const std::int64_t rank = static_cast<std::int64_t>(data->size());
+    std::int64_t axis = ctx.attr_int("axis", 0);
+    if (axis < -rank || axis >= rank) return;
+    if (axis < 0) axis += rank;
+    const DimExpr last = ctx.resolve((*data)[static_cast<std::size_t>(axis)]) - DimExpr(1);
+    auto add = [&](DimExpr guard, DimExpr lhs) {
+      if (facts_.size() >= kMaxSizeFacts || !usable_guard(guard)) return;
+      if (facts_detail::proven_le(lhs, last)) return;  // nothing new
+      if (lhs.is_const() && last.is_const()) return;  // an index out of range: a model error, no size fact
+      facts_.push_back(SizeFact{std::move(guard), std::move(lhs), last});
+    };
+    if (auto it = max_at_least_.find(n.inputs[1]); it != max_at_least_.end()) {
+      DimExpr count(1);
+      for (const auto& d : *idx_shape) count = count * ctx.resolve(d);
+      add(std::move(count), it->second);
+    }
+    if (const Dims* v = ctx.input_value_flat(1); v && v->size() <= 8)
+      for (const auto& e : *v) add(DimExpr(1), ctx.resolve(e));
+  } catch (const Error&) {  // overflow or too large an expression: no fact
+  }
+}
+
+inline void Engine::apply_size_facts(InferContext& ctx) {
+  std::vector<SizeFact> facts;
+  for (auto& out : ctx.outputs_) {
+    if (!out) continue;
+    auto fix = [&](DimExpr& d) {
+      if (!facts_detail::has_minmax(d)) return;
+      if (facts.empty()) {
+        facts.reserve(facts_.size());
+        for (const auto& f : facts_) facts.push_back(SizeFact{syms.resolve(f.guard), syms.resolve(f.lhs), syms.resolve(f.rhs)});
+      }
+      d = infer::apply_size_facts(syms.resolve(d), facts);
+    };
+    try {
+      if (out->type.shape)
+        for (auto& d : *out->type.shape) fix(d);
+      if (out->sym_value)
+        for (auto& d : *out->sym_value) fix(d);
+    } catch (const Error&) {  // left as they are
+    }
   }
 }
 

@@ -1186,6 +1186,42 @@ class Program:
             attrs["reduction"] = self.choice(["add", "mul"] + (["max", "min"] if self.opset >= 18 else []))
         return self.node("ScatterND", [v, ind, upd], kinds=["f"], shapes=[v.shape], **attrs)
 
+    def op_position_gather(self):
+        """Position ids Range(p, p + n) gathered from a table (an embedding), and the matching rows
+        p : p + n (or the first p + n) of a constant buffer with as many rows (a causal mask with a
+        key/value cache). The table is large enough at every binding; the Gather then bounds
+        p + n, which settles the slice's clamping."""
+        v = self.pick("f", lambda v: v.rank >= 1)
+        i = self.ri(0, v.rank - 1)
+        n_sizes = v.shape[i]
+        n = self.node("Gather", [self.shape_of(v), self.const(i)], kinds=["i"], shapes=[[]], contents=[[n_sizes]])
+        if self.chance(0.4):
+            k = self.ri(0, 3)
+            p, p_sizes = self.const(k), const_dim(k)
+        else:
+            w = self.pick("f", lambda w: w.rank >= 1)
+            j = self.ri(0, w.rank - 1)
+            p_sizes = w.shape[j]
+            p = self.node("Gather", [self.shape_of(w), self.const(j)], kinds=["i"], shapes=[[]], contents=[[p_sizes]])
+        e_sizes = tuple(a + b for a, b in zip(p_sizes, n_sizes))
+        end = self.node("Add", [p, n], kinds=["i"], shapes=[[]], contents=[[e_sizes]])
+        rows = max(e_sizes) + self.ri(0, 2)
+        pos = self.node("Range", [p, end, self.const(1)], kinds=["i"], shapes=[[n_sizes]])
+        if self.chance(0.5):
+            pos = self.axes_node("Unsqueeze", pos, [0], 13, kinds=["i"], shapes=[[const_dim(1), n_sizes]])
+        table = self.fresh("k")
+        self.inits[table] = self.rng.standard_normal((rows, 2)).astype(np.float32)
+        self.node("Gather", [table, pos], kinds=["f"], shapes=[pos.shape + [const_dim(2)]])
+        cols = self.ri(1, 4)
+        buf = self.fresh("k")
+        self.inits[buf] = self.rng.standard_normal((rows, cols)).astype(np.float32)
+        e1 = self.axes_node("Unsqueeze", end, [0], 13, kinds=["i"], shapes=[[const_dim(1)]], contents=[[e_sizes]])
+        if self.chance(0.7):
+            p1 = self.axes_node("Unsqueeze", p, [0], 13, kinds=["i"], shapes=[[const_dim(1)]], contents=[[p_sizes]])
+            return self.node("Slice", [buf, p1, e1, self.const([0])], kinds=["f"], shapes=[[n_sizes, const_dim(cols)]])
+        return self.node("Slice", [buf, self.const([0]), e1, self.const([0])], kinds=["f"],
+                         shapes=[[e_sizes, const_dim(cols)]])
+
     def op_squeeze_all(self):
         """Squeeze without axes: removes the dims that are 1, which must be 1 at every binding."""
         v = self.pick("f", lambda v: any(d == const_dim(1) for d in v.shape) and
@@ -1396,7 +1432,8 @@ class Program:
            ("op_rnn", 1), ("op_norm", 1), ("op_pool_ext", 2), ("op_take_along", 1), ("op_gather_nd", 1),
            ("op_squeeze_all", 1), ("op_pad_dynamic", 2), ("op_shape_misc", 3), ("op_split_dynamic", 1),
            ("op_variadic", 1), ("op_dropout", 1), ("op_unique", 1), ("op_range_float", 1),
-           ("op_scan_axes", 1), ("op_loop_if", 1)]
+           ("op_scan_axes", 1), ("op_loop_if", 1),
+           ("op_position_gather", 1)]
 
     def build(self, steps):
         for _ in range(self.ri(1, 2)):

@@ -562,6 +562,34 @@ class GPT2CacheModel(nn.Module):
         return logits, k, v, w
 
 
+class NanoGPTModel(nn.Module):
+    """A nanoGPT-style decoder (Karpathy's nanoGPT): positions arange(T) into a 32-row table, a
+    registered causal buffer sliced bias[:, :, :T, :T] and applied with masked_fill, fused qkv
+    split, heads by view/transpose, a weight-tied head. The slice has min(T, 32) rows unless the
+    position Gather's bound T <= 32 is used."""
+
+    BLOCK, VOCAB, HEADS, HD = 32, 40, 2, 8
+
+    def __init__(self):
+        super().__init__()
+        e = self.HEADS * self.HD
+        self.wte, self.wpe = nn.Embedding(self.VOCAB, e), nn.Embedding(self.BLOCK, e)
+        self.ln1, self.lnf = nn.LayerNorm(e), nn.LayerNorm(e)
+        self.qkv, self.proj = nn.Linear(e, 3 * e), nn.Linear(e, e)
+        self.register_buffer("bias", torch.tril(torch.ones(self.BLOCK, self.BLOCK)).view(1, 1, self.BLOCK, self.BLOCK))
+
+    def forward(self, idx):
+        b, t = idx.size()
+        x = self.wte(idx) + self.wpe(torch.arange(0, t, dtype=torch.long))
+        q, k, v = self.qkv(self.ln1(x)).split(self.HEADS * self.HD, dim=2)
+        q, k, v = (z.view(b, t, self.HEADS, self.HD).transpose(1, 2) for z in (q, k, v))
+        att = (q @ k.transpose(-2, -1)) * (1.0 / self.HD ** 0.5)
+        att = att.masked_fill(self.bias[:, :, :t, :t] == 0, float("-inf")).softmax(dim=-1)
+        y = (att @ v).transpose(1, 2).contiguous().view(b, t, self.HEADS * self.HD)
+        x = x + self.proj(y)
+        return self.lnf(x) @ self.wte.weight.t(), att
+
+
 class YoloHeadModel(nn.Module):
     """A YOLOv5-style detector on [batch, 3, H, W]: a stride-8/16/32 backbone (Conv stride 2 with
     padding, SiLU), an upsample-and-concat neck, and the Detect head: each scale's map viewed as
@@ -749,6 +777,11 @@ def main():
            [{"batch": 1, "new": 1, "past": 9, "total": 10}, {"batch": 2, "new": 3, "past": 5, "total": 8},
             {"batch": 3, "new": 7, "past": 0, "total": 7}],
            {"ids": {"int_range": [0, GPT2CacheModel.VOCAB]}, "attention_mask": {"int_range": [1, 2]}}, out_dir)
+
+    export(NanoGPTModel(), "nanogpt", (torch.randint(0, NanoGPTModel.VOCAB, (2, 5)),), ["idx"], ["logits", "att"],
+           {"idx": {0: "batch", 1: "T"}}, 14,
+           [{"batch": 1, "T": 1}, {"batch": 2, "T": 7}, {"batch": 3, "T": 32}],
+           {"idx": {"int_range": [0, NanoGPTModel.VOCAB]}}, out_dir)
 
     export(YoloHeadModel(), "yolo_head", (torch.randn(1, 3, 64, 96),), ["images"], ["pred", "p16"],
            {"images": {0: "batch", 2: "H", 3: "W"}}, 12,

@@ -1,0 +1,173 @@
+#pragma once
+// Size facts that a model's validity implies beyond its operators' output shapes.
+//
+// An index into a Gather must lie inside the gathered axis ("it is an error if any of the index
+// values are out of bounds"). When the indices are a Range over sizes (position ids
+// `Range(past, past + new)` into a table of 1024 positions), every execution that succeeds has
+// `past + new <= 1024`, or no index at all (new = 0). Such a fact settles the min/max that
+// clamped slices leave behind: a causal mask `bias[past : past + new]` of a 1024-row buffer has
+// `max(0, min(past+new, 1024) - min(past, 1024))` rows, which is `new` in every execution that
+// gets past the position embedding.
+//
+// Facts are collected only from nodes of the main graph (which always run; a node in a branch or
+// a loop body may not) and hold for the whole model once found. They only ever remove operands of
+// min/max, and only when the result is proven equal in every execution: a fact guarded by a
+// tensor's element count (`new >= 1` above) is used only when the rewritten size and the
+// original agree with each guard symbol set to 0.
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "ops/common.hpp"
+
+namespace oxir::infer {
+
+/// When guard >= 1: lhs <= rhs. `guard` is a number or a product of symbols (an element count).
+struct SizeFact {
+  DimExpr guard, lhs, rhs;
+};
+
+/// Facts kept per model (hostile models could otherwise make every node pay for thousands).
+inline constexpr std::size_t kMaxSizeFacts = 32;
+
+namespace facts_detail {
+
+inline bool has_minmax(const DimExpr& e) {
+  if (e.is_const() || e.as_symbol()) return false;
+  for (const auto& t : e.terms())
+    for (const auto& a : t.factors) {
+      if (a.op == Atom::Op::Min || a.op == Atom::Op::Max) return true;
+      if (a.op != Atom::Op::Symbol && a.args)
+        for (const auto& x : *a.args)
+          if (has_minmax(x)) return true;
+    }
+  return false;
+}
+
+inline bool proven_le(const DimExpr& a, const DimExpr& b) {
+  const auto le = ops::provably_le(a, b);
+  return le && *le;
+}
+
+/// x <= y, directly or through the fact: x - y = (x - lhs) + (lhs - rhs) - (y - rhs), where
+/// lhs - rhs <= 0, so x - lhs <= y - rhs is enough.
+inline bool le_under(const DimExpr& x, const DimExpr& y, const SizeFact& f) {
+  return proven_le(x, y) || proven_le(x - f.lhs, y - f.rhs);
+}
+
+inline DimExpr refine(const DimExpr& e, const SizeFact& f, int& budget);
+
+inline DimExpr refine_atom(const Atom& a, const SizeFact& f, int& budget) {
+  std::vector<DimExpr> args;
+  args.reserve(a.args->size());
+  for (const auto& x : *a.args) args.push_back(refine(x, f, budget));
+  switch (a.op) {
+    case Atom::Op::FloorDivConst: return floor_div(args[0], DimExpr(a.id));
+    case Atom::Op::FloorDiv: return floor_div(args[0], args[1]);
+    case Atom::Op::Min:
+    case Atom::Op::Max: {
+      const bool is_max = a.op == Atom::Op::Max;
+      // An operand goes when another one (kept, or still to come) bounds it: at least the last
+      // of a group of equal operands stays.
+      std::vector<DimExpr> kept;
+      for (std::size_t i = 0; i < args.size(); ++i) {
+        bool dominated = false;
+        auto beats = [&](const DimExpr& other) {
+          if (budget-- <= 0) return false;
+          return is_max ? le_under(args[i], other, f) : le_under(other, args[i], f);
+        };
+        for (const auto& k : kept)
+          if (!dominated && beats(k)) dominated = true;
+        for (std::size_t j = i + 1; j < args.size() && !dominated; ++j)
+          if (beats(args[j])) dominated = true;
+        if (!dominated) kept.push_back(std::move(args[i]));
+      }
+      DimExpr r = kept[0];
+      for (std::size_t i = 1; i < kept.size(); ++i) r = is_max ? ops::max_of(r, kept[i]) : ops::min_of(r, kept[i]);
+      return r;
+    }
+    case Atom::Op::Symbol: break;
+  }
+  return DimExpr::symbol(a.id);
+}
+
+inline DimExpr refine(const DimExpr& e, const SizeFact& f, int& budget) {
+  if (budget <= 0 || !has_minmax(e)) return e;
+  DimExpr sum;
+  for (const auto& t : e.terms()) {
+    DimExpr prod(t.coeff);
+    for (const auto& a : t.factors)
+      prod = prod * (a.op == Atom::Op::Symbol ? DimExpr::symbol(a.id) : refine_atom(a, f, budget));
+    sum = sum + prod;
+  }
+  return sum;
+}
+
+/// Symbols one of which is 0 whenever `guard` (an element count, so >= 0) is below 1: empty
+/// when the guard is provably >= 1; for a product of sizes, the symbols of its factors, where a
+/// factor is a symbol or a min of such factors (0 only when one of them is). nullopt otherwise.
+inline std::optional<std::vector<std::int64_t>> guard_symbols(const DimExpr& guard) {
+  if (auto c = guard.const_value()) {
+    if (*c >= 1) return std::vector<std::int64_t>{};
+    return std::nullopt;
+  }
+  if (proven_le(DimExpr(1), guard)) return std::vector<std::int64_t>{};
+  std::vector<std::int64_t> ids;
+  auto add_factor = [&](const auto& self, const Atom& a) -> bool {
+    if (a.op == Atom::Op::Symbol) {
+      if (std::find(ids.begin(), ids.end(), a.id) == ids.end()) ids.push_back(a.id);
+      return true;
+    }
+    if (a.op != Atom::Op::Min || !a.args) return false;
+    for (const auto& x : *a.args) {
+      const auto& t = x.terms();
+      if (t.size() != 1 || t[0].coeff < 1) return false;
+      for (const auto& f : t[0].factors)
+        if (!self(self, f)) return false;
+    }
+    return true;
+  };
+  const auto& t = guard.terms();
+  if (t.size() != 1 || t[0].coeff < 1) return std::nullopt;
+  for (const auto& a : t[0].factors)
+    if (!add_factor(add_factor, a)) return std::nullopt;
+  return ids;
+}
+
+}  // namespace facts_detail
+
+/// Whether a fact can carry `guard`: provably >= 1, or a product of sizes (see guard_symbols).
+inline bool usable_guard(const DimExpr& guard) { return facts_detail::guard_symbols(guard).has_value(); }
+
+/// `e` with the min/max operands that `facts` (resolved, like `e`) prove redundant removed. A
+/// fact whose guard is a product of symbols is applied only when the result and `e` agree with
+/// each of those symbols set to 0 (the executions the fact says nothing about).
+inline DimExpr apply_size_facts(const DimExpr& e, std::span<const SizeFact> facts) {
+  DimExpr cur = e;
+  for (const auto& f : facts) {
+    if (!facts_detail::has_minmax(cur)) break;
+    try {
+      int budget = 512;
+      DimExpr r = facts_detail::refine(cur, f, budget);
+      if (r == cur) continue;
+      const auto ids = facts_detail::guard_symbols(f.guard);
+      if (!ids) continue;
+      bool agree = true;
+      for (const std::int64_t g : *ids) {
+        auto zero = [g](std::int64_t id) { return id == g ? DimExpr(0) : DimExpr::symbol(id); };
+        if (!(cur.substitute(zero) == r.substitute(zero))) {
+          agree = false;
+          break;
+        }
+      }
+      if (agree) cur = std::move(r);
+    } catch (const Error&) {  // overflow or too large an expression: left as it is
+    }
+  }
+  return cur;
+}
+
+}  // namespace oxir::infer

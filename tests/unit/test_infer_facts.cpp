@@ -1,0 +1,121 @@
+// Size facts from Gather index bounds (facts.hpp): the min/max a clamped slice leaves behind is
+// settled when a main-graph Gather's indices prove the slice stays inside its buffer.
+#include <doctest/doctest.h>
+
+#include "infer_test_util.hpp"
+
+using namespace oxir;
+using namespace oxir_test;
+
+namespace {
+
+Node node(std::string op, std::vector<std::string> in, std::vector<std::string> out, std::vector<Attribute> attrs = {}) {
+  Node n(std::move(op), std::move(in), std::move(out));
+  for (auto& a : attrs) n.set_attribute(std::move(a));
+  return n;
+}
+
+Tensor zeros(std::string name, std::vector<std::int64_t> dims) {
+  std::int64_t n = 1;
+  for (auto d : dims) n *= d;
+  std::vector<float> v(static_cast<std::size_t>(n), 0.0f);
+  return Tensor::from_values<float>(std::move(name), dims, std::span<const float>(v));
+}
+
+struct Run {
+  Model model;
+  InferReport report;
+  [[nodiscard]] std::string operator[](const std::string& v) const { return type_of(model, v); }
+};
+Run run(std::vector<Node> nodes, const std::vector<In>& inputs, std::vector<Tensor> inits) {
+  Run r;
+  r.model = make_model(std::move(nodes), inputs, std::move(inits), 17);
+  r.report = infer_shapes(r.model);
+  return r;
+}
+
+/// nanoGPT's attention mask: pos = arange(T); wpe(pos); bias[:T] of a 32-row buffer.
+/// `with_embedding`: whether the position Gather is there; `cast_to`: a Cast between the Range
+/// and the Gather.
+Run nano(bool with_embedding, DataType cast_to = DataType::UNDEFINED) {
+  std::vector<Node> nodes = {node("Shape", {"x"}, {"shape"}), node("Gather", {"shape", "one"}, {"t"}),
+                             node("Range", {"zero", "t", "one"}, {"pos"})};
+  std::string idx = "pos";
+  if (cast_to != DataType::UNDEFINED) {
+    nodes.push_back(node("Cast", {"pos"}, {"pos_c"}, {Attribute("to", static_cast<std::int64_t>(cast_to))}));
+    idx = "pos_c";
+  }
+  if (with_embedding) nodes.push_back(node("Gather", {"wpe", idx}, {"emb"}));
+  nodes.push_back(node("Unsqueeze", {"t", "axes0"}, {"end"}));
+  nodes.push_back(node("Slice", {"bias", "starts0", "end", "axes0"}, {"mask"}));
+  return run(std::move(nodes), {{"x", DataType::INT64, {"B", "T"}}},
+             {ints("zero", {0}, true), ints("one", {1}, true), ints("axes0", {0}), ints("starts0", {0}),
+              zeros("wpe", {32, 4}), zeros("bias", {32, 32})});
+}
+
+}  // namespace
+
+TEST_CASE("Gather on Range position ids bounds a clamped slice of a buffer (nanoGPT's causal mask)") {
+  // Without the embedding nothing bounds T: the mask has min(T,32) rows.
+  CHECK(nano(false)["mask"] == "FLOAT[min(T,32),32]");
+  // wpe(arange(T)) fails unless T <= 32 (or T = 0, where min(0,32) = 0 too): T rows.
+  auto r = nano(true);
+  CHECK(r["emb"] == "FLOAT[T,4]");
+  CHECK(r["mask"] == "FLOAT[T,32]");
+  // A widening Cast keeps the indices' values; a narrowing one may wrap them, so nothing follows.
+  CHECK(nano(true, DataType::INT64)["mask"] == "FLOAT[T,32]");
+  CHECK(nano(true, DataType::INT32)["mask"] == "FLOAT[min(T,32),32]");
+}
+
+TEST_CASE("A key/value cache's mask rows are the new tokens; a bound guarded by them is not used beyond") {
+  // HF GPT-2 (<= 4.35): positions arange(past, past + new) into 64 rows; the mask is
+  // bias[past : past + new, : past + new]. Rows: max(0, min(P+N,64) - min(P,64)), which is N when
+  // P + N <= 64 (N >= 1, the Gather has indices) and when N = 0. Columns: min(P+N, 64), which
+  // the fact does not settle: with N = 0 (no index, so no bound) and P > 64 they number 64.
+  std::vector<Node> nodes = {
+      node("Shape", {"past"}, {"ps"}),           node("Gather", {"ps", "one"}, {"p"}),
+      node("Shape", {"x"}, {"xs"}),              node("Gather", {"xs", "one"}, {"n"}),
+      node("Add", {"p", "n"}, {"k"}),            node("Range", {"p", "k", "one"}, {"pos"}),
+      node("Unsqueeze", {"pos", "axes0"}, {"pos2"}), node("Gather", {"wpe", "pos2"}, {"emb"}),
+      node("Unsqueeze", {"p", "axes0"}, {"start"}), node("Unsqueeze", {"k", "axes0"}, {"end"}),
+      node("Concat", {"start", "zero1"}, {"starts"}, {Attribute("axis", std::int64_t{0})}),
+      node("Concat", {"end", "end"}, {"ends"}, {Attribute("axis", std::int64_t{0})}),
+      node("Slice", {"bias", "starts", "ends", "axes01"}, {"mask"})};
+  auto r = run(std::move(nodes), {{"past", DataType::FLOAT, {"B", "P", "8"}}, {"x", DataType::FLOAT, {"B", "N", "8"}}},
+               {ints("one", {1}, true), ints("axes0", {0}), ints("zero1", {0}), ints("axes01", {0, 1}),
+                zeros("wpe", {64, 4}), zeros("bias", {64, 64})});
+  CHECK(r["emb"] == "FLOAT[1,N,4]");
+  CHECK(r["mask"] == "FLOAT[N,min(P+N,64)]");
+}
+
+TEST_CASE("Constant indices into a symbolic axis bound it from below") {
+  // x[:, 2] needs C >= 3, so x[:, :3] has 3 columns; without the Gather it has min(C,3).
+  auto slice = node("Slice", {"x", "zero1", "three", "one1"}, {"y"});
+  std::vector<Tensor> inits = {ints("two", {2}, true), ints("zero1", {0}), ints("three", {3}), ints("one1", {1})};
+  auto with = run({node("Gather", {"x", "two"}, {"g"}, {Attribute("axis", std::int64_t{1})}), slice},
+                  {{"x", DataType::FLOAT, {"B", "C"}}}, inits);
+  CHECK(with["g"] == "FLOAT[B]");
+  CHECK(with["y"] == "FLOAT[B,3]");
+  auto without = run({node("Identity", {"x"}, {"g"}), slice}, {{"x", DataType::FLOAT, {"B", "C"}}}, inits);
+  CHECK(without["y"] == "FLOAT[B,min(C,3)]");
+}
+
+TEST_CASE("A Gather inside a branch proves nothing for the rest of the model") {
+  // The same index x[:, 2] in an If branch may never run: x[:, :3] keeps min(C,3).
+  Graph then_g;
+  then_g.nodes = {node("Gather", {"x", "two"}, {"g"}, {Attribute("axis", std::int64_t{1})})};
+  then_g.outputs.emplace_back();
+  then_g.outputs.back().name = "g";
+  Graph else_g;
+  else_g.nodes = {node("ReduceSum", {"x", "one1"}, {"h"}, {Attribute("keepdims", std::int64_t{0})})};
+  else_g.outputs.emplace_back();
+  else_g.outputs.back().name = "h";
+  auto cond = node("If", {"c"}, {"b"});
+  cond.set_attribute(Attribute("then_branch", std::move(then_g)));
+  cond.set_attribute(Attribute("else_branch", std::move(else_g)));
+  auto r = run({cond, node("Slice", {"x", "zero1", "three", "one1"}, {"y"})},
+               {{"c", DataType::BOOL, {}}, {"x", DataType::FLOAT, {"B", "C"}}},
+               {ints("two", {2}, true), ints("zero1", {0}), ints("three", {3}), ints("one1", {1})});
+  CHECK(r["b"] == "FLOAT[B]");
+  CHECK(r["y"] == "FLOAT[B,min(C,3)]");
+}
