@@ -590,6 +590,77 @@ class NanoGPTModel(nn.Module):
         return self.lnf(x) @ self.wte.weight.t(), att
 
 
+class RMSNorm(nn.Module):
+    """x / sqrt(mean(x^2) + eps), scaled."""
+
+    def __init__(self, d):
+        super().__init__()
+        self.w = nn.Parameter(torch.ones(d))
+
+    def forward(self, x):
+        return self.w * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6))
+
+
+def rotate_half(x):
+    """Llama's rotation: the halves of the last axis swapped, the first negated."""
+    h = x.shape[-1] // 2
+    return torch.cat((-x[..., h:], x[..., :h]), dim=-1)
+
+
+class LlamaCacheModel(nn.Module):
+    """One decoding step of a LLaMA-style decoder written as HuggingFace's Llama (<= 4.35) is: RMSNorm,
+    rotary embeddings from cos/sin buffers sliced to past + new rows and gathered at positions
+    arange(past, past + new), rotate_half by slicing halves, grouped-query attention (2 key/value
+    heads repeated by expand + reshape), a causal mask built with masked_fill and concatenated with
+    zeros for the cached positions, a SiLU-gated MLP."""
+
+    MAXP, VOCAB, H, KVH, HD = 48, 40, 4, 2, 8
+
+    def __init__(self):
+        super().__init__()
+        e, kv = self.H * self.HD, self.KVH * self.HD
+        self.emb = nn.Embedding(self.VOCAB, e)
+        self.q, self.k = nn.Linear(e, e, bias=False), nn.Linear(e, kv, bias=False)
+        self.v, self.o = nn.Linear(e, kv, bias=False), nn.Linear(e, e, bias=False)
+        self.gate, self.up, self.down = nn.Linear(e, 64, bias=False), nn.Linear(e, 64, bias=False), nn.Linear(64, e,
+                                                                                                         bias=False)
+        self.n1, self.n2 = RMSNorm(e), RMSNorm(e)
+        inv = 1.0 / (10000 ** (torch.arange(0, self.HD, 2).float() / self.HD))
+        f = torch.einsum("i,j->ij", torch.arange(self.MAXP).float(), inv)
+        f = torch.cat((f, f), dim=-1)
+        self.register_buffer("cos_cached", f.cos()[None, None, :, :])
+        self.register_buffer("sin_cached", f.sin()[None, None, :, :])
+
+    def forward(self, ids, past_k, past_v):
+        b, n = ids.shape
+        past = past_k.shape[2]
+        pos = torch.arange(past, n + past, dtype=torch.long).unsqueeze(0).view(-1, n)
+        h = self.emb(ids)
+        x = self.n1(h)
+        q = self.q(x).view(b, n, self.H, self.HD).transpose(1, 2)
+        k = self.k(x).view(b, n, self.KVH, self.HD).transpose(1, 2)
+        v = self.v(x).view(b, n, self.KVH, self.HD).transpose(1, 2)
+        kv = n + past
+        cos = self.cos_cached[:, :, :kv, ...].squeeze(1).squeeze(0)[pos].unsqueeze(1)
+        sin = self.sin_cached[:, :, :kv, ...].squeeze(1).squeeze(0)[pos].unsqueeze(1)
+        q = q * cos + rotate_half(q) * sin
+        k = torch.cat([past_k, k * cos + rotate_half(k) * sin], dim=2)
+        v = torch.cat([past_v, v], dim=2)
+        rep = self.H // self.KVH
+        kr = k[:, :, None, :, :].expand(b, self.KVH, rep, kv, self.HD).reshape(b, self.H, kv, self.HD)
+        vr = v[:, :, None, :, :].expand(b, self.KVH, rep, kv, self.HD).reshape(b, self.H, kv, self.HD)
+        w = torch.matmul(q, kr.transpose(2, 3)) / (self.HD ** 0.5)
+        cond = torch.arange(n)
+        mask = torch.full((n, n), torch.finfo(torch.float32).min).masked_fill(cond < (cond + 1).view(n, 1), 0)
+        mask = torch.cat([torch.zeros(n, past), mask], dim=-1)
+        w = torch.softmax(w + mask[None, None, :, :].expand(b, 1, n, kv), dim=-1)
+        a = torch.matmul(w, vr).transpose(1, 2).reshape(b, n, self.H * self.HD)
+        h = h + self.o(a)
+        x = self.n2(h)
+        h = h + self.down(nn.functional.silu(self.gate(x)) * self.up(x))
+        return h @ self.emb.weight.t(), k, v
+
+
 class YoloHeadModel(nn.Module):
     """A YOLOv5-style detector on [batch, 3, H, W]: a stride-8/16/32 backbone (Conv stride 2 with
     padding, SiLU), an upsample-and-concat neck, and the Detect head: each scale's map viewed as
@@ -782,6 +853,13 @@ def main():
            {"idx": {0: "batch", 1: "T"}}, 14,
            [{"batch": 1, "T": 1}, {"batch": 2, "T": 7}, {"batch": 3, "T": 32}],
            {"idx": {"int_range": [0, NanoGPTModel.VOCAB]}}, out_dir)
+
+    export(LlamaCacheModel(), "llama_kv_cache",
+           (torch.randint(0, LlamaCacheModel.VOCAB, (2, 3)), torch.randn(2, 2, 5, 8), torch.randn(2, 2, 5, 8)),
+           ["ids", "past_k", "past_v"], ["logits", "present_k", "present_v"],
+           {"ids": {0: "batch", 1: "new"}, "past_k": {0: "batch", 2: "past"}, "past_v": {0: "batch", 2: "past"}}, 14,
+           [{"batch": 1, "new": 1, "past": 9}, {"batch": 2, "new": 3, "past": 5}, {"batch": 3, "new": 7, "past": 41}],
+           {"ids": {"int_range": [0, LlamaCacheModel.VOCAB]}}, out_dir)
 
     export(YoloHeadModel(), "yolo_head", (torch.randn(1, 3, 64, 96),), ["images"], ["pred", "p16"],
            {"images": {0: "batch", 2: "H", 3: "W"}}, 12,
