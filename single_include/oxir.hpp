@@ -8879,6 +8879,13 @@ class Engine {
   std::unordered_map<std::string_view, DimExpr> max_at_least_;
   void collect_size_facts(InferContext& ctx, const Node& n);
   void apply_size_facts(InferContext& ctx);
+  /// r (resolved) rewritten with facts_ resolved as they stand now.
+  DimExpr resolved_facts_applied(const DimExpr& r) {
+    std::vector<SizeFact> facts;
+    facts.reserve(facts_.size());
+    for (const auto& f : facts_) facts.push_back(SizeFact{syms.resolve(f.guard), syms.resolve(f.lhs), syms.resolve(f.rhs)});
+    return infer::apply_size_facts(r, facts);
+  }
   /// The printed form of a resolved compound size (write-back only: the symbols no longer
   /// change). Values along a chain of layers share one expression, printed once; the memo keeps
   /// each key expression alive, so its address cannot be reused by another one.
@@ -8986,7 +8993,10 @@ inline void Engine::shape_into(std::optional<Shape>& out, const std::optional<Di
       dims.emplace_back(*c);
       continue;
     }
-    const DimExpr r = syms.resolve(e);
+    DimExpr r = syms.resolve(e);
+    // Facts found after this size was computed (a Gather that bounds an earlier slice) hold for
+    // the whole model, so they apply here too.
+    if (!facts_.empty() && facts_detail::has_minmax(r)) r = resolved_facts_applied(r);
     if (auto c = r.const_value())
       dims.emplace_back(*c);
     else if (auto id = r.as_symbol())
@@ -9468,16 +9478,10 @@ inline void Engine::collect_size_facts(InferContext& ctx, const Node& n) {
 }
 
 inline void Engine::apply_size_facts(InferContext& ctx) {
-  std::vector<SizeFact> facts;
   for (auto& out : ctx.outputs_) {
     if (!out) continue;
     auto fix = [&](DimExpr& d) {
-      if (!facts_detail::has_minmax(d)) return;
-      if (facts.empty()) {
-        facts.reserve(facts_.size());
-        for (const auto& f : facts_) facts.push_back(SizeFact{syms.resolve(f.guard), syms.resolve(f.lhs), syms.resolve(f.rhs)});
-      }
-      d = infer::apply_size_facts(syms.resolve(d), facts);
+      if (facts_detail::has_minmax(d)) d = resolved_facts_applied(syms.resolve(d));
     };
     try {
       if (out->type.shape)
