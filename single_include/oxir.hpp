@@ -7329,6 +7329,11 @@ struct SizeFact {
 
 /// Facts kept per model (hostile models could otherwise make every node pay for thousands).
 inline constexpr std::size_t kMaxSizeFacts = 32;
+/// Work spent applying facts, per model: a unit per subexpression visited, kFactComparisonWork
+/// per comparison of two sizes (each a bounded proof, see ops::nonneg). The real test models use
+/// at most about 12,000 (Faster R-CNN); past the budget, sizes are left as they are.
+inline constexpr std::int64_t kMaxFactWork = std::int64_t{1} << 16;
+inline constexpr std::int64_t kFactComparisonWork = 16;
 
 namespace facts_detail {
 
@@ -7355,9 +7360,9 @@ inline bool le_under(const DimExpr& x, const DimExpr& y, const SizeFact& f) {
   return proven_le(x, y) || proven_le(x - f.lhs, y - f.rhs);
 }
 
-inline DimExpr refine(const DimExpr& e, const SizeFact& f, int& budget);
+inline DimExpr refine(const DimExpr& e, const SizeFact& f, std::int64_t& budget);
 
-inline DimExpr refine_atom(const Atom& a, const SizeFact& f, int& budget) {
+inline DimExpr refine_atom(const Atom& a, const SizeFact& f, std::int64_t& budget) {
   std::vector<DimExpr> args;
   args.reserve(a.args->size());
   for (const auto& x : *a.args) args.push_back(refine(x, f, budget));
@@ -7373,7 +7378,8 @@ inline DimExpr refine_atom(const Atom& a, const SizeFact& f, int& budget) {
       for (std::size_t i = 0; i < args.size(); ++i) {
         bool dominated = false;
         auto beats = [&](const DimExpr& other) {
-          if (budget-- <= 0) return false;
+          budget -= kFactComparisonWork;
+          if (budget <= 0) return false;
           return is_max ? le_under(args[i], other, f) : le_under(other, args[i], f);
         };
         for (const auto& k : kept)
@@ -7391,8 +7397,8 @@ inline DimExpr refine_atom(const Atom& a, const SizeFact& f, int& budget) {
   return DimExpr::symbol(a.id);
 }
 
-inline DimExpr refine(const DimExpr& e, const SizeFact& f, int& budget) {
-  if (budget <= 0 || !has_minmax(e)) return e;
+inline DimExpr refine(const DimExpr& e, const SizeFact& f, std::int64_t& budget) {
+  if (--budget <= 0 || !has_minmax(e)) return e;
   DimExpr sum;
   for (const auto& t : e.terms()) {
     DimExpr prod(t.coeff);
@@ -7441,14 +7447,15 @@ inline bool usable_guard(const DimExpr& guard) { return facts_detail::guard_symb
 
 /// `e` with the min/max operands that `facts` (resolved, like `e`) prove redundant removed. A
 /// fact whose guard is a product of symbols is applied only when the result and `e` agree with
-/// each of those symbols set to 0 (the executions the fact says nothing about).
-inline DimExpr apply_size_facts(const DimExpr& e, std::span<const SizeFact> facts) {
+/// each of those symbols set to 0 (the executions the fact says nothing about). `budget` (work
+/// units, see kMaxFactWork) is shared by the calls of one model.
+inline DimExpr apply_size_facts(const DimExpr& e, std::span<const SizeFact> facts, std::int64_t& budget) {
   DimExpr cur = e;
   for (const auto& f : facts) {
-    if (!facts_detail::has_minmax(cur)) break;
+    if (budget <= 0 || !facts_detail::has_minmax(cur)) break;
     try {
-      int budget = 512;
       DimExpr r = facts_detail::refine(cur, f, budget);
+      if (budget <= 0) break;  // cut short: r may not be complete
       if (r == cur) continue;
       const auto ids = facts_detail::guard_symbols(f.guard);
       if (!ids) continue;
@@ -8877,14 +8884,17 @@ class Engine {
   /// from a Range: a size that their largest element reaches whenever they have elements.
   std::vector<SizeFact> facts_;
   std::unordered_map<std::string_view, DimExpr> max_at_least_;
+  std::int64_t facts_work_ = kMaxFactWork;  ///< what applying facts may still cost
   void collect_size_facts(InferContext& ctx, const Node& n);
   void apply_size_facts(InferContext& ctx);
   /// r (resolved) rewritten with facts_ resolved as they stand now.
   DimExpr resolved_facts_applied(const DimExpr& r) {
+    facts_work_ -= static_cast<std::int64_t>(facts_.size());
+    if (facts_work_ <= 0) return r;
     std::vector<SizeFact> facts;
     facts.reserve(facts_.size());
     for (const auto& f : facts_) facts.push_back(SizeFact{syms.resolve(f.guard), syms.resolve(f.lhs), syms.resolve(f.rhs)});
-    return infer::apply_size_facts(r, facts);
+    return infer::apply_size_facts(r, facts, facts_work_);
   }
   /// The printed form of a resolved compound size (write-back only: the symbols no longer
   /// change). Values along a chain of layers share one expression, printed once; the memo keeps
@@ -9461,7 +9471,8 @@ inline void Engine::collect_size_facts(InferContext& ctx, const Node& n) {
     if (axis < 0) axis += rank;
     const DimExpr last = ctx.resolve((*data)[static_cast<std::size_t>(axis)]) - DimExpr(1);
     auto add = [&](DimExpr guard, DimExpr lhs) {
-      if (facts_.size() >= kMaxSizeFacts || !usable_guard(guard)) return;
+      facts_work_ -= kFactComparisonWork;
+      if (facts_.size() >= kMaxSizeFacts || facts_work_ <= 0 || !usable_guard(guard)) return;
       if (facts_detail::proven_le(lhs, last)) return;  // nothing new
       if (lhs.is_const() && last.is_const()) return;  // an index out of range: a model error, no size fact
       facts_.push_back(SizeFact{std::move(guard), std::move(lhs), last});

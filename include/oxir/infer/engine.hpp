@@ -357,14 +357,17 @@ class Engine {
   /// from a Range: a size that their largest element reaches whenever they have elements.
   std::vector<SizeFact> facts_;
   std::unordered_map<std::string_view, DimExpr> max_at_least_;
+  std::int64_t facts_work_ = kMaxFactWork;  ///< what applying facts may still cost
   void collect_size_facts(InferContext& ctx, const Node& n);
   void apply_size_facts(InferContext& ctx);
   /// r (resolved) rewritten with facts_ resolved as they stand now.
   DimExpr resolved_facts_applied(const DimExpr& r) {
+    facts_work_ -= static_cast<std::int64_t>(facts_.size());
+    if (facts_work_ <= 0) return r;
     std::vector<SizeFact> facts;
     facts.reserve(facts_.size());
     for (const auto& f : facts_) facts.push_back(SizeFact{syms.resolve(f.guard), syms.resolve(f.lhs), syms.resolve(f.rhs)});
-    return infer::apply_size_facts(r, facts);
+    return infer::apply_size_facts(r, facts, facts_work_);
   }
   /// The printed form of a resolved compound size (write-back only: the symbols no longer
   /// change). Values along a chain of layers share one expression, printed once; the memo keeps
@@ -941,7 +944,8 @@ inline void Engine::collect_size_facts(InferContext& ctx, const Node& n) {
     if (axis < 0) axis += rank;
     const DimExpr last = ctx.resolve((*data)[static_cast<std::size_t>(axis)]) - DimExpr(1);
     auto add = [&](DimExpr guard, DimExpr lhs) {
-      if (facts_.size() >= kMaxSizeFacts || !usable_guard(guard)) return;
+      facts_work_ -= kFactComparisonWork;
+      if (facts_.size() >= kMaxSizeFacts || facts_work_ <= 0 || !usable_guard(guard)) return;
       if (facts_detail::proven_le(lhs, last)) return;  // nothing new
       if (lhs.is_const() && last.is_const()) return;  // an index out of range: a model error, no size fact
       facts_.push_back(SizeFact{std::move(guard), std::move(lhs), last});

@@ -32,6 +32,11 @@ struct SizeFact {
 
 /// Facts kept per model (hostile models could otherwise make every node pay for thousands).
 inline constexpr std::size_t kMaxSizeFacts = 32;
+/// Work spent applying facts, per model: a unit per subexpression visited, kFactComparisonWork
+/// per comparison of two sizes (each a bounded proof, see ops::nonneg). The real test models use
+/// at most about 12,000 (Faster R-CNN); past the budget, sizes are left as they are.
+inline constexpr std::int64_t kMaxFactWork = std::int64_t{1} << 16;
+inline constexpr std::int64_t kFactComparisonWork = 16;
 
 namespace facts_detail {
 
@@ -58,9 +63,9 @@ inline bool le_under(const DimExpr& x, const DimExpr& y, const SizeFact& f) {
   return proven_le(x, y) || proven_le(x - f.lhs, y - f.rhs);
 }
 
-inline DimExpr refine(const DimExpr& e, const SizeFact& f, int& budget);
+inline DimExpr refine(const DimExpr& e, const SizeFact& f, std::int64_t& budget);
 
-inline DimExpr refine_atom(const Atom& a, const SizeFact& f, int& budget) {
+inline DimExpr refine_atom(const Atom& a, const SizeFact& f, std::int64_t& budget) {
   std::vector<DimExpr> args;
   args.reserve(a.args->size());
   for (const auto& x : *a.args) args.push_back(refine(x, f, budget));
@@ -76,7 +81,8 @@ inline DimExpr refine_atom(const Atom& a, const SizeFact& f, int& budget) {
       for (std::size_t i = 0; i < args.size(); ++i) {
         bool dominated = false;
         auto beats = [&](const DimExpr& other) {
-          if (budget-- <= 0) return false;
+          budget -= kFactComparisonWork;
+          if (budget <= 0) return false;
           return is_max ? le_under(args[i], other, f) : le_under(other, args[i], f);
         };
         for (const auto& k : kept)
@@ -94,8 +100,8 @@ inline DimExpr refine_atom(const Atom& a, const SizeFact& f, int& budget) {
   return DimExpr::symbol(a.id);
 }
 
-inline DimExpr refine(const DimExpr& e, const SizeFact& f, int& budget) {
-  if (budget <= 0 || !has_minmax(e)) return e;
+inline DimExpr refine(const DimExpr& e, const SizeFact& f, std::int64_t& budget) {
+  if (--budget <= 0 || !has_minmax(e)) return e;
   DimExpr sum;
   for (const auto& t : e.terms()) {
     DimExpr prod(t.coeff);
@@ -144,14 +150,15 @@ inline bool usable_guard(const DimExpr& guard) { return facts_detail::guard_symb
 
 /// `e` with the min/max operands that `facts` (resolved, like `e`) prove redundant removed. A
 /// fact whose guard is a product of symbols is applied only when the result and `e` agree with
-/// each of those symbols set to 0 (the executions the fact says nothing about).
-inline DimExpr apply_size_facts(const DimExpr& e, std::span<const SizeFact> facts) {
+/// each of those symbols set to 0 (the executions the fact says nothing about). `budget` (work
+/// units, see kMaxFactWork) is shared by the calls of one model.
+inline DimExpr apply_size_facts(const DimExpr& e, std::span<const SizeFact> facts, std::int64_t& budget) {
   DimExpr cur = e;
   for (const auto& f : facts) {
-    if (!facts_detail::has_minmax(cur)) break;
+    if (budget <= 0 || !facts_detail::has_minmax(cur)) break;
     try {
-      int budget = 512;
       DimExpr r = facts_detail::refine(cur, f, budget);
+      if (budget <= 0) break;  // cut short: r may not be complete
       if (r == cur) continue;
       const auto ids = facts_detail::guard_symbols(f.guard);
       if (!ids) continue;
