@@ -133,3 +133,21 @@ TEST_CASE("A Gather inside a branch proves nothing for the rest of the model") {
   CHECK(r["b"] == "FLOAT[B]");
   CHECK(r["y"] == "FLOAT[B,min(C,3)]");
 }
+
+TEST_CASE("Sizes a main-graph tensor has are known to be >= 0") {
+  // A stride-5 convolution gives floor(S/5)-1 frames (negative as an expression when S < 5, but a
+  // tensor size, so >= 0 whenever the model runs). Dropping the last of floor(S/5) pooled frames
+  // then gives floor(S/5)-1 rather than max(0, floor(S/5)-1) (wav2vec2's positional convolution).
+  Tensor w = zeros("w", {1, 1, 10});
+  auto pool = node("AveragePool", {"x"}, {"p"}, {Attribute("kernel_shape", std::vector<std::int64_t>{5}),
+                                                 Attribute("strides", std::vector<std::int64_t>{5})});
+  auto slice = node("Slice", {"p", "zero1", "minus1", "two1"}, {"s"});
+  std::vector<Tensor> inits = {ints("zero1", {0}), ints("minus1", {-1}), ints("two1", {2}), w};
+  auto conv = node("Conv", {"x", "w"}, {"c"}, {Attribute("strides", std::vector<std::int64_t>{5})});
+  auto with = run({conv, pool, slice}, {{"x", DataType::FLOAT, {"B", "1", "S"}}}, inits);
+  CHECK(with["c"] == "FLOAT[B,1,floor(S/5)-1]");
+  CHECK(with["p"] == "FLOAT[B,1,floor(S/5)]");
+  CHECK(with["s"] == "FLOAT[B,1,floor(S/5)-1]");
+  auto without = run({pool, slice}, {{"x", DataType::FLOAT, {"B", "1", "S"}}}, inits);
+  CHECK(without["s"] == "FLOAT[B,1,max(0,floor(S/5)-1)]");
+}

@@ -360,6 +360,10 @@ class Engine {
   std::int64_t facts_work_ = kMaxFactWork;  ///< what applying facts may still cost
   void collect_size_facts(InferContext& ctx, const Node& n);
   void apply_size_facts(InferContext& ctx);
+  /// Adds the facts `d >= 0` for the main-graph output sizes d that nonneg() cannot prove (a
+  /// convolution's floor(S/5)-1): every tensor has sizes >= 0 in every execution that succeeds.
+  void record_sizes(InferContext& ctx);
+  std::size_t size_facts_ = 0;  ///< how many of facts_ record_sizes added
   /// r (resolved) rewritten with facts_ resolved as they stand now.
   DimExpr resolved_facts_applied(const DimExpr& r) {
     facts_work_ -= static_cast<std::int64_t>(facts_.size());
@@ -873,8 +877,10 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
     diagnose(Severity::Error, DiagnosticKind::InvalidNode, path(), &n, e.what());
   }
   (void)ok;
-  if (default_domain && sc.depth == 0 && sc.call_depth == 0) collect_size_facts(ctx, n);
+  const bool main_graph = sc.depth == 0 && sc.call_depth == 0;
+  if (default_domain && main_graph) collect_size_facts(ctx, n);
   if (!facts_.empty()) apply_size_facts(ctx);
+  if (main_graph) record_sizes(ctx);
   // Constant nodes: their tensor is visible to consumers as a constant.
   if (default_domain && n.op_type == "Constant" && n.has_output(0)) {
     if (auto a = n.find_attribute("value"); a && a->kind() == AttributeType::TENSOR &&
@@ -945,7 +951,7 @@ inline void Engine::collect_size_facts(InferContext& ctx, const Node& n) {
     const DimExpr last = ctx.resolve((*data)[static_cast<std::size_t>(axis)]) - DimExpr(1);
     auto add = [&](DimExpr guard, DimExpr lhs) {
       facts_work_ -= kFactComparisonWork;
-      if (facts_.size() >= kMaxSizeFacts || facts_work_ <= 0 || !usable_guard(guard)) return;
+      if (facts_.size() - size_facts_ >= kMaxSizeFacts || facts_work_ <= 0 || !usable_guard(guard)) return;
       if (facts_detail::proven_le(lhs, last)) return;  // nothing new
       if (lhs.is_const() && last.is_const()) return;  // an index out of range: a model error, no size fact
       facts_.push_back(SizeFact{std::move(guard), std::move(lhs), last});
@@ -973,6 +979,31 @@ inline void Engine::apply_size_facts(InferContext& ctx) {
       if (out->sym_value)
         for (auto& d : *out->sym_value) fix(d);
     } catch (const Error&) {  // left as they are
+    }
+  }
+}
+
+inline void Engine::record_sizes(InferContext& ctx) {
+  for (auto& out : ctx.outputs_) {
+    if (!out || !out->type.shape) continue;
+    for (const auto& d : *out->type.shape) {
+      if (size_facts_ >= kMaxSizeFacts || facts_work_ <= 0) return;
+      if (d.is_const() || d.as_symbol()) continue;
+      // Only sizes with a term that can be negative (a quick test before the proof).
+      bool negative_term = false;
+      for (const auto& t : d.terms()) negative_term = negative_term || t.coeff < 0;
+      if (!negative_term) continue;
+      facts_work_ -= kFactComparisonWork;
+      try {
+        const DimExpr r = syms.resolve(d);
+        if (ops::nonneg(r)) continue;
+        bool known = false;
+        for (const auto& f : facts_) known = known || (f.lhs.is(0) && f.rhs == r);
+        if (known) continue;
+        facts_.push_back(SizeFact{DimExpr(1), DimExpr(0), r});
+        ++size_facts_;
+      } catch (const Error&) {  // overflow: no fact
+      }
     }
   }
 }

@@ -9,6 +9,9 @@
 // `max(0, min(past+new, 1024) - min(past, 1024))` rows, which is `new` in every execution that
 // gets past the position embedding.
 //
+// The sizes of main-graph tensors are facts too (>= 0), which a size expression such as a
+// convolution's floor(S/5)-1 does not show: max(0, floor(S/5)-1) is then floor(S/5)-1.
+//
 // Facts are collected only from nodes of the main graph (which always run; a node in a branch or
 // a loop body may not) and hold for the whole model once found. They only ever remove operands of
 // min/max, and only when the result is proven equal in every execution: a fact guarded by a
@@ -30,11 +33,12 @@ struct SizeFact {
   DimExpr guard, lhs, rhs;
 };
 
-/// Facts kept per model (hostile models could otherwise make every node pay for thousands).
+/// Facts kept per model of each kind, index bounds and sizes (hostile models could otherwise
+/// make every node pay for thousands).
 inline constexpr std::size_t kMaxSizeFacts = 32;
 /// Work spent applying facts, per model: a unit per subexpression visited, kFactComparisonWork
 /// per comparison of two sizes (each a bounded proof, see ops::nonneg). The real test models use
-/// at most about 12,000 (Faster R-CNN); past the budget, sizes are left as they are.
+/// at most 11,724 (Faster R-CNN); past the budget, sizes are left as they are.
 inline constexpr std::int64_t kMaxFactWork = std::int64_t{1} << 16;
 inline constexpr std::int64_t kFactComparisonWork = 16;
 

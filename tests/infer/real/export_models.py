@@ -661,6 +661,65 @@ class LlamaCacheModel(nn.Module):
         return h @ self.emb.weight.t(), k, v
 
 
+class Wav2Vec2Model(nn.Module):
+    """wav2vec2-style: conv feature encoder (kernel 10 stride 5, then kernel 3 stride 2 twice, kernel 2
+    stride 2), GroupNorm on the first layer, transpose, LayerNorm, projection, positional conv (kernel
+    16, padding 8, groups 4) whose last frame is dropped ([:, :, :-1]), GELU, residual. Dropping the
+    last of the positional conv's L+1 frames leaves max(0, L), which is the encoder's L =
+    floor((samples+20)/40)-1 frames only because L, a tensor's size, is >= 0."""
+
+    def __init__(self):
+        super().__init__()
+        self.convs = nn.ModuleList([nn.Conv1d(1, 8, 10, 5, bias=False), nn.Conv1d(8, 8, 3, 2, bias=False),
+                                    nn.Conv1d(8, 8, 3, 2, bias=False), nn.Conv1d(8, 8, 2, 2, bias=False)])
+        self.gn = nn.GroupNorm(8, 8)
+        self.ln, self.proj = nn.LayerNorm(8), nn.Linear(8, 16)
+        self.pos = nn.Conv1d(16, 16, 16, padding=8, groups=4)
+
+    def forward(self, wav):
+        x = wav[:, None]
+        for i, c in enumerate(self.convs):
+            x = c(x)
+            if i == 0:
+                x = self.gn(x)
+            x = nn.functional.gelu(x)
+        x = self.proj(self.ln(x.transpose(1, 2)))
+        p = self.pos(x.transpose(1, 2))[:, :, :-1]
+        return x + nn.functional.gelu(p).transpose(1, 2)
+
+
+class T5BiasModel(nn.Module):
+    """T5-style relative position bias: bucketed (log-spaced beyond half the buckets) relative
+    positions of arange(q)[:, None] and arange(k)[None, :], an Embedding of buckets, permuted to
+    [1, heads, q, k] and added to scores of q against k."""
+
+    NB, MAXD, H = 8, 20, 2
+
+    def __init__(self):
+        super().__init__()
+        self.emb, self.q, self.k = nn.Embedding(self.NB, self.H), nn.Linear(8, 16), nn.Linear(8, 16)
+
+    def bucket(self, rel):
+        n = self.NB // 2
+        ret = (rel > 0).to(torch.long) * n
+        rel = torch.abs(rel)
+        exact = n // 2
+        small = rel < exact
+        large = exact + (torch.log(rel.float() / exact) / math.log(self.MAXD / exact) * (n - exact)).to(torch.long)
+        large = torch.min(large, torch.full_like(large, n - 1))
+        return ret + torch.where(small, rel, large)
+
+    def forward(self, x, mem):
+        b, ql, _ = x.shape
+        kl = mem.shape[1]
+        ctx = torch.arange(ql, dtype=torch.long)[:, None]
+        memp = torch.arange(kl, dtype=torch.long)[None, :]
+        bias = self.emb(self.bucket(memp - ctx)).permute([2, 0, 1]).unsqueeze(0)
+        q = self.q(x).view(b, ql, self.H, 8).transpose(1, 2)
+        k = self.k(mem).view(b, kl, self.H, 8).transpose(1, 2)
+        return torch.softmax(q @ k.transpose(-1, -2) + bias, dim=-1)
+
+
 class YoloHeadModel(nn.Module):
     """A YOLOv5-style detector on [batch, 3, H, W]: a stride-8/16/32 backbone (Conv stride 2 with
     padding, SiLU), an upsample-and-concat neck, and the Detect head: each scale's map viewed as
@@ -860,6 +919,14 @@ def main():
            {"ids": {0: "batch", 1: "new"}, "past_k": {0: "batch", 2: "past"}, "past_v": {0: "batch", 2: "past"}}, 14,
            [{"batch": 1, "new": 1, "past": 9}, {"batch": 2, "new": 3, "past": 5}, {"batch": 3, "new": 7, "past": 41}],
            {"ids": {"int_range": [0, LlamaCacheModel.VOCAB]}}, out_dir)
+
+    export(Wav2Vec2Model(), "wav2vec2_features", (torch.randn(2, 1600),), ["wav"], ["y"],
+           {"wav": {0: "batch", 1: "samples"}}, 14,
+           [{"batch": 1, "samples": 1600}, {"batch": 2, "samples": 2001}, {"batch": 3, "samples": 3333}], {}, out_dir)
+
+    export(T5BiasModel(), "t5_relative_bias", (torch.randn(2, 5, 8), torch.randn(2, 7, 8)), ["x", "mem"], ["att"],
+           {"x": {0: "batch", 1: "q"}, "mem": {0: "batch", 1: "k"}}, 14,
+           [{"batch": 1, "q": 1, "k": 9}, {"batch": 2, "q": 5, "k": 7}, {"batch": 3, "q": 30, "k": 2}], {}, out_dir)
 
     export(YoloHeadModel(), "yolo_head", (torch.randn(1, 3, 64, 96),), ["images"], ["pred", "p16"],
            {"images": {0: "batch", 2: "H", 3: "W"}}, 12,
