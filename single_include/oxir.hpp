@@ -8889,7 +8889,7 @@ class Engine {
   std::vector<SizeFact> facts_;
   std::unordered_map<std::string_view, DimExpr> max_at_least_;
   std::int64_t facts_work_ = kMaxFactWork;  ///< what applying facts may still cost
-  void collect_size_facts(InferContext& ctx, const Node& n);
+  void collect_size_facts(InferContext& ctx, const Node& n, bool default_domain);
   void apply_size_facts(InferContext& ctx);
   /// Adds the facts `d >= 0` for the main-graph output sizes d that nonneg() cannot prove (a
   /// convolution's floor(S/5)-1): every tensor has sizes >= 0 in every execution that succeeds.
@@ -9409,7 +9409,7 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
   }
   (void)ok;
   const bool main_graph = sc.depth == 0 && sc.call_depth == 0;
-  if (default_domain && main_graph) collect_size_facts(ctx, n);
+  if (main_graph) collect_size_facts(ctx, n, default_domain);
   if (!facts_.empty()) apply_size_facts(ctx);
   if (main_graph) record_sizes(ctx);
   // Constant nodes: their tensor is visible to consumers as a constant.
@@ -9437,9 +9437,12 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
   }
 }
 
-inline void Engine::collect_size_facts(InferContext& ctx, const Node& n) {
+inline void Engine::collect_size_facts(InferContext& ctx, const Node& n, bool default_domain) {
   const std::string_view op = n.op_type;
-  if (n.outputs.empty() || ctx.outputs_.empty() || !ctx.outputs_[0]) return;
+  // A name defined again (a malformed model) must not keep what its first definition had.
+  if (!max_at_least_.empty())
+    for (const auto& o : n.outputs) max_at_least_.erase(o);
+  if (!default_domain || n.outputs.empty() || ctx.outputs_.empty() || !ctx.outputs_[0]) return;
   const DataType out_elem = ctx.outputs_[0]->type.elem;
   try {
     if (op == "Range") {

@@ -151,3 +151,17 @@ TEST_CASE("Sizes a main-graph tensor has are known to be >= 0") {
   auto without = run({pool, slice}, {{"x", DataType::FLOAT, {"B", "1", "S"}}}, inits);
   CHECK(without["s"] == "FLOAT[B,1,max(0,floor(S/5)-1)]");
 }
+
+TEST_CASE("A name defined twice (malformed) does not keep the bound of its first definition") {
+  // pos is first a Range(0, T), then redefined as the constant [0]: the Gather sees [0], which
+  // bounds nothing, so the mask keeps min(T,32).
+  auto r = run({node("Shape", {"x"}, {"shape"}), node("Gather", {"shape", "one"}, {"t"}),
+                node("Range", {"zero", "t", "one"}, {"pos"}), node("Identity", {"zero1"}, {"pos"}),
+                node("Gather", {"wpe", "pos"}, {"emb"}), node("Unsqueeze", {"t", "axes0"}, {"end"}),
+                node("Slice", {"bias", "starts0", "end", "axes0"}, {"mask"})},
+               {{"x", DataType::INT64, {"B", "T"}}},
+               {ints("zero", {0}, true), ints("one", {1}, true), ints("zero1", {0}), ints("axes0", {0}),
+                ints("starts0", {0}), zeros("wpe", {32, 4}), zeros("bias", {32, 32})});
+  CHECK(r["emb"] == "FLOAT[1,4]");
+  CHECK(r["mask"] == "FLOAT[min(T,32),32]");
+}
