@@ -359,6 +359,24 @@ class Engine {
   std::unordered_map<std::string_view, DimExpr> max_at_least_;
   std::int64_t facts_work_ = kMaxFactWork;  ///< what applying facts may still cost
   void collect_size_facts(InferContext& ctx, const Node& n, bool default_domain);
+  /// Size facts (facts.hpp) after a node's rule, behind cheap tests: most nodes of most models
+  /// have nothing to do here (kept out of line, off infer_node's path).
+  [[gnu::noinline]] void size_facts_after(InferContext& ctx, const Node& n, bool default_domain, bool main_graph) {
+    if (main_graph && (!max_at_least_.empty() || may_yield_fact(n.op_type))) collect_size_facts(ctx, n, default_domain);
+    if (!facts_.empty()) apply_size_facts(ctx);
+    if (main_graph && may_be_negative_size(ctx)) record_sizes(ctx);
+  }
+  static bool may_yield_fact(std::string_view op) noexcept {
+    return op == "Range" || op == "Gather" || op == "GatherElements";
+  }
+  /// Whether an output has a compound size (record_sizes looks further).
+  static bool may_be_negative_size(const InferContext& ctx) noexcept {
+    for (const auto& out : ctx.outputs_)
+      if (out && out->type.shape)
+        for (const auto& d : *out->type.shape)
+          if (!d.is_const() && !d.as_symbol()) return true;
+    return false;
+  }
   void apply_size_facts(InferContext& ctx);
   /// Adds the facts `d >= 0` for the main-graph output sizes d that nonneg() cannot prove (a
   /// convolution's floor(S/5)-1): every tensor has sizes >= 0 in every execution that succeeds.
@@ -878,9 +896,7 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
   }
   (void)ok;
   const bool main_graph = sc.depth == 0 && sc.call_depth == 0;
-  if (main_graph) collect_size_facts(ctx, n, default_domain);
-  if (!facts_.empty()) apply_size_facts(ctx);
-  if (main_graph) record_sizes(ctx);
+  if (main_graph || !facts_.empty()) size_facts_after(ctx, n, default_domain, main_graph);
   // Constant nodes: their tensor is visible to consumers as a constant.
   if (default_domain && n.op_type == "Constant" && n.has_output(0)) {
     if (auto a = n.find_attribute("value"); a && a->kind() == AttributeType::TENSOR &&
