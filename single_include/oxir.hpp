@@ -7370,35 +7370,27 @@ inline DimExpr refine_atom(const Atom& a, const SizeFact& f, std::int64_t& budge
   std::vector<DimExpr> args;
   args.reserve(a.args->size());
   for (const auto& x : *a.args) args.push_back(refine(x, f, budget));
-  switch (a.op) {
-    case Atom::Op::FloorDivConst: return floor_div(args[0], DimExpr(a.id));
-    case Atom::Op::FloorDiv: return floor_div(args[0], args[1]);
-    case Atom::Op::Min:
-    case Atom::Op::Max: {
-      const bool is_max = a.op == Atom::Op::Max;
-      // An operand goes when another one (kept, or still to come) bounds it: at least the last
-      // of a group of equal operands stays.
-      std::vector<DimExpr> kept;
-      for (std::size_t i = 0; i < args.size(); ++i) {
-        bool dominated = false;
-        auto beats = [&](const DimExpr& other) {
-          budget -= kFactComparisonWork;
-          if (budget <= 0) return false;
-          return is_max ? le_under(args[i], other, f) : le_under(other, args[i], f);
-        };
-        for (const auto& k : kept)
-          if (!dominated && beats(k)) dominated = true;
-        for (std::size_t j = i + 1; j < args.size() && !dominated; ++j)
-          if (beats(args[j])) dominated = true;
-        if (!dominated) kept.push_back(std::move(args[i]));
-      }
-      DimExpr r = kept[0];
-      for (std::size_t i = 1; i < kept.size(); ++i) r = is_max ? ops::max_of(r, kept[i]) : ops::min_of(r, kept[i]);
-      return r;
-    }
-    case Atom::Op::Symbol: break;
+  if (a.op != Atom::Op::Min && a.op != Atom::Op::Max) return detail::rebuild_atom(a, std::move(args));
+  const bool is_max = a.op == Atom::Op::Max;
+  // An operand goes when another one (kept, or still to come) bounds it: at least the last of a
+  // group of equal operands stays.
+  std::vector<DimExpr> kept;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    bool dominated = false;
+    auto beats = [&](const DimExpr& other) {
+      budget -= kFactComparisonWork;
+      if (budget <= 0) return false;
+      return is_max ? le_under(args[i], other, f) : le_under(other, args[i], f);
+    };
+    for (const auto& k : kept)
+      if (!dominated && beats(k)) dominated = true;
+    for (std::size_t j = i + 1; j < args.size() && !dominated; ++j)
+      if (beats(args[j])) dominated = true;
+    if (!dominated) kept.push_back(std::move(args[i]));
   }
-  return DimExpr::symbol(a.id);
+  DimExpr r = kept[0];
+  for (std::size_t i = 1; i < kept.size(); ++i) r = is_max ? ops::max_of(r, kept[i]) : ops::min_of(r, kept[i]);
+  return r;
 }
 
 inline DimExpr refine(const DimExpr& e, const SizeFact& f, std::int64_t& budget) {
@@ -8884,8 +8876,9 @@ class Engine {
   std::vector<std::optional<ValueInfoState>>& spare_outputs_ = ws_->spare_outputs;
   /// Function-body nodes that may still be inferred (set by run()).
   std::size_t function_budget_ = 0;
-  /// Facts the main graph's Gathers imply (facts.hpp), and for main-graph integer tensors made
-  /// from a Range: a size that their largest element reaches whenever they have elements.
+  /// Facts the main graph implies (facts.hpp: its Gathers' index bounds, its sizes >= 0), and for
+  /// main-graph integer tensors made from a Range: a size that their largest element reaches
+  /// whenever they have elements.
   std::vector<SizeFact> facts_;
   std::unordered_map<std::string_view, DimExpr> max_at_least_;
   std::int64_t facts_work_ = kMaxFactWork;  ///< what applying facts may still cost
@@ -9474,7 +9467,6 @@ inline void Engine::collect_size_facts(InferContext& ctx, const Node& n, bool de
       max_at_least_.insert_or_assign(n.outputs[0], at_least);
       return;
     }
-    if (max_at_least_.empty() && !(op == "Gather" || op == "GatherElements")) return;
     if (op == "Identity" || op == "Unsqueeze" || op == "Squeeze" || op == "Reshape" || op == "Flatten" ||
         op == "Expand" || op == "Transpose" || op == "Tile" || op == "Cast") {
       // Same elements (or copies of them; a non-empty result has a non-empty input).

@@ -353,8 +353,9 @@ class Engine {
   std::vector<std::optional<ValueInfoState>>& spare_outputs_ = ws_->spare_outputs;
   /// Function-body nodes that may still be inferred (set by run()).
   std::size_t function_budget_ = 0;
-  /// Facts the main graph's Gathers imply (facts.hpp), and for main-graph integer tensors made
-  /// from a Range: a size that their largest element reaches whenever they have elements.
+  /// Facts the main graph implies (facts.hpp: its Gathers' index bounds, its sizes >= 0), and for
+  /// main-graph integer tensors made from a Range: a size that their largest element reaches
+  /// whenever they have elements.
   std::vector<SizeFact> facts_;
   std::unordered_map<std::string_view, DimExpr> max_at_least_;
   std::int64_t facts_work_ = kMaxFactWork;  ///< what applying facts may still cost
@@ -943,7 +944,6 @@ inline void Engine::collect_size_facts(InferContext& ctx, const Node& n, bool de
       max_at_least_.insert_or_assign(n.outputs[0], at_least);
       return;
     }
-    if (max_at_least_.empty() && !(op == "Gather" || op == "GatherElements")) return;
     if (op == "Identity" || op == "Unsqueeze" || op == "Squeeze" || op == "Reshape" || op == "Flatten" ||
         op == "Expand" || op == "Transpose" || op == "Tile" || op == "Cast") {
       // Same elements (or copies of them; a non-empty result has a non-empty input).
