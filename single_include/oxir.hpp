@@ -7047,6 +7047,12 @@ class InferContext {
   /// Asserts a == b (operator semantics imply it). Returns false on a provable conflict, after
   /// recording a diagnostic that mentions `what` (throws in strict mode).
   bool unify(const DimExpr& a, const DimExpr& b, std::string_view what) const;
+  /// e >= 0 in every execution that succeeds: ops::nonneg (symbols are sizes), or through the
+  /// model's facts (facts.hpp), e.g. a convolution's floor((T+1)/4)-1 frames is >= 0 because a
+  /// main-graph tensor has that many. For the rules' integer arithmetic on sizes (Div truncates
+  /// like floor only for a non-negative dividend; a Slice bound that may be negative counts from
+  /// the end).
+  [[nodiscard]] bool provably_nonneg(const DimExpr& e) const;
   /// Multidirectional (numpy) broadcasting of shapes; conflicts (3 vs 4) are diagnosed.
   [[nodiscard]] Dims broadcast(std::span<const Dims* const> shapes) const;
   [[nodiscard]] Dims broadcast(const Dims& a, const Dims& b) const {
@@ -7358,10 +7364,13 @@ inline bool proven_le(const DimExpr& a, const DimExpr& b) {
   return le && *le;
 }
 
-/// x <= y, directly or through the fact: x - y = (x - lhs) + (lhs - rhs) - (y - rhs), where
-/// lhs - rhs <= 0, so x - lhs <= y - rhs is enough.
+/// x <= y, directly or through the fact (gap g = rhs - lhs >= 0): y - x >= g, that is
+/// x - lhs <= y - rhs; or, sizes being integers, 2(y - x) >= g - 1 (then y - x >= -1/2, so
+/// >= 0), which is what the fact 2a-3 >= 0 needs to give a-1 <= 2a-3.
 inline bool le_under(const DimExpr& x, const DimExpr& y, const SizeFact& f) {
-  return proven_le(x, y) || proven_le(x - f.lhs, y - f.rhs);
+  if (proven_le(x, y) || proven_le(x - f.lhs, y - f.rhs)) return true;
+  const DimExpr gap = f.rhs - f.lhs;
+  return proven_le(gap - DimExpr(1), DimExpr(2) * (y - x));
 }
 
 inline DimExpr refine(const DimExpr& e, const SizeFact& f, std::int64_t& budget);
@@ -8765,6 +8774,11 @@ class Engine {
   std::vector<ValueInfoState> infer_subgraph(InferContext& ctx, std::string_view attr,
                                              std::vector<ValueInfoState> inputs);
   [[nodiscard]] const InferOptions& options() const noexcept { return opts_; }
+  /// e >= 0 through an unconditional fact lhs <= rhs (guard 1), with gap g = rhs - lhs >= 0:
+  /// e - g >= 0, or, sizes being integers, 2e - g + 1 >= 0 (then e >= (g-1)/2 > -1). So the
+  /// fact floor((T+1)/4)-1 >= 0 also gives 2*floor((T+1)/4)-3 >= -1, and a fact 2a-3 >= 0 gives
+  /// a-1 >= 0. Charged to facts_work_.
+  bool nonneg_by_facts(const DimExpr& e);
 
   /// Converts a declared Type; unknown dims become fresh symbols (or `unnamed_prefix` + index).
   ValueType from_type(const Type& t, const std::string& unnamed_prefix = {}) {
@@ -9861,6 +9875,23 @@ inline void Engine::write_back() {
 
 // ---- InferContext members that need the engine ----
 
+inline bool Engine::nonneg_by_facts(const DimExpr& e) {
+  if (facts_.empty() || facts_work_ <= 0) return false;
+  try {
+    const DimExpr r = syms.resolve(e);
+    for (const auto& f : facts_) {
+      if (!f.guard.is(1)) continue;
+      facts_work_ -= 2 * kFactComparisonWork;
+      if (facts_work_ <= 0) return false;
+      const DimExpr gap = syms.resolve(f.rhs) - syms.resolve(f.lhs);
+      if (ops::nonneg(r - gap) || ops::nonneg(DimExpr(2) * r - gap + DimExpr(1))) return true;
+    }
+  } catch (const Error&) {  // overflow: unproven
+  }
+  return false;
+}
+
+inline bool InferContext::provably_nonneg(const DimExpr& e) const { return ops::nonneg(e) || engine_->nonneg_by_facts(e); }
 inline std::string InferContext::path() const { return scope_->path + ".node[" + std::to_string(index_) + "]"; }
 
 inline const ValueInfoState* InferContext::input_state(std::size_t i) const {
@@ -10884,12 +10915,12 @@ inline std::optional<DimExpr> v_div(const DimExpr& a, const DimExpr& b, InferCon
   if (auto q = exact_div(a, b)) return *q;
   if (!integral) return std::nullopt;
   // Truncation equals floor division for a non-negative numerator and a positive divisor.
-  if (nonneg(a) && nonneg(b) && (!cb || *cb > 0)) return floor_div(a, b);
+  if (c.provably_nonneg(a) && c.provably_nonneg(b) && (!cb || *cb > 0)) return floor_div(a, b);
   return std::nullopt;
 }
 
 /// Mod with fmod = 0: the result has the divisor's sign (floor semantics, as DimExpr's mod).
-inline std::optional<DimExpr> v_mod_floor(const DimExpr& a, const DimExpr& b, InferContext&) {
+inline std::optional<DimExpr> v_mod_floor(const DimExpr& a, const DimExpr& b, InferContext& c) {
   if (b.is(0)) return std::nullopt;
   auto ca = a.const_value(), cb = b.const_value();
   if (ca && cb) {
@@ -10898,18 +10929,18 @@ inline std::optional<DimExpr> v_mod_floor(const DimExpr& a, const DimExpr& b, In
     if (r != 0 && ((r < 0) != (*cb < 0))) r += *cb;
     return DimExpr(r);
   }
-  if (cb || (nonneg(a) && nonneg(b))) return mod(a, b);
+  if (cb || (c.provably_nonneg(a) && c.provably_nonneg(b))) return mod(a, b);
   return std::nullopt;
 }
 /// Mod with fmod = 1: the result has the dividend's sign (C fmod).
-inline std::optional<DimExpr> v_mod_trunc(const DimExpr& a, const DimExpr& b, InferContext&) {
+inline std::optional<DimExpr> v_mod_trunc(const DimExpr& a, const DimExpr& b, InferContext& c) {
   if (b.is(0)) return std::nullopt;
   auto ca = a.const_value(), cb = b.const_value();
   if (ca && cb) {
     if (*cb == -1) return DimExpr(0);
     return DimExpr(*ca % *cb);
   }
-  if (nonneg(a) && nonneg(b) && (!cb || *cb > 0)) return mod(a, b);
+  if (c.provably_nonneg(a) && c.provably_nonneg(b) && (!cb || *cb > 0)) return mod(a, b);
   return std::nullopt;
 }
 
@@ -10917,38 +10948,38 @@ inline std::optional<DimExpr> v_mod_trunc(const DimExpr& a, const DimExpr& b, In
 /// difference whose non-constant part cannot be negative (positive) and whose constant is
 /// positive (negative) has a known sign: Equal(size, -1) is false, as in the exporters'
 /// Where(Equal(shape, -1), 1, shape) before an Expand.
-inline std::optional<int> compare_values(const DimExpr& a, const DimExpr& b) {
+inline std::optional<int> compare_values(const DimExpr& a, const DimExpr& b, const InferContext& c) {
   if (a == b) return 0;
   const DimExpr d = a - b;
   if (auto v = d.const_value()) return *v < 0 ? -1 : (*v > 0 ? 1 : 0);
   const std::int64_t k = d.constant_term();
   const DimExpr rest = d - DimExpr(k);
-  if (k > 0 && nonneg(rest)) return 1;
-  if (k < 0 && nonneg(-rest)) return -1;
+  if (k > 0 && c.provably_nonneg(rest)) return 1;
+  if (k < 0 && c.provably_nonneg(-rest)) return -1;
   return std::nullopt;
 }
-inline std::optional<DimExpr> v_eq(const DimExpr& a, const DimExpr& b, InferContext&) {
-  auto s = compare_values(a, b);
+inline std::optional<DimExpr> v_eq(const DimExpr& a, const DimExpr& b, InferContext& c) {
+  auto s = compare_values(a, b, c);
   if (!s) return std::nullopt;
   return DimExpr(*s == 0 ? 1 : 0);
 }
-inline std::optional<DimExpr> v_lt(const DimExpr& a, const DimExpr& b, InferContext&) {
-  auto s = compare_values(a, b);
+inline std::optional<DimExpr> v_lt(const DimExpr& a, const DimExpr& b, InferContext& c) {
+  auto s = compare_values(a, b, c);
   if (!s) return std::nullopt;
   return DimExpr(*s < 0 ? 1 : 0);
 }
-inline std::optional<DimExpr> v_le(const DimExpr& a, const DimExpr& b, InferContext&) {
-  auto s = compare_values(a, b);
+inline std::optional<DimExpr> v_le(const DimExpr& a, const DimExpr& b, InferContext& c) {
+  auto s = compare_values(a, b, c);
   if (!s) return std::nullopt;
   return DimExpr(*s <= 0 ? 1 : 0);
 }
-inline std::optional<DimExpr> v_gt(const DimExpr& a, const DimExpr& b, InferContext&) {
-  auto s = compare_values(a, b);
+inline std::optional<DimExpr> v_gt(const DimExpr& a, const DimExpr& b, InferContext& c) {
+  auto s = compare_values(a, b, c);
   if (!s) return std::nullopt;
   return DimExpr(*s > 0 ? 1 : 0);
 }
-inline std::optional<DimExpr> v_ge(const DimExpr& a, const DimExpr& b, InferContext&) {
-  auto s = compare_values(a, b);
+inline std::optional<DimExpr> v_ge(const DimExpr& a, const DimExpr& b, InferContext& c) {
+  auto s = compare_values(a, b, c);
   if (!s) return std::nullopt;
   return DimExpr(*s >= 0 ? 1 : 0);
 }
@@ -10976,13 +11007,13 @@ inline std::optional<DimExpr> v_xor(const DimExpr& a, const DimExpr& b, InferCon
 }
 
 inline std::optional<DimExpr> u_neg(const DimExpr& a, InferContext&) { return -a; }
-inline std::optional<DimExpr> u_abs(const DimExpr& a, InferContext&) {
+inline std::optional<DimExpr> u_abs(const DimExpr& a, InferContext& c) {
   if (auto v = a.const_value()) {
     if (*v == std::numeric_limits<std::int64_t>::min()) return std::nullopt;
     return DimExpr(*v < 0 ? -*v : *v);
   }
-  if (nonneg(a)) return a;
-  if (DimExpr n = -a; nonneg(n)) return n;
+  if (c.provably_nonneg(a)) return a;
+  if (DimExpr n = -a; c.provably_nonneg(n)) return n;
   return std::nullopt;
 }
 inline std::optional<DimExpr> u_sign(const DimExpr& a, InferContext&) {
@@ -10995,9 +11026,9 @@ inline std::optional<DimExpr> u_not(const DimExpr& a, InferContext&) {
   return DimExpr(*x ? 0 : 1);
 }
 inline std::optional<DimExpr> u_same(const DimExpr& a, InferContext&) { return a; }
-inline std::optional<DimExpr> u_relu(const DimExpr& a, InferContext&) {
+inline std::optional<DimExpr> u_relu(const DimExpr& a, InferContext& c) {
   if (auto v = a.const_value()) return DimExpr(*v < 0 ? 0 : *v);
-  if (nonneg(a)) return a;
+  if (c.provably_nonneg(a)) return a;
   return std::nullopt;
 }
 
@@ -11343,7 +11374,7 @@ inline void cast_values(InferContext& c, DataType to) {
           const bool preserved =
               to == from || (to == DataType::INT64 && (is_signed(from) || bit_width(from) < 64));
           // Otherwise a symbolic size keeps its value in a wide enough integer type.
-          if (!preserved && (!nonneg(x) || bit_width(to) < 32)) return;
+          if (!preserved && (!c.provably_nonneg(x) || bit_width(to) < 32)) return;
           out.push_back(x);
         }
       } else {
@@ -14004,8 +14035,8 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
     e = std::clamp<I64>(e, -1, dim - 1);
     return DimExpr(s > e ? (s - e - 1) / (-step) + 1 : 0);
   }
-  // Symbolic: follow the clamping definition with min/max. Non-constant starts/ends are sizes
-  // (non-negative).
+  // Symbolic: follow the clamping definition with min/max. A non-constant start/end must be
+  // provably >= 0 (a size: when negative it would count from the end).
   if (step > 0) {
     // Common exporter forms first.
     if (sc && ec && *ec >= kHuge / 2) {
@@ -14013,7 +14044,7 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
       if (*sc > 0) {
         // x[s:] has max(d-s, 0) elements: d-s alone would claim a negative size when d < s.
         const DimExpr rest = d - DimExpr(*sc);
-        return nonneg(rest) ? ceil_div(rest, DimExpr(step)) : max_of(DimExpr(0), ceil_div(rest, DimExpr(step)));
+        return c.provably_nonneg(rest) ? ceil_div(rest, DimExpr(step)) : max_of(DimExpr(0), ceil_div(rest, DimExpr(step)));
       }
       return ceil_div(min_of(d, DimExpr(-*sc)), DimExpr(step));
     }
@@ -14033,16 +14064,16 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
         return min_of(DimExpr(*xc), d);
       }
       if (auto k = just_below(x)) return max_of(DimExpr(0), d + DimExpr(*k));
-      if (!nonneg(x)) return DimExpr();  // marker handled below
+      if (!c.provably_nonneg(x)) return DimExpr();  // marker handled below
       return min_of(x, d);
     };
-    if ((!sc && !nonneg(start) && !just_below(start)) || (!ec && !nonneg(end) && !just_below(end)))
+    if ((!sc && !c.provably_nonneg(start) && !just_below(start)) || (!ec && !c.provably_nonneg(end) && !just_below(end)))
       return c.fresh();
     const DimExpr s = clamp_pos(start, sc), e = clamp_pos(end, ec);
     const DimExpr diff = e - s;
     const DimExpr len = ceil_div(diff, DimExpr(step));
-    if (nonneg(diff)) return len;
-    if (nonneg(-diff)) return DimExpr(0);
+    if (c.provably_nonneg(diff)) return len;
+    if (c.provably_nonneg(-diff)) return DimExpr(0);
     return max_of(DimExpr(0), len);
   }
   // Negative step.
@@ -14452,8 +14483,8 @@ inline void rule_range(InferContext& c) {
       const DimExpr step(*dk > 0 ? *dk : -*dk);
       DimExpr len = ceil_div(diff, step);
       if (auto k = len.const_value()) len = DimExpr(std::max<I64>(0, *k));
-      else if (nonneg(-diff)) len = DimExpr(0);  // limit is provably not past start
-      else if (!nonneg(diff)) len = max(DimExpr(0), len);
+      else if (c.provably_nonneg(-diff)) len = DimExpr(0);  // limit is provably not past start
+      else if (!c.provably_nonneg(diff)) len = max(DimExpr(0), len);
       c.set_output(0, elem, {len});
       if (auto k = len.const_value(); k && static_cast<std::size_t>(*k) <= kMaxSymbolicElements) {
         Dims val;

@@ -165,3 +165,40 @@ TEST_CASE("A name defined twice (malformed) does not keep the bound of its first
   CHECK(r["emb"] == "FLOAT[1,4]");
   CHECK(r["mask"] == "FLOAT[min(T,32),32]");
 }
+
+TEST_CASE("Integer arithmetic on a size that only the facts prove >= 0 (a conformer's t // 2)") {
+  // c has t = floor(S/4)-1 frames (a kernel-8 stride-4 convolution): t >= 0 in every execution
+  // that succeeds, though not as an expression. So Div(t, 2), which truncates toward zero, is
+  // floor(t/2), and slicing c to its first t // 2 frames gives t // 2 frames: min(floor(t/2), t)
+  // needs 2*(t - floor(t/2)) >= t - 1, which holds for every integer t.
+  Tensor w = zeros("w", {1, 1, 8});
+  auto conv = node("Conv", {"x", "w"}, {"c"}, {Attribute("strides", std::vector<std::int64_t>{4})});
+  std::vector<Tensor> inits = {ints("zero1", {0}), ints("two1", {2}), ints("axes0", {0}), ints("two", {2}, true),
+                               ints("four", {4}, true), ints("one", {1}, true), w};
+  auto half_of = [](const std::string& src, const std::string& t, const std::string& out) {
+    return std::vector<Node>{node("Div", {t, "two"}, {out + "_q"}), node("Unsqueeze", {out + "_q", "axes0"}, {out + "_e"}),
+                             node("Slice", {src, "zero1", out + "_e", "two1"}, {out})};
+  };
+  std::vector<Node> with = {conv, node("Shape", {"c"}, {"sc"}), node("Gather", {"sc", "two"}, {"t"})};
+  for (auto& n : half_of("c", "t", "half")) with.push_back(n);
+  // Relative positions as in a conformer's rel_shift: p has 2t-1 rows, so 2t-1 >= 0 and t >= 1;
+  // its first (2t-1) // 2 + 1 = t rows are t rows, not min(t, 2t-1) (from 2*(2t-1 - t) >= 2t-1 - 1).
+  for (auto& n : std::vector<Node>{node("Mul", {"t", "two"}, {"t2"}), node("Sub", {"t2", "one"}, {"len"}),
+                                   node("Unsqueeze", {"len", "axes0"}, {"len1"}),
+                                   node("ConstantOfShape", {"len1"}, {"p"}), node("Div", {"len", "two"}, {"k"}),
+                                   node("Add", {"k", "one"}, {"k1"}), node("Unsqueeze", {"k1", "axes0"}, {"k1e"}),
+                                   node("Slice", {"p", "zero1", "k1e", "axes0"}, {"p_head"})})
+    with.push_back(n);
+  auto r = run(with, {{"x", DataType::FLOAT, {"B", "1", "S"}}}, inits);
+  CHECK(r["c"] == "FLOAT[B,1,floor(S/4)-1]");
+  CHECK(r["half"] == "FLOAT[B,1,floor((S+4)/8)-1]");  // floor(t/2)
+  CHECK(r["p"] == "FLOAT[2*floor(S/4)-3]");
+  CHECK(r["p_head"] == "FLOAT[floor(S/4)-1]");
+  // The same value computed from S (floor(S/4) - 1, not the size of any tensor here) could be
+  // -1 for all that is known, where Div gives 0, not floor(-1/2) = -1: its half is unknown.
+  std::vector<Node> without = {node("Shape", {"x"}, {"sx"}), node("Gather", {"sx", "two"}, {"s"}),
+                               node("Div", {"s", "four"}, {"s4"}), node("Sub", {"s4", "one"}, {"t"})};
+  for (auto& n : half_of("x", "t", "half")) without.push_back(n);
+  auto u = run(without, {{"x", DataType::FLOAT, {"B", "1", "S"}}}, inits);
+  CHECK(u["half"].rfind("FLOAT[B,1,unk__", 0) == 0);
+}

@@ -113,6 +113,12 @@ class InferContext {
   /// Asserts a == b (operator semantics imply it). Returns false on a provable conflict, after
   /// recording a diagnostic that mentions `what` (throws in strict mode).
   bool unify(const DimExpr& a, const DimExpr& b, std::string_view what) const;
+  /// e >= 0 in every execution that succeeds: ops::nonneg (symbols are sizes), or through the
+  /// model's facts (facts.hpp), e.g. a convolution's floor((T+1)/4)-1 frames is >= 0 because a
+  /// main-graph tensor has that many. For the rules' integer arithmetic on sizes (Div truncates
+  /// like floor only for a non-negative dividend; a Slice bound that may be negative counts from
+  /// the end).
+  [[nodiscard]] bool provably_nonneg(const DimExpr& e) const;
   /// Multidirectional (numpy) broadcasting of shapes; conflicts (3 vs 4) are diagnosed.
   [[nodiscard]] Dims broadcast(std::span<const Dims* const> shapes) const;
   [[nodiscard]] Dims broadcast(const Dims& a, const Dims& b) const {

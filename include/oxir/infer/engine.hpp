@@ -242,6 +242,11 @@ class Engine {
   std::vector<ValueInfoState> infer_subgraph(InferContext& ctx, std::string_view attr,
                                              std::vector<ValueInfoState> inputs);
   [[nodiscard]] const InferOptions& options() const noexcept { return opts_; }
+  /// e >= 0 through an unconditional fact lhs <= rhs (guard 1), with gap g = rhs - lhs >= 0:
+  /// e - g >= 0, or, sizes being integers, 2e - g + 1 >= 0 (then e >= (g-1)/2 > -1). So the
+  /// fact floor((T+1)/4)-1 >= 0 also gives 2*floor((T+1)/4)-3 >= -1, and a fact 2a-3 >= 0 gives
+  /// a-1 >= 0. Charged to facts_work_.
+  bool nonneg_by_facts(const DimExpr& e);
 
   /// Converts a declared Type; unknown dims become fresh symbols (or `unnamed_prefix` + index).
   ValueType from_type(const Type& t, const std::string& unnamed_prefix = {}) {
@@ -1338,6 +1343,23 @@ inline void Engine::write_back() {
 
 // ---- InferContext members that need the engine ----
 
+inline bool Engine::nonneg_by_facts(const DimExpr& e) {
+  if (facts_.empty() || facts_work_ <= 0) return false;
+  try {
+    const DimExpr r = syms.resolve(e);
+    for (const auto& f : facts_) {
+      if (!f.guard.is(1)) continue;
+      facts_work_ -= 2 * kFactComparisonWork;
+      if (facts_work_ <= 0) return false;
+      const DimExpr gap = syms.resolve(f.rhs) - syms.resolve(f.lhs);
+      if (ops::nonneg(r - gap) || ops::nonneg(DimExpr(2) * r - gap + DimExpr(1))) return true;
+    }
+  } catch (const Error&) {  // overflow: unproven
+  }
+  return false;
+}
+
+inline bool InferContext::provably_nonneg(const DimExpr& e) const { return ops::nonneg(e) || engine_->nonneg_by_facts(e); }
 inline std::string InferContext::path() const { return scope_->path + ".node[" + std::to_string(index_) + "]"; }
 
 inline const ValueInfoState* InferContext::input_state(std::size_t i) const {

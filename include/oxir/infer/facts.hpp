@@ -61,10 +61,13 @@ inline bool proven_le(const DimExpr& a, const DimExpr& b) {
   return le && *le;
 }
 
-/// x <= y, directly or through the fact: x - y = (x - lhs) + (lhs - rhs) - (y - rhs), where
-/// lhs - rhs <= 0, so x - lhs <= y - rhs is enough.
+/// x <= y, directly or through the fact (gap g = rhs - lhs >= 0): y - x >= g, that is
+/// x - lhs <= y - rhs; or, sizes being integers, 2(y - x) >= g - 1 (then y - x >= -1/2, so
+/// >= 0), which is what the fact 2a-3 >= 0 needs to give a-1 <= 2a-3.
 inline bool le_under(const DimExpr& x, const DimExpr& y, const SizeFact& f) {
-  return proven_le(x, y) || proven_le(x - f.lhs, y - f.rhs);
+  if (proven_le(x, y) || proven_le(x - f.lhs, y - f.rhs)) return true;
+  const DimExpr gap = f.rhs - f.lhs;
+  return proven_le(gap - DimExpr(1), DimExpr(2) * (y - x));
 }
 
 inline DimExpr refine(const DimExpr& e, const SizeFact& f, std::int64_t& budget);

@@ -187,12 +187,12 @@ inline std::optional<DimExpr> v_div(const DimExpr& a, const DimExpr& b, InferCon
   if (auto q = exact_div(a, b)) return *q;
   if (!integral) return std::nullopt;
   // Truncation equals floor division for a non-negative numerator and a positive divisor.
-  if (nonneg(a) && nonneg(b) && (!cb || *cb > 0)) return floor_div(a, b);
+  if (c.provably_nonneg(a) && c.provably_nonneg(b) && (!cb || *cb > 0)) return floor_div(a, b);
   return std::nullopt;
 }
 
 /// Mod with fmod = 0: the result has the divisor's sign (floor semantics, as DimExpr's mod).
-inline std::optional<DimExpr> v_mod_floor(const DimExpr& a, const DimExpr& b, InferContext&) {
+inline std::optional<DimExpr> v_mod_floor(const DimExpr& a, const DimExpr& b, InferContext& c) {
   if (b.is(0)) return std::nullopt;
   auto ca = a.const_value(), cb = b.const_value();
   if (ca && cb) {
@@ -201,18 +201,18 @@ inline std::optional<DimExpr> v_mod_floor(const DimExpr& a, const DimExpr& b, In
     if (r != 0 && ((r < 0) != (*cb < 0))) r += *cb;
     return DimExpr(r);
   }
-  if (cb || (nonneg(a) && nonneg(b))) return mod(a, b);
+  if (cb || (c.provably_nonneg(a) && c.provably_nonneg(b))) return mod(a, b);
   return std::nullopt;
 }
 /// Mod with fmod = 1: the result has the dividend's sign (C fmod).
-inline std::optional<DimExpr> v_mod_trunc(const DimExpr& a, const DimExpr& b, InferContext&) {
+inline std::optional<DimExpr> v_mod_trunc(const DimExpr& a, const DimExpr& b, InferContext& c) {
   if (b.is(0)) return std::nullopt;
   auto ca = a.const_value(), cb = b.const_value();
   if (ca && cb) {
     if (*cb == -1) return DimExpr(0);
     return DimExpr(*ca % *cb);
   }
-  if (nonneg(a) && nonneg(b) && (!cb || *cb > 0)) return mod(a, b);
+  if (c.provably_nonneg(a) && c.provably_nonneg(b) && (!cb || *cb > 0)) return mod(a, b);
   return std::nullopt;
 }
 
@@ -220,38 +220,38 @@ inline std::optional<DimExpr> v_mod_trunc(const DimExpr& a, const DimExpr& b, In
 /// difference whose non-constant part cannot be negative (positive) and whose constant is
 /// positive (negative) has a known sign: Equal(size, -1) is false, as in the exporters'
 /// Where(Equal(shape, -1), 1, shape) before an Expand.
-inline std::optional<int> compare_values(const DimExpr& a, const DimExpr& b) {
+inline std::optional<int> compare_values(const DimExpr& a, const DimExpr& b, const InferContext& c) {
   if (a == b) return 0;
   const DimExpr d = a - b;
   if (auto v = d.const_value()) return *v < 0 ? -1 : (*v > 0 ? 1 : 0);
   const std::int64_t k = d.constant_term();
   const DimExpr rest = d - DimExpr(k);
-  if (k > 0 && nonneg(rest)) return 1;
-  if (k < 0 && nonneg(-rest)) return -1;
+  if (k > 0 && c.provably_nonneg(rest)) return 1;
+  if (k < 0 && c.provably_nonneg(-rest)) return -1;
   return std::nullopt;
 }
-inline std::optional<DimExpr> v_eq(const DimExpr& a, const DimExpr& b, InferContext&) {
-  auto s = compare_values(a, b);
+inline std::optional<DimExpr> v_eq(const DimExpr& a, const DimExpr& b, InferContext& c) {
+  auto s = compare_values(a, b, c);
   if (!s) return std::nullopt;
   return DimExpr(*s == 0 ? 1 : 0);
 }
-inline std::optional<DimExpr> v_lt(const DimExpr& a, const DimExpr& b, InferContext&) {
-  auto s = compare_values(a, b);
+inline std::optional<DimExpr> v_lt(const DimExpr& a, const DimExpr& b, InferContext& c) {
+  auto s = compare_values(a, b, c);
   if (!s) return std::nullopt;
   return DimExpr(*s < 0 ? 1 : 0);
 }
-inline std::optional<DimExpr> v_le(const DimExpr& a, const DimExpr& b, InferContext&) {
-  auto s = compare_values(a, b);
+inline std::optional<DimExpr> v_le(const DimExpr& a, const DimExpr& b, InferContext& c) {
+  auto s = compare_values(a, b, c);
   if (!s) return std::nullopt;
   return DimExpr(*s <= 0 ? 1 : 0);
 }
-inline std::optional<DimExpr> v_gt(const DimExpr& a, const DimExpr& b, InferContext&) {
-  auto s = compare_values(a, b);
+inline std::optional<DimExpr> v_gt(const DimExpr& a, const DimExpr& b, InferContext& c) {
+  auto s = compare_values(a, b, c);
   if (!s) return std::nullopt;
   return DimExpr(*s > 0 ? 1 : 0);
 }
-inline std::optional<DimExpr> v_ge(const DimExpr& a, const DimExpr& b, InferContext&) {
-  auto s = compare_values(a, b);
+inline std::optional<DimExpr> v_ge(const DimExpr& a, const DimExpr& b, InferContext& c) {
+  auto s = compare_values(a, b, c);
   if (!s) return std::nullopt;
   return DimExpr(*s >= 0 ? 1 : 0);
 }
@@ -279,13 +279,13 @@ inline std::optional<DimExpr> v_xor(const DimExpr& a, const DimExpr& b, InferCon
 }
 
 inline std::optional<DimExpr> u_neg(const DimExpr& a, InferContext&) { return -a; }
-inline std::optional<DimExpr> u_abs(const DimExpr& a, InferContext&) {
+inline std::optional<DimExpr> u_abs(const DimExpr& a, InferContext& c) {
   if (auto v = a.const_value()) {
     if (*v == std::numeric_limits<std::int64_t>::min()) return std::nullopt;
     return DimExpr(*v < 0 ? -*v : *v);
   }
-  if (nonneg(a)) return a;
-  if (DimExpr n = -a; nonneg(n)) return n;
+  if (c.provably_nonneg(a)) return a;
+  if (DimExpr n = -a; c.provably_nonneg(n)) return n;
   return std::nullopt;
 }
 inline std::optional<DimExpr> u_sign(const DimExpr& a, InferContext&) {
@@ -298,9 +298,9 @@ inline std::optional<DimExpr> u_not(const DimExpr& a, InferContext&) {
   return DimExpr(*x ? 0 : 1);
 }
 inline std::optional<DimExpr> u_same(const DimExpr& a, InferContext&) { return a; }
-inline std::optional<DimExpr> u_relu(const DimExpr& a, InferContext&) {
+inline std::optional<DimExpr> u_relu(const DimExpr& a, InferContext& c) {
   if (auto v = a.const_value()) return DimExpr(*v < 0 ? 0 : *v);
-  if (nonneg(a)) return a;
+  if (c.provably_nonneg(a)) return a;
   return std::nullopt;
 }
 
@@ -646,7 +646,7 @@ inline void cast_values(InferContext& c, DataType to) {
           const bool preserved =
               to == from || (to == DataType::INT64 && (is_signed(from) || bit_width(from) < 64));
           // Otherwise a symbolic size keeps its value in a wide enough integer type.
-          if (!preserved && (!nonneg(x) || bit_width(to) < 32)) return;
+          if (!preserved && (!c.provably_nonneg(x) || bit_width(to) < 32)) return;
           out.push_back(x);
         }
       } else {

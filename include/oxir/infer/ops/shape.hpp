@@ -625,8 +625,8 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
     e = std::clamp<I64>(e, -1, dim - 1);
     return DimExpr(s > e ? (s - e - 1) / (-step) + 1 : 0);
   }
-  // Symbolic: follow the clamping definition with min/max. Non-constant starts/ends are sizes
-  // (non-negative).
+  // Symbolic: follow the clamping definition with min/max. A non-constant start/end must be
+  // provably >= 0 (a size: when negative it would count from the end).
   if (step > 0) {
     // Common exporter forms first.
     if (sc && ec && *ec >= kHuge / 2) {
@@ -634,7 +634,7 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
       if (*sc > 0) {
         // x[s:] has max(d-s, 0) elements: d-s alone would claim a negative size when d < s.
         const DimExpr rest = d - DimExpr(*sc);
-        return nonneg(rest) ? ceil_div(rest, DimExpr(step)) : max_of(DimExpr(0), ceil_div(rest, DimExpr(step)));
+        return c.provably_nonneg(rest) ? ceil_div(rest, DimExpr(step)) : max_of(DimExpr(0), ceil_div(rest, DimExpr(step)));
       }
       return ceil_div(min_of(d, DimExpr(-*sc)), DimExpr(step));
     }
@@ -654,16 +654,16 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
         return min_of(DimExpr(*xc), d);
       }
       if (auto k = just_below(x)) return max_of(DimExpr(0), d + DimExpr(*k));
-      if (!nonneg(x)) return DimExpr();  // marker handled below
+      if (!c.provably_nonneg(x)) return DimExpr();  // marker handled below
       return min_of(x, d);
     };
-    if ((!sc && !nonneg(start) && !just_below(start)) || (!ec && !nonneg(end) && !just_below(end)))
+    if ((!sc && !c.provably_nonneg(start) && !just_below(start)) || (!ec && !c.provably_nonneg(end) && !just_below(end)))
       return c.fresh();
     const DimExpr s = clamp_pos(start, sc), e = clamp_pos(end, ec);
     const DimExpr diff = e - s;
     const DimExpr len = ceil_div(diff, DimExpr(step));
-    if (nonneg(diff)) return len;
-    if (nonneg(-diff)) return DimExpr(0);
+    if (c.provably_nonneg(diff)) return len;
+    if (c.provably_nonneg(-diff)) return DimExpr(0);
     return max_of(DimExpr(0), len);
   }
   // Negative step.
@@ -1073,8 +1073,8 @@ inline void rule_range(InferContext& c) {
       const DimExpr step(*dk > 0 ? *dk : -*dk);
       DimExpr len = ceil_div(diff, step);
       if (auto k = len.const_value()) len = DimExpr(std::max<I64>(0, *k));
-      else if (nonneg(-diff)) len = DimExpr(0);  // limit is provably not past start
-      else if (!nonneg(diff)) len = max(DimExpr(0), len);
+      else if (c.provably_nonneg(-diff)) len = DimExpr(0);  // limit is provably not past start
+      else if (!c.provably_nonneg(diff)) len = max(DimExpr(0), len);
       c.set_output(0, elem, {len});
       if (auto k = len.const_value(); k && static_cast<std::size_t>(*k) <= kMaxSymbolicElements) {
         Dims val;
