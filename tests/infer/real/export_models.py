@@ -761,6 +761,252 @@ class YoloHeadModel(nn.Module):
         return torch.cat(z, 1), p16
 
 
+class BertModel(nn.Module):
+    """A HuggingFace-BERT-style encoder layer on ids, attention_mask and token_type_ids [batch, seq]:
+    position ids sliced from a registered arange buffer (position_ids[:, 0:seq]), the extended
+    mask (1 - mask[:, None, None, :]) * -10000 added to the scores, heads split by
+    view(size()[:-1] + (heads, 8)), and the pooler on the first token."""
+
+    H = 2
+
+    def __init__(self):
+        super().__init__()
+        self.word, self.pos, self.tt = nn.Embedding(50, 16), nn.Embedding(64, 16), nn.Embedding(2, 16)
+        self.register_buffer("position_ids", torch.arange(64).expand((1, -1)))
+        self.ln, self.qkv, self.o, self.pool = nn.LayerNorm(16), nn.Linear(16, 48), nn.Linear(16, 16), nn.Linear(16, 16)
+
+    def forward(self, ids, mask, tt):
+        s = ids.shape[1]
+        x = self.ln(self.word(ids) + self.pos(self.position_ids[:, 0:s]) + self.tt(tt))
+        ext = (1.0 - mask[:, None, None, :].to(torch.float32)) * -10000.0
+
+        def heads(t):
+            return t.view(t.size()[:-1] + (self.H, 8)).permute(0, 2, 1, 3)
+
+        q, k, v = (heads(t) for t in self.qkv(x).split(16, dim=2))
+        p = (torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(8) + ext).softmax(-1)
+        c = torch.matmul(p, v).permute(0, 2, 1, 3).contiguous()
+        h = self.o(c.view(c.size()[:-2] + (16,))) + x
+        return h, torch.tanh(self.pool(h[:, 0])), p
+
+
+class SwinWindowModel(nn.Module):
+    """Swin-style shifted-window attention on [batch, 3, H, W]: patch embedding (stride 2),
+    padding to a multiple of the window ((ws - W % ws) % ws), roll, window partition by
+    view/permute into [-1, ws*ws, C], the reverse, the crop back to H x W, and patch merging
+    (odd sizes padded, the four strided neighbours concatenated)."""
+
+    WS = 4
+
+    def __init__(self):
+        super().__init__()
+        self.embed, self.qkv, self.merge = nn.Conv2d(3, 8, 2, 2), nn.Linear(8, 24), nn.Linear(32, 16)
+
+    def forward(self, x):
+        x = self.embed(x).permute(0, 2, 3, 1)
+        b, h, w, c = x.shape
+        ws = self.WS
+        x = F.pad(x, (0, 0, 0, (ws - w % ws) % ws, 0, (ws - h % ws) % ws))
+        hp, wp = x.shape[1], x.shape[2]
+        x = torch.roll(x, shifts=(-2, -2), dims=(1, 2))
+        win = x.view(b, hp // ws, ws, wp // ws, ws, c).permute(0, 1, 3, 2, 4, 5).contiguous().view(-1, ws * ws, c)
+        q, k, v = self.qkv(win).chunk(3, -1)
+        a = (q @ k.transpose(-2, -1)).softmax(-1) @ v
+        a = a.view(b, hp // ws, wp // ws, ws, ws, c).permute(0, 1, 3, 2, 4, 5).contiguous().view(b, hp, wp, c)
+        a = torch.roll(a, shifts=(2, 2), dims=(1, 2))[:, :h, :w, :].contiguous()
+        m = F.pad(a, (0, 0, 0, w % 2, 0, h % 2))
+        m = torch.cat([m[:, 0::2, 0::2], m[:, 1::2, 0::2], m[:, 0::2, 1::2], m[:, 1::2, 1::2]], -1)
+        return a, win, self.merge(m.view(b, -1, 4 * c))
+
+
+class DetrPositionModel(nn.Module):
+    """DETR's sine position embedding on a padding mask [batch, h, w]: cumulative sums of the
+    unmasked pixels, normalised, divided by 10000^(2*floor(i/2)/8), sin/cos of the even/odd
+    channels stacked and flattened, permuted to [batch, 16, h, w], added to a feature map and
+    flattened to the transformer's [h*w, batch, 16]."""
+
+    def forward(self, img, mask):
+        not_mask = ~mask
+        y = not_mask.cumsum(1, dtype=torch.float32)
+        x = not_mask.cumsum(2, dtype=torch.float32)
+        y = y / (y[:, -1:, :] + 1e-6) * 2 * math.pi
+        x = x / (x[:, :, -1:] + 1e-6) * 2 * math.pi
+        dim_t = torch.arange(8, dtype=torch.float32)
+        dim_t = 10000 ** (2 * torch.div(dim_t, 2, rounding_mode="floor") / 8)
+        px, py = x[:, :, :, None] / dim_t, y[:, :, :, None] / dim_t
+        px = torch.stack((px[:, :, :, 0::2].sin(), px[:, :, :, 1::2].cos()), dim=4).flatten(3)
+        py = torch.stack((py[:, :, :, 0::2].sin(), py[:, :, :, 1::2].cos()), dim=4).flatten(3)
+        pos = torch.cat((py, px), dim=3).permute(0, 3, 1, 2)
+        return pos, (img.flatten(2) + pos.flatten(2)).permute(2, 0, 1)
+
+
+class ConformerModel(nn.Module):
+    """A conformer front end on features [batch, T, 15]: two Conv2d stride-2 subsampling layers
+    (t = floor((T+1)/4) - 1 frames), relative-position scores against 2t - 1 positions shifted
+    by the Transformer-XL rel_shift (zero column, view as [b, h, 2t, t], drop a row, view back,
+    keep the first (2t-1) // 2 + 1 = t columns), and the convolution module (pointwise conv,
+    GLU, depthwise conv)."""
+
+    def __init__(self):
+        super().__init__()
+        self.sub = nn.Sequential(nn.Conv2d(1, 4, 3, 2), nn.ReLU(), nn.Conv2d(4, 4, 3, 2), nn.ReLU())
+        self.lin, self.q = nn.Linear(12, 16), nn.Linear(16, 16)
+        self.pw, self.dw = nn.Conv1d(16, 32, 1), nn.Conv1d(16, 16, 5, padding=2, groups=16)
+
+    @staticmethod
+    def rel_shift(x):
+        b, h, t1, t2 = x.size()
+        padded = torch.cat([x.new_zeros((b, h, t1, 1)), x], dim=-1).view(b, h, t2 + 1, t1)
+        return padded[:, :, 1:].view_as(x)[:, :, :, : t2 // 2 + 1]
+
+    def forward(self, feats):
+        x = self.sub(feats.unsqueeze(1))
+        b, c, t, f = x.size()
+        x = self.lin(x.transpose(1, 2).contiguous().view(b, t, c * f))
+        q = self.q(x).view(b, t, 2, 8).transpose(1, 2)
+        p = self.q(x.new_ones(1, 2 * t - 1, 16)).view(1, -1, 2, 8).transpose(1, 2)
+        bd = self.rel_shift(torch.matmul(q, p.transpose(-2, -1)))
+        return bd, self.dw(F.glu(self.pw(x.transpose(1, 2)), dim=1))
+
+
+class WhisperModel(nn.Module):
+    """Whisper-style: the audio encoder's two Conv1d (the second stride 2) with a positional table
+    sliced to the frames (pe[:frames]), and a decoding step whose token positions are
+    dpe[offset : offset + n] with offset the cached length, a causal mask from triu, and cross
+    attention scores against the audio frames."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1, self.c2 = nn.Conv1d(8, 16, 3, padding=1), nn.Conv1d(16, 16, 3, stride=2, padding=1)
+        self.register_buffer("pe", torch.randn(40, 16))
+        self.tok, self.dpe = nn.Embedding(30, 16), nn.Parameter(torch.randn(24, 16))
+
+    def forward(self, mel, tokens, kv):
+        x = F.gelu(self.c2(F.gelu(self.c1(mel)))).permute(0, 2, 1)
+        x = x + self.pe[: x.shape[1]]
+        offset = kv.shape[1]
+        t = self.tok(tokens) + self.dpe[offset: offset + tokens.shape[-1]]
+        n = t.shape[1]
+        mask = torch.empty(n, n).fill_(-float("inf")).triu_(1)
+        return x, t @ t.transpose(1, 2) + mask, t @ x.transpose(1, 2)
+
+
+class DiffusionBlockModel(nn.Module):
+    """A Stable-Diffusion-style UNet block on latents [batch, 4, H, W], timesteps [batch] and
+    context [batch, L, 16]: sinusoidal timestep embedding (exp(-log(10000) * arange / half)),
+    GroupNorm + SiLU, stride-2 conv, attention over the H'*W' positions and the context, back to
+    [b, c, H', W'], interpolate to the skip's size (size=h.shape[-2:]) and by scale 2, concat."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv_in, self.gn, self.t = nn.Conv2d(4, 16, 3, padding=1), nn.GroupNorm(4, 16), nn.Linear(16, 16)
+        self.down, self.up = nn.Conv2d(16, 16, 3, 2, 1), nn.Conv2d(32, 16, 3, padding=1)
+        self.qkv = nn.Linear(16, 48)
+
+    def forward(self, x, ts, ctx):
+        freqs = torch.exp(-math.log(10000) * torch.arange(0, 8, dtype=torch.float32) / 8)
+        args = ts[:, None].float() * freqs[None]
+        temb = torch.cat([torch.cos(args), torch.sin(args)], dim=-1)
+        h = F.silu(self.gn(self.conv_in(x))) + self.t(temb)[:, :, None, None]
+        d = self.down(h)
+        b, c, hh, ww = d.shape
+        q, k, v = self.qkv(d.reshape(b, c, hh * ww).transpose(1, 2)).chunk(3, dim=-1)
+        k, v = torch.cat([k, ctx], 1), torch.cat([v, ctx], 1)
+        d = (F.softmax(q @ k.transpose(1, 2) / 4.0, -1) @ v).transpose(1, 2).reshape(b, c, hh, ww)
+        u = F.interpolate(d, size=h.shape[-2:], mode="nearest")
+        return self.up(torch.cat([u, h], 1)), F.interpolate(d, scale_factor=2.0, mode="nearest")
+
+
+class MoEModel(nn.Module):
+    """Top-2 mixture of experts on [batch, seq, 8]: the tokens routed to each expert found with
+    nonzero (data-dependent counts), gathered with index_select and scattered back with
+    index_add."""
+
+    def __init__(self):
+        super().__init__()
+        self.gate, self.experts = nn.Linear(8, 4), nn.ModuleList(nn.Linear(8, 8) for _ in range(4))
+
+    def forward(self, x):
+        b, s, d = x.shape
+        flat = x.view(-1, d)
+        w, idx = torch.topk(self.gate(flat).softmax(-1), 2, dim=-1)
+        out = torch.zeros_like(flat)
+        for e in range(4):
+            sel = (idx == e).any(-1).nonzero().squeeze(-1)
+            out = out.index_add(0, sel, self.experts[e](flat.index_select(0, sel)))
+        return out.view(b, s, d), w
+
+
+class MultiScaleModel(nn.Module):
+    """Deformable-DETR-style multi-scale flattening on [batch, 3, H, W]: three stride-2 levels
+    flattened and concatenated (sum of h_i*w_i tokens), the level start indices from a tensor of
+    the spatial shapes (prod, cumsum), and the middle level split back out with split sizes
+    h_i*w_i and reshaped to its map."""
+
+    def __init__(self):
+        super().__init__()
+        self.levels = nn.ModuleList([nn.Conv2d(3, 8, 3, 2, 1), nn.Conv2d(8, 8, 3, 2, 1), nn.Conv2d(8, 8, 3, 2, 1)])
+
+    def forward(self, x):
+        srcs, shapes = [], []
+        for conv in self.levels:
+            x = conv(x)
+            b, c, h, w = x.shape
+            shapes.append((h, w))
+            srcs.append(x.flatten(2).transpose(1, 2))
+        flat = torch.cat(srcs, 1)
+        spatial = torch.as_tensor(shapes, dtype=torch.long)
+        start = torch.cat((spatial.new_zeros((1,)), spatial.prod(1).cumsum(0)[:-1]))
+        parts = flat.split([h * w for h, w in shapes], dim=1)
+        return flat, start, parts[1].transpose(1, 2).reshape(b, c, shapes[1][0], shapes[1][1])
+
+
+class EinsumModel(nn.Module):
+    """torch.einsum (ONNX Einsum) on q [batch, 2, tq, 4] and k [batch, 2, tk, 4]: attention
+    scores, a contraction with an output permutation, an ellipsis reduction, an outer product."""
+
+    def forward(self, q, k):
+        s = torch.einsum("bhqd,bhkd->bhqk", q, k)
+        o = torch.einsum("bhqk,bhkd->bqhd", s.softmax(-1), k)
+        t = torch.einsum("...d,...d->...", q, q)
+        return s, o, t, torch.einsum("bhqd,e->bhqde", q, torch.ones(3))
+
+
+class ReshapeMiscModel(nn.Module):
+    """Odd exporter forms on x [batch, 3, L] and img [batch, 3, H, W]: a strided slice from 1,
+    F.unfold (im2col with padding and stride), negative padding (a crop), repeat_interleave,
+    uneven chunk, interpolate with recompute_scale_factor (float arithmetic on sizes: the
+    resized H and W are left undetermined), tril and cumsum."""
+
+    def forward(self, x, img):
+        cols = F.unfold(img, kernel_size=(3, 2), stride=(2, 1), padding=1)
+        ch = torch.chunk(x, 3, dim=-1)
+        down = F.interpolate(img, scale_factor=0.5, mode="bilinear", recompute_scale_factor=True)
+        return (x[:, :, 1::3], cols, F.pad(img, (-1, -2, 1, -1)), torch.repeat_interleave(x, 3, dim=1), ch[0], ch[2],
+                down, torch.tril(x[0]) + x[0].cumsum(-1))
+
+
+class RotaryPositionIdsModel(nn.Module):
+    """Rotary embedding indexed by a position_ids input [batch, seq] (GPT-NeoX / Llama >= 4.36
+    style): cos/sin tables sliced to seq_len and gathered at the (data-dependent) ids."""
+
+    def __init__(self):
+        super().__init__()
+        inv = 1.0 / (10000 ** (torch.arange(0, 8, 2).float() / 8))
+        f = torch.einsum("i,j->ij", torch.arange(48).float(), inv)
+        emb = torch.cat((f, f), -1)
+        self.register_buffer("cos", emb.cos())
+        self.register_buffer("sin", emb.sin())
+        self.q = nn.Linear(8, 8)
+
+    def forward(self, x, position_ids):
+        seq_len = x.shape[1]
+        cos = self.cos[:seq_len][position_ids].unsqueeze(1)
+        sin = self.sin[:seq_len][position_ids].unsqueeze(1)
+        q = self.q(x).unsqueeze(1)
+        return q * cos + torch.cat((-q[..., 4:], q[..., :4]), -1) * sin
+
+
 EXPORTED = []  # names in export order, written to models.json for verify_real.py
 
 
@@ -932,6 +1178,59 @@ def main():
            {"images": {0: "batch", 2: "H", 3: "W"}}, 12,
            [{"batch": 1, "H": 64, "W": 96}, {"batch": 2, "H": 70, "W": 45}, {"batch": 3, "H": 129, "W": 160}],
            {}, out_dir)
+
+    export(BertModel(), "bert_layer",
+           (torch.randint(0, 50, (2, 7)), torch.ones(2, 7, dtype=torch.long), torch.zeros(2, 7, dtype=torch.long)),
+           ["ids", "mask", "tt"], ["h", "pooled", "p"],
+           {"ids": {0: "batch", 1: "seq"}, "mask": {0: "batch", 1: "seq"}, "tt": {0: "batch", 1: "seq"}}, 14,
+           [{"batch": 1, "seq": 5}, {"batch": 2, "seq": 7}, {"batch": 3, "seq": 33}],
+           {"ids": {"int_range": [0, 50]}, "mask": {"int_range": [0, 2]}, "tt": {"int_range": [0, 2]}}, out_dir)
+
+    export(SwinWindowModel(), "swin_window", (torch.randn(2, 3, 18, 22),), ["x"], ["a", "win", "merged"],
+           {"x": {0: "batch", 2: "H", 3: "W"}}, 14,
+           [{"batch": 1, "H": 16, "W": 16}, {"batch": 2, "H": 18, "W": 22}, {"batch": 3, "H": 30, "W": 10}], {}, out_dir)
+
+    export(DetrPositionModel(), "detr_position", (torch.randn(2, 16, 5, 6), torch.zeros(2, 5, 6, dtype=torch.bool)),
+           ["img", "mask"], ["pos", "src"], {"img": {0: "batch", 2: "h", 3: "w"}, "mask": {0: "batch", 1: "h", 2: "w"}},
+           14, [{"batch": 1, "h": 5, "w": 6}, {"batch": 2, "h": 7, "w": 3}, {"batch": 3, "h": 2, "w": 9}],
+           {"mask": {"int_range": [0, 1]}}, out_dir)
+
+    export(ConformerModel(), "conformer", (torch.randn(2, 40, 15),), ["feats"], ["bd", "y"],
+           {"feats": {0: "batch", 1: "T"}}, 14,
+           [{"batch": 1, "T": 40}, {"batch": 2, "T": 23}, {"batch": 3, "T": 61}], {}, out_dir)
+
+    export(WhisperModel(), "whisper_step", (torch.randn(2, 8, 30), torch.randint(0, 30, (2, 3)), torch.randn(2, 4, 16)),
+           ["mel", "tokens", "kv"], ["x", "s", "cross"],
+           {"mel": {0: "batch", 2: "frames"}, "tokens": {0: "batch", 1: "n"}, "kv": {0: "batch", 1: "offset"}}, 14,
+           [{"batch": 1, "frames": 30, "n": 3, "offset": 4}, {"batch": 2, "frames": 61, "n": 1, "offset": 10},
+            {"batch": 3, "frames": 79, "n": 7, "offset": 0}], {"tokens": {"int_range": [0, 30]}}, out_dir)
+
+    export(DiffusionBlockModel(), "diffusion_block", (torch.randn(2, 4, 8, 10), torch.tensor([3, 500]), torch.randn(2, 5, 16)),
+           ["x", "ts", "ctx"], ["y", "u2"], {"x": {0: "batch", 2: "H", 3: "W"}, "ts": {0: "batch"}, "ctx": {0: "batch", 1: "L"}},
+           14, [{"batch": 1, "H": 8, "W": 10, "L": 5}, {"batch": 2, "H": 9, "W": 7, "L": 1},
+                {"batch": 3, "H": 16, "W": 13, "L": 12}], {"ts": {"int_range": [0, 1000]}}, out_dir)
+
+    export(MoEModel(), "moe_top2", (torch.randn(2, 7, 8),), ["x"], ["y", "w"], {"x": {0: "batch", 1: "seq"}}, 14,
+           [{"batch": 1, "seq": 5}, {"batch": 2, "seq": 7}, {"batch": 3, "seq": 11}], {}, out_dir)
+
+    export(MultiScaleModel(), "multiscale_flatten", (torch.randn(2, 3, 32, 24),), ["x"], ["flat", "start", "mid"],
+           {"x": {0: "batch", 2: "H", 3: "W"}}, 14,
+           [{"batch": 1, "H": 32, "W": 24}, {"batch": 2, "H": 17, "W": 9}, {"batch": 1, "H": 40, "W": 63}], {}, out_dir)
+
+    export(EinsumModel(), "einsum", (torch.randn(2, 2, 5, 4), torch.randn(2, 2, 7, 4)), ["q", "k"], ["s", "o", "t", "outer"],
+           {"q": {0: "batch", 2: "tq"}, "k": {0: "batch", 2: "tk"}}, 14,
+           [{"batch": 1, "tq": 5, "tk": 7}, {"batch": 2, "tq": 1, "tk": 3}, {"batch": 3, "tq": 9, "tk": 2}], {}, out_dir)
+
+    export(ReshapeMiscModel(), "reshape_misc", (torch.randn(2, 3, 20), torch.randn(2, 3, 9, 10)), ["x", "img"],
+           ["strided", "cols", "crop", "rep", "ch0", "ch2", "down", "tri"],
+           {"x": {0: "batch", 2: "L"}, "img": {0: "batch", 2: "H", 3: "W"}}, 14,
+           [{"batch": 1, "L": 20, "H": 9, "W": 10}, {"batch": 2, "L": 31, "H": 6, "W": 7},
+            {"batch": 3, "L": 8, "H": 13, "W": 5}], {}, out_dir)
+
+    export(RotaryPositionIdsModel(), "rotary_position_ids", (torch.randn(2, 7, 8), torch.arange(7).expand(2, 7)),
+           ["x", "position_ids"], ["y"], {"x": {0: "batch", 1: "seq"}, "position_ids": {0: "batch", 1: "seq"}}, 14,
+           [{"batch": 1, "seq": 5}, {"batch": 2, "seq": 7}, {"batch": 3, "seq": 1}],
+           {"position_ids": {"int_range": [0, 1]}}, out_dir)
 
     export_torchvision(out_dir)
 
