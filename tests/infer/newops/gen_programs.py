@@ -1222,6 +1222,36 @@ class Program:
         return self.node("Slice", [buf, self.const([0]), e1, self.const([0])], kinds=["f"],
                          shapes=[[e_sizes, const_dim(cols)]])
 
+    def op_size_div(self):
+        """x[: d // k] or x[d // k :] with d the sliced axis's own size (a conformer's t // 2, a
+        sequence cut in halves). Div truncates toward zero, so d // k is floor(d/k) only because
+        d, a size, is >= 0; for a compound d (a convolution's floor(...) - 1) the engine knows
+        that from the size facts alone."""
+        v = self.pick("f", lambda v: v.rank >= 1)
+        axis = self.ri(0, v.rank - 1)
+        if 3 <= v.rank <= 4 and self.chance(0.6):
+            # First an unpadded stride-1 window along a spatial axis (one whose size varies, if
+            # any): d - w + 1, not provably >= 0.
+            w = self.ri(2, 4)
+            spatial = list(range(2, v.rank))
+            varying = [j for j in spatial if len(set(v.shape[j])) > 1]
+            axis = self.choice(varying or spatial)
+            shape = list(v.shape)
+            shape[axis] = tuple(x - w + 1 for x in v.shape[axis])
+            v = self.node("MaxPool", [v], kinds=["f"], shapes=[shape],
+                          kernel_shape=[w if j == axis else 1 for j in spatial])
+        d = v.shape[axis]
+        k = self.ri(2, 4)
+        q_sizes = tuple(x // k for x in d)
+        q = self.node("Div", [self.dim_piece(v, axis), self.const([k])], kinds=["i"], shapes=[[const_dim(1)]],
+                      contents=[[q_sizes]])
+        shape = list(v.shape)
+        if self.chance(0.5):
+            shape[axis] = q_sizes
+            return self.node("Slice", [v, self.const([0]), q, self.const([axis])], kinds=["f"], shapes=[shape])
+        shape[axis] = tuple(x - y for x, y in zip(d, q_sizes))
+        return self.node("Slice", [v, q, self.const([2**62]), self.const([axis])], kinds=["f"], shapes=[shape])
+
     def op_squeeze_all(self):
         """Squeeze without axes: removes the dims that are 1, which must be 1 at every binding."""
         v = self.pick("f", lambda v: any(d == const_dim(1) for d in v.shape) and
@@ -1433,7 +1463,7 @@ class Program:
            ("op_squeeze_all", 1), ("op_pad_dynamic", 2), ("op_shape_misc", 3), ("op_split_dynamic", 1),
            ("op_variadic", 1), ("op_dropout", 1), ("op_unique", 1), ("op_range_float", 1),
            ("op_scan_axes", 1), ("op_loop_if", 1),
-           ("op_position_gather", 1)]
+           ("op_position_gather", 1), ("op_size_div", 1)]
 
     def build(self, steps):
         for _ in range(self.ri(1, 2)):
