@@ -170,6 +170,58 @@ TEST_CASE("DimExpr: random floor/mod/ceil/min/max expressions evaluate as intege
   CHECK(checked == 400 * 14 * 6);
 }
 
+TEST_CASE("nonneg: random expressions it proves are >= 0 at every size") {
+  // Seeded random sums of floors, mins and maxes over two symbols (sizes, so >= 0). Whatever
+  // nonneg proves must hold at every point of a grid of sizes; what it proves is counted so the
+  // test cannot pass by proving nothing.
+  using oxir::infer::ops::nonneg;
+  std::uint64_t state = 777;
+  auto rnd = [&](std::uint64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::int64_t>((state >> 33) % n);
+  };
+  const auto A = DimExpr::symbol(0), B = DimExpr::symbol(1);
+  std::function<DimExpr(int)> gen = [&](int depth) -> DimExpr {
+    if (depth == 0 || rnd(4) == 0) {
+      switch (rnd(3)) {
+        case 0: return A;
+        case 1: return B;
+        default: return DimExpr(rnd(7) - 3);
+      }
+    }
+    const DimExpr a = gen(depth - 1);
+    switch (rnd(8)) {
+      case 0: return a + gen(depth - 1);
+      case 1: return a - gen(depth - 1);
+      case 2: return DimExpr(rnd(4) + 1) * a;
+      case 3: return DimExpr(-(rnd(3) + 1)) * a;
+      case 4: return floor_div(a, DimExpr(rnd(6) + 2));
+      case 5: return ceil_div(a, DimExpr(rnd(6) + 2));
+      case 6: return min(a, gen(depth - 1));
+      default: return max(a, gen(depth - 1));
+    }
+  };
+  int proven = 0, tried = 0;
+  for (int i = 0; i < 3000; ++i) {
+    // a size-like expression minus a smaller part, so that nonneg has something to prove
+    const DimExpr e = gen(3) - gen(2);
+    ++tried;
+    if (!nonneg(e)) continue;
+    ++proven;
+    for (std::int64_t a = 0; a <= 40; ++a)
+      for (std::int64_t b = 0; b <= 40; b += 3) {
+        auto v = e.evaluate([&](std::int64_t id) -> std::optional<std::int64_t> { return id == 0 ? a : b; });
+        REQUIRE(v.has_value());
+        if (*v < 0) FAIL_CHECK("nonneg(" << str(e) << ") but it is " << *v << " at A=" << a << " B=" << b);
+      }
+  }
+  CHECK(tried == 3000);
+  CHECK(proven >= 300);
+  // The rounding step: 3*(L - floor((L+2)/3)) >= 2L - 2 >= -2, so L - floor((L+2)/3) > -1.
+  CHECK(nonneg(A - floor_div(A + 2, 3)));
+  CHECK_FALSE(nonneg(A - floor_div(A + 3, 3)));  // A = 0: -1
+}
+
 TEST_CASE("SymbolTable: merging, binding, names") {
   SymbolTable t;
   const auto batch = t.named("batch", SymbolOrigin::GraphInput);

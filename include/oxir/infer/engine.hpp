@@ -243,9 +243,8 @@ class Engine {
                                              std::vector<ValueInfoState> inputs);
   [[nodiscard]] const InferOptions& options() const noexcept { return opts_; }
   /// e >= 0 through an unconditional fact lhs <= rhs (guard 1), with gap g = rhs - lhs >= 0:
-  /// e - g >= 0, or, sizes being integers, 2e - g + 1 >= 0 (then e >= (g-1)/2 > -1). So the
-  /// fact floor((T+1)/4)-1 >= 0 also gives 2*floor((T+1)/4)-3 >= -1, and a fact 2a-3 >= 0 gives
-  /// a-1 >= 0. Charged to facts_work_.
+  /// e - g >= 0 (e is at least a size), or, sizes being integers, 2e - g + 1 >= 0 (then
+  /// e >= (g-1)/2 > -1): the fact 2a-3 >= 0 gives a-1 >= 0. Charged to facts_work_.
   bool nonneg_by_facts(const DimExpr& e);
 
   /// Converts a declared Type; unknown dims become fresh symbols (or `unnamed_prefix` + index).

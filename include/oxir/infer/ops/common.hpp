@@ -71,8 +71,9 @@ inline bool nonneg_atom_within(const Atom& a, std::int64_t& budget) {
   return false;
 }
 // A term c*floor(x/k) (c != 0, k > 0) of e, replaced by a bound: floor(x/k) <= x/k when c < 0,
-// floor(x/k) >= (x-k+1)/k when c > 0, so e >= 0 follows from k*rest + c*x >= 0, resp.
-// k*rest + c*(x-k+1) >= 0. Floors merged by the canonical form are bounded more tightly through
+// floor(x/k) >= (x-k+1)/k when c > 0, so k*e is at least k*rest + c*x, resp.
+// k*rest + c*(x-k+1), and e >= 0 follows when that bound is >= -(k-1) (e is an integer: e > -1).
+// So L - floor((L+2)/3) >= 0 (3L - (L+2) = 2L - 2 >= -2). Floors merged by the canonical form are bounded more tightly through
 // the floor they came from: with d dividing k, x = x1 + d*x2 (x2 holds the terms whose coefficients
 // d divides), floor(x/k) = floor((floor(x1/d) + x2)/(k/d)), and the bounds apply to that with
 // y = floor(x1/d) + x2 over k/d. The divisors d tried are those of the other floors in e (where
@@ -115,9 +116,10 @@ inline bool bound_term_within(const DimExpr& e, const Term& t, std::int64_t& bud
         }
         y = floor_div(DimExpr::from_terms(std::move(x1)), DimExpr(d)) + DimExpr::from_terms(std::move(x2));
       }
+      // kd*e >= bound; e is an integer, so bound >= -(kd-1) is enough (then e > -1).
       const DimExpr bound = t.coeff < 0 ? DimExpr(kd) * rest + DimExpr(t.coeff) * y
                                         : DimExpr(kd) * rest + DimExpr(t.coeff) * (y - DimExpr(kd - 1));
-      if (nonneg_within(bound, budget)) return true;
+      if (nonneg_within(bound + DimExpr(kd - 1), budget)) return true;
     }
   } catch (const Error&) {  // overflow, or too large an expression: unproven
   }
