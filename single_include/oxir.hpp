@@ -6806,6 +6806,26 @@ class SymbolTable {
     return Unify::Undecided;
   }
 
+  /// What unify would find, without recording anything: for sizes that are equal only when a
+  /// piece of the model runs that may not run (a branch of an If, a loop body), so the equality
+  /// must not reach the sizes outside it.
+  Unify compare(const DimExpr& a0, const DimExpr& b0) {
+    const DimExpr a = resolve(a0), b = resolve(b0);
+    if (a == b) return Unify::Equal;
+    try {
+      const DimExpr d = a - b;
+      if (d.is_const()) return Unify::Conflict;
+      // k*X + c == 0 with one symbol X and c not a multiple of k: no integer size solves it.
+      const auto& t = d.terms();
+      const std::size_t nonconst = t.size() - (d.constant_term() != 0 ? 1 : 0);
+      if (nonconst == 1 && t[0].factors.size() == 1 && t[0].factors[0].op == Atom::Op::Symbol && t[0].coeff != 0 &&
+          t[0].coeff != -1 && d.constant_term() % t[0].coeff != 0)
+        return Unify::Conflict;
+    } catch (const Error&) {  // overflow, or a difference too large to build: no proof either way
+    }
+    return Unify::Undecided;
+  }
+
   /// Printed form after resolution (a number prints as digits).
   std::string to_string(const DimExpr& e) {
     const DimExpr r = resolve(e);
@@ -7045,7 +7065,9 @@ class InferContext {
   /// e with every merged symbol replaced by its representative/number.
   [[nodiscard]] DimExpr resolve(const DimExpr& e) const;
   /// Asserts a == b (operator semantics imply it). Returns false on a provable conflict, after
-  /// recording a diagnostic that mentions `what` (throws in strict mode).
+  /// recording a diagnostic that mentions `what` (throws in strict mode). Inside a subgraph that
+  /// may not run (an If branch, a loop body) nothing is merged: the equality holds only in the
+  /// runs that execute it, not for the sizes outside.
   bool unify(const DimExpr& a, const DimExpr& b, std::string_view what) const;
   /// e >= 0 in every execution that succeeds: ops::nonneg (symbols are sizes), or through the
   /// model's facts (facts.hpp), e.g. a convolution's floor((T+1)/4)-1 frames is >= 0 because a
@@ -7071,8 +7093,12 @@ class InferContext {
   // ---- subgraphs (control flow) ----
   /// Infers the GRAPH attribute `attr` with the given input types (and optional symbolic
   /// contents) in a scope nested in this node's scope; returns its outputs' states. Values the
-  /// subgraph declares win over `inputs` where more precise.
-  std::vector<ValueInfoState> infer_subgraph(std::string_view attr, std::vector<ValueInfoState> inputs);
+  /// subgraph declares win over `inputs` where more precise. `runs_with_node`: the subgraph runs
+  /// whenever the node does (an If branch a constant condition picks). Otherwise (the default:
+  /// a branch, a loop body that may run zero times) sizes its operators equate are not merged
+  /// with the sizes outside it (see unify).
+  std::vector<ValueInfoState> infer_subgraph(std::string_view attr, std::vector<ValueInfoState> inputs,
+                                             bool runs_with_node = false);
   /// Number of formal inputs/outputs of GRAPH attribute `attr` (fails if absent).
   [[nodiscard]] std::size_t subgraph_input_count(std::string_view attr) const;
   [[nodiscard]] std::size_t subgraph_output_count(std::string_view attr) const;
@@ -8774,7 +8800,14 @@ class Engine {
   // ---- used by InferContext ----
   void diagnose(Severity sev, DiagnosticKind kind, const std::string& where, const Node* n, std::string message);
   std::vector<ValueInfoState> infer_subgraph(InferContext& ctx, std::string_view attr,
-                                             std::vector<ValueInfoState> inputs);
+                                             std::vector<ValueInfoState> inputs, bool runs_with_node);
+  /// Records a == b (InferContext::unify, declared types): merges symbol classes, except inside
+  /// a subgraph that may not run whenever its node runs (an If branch the condition does not
+  /// pick, a loop body that may run zero times). There the equality holds only in the runs that
+  /// execute it, so it is checked for a provable conflict but reaches no size outside.
+  Unify unify_sizes(const DimExpr& a, const DimExpr& b) {
+    return conditional_ > 0 ? syms.compare(a, b) : syms.unify(a, b);
+  }
   [[nodiscard]] const InferOptions& options() const noexcept { return opts_; }
   /// e >= 0 through an unconditional fact lhs <= rhs (guard 1), with gap g = rhs - lhs >= 0:
   /// e - g >= 0 (e is at least a size), or, sizes being integers, 2e - g + 1 >= 0 (then
@@ -8897,6 +8930,8 @@ class Engine {
   std::vector<SizeFact> facts_;
   std::unordered_map<std::string_view, DimExpr> max_at_least_;
   std::int64_t facts_work_ = kMaxFactWork;  ///< what applying facts may still cost
+  /// How many subgraphs being inferred (nested) may not run when their node runs (unify_sizes).
+  int conditional_ = 0;
   void collect_size_facts(InferContext& ctx, const Node& n, bool default_domain);
   /// Size facts (facts.hpp) after a node's rule, behind cheap tests: most nodes of most models
   /// have nothing to do here (kept out of line, off infer_node's path).
@@ -9186,7 +9221,7 @@ inline void Engine::refine(ValueInfoState& st, const Type& declared, const Where
         for (std::size_t i = 0; i < d.shape->size(); ++i) {
           auto& a = (*t.shape)[i];
           const auto& b = (*d.shape)[i];
-          if (syms.unify(a, b) == Unify::Conflict)
+          if (unify_sizes(a, b) == Unify::Conflict)
             diagnose(Severity::Error, DiagnosticKind::Conflict, where.str(), n,
                      "dim " + std::to_string(i) + " inferred as " + syms.to_string(a) + " but declared " +
                          syms.to_string(b));
@@ -9663,7 +9698,7 @@ inline void Engine::infer_call(InferContext& ctx, Scope& sc, const Function& fn,
 }
 
 inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std::string_view attr,
-                                                          std::vector<ValueInfoState> inputs) {
+                                                          std::vector<ValueInfoState> inputs, bool runs_with_node) {
   Node& n = const_cast<Node&>(ctx.node());
   std::size_t ai = 0;
   for (; ai < n.attributes.size(); ++ai)
@@ -9677,6 +9712,13 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   Scope& outer = ctx.scope();
   if (outer.depth >= kMaxSubgraphDepth)
     ctx.fail("subgraphs nested deeper than " + std::to_string(kMaxSubgraphDepth) + " levels are not inferred");
+  struct Conditional {
+    int* depth;
+    ~Conditional() {
+      if (depth) --*depth;
+    }
+  } conditional{runs_with_node ? nullptr : &conditional_};
+  if (!runs_with_node) ++conditional_;
   Scope sc;
   ScopeMaps lease(*this, sc);
   sc.parent = &outer;
@@ -10066,7 +10108,7 @@ inline DimExpr InferContext::fresh() const { return engine_->syms.fresh_expr(); 
 inline DimExpr InferContext::resolve(const DimExpr& e) const { return engine_->syms.resolve(e); }
 
 inline bool InferContext::unify(const DimExpr& a, const DimExpr& b, std::string_view what) const {
-  if (engine_->syms.unify(a, b) != Unify::Conflict) return true;
+  if (engine_->unify_sizes(a, b) != Unify::Conflict) return true;
   engine_->diagnose(Severity::Error, DiagnosticKind::Conflict, path(), node_,
                     std::string(what) + ": " + engine_->syms.to_string(a) + " vs " + engine_->syms.to_string(b));
   return false;
@@ -10170,8 +10212,9 @@ inline void InferContext::warn(std::string message) const {
 }
 
 inline std::vector<ValueInfoState> InferContext::infer_subgraph(std::string_view attr,
-                                                                std::vector<ValueInfoState> inputs) {
-  return engine_->infer_subgraph(*this, attr, std::move(inputs));
+                                                                std::vector<ValueInfoState> inputs,
+                                                                bool runs_with_node) {
+  return engine_->infer_subgraph(*this, attr, std::move(inputs), runs_with_node);
 }
 inline std::size_t InferContext::subgraph_input_count(std::string_view attr) const {
   auto a = this->attr(attr);
@@ -10357,14 +10400,14 @@ inline void rule_if(InferContext& ctx) {
   if (ctx.input_count() < 1 || !ctx.has_input(0)) ctx.fail("If needs a condition input");
   if (const auto& c = ctx.input_type(0); c.elem != DataType::UNDEFINED && c.elem != DataType::BOOL)
     ctx.fail("If's condition must be bool");
-  auto then_out = ctx.infer_subgraph("then_branch", {});
-  auto else_out = ctx.infer_subgraph("else_branch", {});
+  // A constant condition selects one branch: it runs whenever the If does.
+  std::optional<bool> taken;
+  if (auto v = ctx.input_ints(0); v && v->size() == 1) taken = (*v)[0] != 0;
+  auto then_out = ctx.infer_subgraph("then_branch", {}, taken == true);
+  auto else_out = ctx.infer_subgraph("else_branch", {}, taken == false);
   if (then_out.size() != ctx.output_count() || else_out.size() != ctx.output_count())
     ctx.fail("If: the branches have " + std::to_string(then_out.size()) + " and " + std::to_string(else_out.size()) +
              " outputs, the node " + std::to_string(ctx.output_count()));
-  // A constant condition selects one branch.
-  std::optional<bool> taken;
-  if (auto v = ctx.input_ints(0); v && v->size() == 1) taken = (*v)[0] != 0;
   for (std::size_t i = 0; i < ctx.output_count(); ++i) {
     if (taken) {
       const auto& s = *taken ? then_out[i] : else_out[i];

@@ -495,3 +495,73 @@ TEST_CASE("Loop with a constant trip count: sizes the body shrinks by slicing fo
   CHECK(model(Body::Drop, {}, true).rfind("INT64[B,unk__", 0) == 0);
   CHECK(model(Body::Drop, {ints("m", {65}, true)}, false).rfind("INT64[B,unk__", 0) == 0);
 }
+
+TEST_CASE("Sizes an If branch or a loop body equates are not merged outside it: the branch may not run") {
+  // torch exports squeeze(0) of a possibly-batched state as If(Equal(N, 1), Squeeze, Identity):
+  // the Squeeze needs N == 1, but only when that branch runs. With the condition false the model
+  // runs at any N, so nothing outside the branch may learn N == 1 from it.
+  auto squeeze_branch = [](const char* cond_init, bool cond_is_input) {
+    Graph then_b;
+    then_b.nodes = {Node("Squeeze", {"x", "ax0"}, {"t"})};
+    then_b.outputs = {ValueInfo{}};
+    then_b.outputs[0].name = "t";
+    Graph else_b;
+    else_b.nodes = {Node("Identity", {"x"}, {"e"})};
+    else_b.outputs = {ValueInfo{}};
+    else_b.outputs[0].name = "e";
+    Node n("If", {cond_is_input ? "c" : cond_init}, {"y"});
+    n.set_attribute(Attribute("then_branch", then_b));
+    n.set_attribute(Attribute("else_branch", else_b));
+    std::vector<Tensor> inits = {ints("ax0", {0})};
+    if (!cond_is_input) {
+      inits.push_back(Tensor::from_values<bool>(cond_init, {}, {std::string_view(cond_init) == "yes"}));
+    }
+    auto m = make_model({n, Node("Relu", {"x"}, {"z"})},
+                        {{"x", DataType::FLOAT, {"N", "4"}}, {"c", DataType::BOOL, {}}}, std::move(inits), 13);
+    auto rep = infer_shapes(m);
+    CHECK_FALSE(rep.has_errors());
+    return std::pair{type_of(m, "y"), type_of(m, "z")};
+  };
+  // A run-time condition: N stays N; the output's rank depends on the branch.
+  CHECK(squeeze_branch("", true) == std::pair{std::string("FLOAT[*]"), std::string("FLOAT[N,4]")});
+  // A constant true condition: the branch runs whenever the If does, so N == 1 holds.
+  CHECK(squeeze_branch("yes", false) == std::pair{std::string("FLOAT[4]"), std::string("FLOAT[1,4]")});
+  // A constant false one: the Squeeze never runs.
+  CHECK(squeeze_branch("no", false) == std::pair{std::string("FLOAT[N,4]"), std::string("FLOAT[N,4]")});
+
+  // A MatMul contraction inside a loop body: the body may run zero times (M = 0).
+  Graph body;
+  body.inputs = {value_info_of({"i", DataType::INT64, {}}), value_info_of({"cin", DataType::BOOL, {}})};
+  body.nodes = {Node("Identity", {"cin"}, {"cout"}), Node("MatMul", {"x", "w"}, {"p"})};
+  for (const auto* o : {"cout", "p"}) {
+    ValueInfo v;
+    v.name = o;
+    body.outputs.push_back(v);
+  }
+  Node loop("Loop", {"m", ""}, {"ps"});
+  loop.set_attribute(Attribute("body", body));
+  std::vector<float> w(6, 1.0f);
+  auto m = make_model({loop, Node("Relu", {"x"}, {"z"})}, {{"x", DataType::FLOAT, {"B", "K"}}, {"m", DataType::INT64, {}}},
+                      {Tensor::from_values<float>("w", {3, 2}, std::span<const float>(w))}, 13);
+  auto rep = infer_shapes(m);
+  CHECK_FALSE(rep.has_errors());
+  CHECK(type_of(m, "z") == "FLOAT[B,K]");
+  CHECK(type_of(m, "ps").rfind("FLOAT[unk__", 0) == 0);
+  CHECK(type_of(m, "ps").find(",B,2]") != std::string::npos);
+
+  // A provable conflict inside a branch is still reported (the branch cannot run).
+  Graph bad;
+  bad.nodes = {Node("MatMul", {"v", "w"}, {"t"})};
+  bad.outputs = {ValueInfo{}};
+  bad.outputs[0].name = "t";
+  Graph ok;
+  ok.nodes = {Node("MatMul", {"u", "w"}, {"e"})};
+  ok.outputs = {ValueInfo{}};
+  ok.outputs[0].name = "e";
+  Node iff("If", {"c"}, {"y"});
+  iff.set_attribute(Attribute("then_branch", bad));
+  iff.set_attribute(Attribute("else_branch", ok));
+  auto m2 = make_model({iff}, {{"c", DataType::BOOL, {}}, {"v", DataType::FLOAT, {"2", "4"}}, {"u", DataType::FLOAT, {"2", "3"}}},
+                       {Tensor::from_values<float>("w", {3, 2}, std::span<const float>(w))}, 13);
+  CHECK(infer_shapes(m2).conflicts >= 1);
+}

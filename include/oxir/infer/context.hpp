@@ -111,7 +111,9 @@ class InferContext {
   /// e with every merged symbol replaced by its representative/number.
   [[nodiscard]] DimExpr resolve(const DimExpr& e) const;
   /// Asserts a == b (operator semantics imply it). Returns false on a provable conflict, after
-  /// recording a diagnostic that mentions `what` (throws in strict mode).
+  /// recording a diagnostic that mentions `what` (throws in strict mode). Inside a subgraph that
+  /// may not run (an If branch, a loop body) nothing is merged: the equality holds only in the
+  /// runs that execute it, not for the sizes outside.
   bool unify(const DimExpr& a, const DimExpr& b, std::string_view what) const;
   /// e >= 0 in every execution that succeeds: ops::nonneg (symbols are sizes), or through the
   /// model's facts (facts.hpp), e.g. a convolution's floor((T+1)/4)-1 frames is >= 0 because a
@@ -137,8 +139,12 @@ class InferContext {
   // ---- subgraphs (control flow) ----
   /// Infers the GRAPH attribute `attr` with the given input types (and optional symbolic
   /// contents) in a scope nested in this node's scope; returns its outputs' states. Values the
-  /// subgraph declares win over `inputs` where more precise.
-  std::vector<ValueInfoState> infer_subgraph(std::string_view attr, std::vector<ValueInfoState> inputs);
+  /// subgraph declares win over `inputs` where more precise. `runs_with_node`: the subgraph runs
+  /// whenever the node does (an If branch a constant condition picks). Otherwise (the default:
+  /// a branch, a loop body that may run zero times) sizes its operators equate are not merged
+  /// with the sizes outside it (see unify).
+  std::vector<ValueInfoState> infer_subgraph(std::string_view attr, std::vector<ValueInfoState> inputs,
+                                             bool runs_with_node = false);
   /// Number of formal inputs/outputs of GRAPH attribute `attr` (fails if absent).
   [[nodiscard]] std::size_t subgraph_input_count(std::string_view attr) const;
   [[nodiscard]] std::size_t subgraph_output_count(std::string_view attr) const;

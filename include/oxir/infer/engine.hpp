@@ -240,7 +240,14 @@ class Engine {
   // ---- used by InferContext ----
   void diagnose(Severity sev, DiagnosticKind kind, const std::string& where, const Node* n, std::string message);
   std::vector<ValueInfoState> infer_subgraph(InferContext& ctx, std::string_view attr,
-                                             std::vector<ValueInfoState> inputs);
+                                             std::vector<ValueInfoState> inputs, bool runs_with_node);
+  /// Records a == b (InferContext::unify, declared types): merges symbol classes, except inside
+  /// a subgraph that may not run whenever its node runs (an If branch the condition does not
+  /// pick, a loop body that may run zero times). There the equality holds only in the runs that
+  /// execute it, so it is checked for a provable conflict but reaches no size outside.
+  Unify unify_sizes(const DimExpr& a, const DimExpr& b) {
+    return conditional_ > 0 ? syms.compare(a, b) : syms.unify(a, b);
+  }
   [[nodiscard]] const InferOptions& options() const noexcept { return opts_; }
   /// e >= 0 through an unconditional fact lhs <= rhs (guard 1), with gap g = rhs - lhs >= 0:
   /// e - g >= 0 (e is at least a size), or, sizes being integers, 2e - g + 1 >= 0 (then
@@ -363,6 +370,8 @@ class Engine {
   std::vector<SizeFact> facts_;
   std::unordered_map<std::string_view, DimExpr> max_at_least_;
   std::int64_t facts_work_ = kMaxFactWork;  ///< what applying facts may still cost
+  /// How many subgraphs being inferred (nested) may not run when their node runs (unify_sizes).
+  int conditional_ = 0;
   void collect_size_facts(InferContext& ctx, const Node& n, bool default_domain);
   /// Size facts (facts.hpp) after a node's rule, behind cheap tests: most nodes of most models
   /// have nothing to do here (kept out of line, off infer_node's path).
@@ -652,7 +661,7 @@ inline void Engine::refine(ValueInfoState& st, const Type& declared, const Where
         for (std::size_t i = 0; i < d.shape->size(); ++i) {
           auto& a = (*t.shape)[i];
           const auto& b = (*d.shape)[i];
-          if (syms.unify(a, b) == Unify::Conflict)
+          if (unify_sizes(a, b) == Unify::Conflict)
             diagnose(Severity::Error, DiagnosticKind::Conflict, where.str(), n,
                      "dim " + std::to_string(i) + " inferred as " + syms.to_string(a) + " but declared " +
                          syms.to_string(b));
@@ -1129,7 +1138,7 @@ inline void Engine::infer_call(InferContext& ctx, Scope& sc, const Function& fn,
 }
 
 inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std::string_view attr,
-                                                          std::vector<ValueInfoState> inputs) {
+                                                          std::vector<ValueInfoState> inputs, bool runs_with_node) {
   Node& n = const_cast<Node&>(ctx.node());
   std::size_t ai = 0;
   for (; ai < n.attributes.size(); ++ai)
@@ -1143,6 +1152,13 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   Scope& outer = ctx.scope();
   if (outer.depth >= kMaxSubgraphDepth)
     ctx.fail("subgraphs nested deeper than " + std::to_string(kMaxSubgraphDepth) + " levels are not inferred");
+  struct Conditional {
+    int* depth;
+    ~Conditional() {
+      if (depth) --*depth;
+    }
+  } conditional{runs_with_node ? nullptr : &conditional_};
+  if (!runs_with_node) ++conditional_;
   Scope sc;
   ScopeMaps lease(*this, sc);
   sc.parent = &outer;
@@ -1532,7 +1548,7 @@ inline DimExpr InferContext::fresh() const { return engine_->syms.fresh_expr(); 
 inline DimExpr InferContext::resolve(const DimExpr& e) const { return engine_->syms.resolve(e); }
 
 inline bool InferContext::unify(const DimExpr& a, const DimExpr& b, std::string_view what) const {
-  if (engine_->syms.unify(a, b) != Unify::Conflict) return true;
+  if (engine_->unify_sizes(a, b) != Unify::Conflict) return true;
   engine_->diagnose(Severity::Error, DiagnosticKind::Conflict, path(), node_,
                     std::string(what) + ": " + engine_->syms.to_string(a) + " vs " + engine_->syms.to_string(b));
   return false;
@@ -1636,8 +1652,9 @@ inline void InferContext::warn(std::string message) const {
 }
 
 inline std::vector<ValueInfoState> InferContext::infer_subgraph(std::string_view attr,
-                                                                std::vector<ValueInfoState> inputs) {
-  return engine_->infer_subgraph(*this, attr, std::move(inputs));
+                                                                std::vector<ValueInfoState> inputs,
+                                                                bool runs_with_node) {
+  return engine_->infer_subgraph(*this, attr, std::move(inputs), runs_with_node);
 }
 inline std::size_t InferContext::subgraph_input_count(std::string_view attr) const {
   auto a = this->attr(attr);

@@ -309,6 +309,26 @@ class SymbolTable {
     return Unify::Undecided;
   }
 
+  /// What unify would find, without recording anything: for sizes that are equal only when a
+  /// piece of the model runs that may not run (a branch of an If, a loop body), so the equality
+  /// must not reach the sizes outside it.
+  Unify compare(const DimExpr& a0, const DimExpr& b0) {
+    const DimExpr a = resolve(a0), b = resolve(b0);
+    if (a == b) return Unify::Equal;
+    try {
+      const DimExpr d = a - b;
+      if (d.is_const()) return Unify::Conflict;
+      // k*X + c == 0 with one symbol X and c not a multiple of k: no integer size solves it.
+      const auto& t = d.terms();
+      const std::size_t nonconst = t.size() - (d.constant_term() != 0 ? 1 : 0);
+      if (nonconst == 1 && t[0].factors.size() == 1 && t[0].factors[0].op == Atom::Op::Symbol && t[0].coeff != 0 &&
+          t[0].coeff != -1 && d.constant_term() % t[0].coeff != 0)
+        return Unify::Conflict;
+    } catch (const Error&) {  // overflow, or a difference too large to build: no proof either way
+    }
+    return Unify::Undecided;
+  }
+
   /// Printed form after resolution (a number prints as digits).
   std::string to_string(const DimExpr& e) {
     const DimExpr r = resolve(e);

@@ -1252,6 +1252,28 @@ class Program:
         shape[axis] = tuple(x - y for x, y in zip(d, q_sizes))
         return self.node("Slice", [v, q, self.const([2**62]), self.const([axis])], kinds=["f"], shapes=[shape])
 
+    def op_if_guarded(self):
+        """torch's export of squeeze(axis) on a size that may be 1: If(Equal(d, 1), then: the
+        Squeeze (valid only when d == 1; Unsqueezed back here so both branches have one rank),
+        else: the value unchanged. The Squeeze's d == 1 holds only in the runs that take the
+        branch: the values outside the If, where d is 2 or more at other bindings, must not
+        learn it."""
+        v = self.pick("f", lambda v: v.rank >= 1 and any(len(set(d)) > 1 for d in v.shape))
+        axis = self.choice([j for j, d in enumerate(v.shape) if len(set(d)) > 1])
+        cond = self.node("Equal", [self.dim_piece(v, axis), self.const([1])], kinds=["b"], shapes=[[const_dim(1)]])
+        a, b, sq = self.fresh("t"), self.fresh("e"), self.fresh("t")
+        if self.opset >= 13:
+            ka, kb = self.fresh("ke"), self.fresh("ke")
+            then_nodes = [const_node(ka, [axis]), helper.make_node("Squeeze", [v.name, ka], [sq]),
+                          const_node(kb, [axis]), helper.make_node("Unsqueeze", [sq, kb], [a])]
+        else:
+            then_nodes = [helper.make_node("Squeeze", [v.name], [sq], axes=[axis]),
+                          helper.make_node("Unsqueeze", [sq], [a], axes=[axis])]
+        else_nodes = [helper.make_node("Neg", [v.name], [b])]
+        then_g = helper.make_graph(then_nodes, self.fresh("then"), [], [helper.make_empty_tensor_value_info(a)])
+        else_g = helper.make_graph(else_nodes, self.fresh("else"), [], [helper.make_empty_tensor_value_info(b)])
+        return self.node("If", [cond], kinds=["f"], shapes=[list(v.shape)], then_branch=then_g, else_branch=else_g)
+
     def op_squeeze_all(self):
         """Squeeze without axes: removes the dims that are 1, which must be 1 at every binding."""
         v = self.pick("f", lambda v: any(d == const_dim(1) for d in v.shape) and
@@ -1463,7 +1485,7 @@ class Program:
            ("op_squeeze_all", 1), ("op_pad_dynamic", 2), ("op_shape_misc", 3), ("op_split_dynamic", 1),
            ("op_variadic", 1), ("op_dropout", 1), ("op_unique", 1), ("op_range_float", 1),
            ("op_scan_axes", 1), ("op_loop_if", 1),
-           ("op_position_gather", 1), ("op_size_div", 1)]
+           ("op_position_gather", 1), ("op_size_div", 1), ("op_if_guarded", 1)]
 
     def build(self, steps):
         for _ in range(self.ri(1, 2)):

@@ -175,14 +175,14 @@ inline void rule_if(InferContext& ctx) {
   if (ctx.input_count() < 1 || !ctx.has_input(0)) ctx.fail("If needs a condition input");
   if (const auto& c = ctx.input_type(0); c.elem != DataType::UNDEFINED && c.elem != DataType::BOOL)
     ctx.fail("If's condition must be bool");
-  auto then_out = ctx.infer_subgraph("then_branch", {});
-  auto else_out = ctx.infer_subgraph("else_branch", {});
+  // A constant condition selects one branch: it runs whenever the If does.
+  std::optional<bool> taken;
+  if (auto v = ctx.input_ints(0); v && v->size() == 1) taken = (*v)[0] != 0;
+  auto then_out = ctx.infer_subgraph("then_branch", {}, taken == true);
+  auto else_out = ctx.infer_subgraph("else_branch", {}, taken == false);
   if (then_out.size() != ctx.output_count() || else_out.size() != ctx.output_count())
     ctx.fail("If: the branches have " + std::to_string(then_out.size()) + " and " + std::to_string(else_out.size()) +
              " outputs, the node " + std::to_string(ctx.output_count()));
-  // A constant condition selects one branch.
-  std::optional<bool> taken;
-  if (auto v = ctx.input_ints(0); v && v->size() == 1) taken = (*v)[0] != 0;
   for (std::size_t i = 0; i < ctx.output_count(); ++i) {
     if (taken) {
       const auto& s = *taken ? then_out[i] : else_out[i];
