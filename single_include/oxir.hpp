@@ -6975,6 +6975,9 @@ struct ValueType {
 struct ValueInfoState {
   ValueType type;
   std::optional<Dims> sym_value;  ///< elements in row-major order (rank 0: one element)
+  /// Every element is nonzero, whatever the tensor's size: ConstantOfShape of a nonzero value,
+  /// which torch (opsets 9 and 10, before Range) feeds to NonZero for arange(n).
+  bool all_nonzero = false;
 };
 
 }  // namespace oxir::infer
@@ -7030,6 +7033,8 @@ class InferContext {
   /// The tensor itself when input i is an initializer (not overridable by a graph input) or the
   /// output of a Constant node, else nullptr.
   [[nodiscard]] const Tensor* input_constant(std::size_t i) const;
+  /// Whether every element of input i is known to be nonzero (ValueInfoState::all_nonzero).
+  [[nodiscard]] bool input_all_nonzero(std::size_t i) const;
   /// Integer contents of a constant input (any integer element type), else nullopt.
   [[nodiscard]] std::optional<std::vector<std::int64_t>> input_ints(std::size_t i) const;
   /// Floating-point contents of a constant input (float/double/float16/bfloat16), else nullopt.
@@ -7055,6 +7060,8 @@ class InferContext {
   void set_output(std::size_t i, DataType elem, Dims shape) { set_output(i, ValueType::tensor(elem, std::move(shape))); }
   /// Sets output i's symbolic contents (call after set_output; for int tensors of rank 0/1).
   void set_output_value(std::size_t i, Dims value);
+  /// Records that every element of output i is nonzero (call after set_output).
+  void set_output_all_nonzero(std::size_t i);
   /// Output i's type as set so far (Unknown if not set).
   [[nodiscard]] const ValueType& output_type(std::size_t i) const;
 
@@ -8941,7 +8948,7 @@ class Engine {
     if (main_graph && may_be_negative_size(ctx)) record_sizes(ctx);
   }
   static bool may_yield_fact(std::string_view op) noexcept {
-    return op == "Range" || op == "Gather" || op == "GatherElements";
+    return op == "Range" || op == "NonZero" || op == "Gather" || op == "GatherElements";
   }
   /// Whether an output has a compound size (record_sizes looks further).
   static bool may_be_negative_size(const InferContext& ctx) noexcept {
@@ -9517,6 +9524,25 @@ inline void Engine::collect_size_facts(InferContext& ctx, const Node& n, bool de
       max_at_least_.insert_or_assign(n.outputs[0], at_least);
       return;
     }
+    if (op == "NonZero") {
+      // Of n elements all nonzero (torch's arange(n) before opset 11): the indices 0 … n-1.
+      const Dims* s = ctx.input_shape(0);
+      if (!s || s->size() != 1 || !ctx.input_all_nonzero(0)) return;
+      max_at_least_.insert_or_assign(n.outputs[0], ctx.resolve((*s)[0]) - DimExpr(1));
+      return;
+    }
+    if ((op == "Add" || op == "Sub") && is_integer(out_elem) && n.inputs.size() == 2) {
+      // Every element shifted by one number (arange(n) + past).
+      for (std::size_t k = 0; k < 2; ++k) {
+        auto it = max_at_least_.find(n.inputs[k]);
+        const Dims* v = ctx.input_value_flat(1 - k);
+        if (it == max_at_least_.end() || !v || v->size() != 1 || (op == "Sub" && k == 1)) continue;
+        const DimExpr shift = ctx.resolve((*v)[0]);
+        max_at_least_.insert_or_assign(n.outputs[0], op == "Add" ? it->second + shift : it->second - shift);
+        return;
+      }
+      return;
+    }
     if (op == "Identity" || op == "Unsqueeze" || op == "Squeeze" || op == "Reshape" || op == "Flatten" ||
         op == "Expand" || op == "Transpose" || op == "Tile" || op == "Cast") {
       // Same elements (or copies of them; a non-empty result has a non-empty input).
@@ -9952,6 +9978,10 @@ inline const ValueType& InferContext::input_type(std::size_t i) const {
   const ValueInfoState* s = input_state(i);
   return s ? s->type : none;
 }
+inline bool InferContext::input_all_nonzero(std::size_t i) const {
+  const ValueInfoState* s = input_state(i);
+  return s && s->all_nonzero;
+}
 inline const Dims* InferContext::input_value_flat(std::size_t i) const {
   const ValueInfoState* s = input_state(i);
   return s && s->sym_value ? &*s->sym_value : nullptr;
@@ -10097,6 +10127,11 @@ inline void InferContext::set_output_value(std::size_t i, Dims value) {
   // int64 (shape tensors) holds every content: only other element types are checked.
   if (const DataType e = outputs_[i]->type.elem; e != DataType::INT64 && !detail::holds_exactly(value, e)) return;
   outputs_[i]->sym_value = std::move(value);
+}
+inline void InferContext::set_output_all_nonzero(std::size_t i) {
+  if (i >= outputs_.size()) return;
+  if (!outputs_[i]) outputs_[i].emplace();
+  outputs_[i]->all_nonzero = true;
 }
 inline const ValueType& InferContext::output_type(std::size_t i) const {
   static const ValueType none;
@@ -10960,6 +10995,9 @@ inline std::optional<DimExpr> v_div(const DimExpr& a, const DimExpr& b, InferCon
   if (!integral) return std::nullopt;
   // Truncation equals floor division for a non-negative numerator and a positive divisor.
   if (c.provably_nonneg(a) && c.provably_nonneg(b) && (!cb || *cb > 0)) return floor_div(a, b);
+  // A numerator that is at least -(k-1) for a divisor k > 0 (torch's (S-1)/2 before opset 11):
+  // truncation gives 0 where floor gives -1, so the quotient is max(0, floor(a/k)).
+  if (cb && *cb > 1 && c.provably_nonneg(a + DimExpr(*cb - 1))) return max_of(DimExpr(0), floor_div(a, b));
   return std::nullopt;
 }
 
@@ -13834,7 +13872,8 @@ inline void rule_squeeze(InferContext& c) {
   }
   const std::size_t n = out.size();
   c.set_output(0, elem, std::move(out));
-  if (const Dims* v = c.input_value(0); v && n <= 1) c.set_output_value(0, *v);
+  // Same elements in the same order: contents of any rank (NonZero's [1, n]) become a vector.
+  if (const Dims* v = c.input_value_flat(0); v && n <= 1) c.set_output_value(0, *v);
 }
 
 inline void rule_unsqueeze(InferContext& c) {
@@ -14480,10 +14519,26 @@ inline void rule_pad(InferContext& c) {
   c.set_output(0, elem, out);
 }
 
+/// Whether the one element of a floating-point tensor is known and not 0 (-0.0 is 0; NaN is not).
+inline bool nonzero_float(const Tensor& t) {
+  try {
+    switch (t.data_type) {
+      case DataType::FLOAT: return t.element<float>(0) != 0.0f;
+      case DataType::DOUBLE: return t.element<double>(0) != 0.0;
+      case DataType::FLOAT16: return static_cast<float>(t.element<float16>(0)) != 0.0f;
+      case DataType::BFLOAT16: return static_cast<float>(t.element<bfloat16>(0)) != 0.0f;
+      default: return false;
+    }
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 inline void rule_constant_of_shape(InferContext& c) {
   require_inputs(c, 1, 1);
   DataType elem = DataType::FLOAT;
   std::optional<DimExpr> fill = DimExpr(0);
+  bool nonzero = false;  // the fill value is not 0 (NaN is not 0 either)
   if (const Attribute* a = c.attr("value")) {
     if (a->kind() != AttributeType::TENSOR) c.fail("attribute 'value' should be a tensor");
     const Tensor& t = a->as_tensor();
@@ -14492,18 +14547,21 @@ inline void rule_constant_of_shape(InferContext& c) {
     elem = t.data_type;
     fill.reset();
     if (auto v = Engine::tensor_sym_value(t); v && v->size() == 1) fill = (*v)[0];
+    nonzero = fill ? !fill->is(0) : nonzero_float(t);
   }
   if (auto r = c.input_rank(0); r && *r != 1) c.fail("input must be 1-D");
   const Dims* v = c.input_value(0);
   if (!v) {
     if (auto len = vector_length(c, 0)) c.set_output(0, elem, fresh_dims(c, *len));
     else c.set_output(0, ValueType::tensor(elem));
+    if (nonzero) c.set_output_all_nonzero(0);
     return;
   }
   Dims out = resolved(c, *v);
   for (const auto& d : out)
     if (auto k = d.const_value(); k && *k < 0) c.fail("negative size in shape");
   c.set_output(0, elem, out);
+  if (nonzero) c.set_output_all_nonzero(0);
   if (fill && is_integer(elem) && out.size() <= 1) {
     const DimExpr n = out.empty() ? DimExpr(1) : out[0];
     if (auto k = n.const_value(); k && static_cast<std::size_t>(*k) <= kMaxSymbolicElements)
@@ -14623,6 +14681,19 @@ inline void rule_compress(InferContext& c) {
 inline void rule_nonzero(InferContext& c) {
   require_inputs(c, 1, 1);
   const auto r = c.input_rank(0);
+  const Dims* s = c.input_shape(0);
+  if (s && !s->empty() && c.input_all_nonzero(0)) {
+    // Every element is nonzero (torch's arange(n) before opset 11: NonZero(ConstantOfShape(n, 1))):
+    // every index, in row-major order.
+    const DimExpr n = product(c, *s, 0, s->size());
+    c.set_output(0, DataType::INT64, {DimExpr(*r), n});
+    if (auto k = n.const_value(); s->size() == 1 && k && static_cast<std::size_t>(*k) <= kMaxSymbolicElements) {
+      Dims idx;
+      for (I64 i = 0; i < *k; ++i) idx.emplace_back(i);
+      c.set_output_value(0, std::move(idx));
+    }
+    return;
+  }
   c.set_output(0, DataType::INT64, {r ? DimExpr(*r) : c.fresh(), c.fresh()});
 }
 

@@ -572,3 +572,19 @@ TEST_CASE("value propagation: variadic, unary helpers, legacy opsets, logical sh
   CHECK(logic.type("shown1") == "FLOAT[7,C]");
   CHECK(logic.last() == "FLOAT[7,7]");
 }
+
+TEST_CASE("value propagation: Div of a size minus a little truncates to max(0, floor) (torch's (S-1)/2 before opset 11)") {
+  const In x{"x", DataType::FLOAT, {"S"}};
+  auto div = [&](std::int64_t minus, std::int64_t k) {
+    return run({node("TShape", {"x"}, {"s"}), node("Sub", {"s", "m"}, {"d"}), node("Div", {"d", "k"}, {"v"}),
+                node("TFromValue", {"v"}, {"shown"})},
+               {x}, {ints("m", {minus}), ints("k", {k})})
+        .last();
+  };
+  // (S-1)/2 truncates: S = 0 gives 0 (floor would give -1), S = 1 and 2 give 0, S = 3 gives 1.
+  CHECK(div(1, 2) == "FLOAT[max(0,floor((S+1)/2)-1)]");
+  // (S-2)/3: at least -2 = -(3-1), so 0 for S < 2... S = 0 gives 0, S = 5 gives 1.
+  CHECK(div(2, 3) == "FLOAT[max(0,floor((S+1)/3)-1)]");
+  // (S-2)/2 is -1 at S = 0: neither floor nor max(0, floor): not determined.
+  CHECK(div(2, 2) == "FLOAT[*]");
+}

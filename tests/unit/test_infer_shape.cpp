@@ -784,3 +784,43 @@ TEST_CASE("Position-id slice and Reshape of contents between rank 0 and 1") {
   CHECK(r["s0"] == "INT64[]");
   CHECK(r["rg"] == "INT64[S]");
 }
+
+TEST_CASE("NonZero of a tensor whose every element is nonzero: every index (torch's arange before opset 11)") {
+  const std::vector<In> x{{"x", DataType::FLOAT, {"N", "4"}}};
+  auto nz = [&](std::optional<Tensor> value, bool whole_shape = true) {
+    std::vector<Node> nodes = {node("Shape", {"x"}, {"s"})};
+    std::string shape = "s";
+    if (!whole_shape) {
+      nodes.push_back(node("Slice", {"s", "zero1", "one1"}, {"s0"}));
+      shape = "s0";
+    }
+    Node c = node("ConstantOfShape", {shape}, {"c"});
+    if (value) c.set_attribute(Attribute("value", *value));
+    nodes.push_back(std::move(c));
+    nodes.push_back(node("NonZero", {"c"}, {"y"}));
+    auto m = make_model(std::move(nodes), x, {ints("zero1", {0}), ints("one1", {1})}, 13);
+    auto rep = infer_shapes(m);
+    CHECK_FALSE(rep.has_errors());
+    return type_of(m, "y");
+  };
+  CHECK(nz(Tensor::from_values<std::int64_t>("v", {1}, {1})) == "INT64[2,4*N]");
+  CHECK(nz(Tensor::from_values<float>("v", {1}, {1.0f}), false) == "INT64[1,N]");
+  CHECK(nz(Tensor::from_values<float>("v", {1}, {std::numeric_limits<float>::quiet_NaN()}), false) == "INT64[1,N]");
+  CHECK(nz(Tensor::from_values<bool>("v", {1}, {true}), false) == "INT64[1,N]");
+  // Zeros (the default value is a float 0; -0.0 is 0 too): not every index.
+  CHECK(nz(std::nullopt).rfind("INT64[2,unk__", 0) == 0);
+  CHECK(nz(Tensor::from_values<float>("v", {1}, {-0.0f}), false).rfind("INT64[1,unk__", 0) == 0);
+  CHECK(nz(Tensor::from_values<std::int32_t>("v", {1}, {0}), false).rfind("INT64[1,unk__", 0) == 0);
+
+  // With a known length the indices themselves are known: 0, 1, 2 (+ 2) reshape to [2, 3, 4].
+  std::vector<float> data(24, 0.0f);
+  auto m = make_model({node("ConstantOfShape", {"three"}, {"c"}, {Attribute("value", Tensor::from_values<std::int64_t>("v", {1}, {7}))}),
+                       node("NonZero", {"c"}, {"idx2"}), node("Squeeze", {"idx2", "zero1"}, {"idx"}),
+                       node("Add", {"idx", "two"}, {"dims2"}),
+                       node("Reshape", {"data", "dims2"}, {"r"})},
+                      {}, {ints("three", {3}), ints("two", {2}, true), ints("zero1", {0}), Tensor::from_values<float>("data", {24}, std::span<const float>(data))},
+                      13);
+  auto rep = infer_shapes(m);
+  CHECK_FALSE(rep.has_errors());
+  CHECK(type_of(m, "r") == "FLOAT[2,3,4]");
+}

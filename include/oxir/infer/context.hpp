@@ -76,6 +76,8 @@ class InferContext {
   /// The tensor itself when input i is an initializer (not overridable by a graph input) or the
   /// output of a Constant node, else nullptr.
   [[nodiscard]] const Tensor* input_constant(std::size_t i) const;
+  /// Whether every element of input i is known to be nonzero (ValueInfoState::all_nonzero).
+  [[nodiscard]] bool input_all_nonzero(std::size_t i) const;
   /// Integer contents of a constant input (any integer element type), else nullopt.
   [[nodiscard]] std::optional<std::vector<std::int64_t>> input_ints(std::size_t i) const;
   /// Floating-point contents of a constant input (float/double/float16/bfloat16), else nullopt.
@@ -101,6 +103,8 @@ class InferContext {
   void set_output(std::size_t i, DataType elem, Dims shape) { set_output(i, ValueType::tensor(elem, std::move(shape))); }
   /// Sets output i's symbolic contents (call after set_output; for int tensors of rank 0/1).
   void set_output_value(std::size_t i, Dims value);
+  /// Records that every element of output i is nonzero (call after set_output).
+  void set_output_all_nonzero(std::size_t i);
   /// Output i's type as set so far (Unknown if not set).
   [[nodiscard]] const ValueType& output_type(std::size_t i) const;
 

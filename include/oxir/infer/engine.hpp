@@ -381,7 +381,7 @@ class Engine {
     if (main_graph && may_be_negative_size(ctx)) record_sizes(ctx);
   }
   static bool may_yield_fact(std::string_view op) noexcept {
-    return op == "Range" || op == "Gather" || op == "GatherElements";
+    return op == "Range" || op == "NonZero" || op == "Gather" || op == "GatherElements";
   }
   /// Whether an output has a compound size (record_sizes looks further).
   static bool may_be_negative_size(const InferContext& ctx) noexcept {
@@ -957,6 +957,25 @@ inline void Engine::collect_size_facts(InferContext& ctx, const Node& n, bool de
       max_at_least_.insert_or_assign(n.outputs[0], at_least);
       return;
     }
+    if (op == "NonZero") {
+      // Of n elements all nonzero (torch's arange(n) before opset 11): the indices 0 … n-1.
+      const Dims* s = ctx.input_shape(0);
+      if (!s || s->size() != 1 || !ctx.input_all_nonzero(0)) return;
+      max_at_least_.insert_or_assign(n.outputs[0], ctx.resolve((*s)[0]) - DimExpr(1));
+      return;
+    }
+    if ((op == "Add" || op == "Sub") && is_integer(out_elem) && n.inputs.size() == 2) {
+      // Every element shifted by one number (arange(n) + past).
+      for (std::size_t k = 0; k < 2; ++k) {
+        auto it = max_at_least_.find(n.inputs[k]);
+        const Dims* v = ctx.input_value_flat(1 - k);
+        if (it == max_at_least_.end() || !v || v->size() != 1 || (op == "Sub" && k == 1)) continue;
+        const DimExpr shift = ctx.resolve((*v)[0]);
+        max_at_least_.insert_or_assign(n.outputs[0], op == "Add" ? it->second + shift : it->second - shift);
+        return;
+      }
+      return;
+    }
     if (op == "Identity" || op == "Unsqueeze" || op == "Squeeze" || op == "Reshape" || op == "Flatten" ||
         op == "Expand" || op == "Transpose" || op == "Tile" || op == "Cast") {
       // Same elements (or copies of them; a non-empty result has a non-empty input).
@@ -1392,6 +1411,10 @@ inline const ValueType& InferContext::input_type(std::size_t i) const {
   const ValueInfoState* s = input_state(i);
   return s ? s->type : none;
 }
+inline bool InferContext::input_all_nonzero(std::size_t i) const {
+  const ValueInfoState* s = input_state(i);
+  return s && s->all_nonzero;
+}
 inline const Dims* InferContext::input_value_flat(std::size_t i) const {
   const ValueInfoState* s = input_state(i);
   return s && s->sym_value ? &*s->sym_value : nullptr;
@@ -1537,6 +1560,11 @@ inline void InferContext::set_output_value(std::size_t i, Dims value) {
   // int64 (shape tensors) holds every content: only other element types are checked.
   if (const DataType e = outputs_[i]->type.elem; e != DataType::INT64 && !detail::holds_exactly(value, e)) return;
   outputs_[i]->sym_value = std::move(value);
+}
+inline void InferContext::set_output_all_nonzero(std::size_t i) {
+  if (i >= outputs_.size()) return;
+  if (!outputs_[i]) outputs_[i].emplace();
+  outputs_[i]->all_nonzero = true;
 }
 inline const ValueType& InferContext::output_type(std::size_t i) const {
   static const ValueType none;

@@ -94,6 +94,9 @@ struct ValueType {
 struct ValueInfoState {
   ValueType type;
   std::optional<Dims> sym_value;  ///< elements in row-major order (rank 0: one element)
+  /// Every element is nonzero, whatever the tensor's size: ConstantOfShape of a nonzero value,
+  /// which torch (opsets 9 and 10, before Range) feeds to NonZero for arange(n).
+  bool all_nonzero = false;
 };
 
 }  // namespace oxir::infer

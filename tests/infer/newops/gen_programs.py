@@ -1206,7 +1206,10 @@ class Program:
         e_sizes = tuple(a + b for a, b in zip(p_sizes, n_sizes))
         end = self.node("Add", [p, n], kinds=["i"], shapes=[[]], contents=[[e_sizes]])
         rows = max(e_sizes) + self.ri(0, 2)
-        pos = self.node("Range", [p, end, self.const(1)], kinds=["i"], shapes=[[n_sizes]])
+        if self.chance(0.6):
+            pos = self.node("Range", [p, end, self.const(1)], kinds=["i"], shapes=[[n_sizes]])
+        else:
+            pos = self.add_to_arange(p, n, n_sizes)
         if self.chance(0.5):
             pos = self.axes_node("Unsqueeze", pos, [0], 13, kinds=["i"], shapes=[[const_dim(1), n_sizes]])
         table = self.fresh("k")
@@ -1221,6 +1224,40 @@ class Program:
             return self.node("Slice", [buf, p1, e1, self.const([0])], kinds=["f"], shapes=[[n_sizes, const_dim(cols)]])
         return self.node("Slice", [buf, self.const([0]), e1, self.const([0])], kinds=["f"],
                          shapes=[[e_sizes, const_dim(cols)]])
+
+    def arange_nonzero(self, n1, n_sizes):
+        """torch's arange(n) before opset 11 (no Range): NonZero of n ones ([1, n] indices),
+        Transposed to [n, 1] and Squeezed to [n]. n1: a [1] int64 tensor holding n."""
+        ones = self.node("ConstantOfShape", [n1], kinds=["i"], shapes=[[n_sizes]],
+                         value=helper.make_tensor("v", self.choice([TP.INT64, TP.FLOAT]), [1], [1]))
+        ones.opaque = True  # its element type may be float: not an index tensor for other steps
+        nz = self.node("NonZero", [ones], kinds=["i"], shapes=[[const_dim(1), n_sizes]])
+        t = self.node("Transpose", [nz], kinds=["i"], shapes=[[n_sizes, const_dim(1)]], perm=[1, 0])
+        return self.axes_node("Squeeze", t, [1], 13, kinds=["i"], shapes=[[n_sizes]])
+
+    def add_to_arange(self, p, n, n_sizes):
+        """arange(p, p + n) as torch exports it before opset 11: arange(n) + p (p, n: scalars)."""
+        n1 = self.axes_node("Unsqueeze", n, [0], 13, kinds=["i"], shapes=[[const_dim(1)]], contents=[[n_sizes]])
+        return self.node("Add", [self.arange_nonzero(n1, n_sizes), p], kinds=["i"], shapes=[[n_sizes]])
+
+    def op_arange_trunc(self):
+        """x gathered along an axis at arange((d - c) / k) as torch exports it before opset 11:
+        Div truncates (d - 1) / 2 toward zero, and the arange is NonZero of that many ones."""
+        v = self.pick("f", lambda v: v.rank >= 1)
+        axis = self.ri(0, v.rank - 1)
+        d = v.shape[axis]
+        c, k = self.ri(0, 2), self.ri(2, 3)
+        if any(x - c < 0 for x in d):
+            raise Reject()
+        m_sizes = tuple(x - c for x in d)
+        m = self.node("Sub", [self.dim_piece(v, axis), self.const([c])], kinds=["i"], shapes=[[const_dim(1)]],
+                      contents=[[m_sizes]])
+        q_sizes = tuple(x // k for x in m_sizes)
+        q = self.node("Div", [m, self.const([k])], kinds=["i"], shapes=[[const_dim(1)]], contents=[[q_sizes]])
+        idx = self.arange_nonzero(q, q_sizes)
+        shape = list(v.shape)
+        shape[axis] = q_sizes
+        return self.node("Gather", [v, idx], kinds=["f"], shapes=[shape], axis=axis)
 
     def op_size_div(self):
         """x[: d // k] or x[d // k :] with d the sliced axis's own size (a conformer's t // 2, a
@@ -1485,7 +1522,8 @@ class Program:
            ("op_squeeze_all", 1), ("op_pad_dynamic", 2), ("op_shape_misc", 3), ("op_split_dynamic", 1),
            ("op_variadic", 1), ("op_dropout", 1), ("op_unique", 1), ("op_range_float", 1),
            ("op_scan_axes", 1), ("op_loop_if", 1),
-           ("op_position_gather", 1), ("op_size_div", 1), ("op_if_guarded", 1)]
+           ("op_position_gather", 1), ("op_size_div", 1), ("op_if_guarded", 1),
+           ("op_arange_trunc", 1)]
 
     def build(self, steps):
         for _ in range(self.ri(1, 2)):

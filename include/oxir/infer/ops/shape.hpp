@@ -380,7 +380,8 @@ inline void rule_squeeze(InferContext& c) {
   }
   const std::size_t n = out.size();
   c.set_output(0, elem, std::move(out));
-  if (const Dims* v = c.input_value(0); v && n <= 1) c.set_output_value(0, *v);
+  // Same elements in the same order: contents of any rank (NonZero's [1, n]) become a vector.
+  if (const Dims* v = c.input_value_flat(0); v && n <= 1) c.set_output_value(0, *v);
 }
 
 inline void rule_unsqueeze(InferContext& c) {
@@ -1026,10 +1027,26 @@ inline void rule_pad(InferContext& c) {
   c.set_output(0, elem, out);
 }
 
+/// Whether the one element of a floating-point tensor is known and not 0 (-0.0 is 0; NaN is not).
+inline bool nonzero_float(const Tensor& t) {
+  try {
+    switch (t.data_type) {
+      case DataType::FLOAT: return t.element<float>(0) != 0.0f;
+      case DataType::DOUBLE: return t.element<double>(0) != 0.0;
+      case DataType::FLOAT16: return static_cast<float>(t.element<float16>(0)) != 0.0f;
+      case DataType::BFLOAT16: return static_cast<float>(t.element<bfloat16>(0)) != 0.0f;
+      default: return false;
+    }
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 inline void rule_constant_of_shape(InferContext& c) {
   require_inputs(c, 1, 1);
   DataType elem = DataType::FLOAT;
   std::optional<DimExpr> fill = DimExpr(0);
+  bool nonzero = false;  // the fill value is not 0 (NaN is not 0 either)
   if (const Attribute* a = c.attr("value")) {
     if (a->kind() != AttributeType::TENSOR) c.fail("attribute 'value' should be a tensor");
     const Tensor& t = a->as_tensor();
@@ -1038,18 +1055,21 @@ inline void rule_constant_of_shape(InferContext& c) {
     elem = t.data_type;
     fill.reset();
     if (auto v = Engine::tensor_sym_value(t); v && v->size() == 1) fill = (*v)[0];
+    nonzero = fill ? !fill->is(0) : nonzero_float(t);
   }
   if (auto r = c.input_rank(0); r && *r != 1) c.fail("input must be 1-D");
   const Dims* v = c.input_value(0);
   if (!v) {
     if (auto len = vector_length(c, 0)) c.set_output(0, elem, fresh_dims(c, *len));
     else c.set_output(0, ValueType::tensor(elem));
+    if (nonzero) c.set_output_all_nonzero(0);
     return;
   }
   Dims out = resolved(c, *v);
   for (const auto& d : out)
     if (auto k = d.const_value(); k && *k < 0) c.fail("negative size in shape");
   c.set_output(0, elem, out);
+  if (nonzero) c.set_output_all_nonzero(0);
   if (fill && is_integer(elem) && out.size() <= 1) {
     const DimExpr n = out.empty() ? DimExpr(1) : out[0];
     if (auto k = n.const_value(); k && static_cast<std::size_t>(*k) <= kMaxSymbolicElements)
@@ -1169,6 +1189,19 @@ inline void rule_compress(InferContext& c) {
 inline void rule_nonzero(InferContext& c) {
   require_inputs(c, 1, 1);
   const auto r = c.input_rank(0);
+  const Dims* s = c.input_shape(0);
+  if (s && !s->empty() && c.input_all_nonzero(0)) {
+    // Every element is nonzero (torch's arange(n) before opset 11: NonZero(ConstantOfShape(n, 1))):
+    // every index, in row-major order.
+    const DimExpr n = product(c, *s, 0, s->size());
+    c.set_output(0, DataType::INT64, {DimExpr(*r), n});
+    if (auto k = n.const_value(); s->size() == 1 && k && static_cast<std::size_t>(*k) <= kMaxSymbolicElements) {
+      Dims idx;
+      for (I64 i = 0; i < *k; ++i) idx.emplace_back(i);
+      c.set_output_value(0, std::move(idx));
+    }
+    return;
+  }
   c.set_output(0, DataType::INT64, {r ? DimExpr(*r) : c.fresh(), c.fresh()});
 }
 
