@@ -1007,6 +1007,65 @@ class RotaryPositionIdsModel(nn.Module):
         return q * cos + torch.cat((-q[..., 4:], q[..., :4]), -1) * sin
 
 
+class QDQModel(nn.Module):
+    """A fake-quantized CNN as quantization-aware training exports it: QuantizeLinear /
+    DequantizeLinear pairs (per-tensor int8 activations, per-channel conv weights), a stride-2
+    conv, a grouped conv, nearest 2x upsampling back to the input grid joined to a skip path,
+    and a pooled head."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(3, 8, 3, stride=2, padding=1)
+        self.c2 = nn.Conv2d(8, 16, 3, padding=1, groups=2)
+        self.skip = nn.Conv2d(3, 4, 1)
+        self.fuse = nn.Conv2d(20, 6, 3, padding=1)
+        self.fc = nn.Linear(16, 5)
+        self.register_buffer("ws", torch.full((8,), 0.02))
+        self.register_buffer("wz", torch.zeros(8, dtype=torch.int32))
+
+    @staticmethod
+    def fq(x, scale=0.05):
+        return torch.fake_quantize_per_tensor_affine(x, scale, 0, -128, 127)
+
+    def forward(self, x):
+        x = self.fq(x)
+        w1 = torch.fake_quantize_per_channel_affine(self.c1.weight, self.ws, self.wz, 0, -128, 127)
+        h = self.fq(F.relu(F.conv2d(x, w1, self.c1.bias, stride=2, padding=1)))
+        h = self.fq(self.c2(h), 0.1)
+        up = F.interpolate(h, scale_factor=2.0, mode="nearest")[:, :, : x.shape[2], : x.shape[3]]
+        seg = self.fuse(self.fq(torch.cat((up, self.fq(self.skip(x))), 1)))
+        return self.fc(self.fq(h.mean((2, 3)))), h, seg
+
+
+class SpatialTransformerModel(nn.Module):
+    """A spatial transformer: a sampling grid built from linspace/meshgrid over the input's own
+    H and W (Range on float bounds), transformed by a predicted affine matrix, GridSample, then
+    RoiAlign of K boxes given as [batch_index, x1, y1, x2, y2] rows."""
+
+    def __init__(self):
+        super().__init__()
+        self.loc = nn.Conv2d(3, 6, 3, stride=2, padding=1)
+        self.fc = nn.Linear(6, 6)
+        import torchvision.ops  # here, not in forward: importing torchvision while tracing fails
+        self.roi_align = torchvision.ops.roi_align
+
+    def forward(self, x, boxes):
+        n, _, h, w = x.shape
+        theta = self.fc(self.loc(x).mean((2, 3))).view(-1, 2, 3)
+        gy, gx = torch.meshgrid(torch.linspace(-1, 1, h), torch.linspace(-1, 1, w), indexing="ij")
+        base = torch.stack((gx, gy, torch.ones_like(gx)), -1).reshape(1, h * w, 3)
+        grid = (base @ theta.transpose(1, 2)).view(n, h, w, 2)
+        y = F.grid_sample(x, grid, align_corners=False)
+        r = self.roi_align(y, boxes, output_size=(4, 5), spatial_scale=0.5, sampling_ratio=2, aligned=True)
+        return y, r
+
+
+# Models exported a second time at an old opset (the oldest torch 1.13 can export each at).
+OLD_OPSETS = {"transformer_encoder": 7, "lstm": 9, "grouped_conv": 7, "cnn_unet": 9, "reshape_opset11": 9,
+              "seq_misc": 9, "wav2vec2_features": 9, "diffusion_block": 9, "moe_top2": 9,
+              "audio_conv1d": 10, "pool_norm": 10, "circular": 10, "gpt2_kv_cache": 10,
+              "llama_kv_cache": 10, "yolo_head": 10, "bert_layer": 10, "conformer": 10, "rotary_position_ids": 10}
+
 EXPORTED = []  # names in export order, written to models.json for verify_real.py
 
 
@@ -1033,6 +1092,13 @@ def export(model, name, args, input_names, output_names, dynamic_axes, opset, bi
         json.dump(meta, f, indent=1)
     EXPORTED.append(name)
     print(f"  {name}.onnx  opset {opset}  {size} bytes")
+    if name in OLD_OPSETS:
+        # The same model again at the oldest opset torch 1.13 exports it at: older operator
+        # versions (Slice-1 and -10, Upsample-9, Resize-10, Pad-2, Split-2, Unsqueeze-1, TopK-1,
+        # ...) as a real exporter writes them.
+        old_opset = OLD_OPSETS[name]
+        export(model, f"{name}_opset{old_opset}", args, input_names, output_names, dynamic_axes, old_opset,
+               bindings, fills, out_dir, max_bytes)
 
 
 def main():
@@ -1231,6 +1297,16 @@ def main():
            ["x", "position_ids"], ["y"], {"x": {0: "batch", 1: "seq"}, "position_ids": {0: "batch", 1: "seq"}}, 14,
            [{"batch": 1, "seq": 5}, {"batch": 2, "seq": 7}, {"batch": 3, "seq": 1}],
            {"position_ids": {"int_range": [0, 1]}}, out_dir)
+
+    export(QDQModel(), "qdq_cnn", (torch.randn(2, 3, 32, 40),), ["x"], ["y", "feat", "seg"],
+           {"x": {0: "batch", 2: "H", 3: "W"}}, 13,
+           [{"batch": 1, "H": 32, "W": 40}, {"batch": 2, "H": 17, "W": 9}, {"batch": 3, "H": 50, "W": 33}], {}, out_dir)
+
+    boxes = torch.tensor([[0, 1.0, 1.0, 8.0, 8.0], [1, 2.0, 0.0, 6.0, 9.0], [0, 0.0, 0.0, 4.0, 4.0]])
+    export(SpatialTransformerModel(), "spatial_transformer", (torch.randn(2, 3, 16, 20), boxes), ["x", "boxes"],
+           ["y", "rois"], {"x": {0: "batch", 2: "H", 3: "W"}, "boxes": {0: "K"}, "rois": {0: "K"}}, 16,
+           [{"batch": 1, "H": 16, "W": 20, "K": 3}, {"batch": 2, "H": 7, "W": 30, "K": 1},
+            {"batch": 3, "H": 25, "W": 9, "K": 6}], {"boxes": {"value": [0, 1.0, 1.0, 6.0, 6.0]}}, out_dir)
 
     export_torchvision(out_dir)
 
