@@ -7218,9 +7218,9 @@ inline bool nonneg_atom_within(const Atom& a, std::int64_t& budget) {
 // A term c*floor(x/k) (c != 0, k > 0) of e, replaced by a bound: floor(x/k) <= x/k when c < 0,
 // floor(x/k) >= (x-k+1)/k when c > 0, so k*e is at least k*rest + c*x, resp.
 // k*rest + c*(x-k+1), and e >= 0 follows when that bound is >= -(k-1) (e is an integer: e > -1).
-// So L - floor((L+2)/3) >= 0 (3L - (L+2) = 2L - 2 >= -2). Floors merged by the canonical form are bounded more tightly through
-// the floor they came from: with d dividing k, x = x1 + d*x2 (x2 holds the terms whose coefficients
-// d divides), floor(x/k) = floor((floor(x1/d) + x2)/(k/d)), and the bounds apply to that with
+// So L - floor((L+2)/3) >= 0 (3L - (L+2) = 2L - 2 >= -2). Floors merged by the canonical form
+// are bounded more tightly through the floor they came from: with d dividing k, x = x1 + d*x2
+// (x2 holds the terms whose coefficients d divides), floor(x/k) = floor((floor(x1/d) + x2)/(k/d)), and the bounds apply to that with
 // y = floor(x1/d) + x2 over k/d. The divisors d tried are those of the other floors in e (where
 // such a merged floor meets the one it came from). The recursion ends: each step removes a floor
 // whose divisor is larger than any it introduces.
@@ -8829,6 +8829,9 @@ class Engine {
   Type to_type(const ValueType& v);
   /// Symbolic contents of a constant tensor (integer, rank <= 1, small), if any.
   static std::optional<Dims> tensor_sym_value(const Tensor& t);
+  /// Element k of a floating-point tensor (float, double, float16, bfloat16) as a double; nullopt
+  /// for other element types. Throws Error where Tensor::element does (a short payload).
+  static std::optional<double> float_element(const Tensor& t, std::size_t k);
 
  private:
   void infer_graph(Scope& sc, Graph& g);
@@ -9140,6 +9143,16 @@ inline Type Engine::to_type(const ValueType& v) {
   Type t;
   type_into(t, v);
   return t;
+}
+
+inline std::optional<double> Engine::float_element(const Tensor& t, std::size_t k) {
+  switch (t.data_type) {
+    case DataType::FLOAT: return t.element<float>(k);
+    case DataType::DOUBLE: return t.element<double>(k);
+    case DataType::FLOAT16: return static_cast<double>(static_cast<float>(t.element<float16>(k)));
+    case DataType::BFLOAT16: return static_cast<double>(static_cast<float>(t.element<bfloat16>(k)));
+    default: return std::nullopt;
+  }
 }
 
 inline std::optional<Dims> Engine::tensor_sym_value(const Tensor& t) {
@@ -9738,13 +9751,13 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   Scope& outer = ctx.scope();
   if (outer.depth >= kMaxSubgraphDepth)
     ctx.fail("subgraphs nested deeper than " + std::to_string(kMaxSubgraphDepth) + " levels are not inferred");
-  struct Conditional {
-    int* depth;
-    ~Conditional() {
-      if (depth) --*depth;
-    }
-  } conditional{runs_with_node ? nullptr : &conditional_};
-  if (!runs_with_node) ++conditional_;
+  const int counted = runs_with_node ? 0 : 1;
+  conditional_ += counted;
+  struct Restore {
+    int& depth;
+    int n;
+    ~Restore() { depth -= n; }
+  } restore{conditional_, counted};
   Scope sc;
   ScopeMaps lease(*this, sc);
   sc.parent = &outer;
@@ -10023,17 +10036,13 @@ inline std::optional<std::vector<double>> InferContext::input_floats(std::size_t
   out.reserve(static_cast<std::size_t>(*count));
   try {
     for (std::size_t k = 0; k < *count; ++k) {
-      switch (t->data_type) {
-        case DataType::FLOAT: out.push_back(t->element<float>(k)); break;
-        case DataType::DOUBLE: out.push_back(t->element<double>(k)); break;
-        case DataType::FLOAT16: out.push_back(static_cast<double>(static_cast<float>(t->element<float16>(k)))); break;
-        case DataType::BFLOAT16: out.push_back(static_cast<double>(static_cast<float>(t->element<bfloat16>(k)))); break;
-        default: {
-          auto v = input_ints(i);
-          if (!v) return std::nullopt;
-          return std::vector<double>(v->begin(), v->end());
-        }
+      const auto x = Engine::float_element(*t, k);
+      if (!x) {
+        auto v = input_ints(i);
+        if (!v) return std::nullopt;
+        return std::vector<double>(v->begin(), v->end());
       }
+      out.push_back(*x);
     }
   } catch (const Error&) {
     return std::nullopt;
@@ -10995,7 +11004,7 @@ inline std::optional<DimExpr> v_div(const DimExpr& a, const DimExpr& b, InferCon
   if (!integral) return std::nullopt;
   // Truncation equals floor division for a non-negative numerator and a positive divisor.
   if (c.provably_nonneg(a) && c.provably_nonneg(b) && (!cb || *cb > 0)) return floor_div(a, b);
-  // A numerator that is at least -(k-1) for a divisor k > 0 (torch's (S-1)/2 before opset 11):
+  // A numerator that is at least -(k-1) for a divisor k > 1 (torch's (S-1)/2 before opset 11):
   // truncation gives 0 where floor gives -1, so the quotient is max(0, floor(a/k)).
   if (cb && *cb > 1 && c.provably_nonneg(a + DimExpr(*cb - 1))) return max_of(DimExpr(0), floor_div(a, b));
   return std::nullopt;
@@ -14519,21 +14528,6 @@ inline void rule_pad(InferContext& c) {
   c.set_output(0, elem, out);
 }
 
-/// Whether the one element of a floating-point tensor is known and not 0 (-0.0 is 0; NaN is not).
-inline bool nonzero_float(const Tensor& t) {
-  try {
-    switch (t.data_type) {
-      case DataType::FLOAT: return t.element<float>(0) != 0.0f;
-      case DataType::DOUBLE: return t.element<double>(0) != 0.0;
-      case DataType::FLOAT16: return static_cast<float>(t.element<float16>(0)) != 0.0f;
-      case DataType::BFLOAT16: return static_cast<float>(t.element<bfloat16>(0)) != 0.0f;
-      default: return false;
-    }
-  } catch (const Error&) {
-    return false;
-  }
-}
-
 inline void rule_constant_of_shape(InferContext& c) {
   require_inputs(c, 1, 1);
   DataType elem = DataType::FLOAT;
@@ -14547,7 +14541,15 @@ inline void rule_constant_of_shape(InferContext& c) {
     elem = t.data_type;
     fill.reset();
     if (auto v = Engine::tensor_sym_value(t); v && v->size() == 1) fill = (*v)[0];
-    nonzero = fill ? !fill->is(0) : nonzero_float(t);
+    if (fill) {
+      nonzero = !fill->is(0);
+    } else {
+      try {
+        const auto x = Engine::float_element(t, 0);
+        nonzero = x && *x != 0.0;  // -0.0 is 0; NaN is not
+      } catch (const Error&) {  // a payload without its element: not known
+      }
+    }
   }
   if (auto r = c.input_rank(0); r && *r != 1) c.fail("input must be 1-D");
   const Dims* v = c.input_value(0);

@@ -262,6 +262,9 @@ class Engine {
   Type to_type(const ValueType& v);
   /// Symbolic contents of a constant tensor (integer, rank <= 1, small), if any.
   static std::optional<Dims> tensor_sym_value(const Tensor& t);
+  /// Element k of a floating-point tensor (float, double, float16, bfloat16) as a double; nullopt
+  /// for other element types. Throws Error where Tensor::element does (a short payload).
+  static std::optional<double> float_element(const Tensor& t, std::size_t k);
 
  private:
   void infer_graph(Scope& sc, Graph& g);
@@ -573,6 +576,16 @@ inline Type Engine::to_type(const ValueType& v) {
   Type t;
   type_into(t, v);
   return t;
+}
+
+inline std::optional<double> Engine::float_element(const Tensor& t, std::size_t k) {
+  switch (t.data_type) {
+    case DataType::FLOAT: return t.element<float>(k);
+    case DataType::DOUBLE: return t.element<double>(k);
+    case DataType::FLOAT16: return static_cast<double>(static_cast<float>(t.element<float16>(k)));
+    case DataType::BFLOAT16: return static_cast<double>(static_cast<float>(t.element<bfloat16>(k)));
+    default: return std::nullopt;
+  }
 }
 
 inline std::optional<Dims> Engine::tensor_sym_value(const Tensor& t) {
@@ -1171,13 +1184,13 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   Scope& outer = ctx.scope();
   if (outer.depth >= kMaxSubgraphDepth)
     ctx.fail("subgraphs nested deeper than " + std::to_string(kMaxSubgraphDepth) + " levels are not inferred");
-  struct Conditional {
-    int* depth;
-    ~Conditional() {
-      if (depth) --*depth;
-    }
-  } conditional{runs_with_node ? nullptr : &conditional_};
-  if (!runs_with_node) ++conditional_;
+  const int counted = runs_with_node ? 0 : 1;
+  conditional_ += counted;
+  struct Restore {
+    int& depth;
+    int n;
+    ~Restore() { depth -= n; }
+  } restore{conditional_, counted};
   Scope sc;
   ScopeMaps lease(*this, sc);
   sc.parent = &outer;
@@ -1456,17 +1469,13 @@ inline std::optional<std::vector<double>> InferContext::input_floats(std::size_t
   out.reserve(static_cast<std::size_t>(*count));
   try {
     for (std::size_t k = 0; k < *count; ++k) {
-      switch (t->data_type) {
-        case DataType::FLOAT: out.push_back(t->element<float>(k)); break;
-        case DataType::DOUBLE: out.push_back(t->element<double>(k)); break;
-        case DataType::FLOAT16: out.push_back(static_cast<double>(static_cast<float>(t->element<float16>(k)))); break;
-        case DataType::BFLOAT16: out.push_back(static_cast<double>(static_cast<float>(t->element<bfloat16>(k)))); break;
-        default: {
-          auto v = input_ints(i);
-          if (!v) return std::nullopt;
-          return std::vector<double>(v->begin(), v->end());
-        }
+      const auto x = Engine::float_element(*t, k);
+      if (!x) {
+        auto v = input_ints(i);
+        if (!v) return std::nullopt;
+        return std::vector<double>(v->begin(), v->end());
       }
+      out.push_back(*x);
     }
   } catch (const Error&) {
     return std::nullopt;

@@ -73,9 +73,9 @@ inline bool nonneg_atom_within(const Atom& a, std::int64_t& budget) {
 // A term c*floor(x/k) (c != 0, k > 0) of e, replaced by a bound: floor(x/k) <= x/k when c < 0,
 // floor(x/k) >= (x-k+1)/k when c > 0, so k*e is at least k*rest + c*x, resp.
 // k*rest + c*(x-k+1), and e >= 0 follows when that bound is >= -(k-1) (e is an integer: e > -1).
-// So L - floor((L+2)/3) >= 0 (3L - (L+2) = 2L - 2 >= -2). Floors merged by the canonical form are bounded more tightly through
-// the floor they came from: with d dividing k, x = x1 + d*x2 (x2 holds the terms whose coefficients
-// d divides), floor(x/k) = floor((floor(x1/d) + x2)/(k/d)), and the bounds apply to that with
+// So L - floor((L+2)/3) >= 0 (3L - (L+2) = 2L - 2 >= -2). Floors merged by the canonical form
+// are bounded more tightly through the floor they came from: with d dividing k, x = x1 + d*x2
+// (x2 holds the terms whose coefficients d divides), floor(x/k) = floor((floor(x1/d) + x2)/(k/d)), and the bounds apply to that with
 // y = floor(x1/d) + x2 over k/d. The divisors d tried are those of the other floors in e (where
 // such a merged floor meets the one it came from). The recursion ends: each step removes a floor
 // whose divisor is larger than any it introduces.

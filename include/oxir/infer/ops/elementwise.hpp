@@ -188,7 +188,7 @@ inline std::optional<DimExpr> v_div(const DimExpr& a, const DimExpr& b, InferCon
   if (!integral) return std::nullopt;
   // Truncation equals floor division for a non-negative numerator and a positive divisor.
   if (c.provably_nonneg(a) && c.provably_nonneg(b) && (!cb || *cb > 0)) return floor_div(a, b);
-  // A numerator that is at least -(k-1) for a divisor k > 0 (torch's (S-1)/2 before opset 11):
+  // A numerator that is at least -(k-1) for a divisor k > 1 (torch's (S-1)/2 before opset 11):
   // truncation gives 0 where floor gives -1, so the quotient is max(0, floor(a/k)).
   if (cb && *cb > 1 && c.provably_nonneg(a + DimExpr(*cb - 1))) return max_of(DimExpr(0), floor_div(a, b));
   return std::nullopt;

@@ -1027,21 +1027,6 @@ inline void rule_pad(InferContext& c) {
   c.set_output(0, elem, out);
 }
 
-/// Whether the one element of a floating-point tensor is known and not 0 (-0.0 is 0; NaN is not).
-inline bool nonzero_float(const Tensor& t) {
-  try {
-    switch (t.data_type) {
-      case DataType::FLOAT: return t.element<float>(0) != 0.0f;
-      case DataType::DOUBLE: return t.element<double>(0) != 0.0;
-      case DataType::FLOAT16: return static_cast<float>(t.element<float16>(0)) != 0.0f;
-      case DataType::BFLOAT16: return static_cast<float>(t.element<bfloat16>(0)) != 0.0f;
-      default: return false;
-    }
-  } catch (const Error&) {
-    return false;
-  }
-}
-
 inline void rule_constant_of_shape(InferContext& c) {
   require_inputs(c, 1, 1);
   DataType elem = DataType::FLOAT;
@@ -1055,7 +1040,15 @@ inline void rule_constant_of_shape(InferContext& c) {
     elem = t.data_type;
     fill.reset();
     if (auto v = Engine::tensor_sym_value(t); v && v->size() == 1) fill = (*v)[0];
-    nonzero = fill ? !fill->is(0) : nonzero_float(t);
+    if (fill) {
+      nonzero = !fill->is(0);
+    } else {
+      try {
+        const auto x = Engine::float_element(t, 0);
+        nonzero = x && *x != 0.0;  // -0.0 is 0; NaN is not
+      } catch (const Error&) {  // a payload without its element: not known
+      }
+    }
   }
   if (auto r = c.input_rank(0); r && *r != 1) c.fail("input must be 1-D");
   const Dims* v = c.input_value(0);
