@@ -242,6 +242,66 @@ TEST_CASE("SymbolTable: merging, binding, names") {
   CHECK(t.name(t.fresh()) == "unk__2");
 }
 
+TEST_CASE("SymbolTable: a fresh size equated with an expression of other sizes becomes it") {
+  SymbolTable t;
+  const auto h = DimExpr::symbol(t.named("H", SymbolOrigin::GraphInput));
+  const auto w = DimExpr::symbol(t.named("W", SymbolOrigin::GraphInput));
+  const auto x = DimExpr::symbol(t.fresh()), y = DimExpr::symbol(t.fresh()), z = DimExpr::symbol(t.fresh());
+  // X == 2*H: X is 2*H everywhere, inside other expressions too.
+  CHECK(t.unify(x, 2 * h) == Unify::Merged);
+  CHECK(t.to_string(x + w) == t.to_string(w + 2 * h));
+  CHECK(t.to_string(x) == "2*H");
+  CHECK(t.unify(x, 2 * h) == Unify::Equal);
+  // Y + 3 == W: Y is W-3. Z == Y*H: the binding of Y shows through Z's.
+  CHECK(t.unify(y + 3, w) == Unify::Merged);
+  CHECK(t.unify(z, y * h) == Unify::Merged);
+  CHECK(t.to_string(z) == t.to_string((w - 3) * h));
+  // Named sizes are the model's own: N == M+1 is not turned into a rewrite of either.
+  const auto n = DimExpr::symbol(t.named("N", SymbolOrigin::GraphInput));
+  const auto m = DimExpr::symbol(t.named("M"));
+  CHECK(t.unify(n, m + 1) == Unify::Undecided);
+  CHECK(t.to_string(n) == "N");
+  // A fresh size that also appears inside the other side is not solved for (X2 == floor(X2/2)+1
+  // has the solutions 1 and 2).
+  const auto x2 = DimExpr::symbol(t.fresh());
+  CHECK(t.unify(x2, floor_div(x2, DimExpr(2)) + 1) == Unify::Undecided);
+  CHECK(t.value(x2.as_symbol().value()) == std::nullopt);
+  // A binding to a number later shows through every expression: W = 10 makes Y 7 and Z 7*H.
+  CHECK(t.unify(w, DimExpr(10)) == Unify::Merged);
+  CHECK(t.value(y.as_symbol().value()) == 7);
+  CHECK(t.to_string(z) == "7*H");
+  // ... and conflicts through the binding are found: Y == 8 is now 7 == 8.
+  CHECK(t.unify(y, DimExpr(8)) == Unify::Conflict);
+  // compare() (sizes equal only where a branch runs) records nothing.
+  const auto f = DimExpr::symbol(t.fresh());
+  CHECK(t.compare(f, h + 1) == Unify::Undecided);
+  CHECK(t.to_string(f) == t.name(f.as_symbol().value()));
+}
+
+TEST_CASE("SymbolTable: long chains of bound fresh sizes resolve without recursion") {
+  // X0 == X1+1, X1 == X2+1, ... bound in that order: X0's expression is stale by n levels.
+  SymbolTable t;
+  const auto h = DimExpr::symbol(t.named("H", SymbolOrigin::GraphInput));
+  constexpr int n = 20000;
+  std::vector<DimExpr> x;
+  for (int i = 0; i <= n; ++i) x.push_back(DimExpr::symbol(t.fresh()));
+  for (int i = 0; i < n; ++i) REQUIRE(t.unify(x[i], x[i + 1] + 1) == Unify::Merged);
+  REQUIRE(t.unify(x[n], h) == Unify::Merged);
+  CHECK(t.to_string(x[0]) == "H+" + std::to_string(n));
+  CHECK(t.to_string(x[n / 2]) == "H+" + std::to_string(n - n / 2));
+  // Squaring at each level: the expression would have 2^k factors; past the size limit the
+  // binding is dropped and the symbol names the size (a claim left out, never a wrong one).
+  SymbolTable u;
+  const auto g = DimExpr::symbol(u.named("G", SymbolOrigin::GraphInput));
+  std::vector<DimExpr> y;
+  for (int i = 0; i <= 40; ++i) y.push_back(DimExpr::symbol(u.fresh()));
+  for (int i = 0; i < 40; ++i) REQUIRE(u.unify(y[i], y[i + 1] * y[i + 1]) == Unify::Merged);
+  REQUIRE(u.unify(y[40], g + 1) == Unify::Merged);
+  const std::string s = u.to_string(y[0]);
+  CHECK(s == u.name(y[0].as_symbol().value()));
+  CHECK(u.to_string(y[39]) == u.to_string((g + 1) * (g + 1)));
+}
+
 namespace {
 void rule_same(InferContext& c) {  // output = broadcast of all inputs, elem of input 0
   std::vector<const Dims*> shapes;

@@ -516,3 +516,36 @@ TEST_CASE("Spatial rules never crash on hostile attributes") {
   CHECK(failed(infer_one(node("LSTM", {"x", "w"}, {"y"}), {{"x", F, {"S", "B", "I"}}, {"w", F, {"1", "32", "I"}}})));
   CHECK(failed(infer_one(node("GridSample", {"x", "g"}, {"y"}), {{"x", F, {"N"}}, {"g", F, {"N", "P", "Q", "2"}}}, {}, 20)));
 }
+
+TEST_CASE("A map resized to run-time sizes and concatenated with a skip connection has the skip's sizes") {
+  // A U-Net decoder step: Resize to sizes known only at run time gives sizes no rule
+  // determines, but the Concat along the channels needs them equal to the pooled encoder
+  // map's, so they are those sizes in the resized value too, not fresh symbols.
+  auto m = make_model({node("MaxPool", {"x"}, {"p"}, {Attribute("kernel_shape", I64s{2, 2}), Attribute("strides", I64s{2, 2})}),
+                       node("Resize", {"y", "", "", "sz"}, {"up"}), node("Concat", {"up", "p"}, {"cat"}, {Attribute("axis", std::int64_t{1})})},
+                      {{"x", F, {"N", "C", "H", "W"}}, {"y", F, {"N", "D", "H", "W"}}, {"sz", I64, {"4"}}}, {}, 13);
+  const auto rep = infer_shapes(m);
+  CHECK(rep.conflicts == 0);
+  const auto dims = [&](const std::string& v) {
+    std::vector<std::string> out;
+    std::string t = type_of(m, v);
+    REQUIRE(t.size() > 7);
+    t = t.substr(6, t.size() - 7);  // FLOAT[...]
+    std::size_t depth = 0, start = 0;
+    for (std::size_t i = 0; i <= t.size(); ++i) {
+      if (i == t.size() || (t[i] == ',' && depth == 0)) out.push_back(t.substr(start, i - start)), start = i + 1;
+      else if (t[i] == '(') ++depth;
+      else if (t[i] == ')') --depth;
+    }
+    return out;
+  };
+  const auto p = dims("p"), up = dims("up"), cat = dims("cat");
+  REQUIRE(p.size() == 4);
+  REQUIRE(up.size() == 4);
+  CHECK(p[2].find("H") != std::string::npos);
+  CHECK(up[0] == "N");
+  CHECK(up[1].rfind("unk__", 0) == 0);  // the channels of sz stay unknown
+  CHECK(up[2] == p[2]);
+  CHECK(up[3] == p[3]);
+  CHECK(cat[2] == p[2]);
+}

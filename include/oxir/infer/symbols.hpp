@@ -3,7 +3,8 @@
 // Classes are created for the model's own dim_params (graph inputs first: they are the roots of
 // all names), for unnamed graph-input dims (stable generated names) and for sizes no rule can
 // determine (fresh "unk__N" symbols). Equalities that operator semantics imply merge classes; a
-// class that meets a number becomes that number everywhere.
+// class that meets a number becomes that number everywhere, and a fresh class that meets an
+// expression of other sizes becomes that expression everywhere.
 
 #include <cstdint>
 #include <cstring>
@@ -212,8 +213,13 @@ class SymbolTable {
     }
     return static_cast<std::int64_t>(i);
   }
-  /// The number the class is bound to, if any.
-  std::optional<std::int64_t> value(std::int64_t id) { return syms_[static_cast<std::size_t>(find(id))].value; }
+  /// The number the class is bound to (directly, or through the expression it stands for), if any.
+  std::optional<std::int64_t> value(std::int64_t id) {
+    const auto r = find(id);
+    const auto& s = syms_[static_cast<std::size_t>(r)];
+    if (s.value || s.bound < 0) return s.value;
+    return resolve_bound(r).const_value();
+  }
   /// The printed name of id's class.
   const std::string& name(std::int64_t id) { return syms_[static_cast<std::size_t>(find(id))].name; }
   [[nodiscard]] SymbolOrigin origin(std::int64_t id) { return syms_[static_cast<std::size_t>(find(id))].origin; }
@@ -248,18 +254,18 @@ class SymbolTable {
     if (e.is_const()) return e;
     if (auto id = e.as_symbol()) {
       const auto r = find(*id);
-      if (auto v = syms_[static_cast<std::size_t>(r)].value) return DimExpr(*v);
+      const auto& s = syms_[static_cast<std::size_t>(r)];
+      if (s.value) return DimExpr(*s.value);
+      if (s.bound >= 0) return resolve_bound(r);
       return r == *id ? e : DimExpr::symbol(r);
     }
-    bool any = false;
-    e.for_each_symbol([&](std::int64_t id) {
-      if (!any && (find(id) != id || syms_[static_cast<std::size_t>(id)].value)) any = true;
-    });
-    if (!any) return e;
+    if (!needs_resolving(e)) return e;
     try {
       return e.substitute([&](std::int64_t id) -> DimExpr {
         const auto r = find(id);
-        if (auto v = syms_[static_cast<std::size_t>(r)].value) return DimExpr(*v);
+        const auto& s = syms_[static_cast<std::size_t>(r)];
+        if (s.value) return DimExpr(*s.value);
+        if (s.bound >= 0) return resolve_bound(r);
         return DimExpr::symbol(r);
       });
     } catch (const Error&) {
@@ -303,7 +309,9 @@ class SymbolTable {
     if (ca) return solve(b, *ca);
     // Differences that are constant prove inequality (N+1 vs N).
     try {
-      if ((a - b).is_const()) return Unify::Conflict;
+      const DimExpr d = a - b;
+      if (d.is_const()) return Unify::Conflict;
+      return bind_fresh(d) ? Unify::Merged : Unify::Undecided;
     } catch (const Error&) {  // overflow, or a difference too large to build: no proof either way
     }
     return Unify::Undecided;
@@ -344,6 +352,7 @@ class SymbolTable {
     by_name_.clear();
     reserved_.clear();
     reserved_index_.clear();
+    bound_.clear();
     next_fresh_ = 0;
     before_first_fresh_ = nullptr;
     version_ = 0;
@@ -351,7 +360,7 @@ class SymbolTable {
   /// Bytes of storage held (roughly): lets a cache decide whether keeping it is worth it.
   [[nodiscard]] std::size_t storage_bytes() const noexcept {
     return syms_.capacity() * sizeof(Sym) + by_name_.storage_bytes() + reserved_.capacity() * sizeof(std::string) +
-           reserved_index_.storage_bytes();
+           reserved_index_.storage_bytes() + bound_.capacity() * sizeof(DimExpr);
   }
 
  private:
@@ -360,7 +369,81 @@ class SymbolTable {
     std::int64_t parent;
     std::optional<std::int64_t> value;
     SymbolOrigin origin;
+    std::int32_t bound = -1;  ///< index in bound_ of the expression a fresh class stands for
   };
+
+  /// Whether resolve would change e: a symbol that is not its class's representative, or whose
+  /// class is bound to a number or an expression.
+  bool needs_resolving(const DimExpr& e) {
+    bool any = false;
+    e.for_each_symbol([&](std::int64_t id) {
+      if (any) return;
+      const auto& s = syms_[static_cast<std::size_t>(id)];
+      any = s.parent != id || s.value || s.bound >= 0;
+    });
+    return any;
+  }
+
+  /// The expression the representative r is bound to, resolved. It was resolved when bound;
+  /// symbols in it may since have been merged or bound, so it is resolved again, level by level
+  /// without recursion, and stored back in its resolved form. Bindings never form a cycle (a
+  /// class is bound only to a resolved expression that does not mention it, and a bound class
+  /// never appears in a resolved expression), so each round removes one level of them.
+  DimExpr resolve_bound(std::int64_t r) {
+    const auto slot = static_cast<std::size_t>(syms_[static_cast<std::size_t>(r)].bound);
+    DimExpr e = bound_[slot];
+    try {
+      for (std::size_t round = 0; needs_resolving(e); ++round) {
+        if (round > bound_.size()) return DimExpr::symbol(r);  // unreachable: no cycles
+        e = e.substitute([&](std::int64_t id) -> DimExpr {
+          const auto q = find(id);
+          const auto& s = syms_[static_cast<std::size_t>(q)];
+          if (s.value) return DimExpr(*s.value);
+          if (s.bound >= 0) return bound_[static_cast<std::size_t>(s.bound)];
+          return DimExpr::symbol(q);
+        });
+      }
+    } catch (const Error&) {
+      // Too large or out of int64 once substituted: the binding is dropped (an equality left
+      // unused claims nothing) and the symbol names the size again, so no later resolve
+      // repeats the failing work.
+      syms_[static_cast<std::size_t>(r)].bound = -1;
+      ++version_;
+      return DimExpr::symbol(r);
+    }
+    bound_[slot] = e;
+    return e;
+  }
+
+  /// d == 0, with d the difference of two resolved sizes: when d is X + rest or -X + rest for a
+  /// fresh symbol X that rest does not mention, X is the size -rest (or rest) in every run, so
+  /// X's class is bound to that expression (the newest such X, if several). Named sizes are
+  /// never rewritten: they are the model's own names.
+  bool bind_fresh(const DimExpr& d) {
+    std::int64_t x = -1, coeff = 0;
+    for (const auto& t : d.terms()) {
+      if (t.factors.size() != 1 || t.factors[0].op != Atom::Op::Symbol || (t.coeff != 1 && t.coeff != -1)) continue;
+      const auto id = t.factors[0].id;
+      if (id > x && syms_[static_cast<std::size_t>(id)].origin == SymbolOrigin::Fresh) {
+        bool elsewhere = false;  // in another term (X*Y, floor(X/2), ...)
+        for (const auto& u : d.terms())
+          if (&u != &t)
+            DimExpr::for_each_symbol_of(u, [&](std::int64_t s) { elsewhere = elsewhere || s == id; });
+        if (!elsewhere) x = id, coeff = t.coeff;
+      }
+    }
+    if (x < 0) return false;
+    const DimExpr sx = DimExpr::symbol(x);
+    DimExpr e = coeff == 1 ? sx - d : d + sx;  // X + rest = 0 gives X = -rest; -X + rest = 0 gives X = rest
+    if (auto c = e.const_value()) return bind(x, *c);
+    if (auto y = e.as_symbol()) return merge(x, *y);
+    auto& s = syms_[static_cast<std::size_t>(x)];
+    if (bound_.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) return false;
+    s.bound = static_cast<std::int32_t>(bound_.size());
+    bound_.push_back(std::move(e));
+    ++version_;
+    return true;
+  }
   struct KeyOf {
     const std::vector<Sym>* syms;
     std::string_view operator()(std::size_t i) const { return (*syms)[i].name; }
@@ -369,6 +452,7 @@ class SymbolTable {
   [[nodiscard]] std::size_t find_name(std::string_view name) const { return by_name_.find(name, syms_.size(), key_of()); }
 
   std::vector<Sym> syms_;
+  std::vector<DimExpr> bound_;  ///< expressions fresh classes stand for (Sym::bound)
   detail::NameIndex by_name_;  ///< names of syms_ (each symbol has its own name)
   /// Appends a symbol whose name is known to be new.
   std::int64_t add(std::string_view name, SymbolOrigin origin) {

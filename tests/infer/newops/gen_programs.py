@@ -1289,6 +1289,31 @@ class Program:
         shape[axis] = tuple(x - y for x, y in zip(d, q_sizes))
         return self.node("Slice", [v, q, self.const([2**62]), self.const([axis])], kinds=["f"], shapes=[shape])
 
+    def op_compress_all(self):
+        """Compress along an axis with a condition that holds everywhere: not |max| < 0, which
+        a NaN makes true as well (|max| + 1 > 0 it makes false; the count then shrinks, and ORT's
+        Concat skips an empty input instead of failing). To inference the kept count is
+        data-dependent; at run time it is the whole axis. The value
+        stays usable, so later steps compute sizes from that count; a Concat with a value of the
+        same sizes along another axis (here, or a later op_concat: a U-Net skip connection)
+        determines it, and every size computed from it, before or after."""
+        v = self.pick("f", lambda v: v.rank >= 2)
+        axis = self.ri(0, v.rank - 1)
+        d = v.shape[axis]
+        red = self.axes_node("ReduceMax", v, [a for a in range(v.rank) if a != axis], 18, kinds=["f"], shapes=[[d]],
+                             keepdims=0)
+        ab = self.node("Abs", [red], kinds=["f"], shapes=[[d]])
+        neg = self.node("Less", [ab, self.const_f(0.0)], kinds=["b"], shapes=[[d]])
+        cond = self.node("Not", [neg], kinds=["b"], shapes=[[d]])
+        c = self.node("Compress", [v, cond], kinds=["f"], shapes=[list(v.shape)], axis=axis)
+        if self.chance(0.5):
+            return c
+        b = self.choice([k for k in range(v.rank) if k != axis])
+        shape = list(v.shape)
+        shape[b] = tuple(2 * x for x in v.shape[b])
+        parts = [c, v] if self.chance(0.5) else [v, c]
+        return self.node("Concat", parts, kinds=["f"], shapes=[shape], axis=b)
+
     def op_if_guarded(self):
         """torch's export of squeeze(axis) on a size that may be 1: If(Equal(d, 1), then: the
         Squeeze (valid only when d == 1; Unsqueezed back here so both branches have one rank),
@@ -1523,7 +1548,7 @@ class Program:
            ("op_variadic", 1), ("op_dropout", 1), ("op_unique", 1), ("op_range_float", 1),
            ("op_scan_axes", 1), ("op_loop_if", 1),
            ("op_position_gather", 1), ("op_size_div", 1), ("op_if_guarded", 1),
-           ("op_arange_trunc", 1)]
+           ("op_arange_trunc", 1), ("op_compress_all", 1)]
 
     def build(self, steps):
         for _ in range(self.ri(1, 2)):
