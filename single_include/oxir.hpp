@@ -6912,26 +6912,30 @@ class SymbolTable {
     return e;
   }
 
-  /// d == 0, with d the difference of two resolved sizes: when d is X + rest or -X + rest for a
-  /// fresh symbol X that rest does not mention, X is the size -rest (or rest) in every run, so
-  /// X's class is bound to that expression (the newest such X, if several). Named sizes are
-  /// never rewritten: they are the model's own names.
+  /// d == 0, with d the difference of two resolved sizes: when d is k*X + rest for a fresh
+  /// symbol X that rest does not mention, X is -rest/k in every run (k*X is -rest exactly, so
+  /// the floor of the quotient is exact: 2*X == H gives X = floor(H/2)), and X's class is bound
+  /// to that expression. Coefficients ±1 are preferred (no division), then the newest symbol.
+  /// Named sizes are never rewritten: they are the model's own names.
   bool bind_fresh(const DimExpr& d) {
     std::int64_t x = -1, coeff = 0;
     for (const auto& t : d.terms()) {
-      if (t.factors.size() != 1 || t.factors[0].op != Atom::Op::Symbol || (t.coeff != 1 && t.coeff != -1)) continue;
+      if (t.factors.size() != 1 || t.factors[0].op != Atom::Op::Symbol ||
+          t.coeff == std::numeric_limits<std::int64_t>::min())
+        continue;
       const auto id = t.factors[0].id;
-      if (id > x && syms_[static_cast<std::size_t>(id)].origin == SymbolOrigin::Fresh) {
-        bool elsewhere = false;  // in another term (X*Y, floor(X/2), ...)
-        for (const auto& u : d.terms())
-          if (&u != &t)
-            DimExpr::for_each_symbol_of(u, [&](std::int64_t s) { elsewhere = elsewhere || s == id; });
-        if (!elsewhere) x = id, coeff = t.coeff;
-      }
+      const bool unit = t.coeff == 1 || t.coeff == -1, best_unit = coeff == 1 || coeff == -1;
+      if (x >= 0 && ((best_unit && !unit) || (best_unit == unit && id < x))) continue;
+      if (syms_[static_cast<std::size_t>(id)].origin != SymbolOrigin::Fresh) continue;
+      bool elsewhere = false;  // in another term (X*Y, floor(X/2), ...)
+      for (const auto& u : d.terms())
+        if (&u != &t) DimExpr::for_each_symbol_of(u, [&](std::int64_t s) { elsewhere = elsewhere || s == id; });
+      if (!elsewhere) x = id, coeff = t.coeff;
     }
     if (x < 0) return false;
-    const DimExpr sx = DimExpr::symbol(x);
-    DimExpr e = coeff == 1 ? sx - d : d + sx;  // X + rest = 0 gives X = -rest; -X + rest = 0 gives X = rest
+    const DimExpr rest = d - coeff * DimExpr::symbol(x);
+    DimExpr e = coeff > 0 ? -rest : rest;  // k*X == -rest, i.e. |k|*X == e
+    if (coeff != 1 && coeff != -1) e = floor_div(e, DimExpr(coeff > 0 ? coeff : -coeff));
     if (auto c = e.const_value()) return bind(x, *c);
     if (auto y = e.as_symbol()) return merge(x, *y);
     auto& s = syms_[static_cast<std::size_t>(x)];

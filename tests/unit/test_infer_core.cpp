@@ -256,6 +256,12 @@ TEST_CASE("SymbolTable: a fresh size equated with an expression of other sizes b
   CHECK(t.unify(y + 3, w) == Unify::Merged);
   CHECK(t.unify(z, y * h) == Unify::Merged);
   CHECK(t.to_string(z) == t.to_string((w - 3) * h));
+  // k*X + c == e: k*X is exactly e - c, so X is floor((e - c)/k) (2*X == H: H is even).
+  const auto p = DimExpr::symbol(t.fresh()), q = DimExpr::symbol(t.fresh());
+  CHECK(t.unify(2 * p, h) == Unify::Merged);
+  CHECK(t.to_string(p) == t.to_string(floor_div(h, DimExpr(2))));
+  CHECK(t.unify(w + 1, 3 * q + 2 * h) == Unify::Merged);  // 3*Q == W + 1 - 2*H
+  CHECK(t.to_string(q) == t.to_string(floor_div(w + 1 - 2 * h, DimExpr(3))));
   // Named sizes are the model's own: N == M+1 is not turned into a rewrite of either.
   const auto n = DimExpr::symbol(t.named("N", SymbolOrigin::GraphInput));
   const auto m = DimExpr::symbol(t.named("M"));

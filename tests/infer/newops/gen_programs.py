@@ -1309,6 +1309,12 @@ class Program:
         if self.chance(0.5):
             return c
         b = self.choice([k for k in range(v.rank) if k != axis])
+        if self.chance(0.3):
+            # Both doubled along the axis first: 2*X against 2*d, which gives X too.
+            doubled = list(v.shape)
+            doubled[axis] = tuple(2 * x for x in d)
+            c = self.node("Concat", [c, c], kinds=["f"], shapes=[doubled], axis=axis)
+            v = self.node("Concat", [v, v], kinds=["f"], shapes=[doubled], axis=axis)
         shape = list(v.shape)
         shape[b] = tuple(2 * x for x in v.shape[b])
         parts = [c, v] if self.chance(0.5) else [v, c]
