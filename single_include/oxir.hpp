@@ -6088,16 +6088,52 @@ inline std::size_t DimExpr::complexity() const noexcept {
   return n;
 }
 
+/// Whether a dim_param can stand in a printed expression as it is: not empty, not starting with
+/// a digit, and free of the characters the expression syntax uses (`+-*/%(),` and white space).
+/// Other names ("S+1", "batch size") are printed in parentheses inside expressions, so that
+/// twice a size named "S+1" reads "2*(S+1)", never "2*S+1".
+inline bool plain_name(std::string_view s) noexcept {
+  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
+  for (const char c : s)
+    switch (c) {
+      case '+': case '-': case '*': case '/': case '%': case '(': case ')': case ',':
+      case ' ': case '\t': case '\n': case '\r': case '\v': case '\f':
+        return false;
+      default: break;
+    }
+  return true;
+}
+
 namespace detail {
+template <class Name>
+void print_name(std::string& out, std::int64_t id, Name& name) {
+  const auto& n = name(id);
+  if (plain_name(n)) {
+    out += n;
+    return;
+  }
+  out += '(';
+  out += n;
+  out += ')';
+}
+/// An operand of floor/min/max: a bare symbol by print_name, anything else as an expression.
+template <class Name>
+void print_operand(std::string& out, const DimExpr& e, Name& name) {
+  if (auto id = e.as_symbol())
+    print_name(out, *id, name);
+  else
+    e.print(out, name);
+}
+
 template <class Name>
 void print_atom(std::string& out, const Atom& a, Name& name) {
   switch (a.op) {
-    case Atom::Op::Symbol: out += name(a.id); return;
+    case Atom::Op::Symbol: print_name(out, a.id, name); return;
     case Atom::Op::FloorDivConst: {
       const auto& num = (*a.args)[0];
       const bool paren = num.terms().size() > 1 || (num.terms().size() == 1 && num.terms()[0].coeff != 1);
       out += paren ? "floor((" : "floor(";
-      num.print(out, name);
+      print_operand(out, num, name);
       out += paren ? ")/" : "/";
       out += std::to_string(a.id);
       out += ')';
@@ -6108,7 +6144,7 @@ void print_atom(std::string& out, const Atom& a, Name& name) {
         const bool p = e.terms().size() > 1 ||
                        (e.terms().size() == 1 && (e.terms()[0].coeff != 1 || e.terms()[0].factors.size() > 1));
         if (p) out += '(';
-        e.print(out, name);
+        print_operand(out, e, name);
         if (p) out += ')';
       };
       out += "floor(";
@@ -6123,7 +6159,7 @@ void print_atom(std::string& out, const Atom& a, Name& name) {
       out += a.op == Atom::Op::Min ? "min(" : "max(";
       for (std::size_t i = 0; i < a.args->size(); ++i) {
         if (i) out += ',';
-        (*a.args)[i].print(out, name);
+        print_operand(out, (*a.args)[i], name);
       }
       out += ')';
       return;
@@ -6513,6 +6549,147 @@ inline std::optional<DimExpr> detail::merge_min_max_pair(const std::vector<Term>
   return std::nullopt;
 }
 
+/// Reads a dim_param written as a size expression: the syntax the engine prints (`N+1`, `2*S`,
+/// `floor((H-1)/2)+1`, `min(T,64)`) and the forms other tools write (spaces, `//` for floor
+/// division as torch writes it, `ceil(a/b)` / `ceiling(a/b)`, `Min` / `Max`, parentheses).
+/// `symbol_of(name)` gives the symbol of an identifier or nullopt. The result is nullopt when
+/// the text is not such an expression, names no identifier, names one that symbol_of does not
+/// know, is longer than kMaxParsedDimParam characters or nested deeper than 64, or would
+/// overflow. `/` is read only as the division of floor/ceil, whose dividend is a product (or a
+/// parenthesised expression) and whose divisor is a number, name or parenthesised expression,
+/// so `floor(x+1/2)` and `floor(a/b*c)` are not guessed at.
+inline constexpr std::size_t kMaxParsedDimParam = 1024;
+
+template <class SymbolOf>
+std::optional<DimExpr> parse_dim_expr(std::string_view s, SymbolOf&& symbol_of) {
+  if (s.size() > kMaxParsedDimParam) return std::nullopt;
+  struct Fail {};
+  struct Parser {
+    std::string_view s;
+    SymbolOf& symbol_of;
+    std::size_t i = 0;
+    int depth = 0;
+    bool named = false;
+
+    static bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+    static bool name_char(char c) {
+      switch (c) {
+        case '+': case '-': case '*': case '/': case '%': case '(': case ')': case ',': return false;
+        default: return !space(c);
+      }
+    }
+    char peek() {
+      while (i < s.size() && space(s[i])) ++i;
+      return i < s.size() ? s[i] : '\0';
+    }
+    bool eat(char c) {
+      if (peek() != c) return false;
+      ++i;
+      return true;
+    }
+    void expect(char c) {
+      if (!eat(c)) throw Fail{};
+    }
+    bool at_floordiv() { return peek() == '/' && i + 1 < s.size() && s[i + 1] == '/'; }
+
+    DimExpr expr() {  // ['+'|'-'] term (('+'|'-') term)*
+      if (++depth > 64) throw Fail{};
+      DimExpr acc = term();
+      for (;;) {
+        if (eat('+'))
+          acc = acc + term();
+        else if (eat('-'))
+          acc = acc - term();
+        else
+          break;
+      }
+      --depth;
+      return acc;
+    }
+    DimExpr term() {  // unary (('*' | '//') unary)*
+      DimExpr acc = unary();
+      for (;;) {
+        if (at_floordiv()) {
+          i += 2;
+          acc = floor_div(acc, unary());
+        } else if (peek() == '*') {
+          if (i + 1 < s.size() && s[i + 1] == '*') throw Fail{};  // a power: not a size expression here
+          ++i;
+          acc = acc * unary();
+        } else {
+          return acc;
+        }
+      }
+    }
+    DimExpr unary() {
+      if (++depth > 64) throw Fail{};
+      DimExpr r = eat('-') ? -unary() : eat('+') ? unary() : primary();
+      --depth;
+      return r;
+    }
+    DimExpr primary() {
+      const char c = peek();
+      if (c >= '0' && c <= '9') {
+        std::int64_t v = 0;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+          if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, s[i] - '0', &v)) throw Fail{};
+          ++i;
+        }
+        if (i < s.size() && name_char(s[i])) throw Fail{};  // "2x", "1.5"
+        return DimExpr(v);
+      }
+      if (eat('(')) {
+        DimExpr e = expr();
+        expect(')');
+        return e;
+      }
+      const std::size_t start = i;
+      while (i < s.size() && name_char(s[i])) ++i;
+      if (i == start) throw Fail{};
+      const std::string_view name = s.substr(start, i - start);
+      if (peek() == '(') {
+        ++i;
+        if (name == "floor" || name == "ceil" || name == "ceiling") {
+          DimExpr a = term_operand();
+          if (at_floordiv()) throw Fail{};
+          expect('/');
+          DimExpr b = unary();
+          expect(')');
+          return name == "floor" ? floor_div(a, b) : ceil_div(a, b);
+        }
+        const bool is_min = name == "min" || name == "Min";
+        if (!is_min && name != "max" && name != "Max") throw Fail{};
+        DimExpr acc = expr();
+        while (eat(',')) acc = is_min ? min(acc, expr()) : max(acc, expr());
+        expect(')');
+        return acc;
+      }
+      auto id = symbol_of(name);
+      if (!id) throw Fail{};
+      named = true;
+      return DimExpr::symbol(*id);
+    }
+    DimExpr term_operand() {  // the dividend of floor/ceil: a product, stopping at its '/'
+      DimExpr acc = unary();
+      while (peek() == '*') {
+        ++i;
+        acc = acc * unary();
+      }
+      return acc;
+    }
+  };
+  Parser p{s, symbol_of};
+  try {
+    DimExpr e = p.expr();
+    if (p.peek() != '\0' || !p.named) return std::nullopt;
+    return e;
+  } catch (const Fail&) {
+    return std::nullopt;
+  } catch (const Error&) {  // overflow, a division by zero, an expression too large
+    return std::nullopt;
+  }
+}
+
 }  // namespace oxir::infer
 // ---- end oxir/infer/expr.hpp ----
 
@@ -6653,6 +6830,11 @@ class SymbolTable {
     }
     return add(name, origin);
   }
+  /// The symbol named `name`, if there is one (creates nothing).
+  [[nodiscard]] std::optional<std::int64_t> lookup(std::string_view name) const {
+    if (const auto i = find_name(name); i != detail::NameIndex::npos) return static_cast<std::int64_t>(i);
+    return std::nullopt;
+  }
   /// A new symbol with a name not used by the model ("unk__0", "unk__1", …).
   std::int64_t fresh(std::string_view prefix = "unk__") {
     if (before_first_fresh_) {
@@ -6720,6 +6902,8 @@ class SymbolTable {
   /// The printed name of id's class.
   const std::string& name(std::int64_t id) { return syms_[static_cast<std::size_t>(find(id))].name; }
   [[nodiscard]] SymbolOrigin origin(std::int64_t id) { return syms_[static_cast<std::size_t>(find(id))].origin; }
+  /// How the symbol itself (not its class) came to be.
+  [[nodiscard]] SymbolOrigin own_origin(std::int64_t id) const { return syms_[static_cast<std::size_t>(id)].origin; }
 
   /// Merges two classes; false (and nothing changes) if they are bound to different numbers.
   bool merge(std::int64_t a, std::int64_t b) {
@@ -8947,6 +9131,23 @@ class Engine {
   /// from_type; unnamed dims of tensors become symbols named *prefix + suffix + index when
   /// `prefix` is given (the name is built only for such dims).
   ValueType convert_type(const Type& t, const std::string* prefix, std::string_view suffix);
+  /// A dim_param as a size: a plain name is its symbol; a dim_param written as an expression of
+  /// the main graph's input dims ("past_sequence_length + 1", "floor((H+1)/2)", "s0*2", as
+  /// this engine and other tools write them) is that expression; anything else is a symbol too.
+  DimExpr param_dim(const std::string& p) {
+    if (!plain_name(p))
+      if (auto e = parsed_param(p)) return *e;
+    return DimExpr::symbol(syms.named(p));
+  }
+  std::optional<DimExpr> parsed_param(std::string_view p) {
+    return parse_dim_expr(p, [&](std::string_view name) -> std::optional<std::int64_t> {
+      auto id = syms.lookup(name);
+      if (!id) return std::nullopt;
+      const auto o = syms.own_origin(*id);
+      if (o != SymbolOrigin::GraphInput && o != SymbolOrigin::InputUnnamed) return std::nullopt;
+      return id;
+    });
+  }
   /// Sizes resolved to numbers, dim_params, or printed expressions.
   void shape_into(std::optional<Shape>& out, const std::optional<Dims>& d);
   /// Sets out.value to v converted back (out's other fields are left as they are).
@@ -9111,7 +9312,7 @@ inline ValueType Engine::convert_type(const Type& t, const std::string* prefix, 
       if (x.is_value()) {
         d.emplace_back(x.dim_value());
       } else if (x.is_param() && !x.dim_param().empty()) {
-        d.push_back(DimExpr::symbol(syms.named(x.dim_param())));
+        d.push_back(param_dim(x.dim_param()));
       } else if (prefix) {
         std::string name = *prefix;
         name += suffix;
@@ -9415,11 +9616,16 @@ inline InferReport Engine::run() {
   std::size_t model_nodes = g.nodes.size();
   for (const auto& f : model_.functions) model_nodes += f.nodes.size();
   function_budget_ = kFunctionBudgetBase + 64 * model_nodes;
-  for (const auto& v : g.inputs)
-    if (v.type)
-      if (const auto* tt = std::get_if<TensorType>(&v.type->value); tt && tt->shape)
-        for (const auto& d : tt->shape->dims)
-          if (d.is_param() && !d.dim_param().empty()) syms.named(d.dim_param(), SymbolOrigin::GraphInput);
+  // Names first; then dim_params written as expressions of them ("2*N"), or names too if they
+  // are not such expressions.
+  for (const bool plain : {true, false})
+    for (const auto& v : g.inputs)
+      if (v.type)
+        if (const auto* tt = std::get_if<TensorType>(&v.type->value); tt && tt->shape)
+          for (const auto& d : tt->shape->dims)
+            if (d.is_param() && !d.dim_param().empty() && plain_name(d.dim_param()) == plain &&
+                (plain || !parsed_param(d.dim_param())))
+              syms.named(d.dim_param(), SymbolOrigin::GraphInput);
 
   results_.reserve(4);
   Scope sc;

@@ -170,6 +170,171 @@ TEST_CASE("DimExpr: random floor/mod/ceil/min/max expressions evaluate as intege
   CHECK(checked == 400 * 14 * 6);
 }
 
+TEST_CASE("DimExpr: what the engine prints reads back as the same expression") {
+  // The same seeded random trees (sums, multiples, floor, ceil, mod, min, max over two
+  // symbols), printed with names and parsed again: the same values at every sample point, and
+  // the same printed form (a dim_param written by oxir means what it says when read back).
+  std::uint64_t state = 777;
+  auto rnd = [&](std::uint64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::int64_t>((state >> 33) % n);
+  };
+  const auto a = DimExpr::symbol(0), b = DimExpr::symbol(1);
+  std::function<DimExpr(int)> gen = [&](int depth) -> DimExpr {
+    if (depth == 0 || rnd(5) == 0) {
+      switch (rnd(3)) {
+        case 0: return a;
+        case 1: return b;
+        default: return DimExpr(rnd(9) - 2);
+      }
+    }
+    const DimExpr x = gen(depth - 1);
+    const std::int64_t k = rnd(7) + 2;
+    switch (rnd(9)) {
+      case 0: return x + gen(depth - 1);
+      case 1: return x - gen(depth - 1);
+      case 2: return (rnd(7) + 1) * x;
+      case 3: return x * gen(depth - 1);
+      case 4: return floor_div(x, DimExpr(k));
+      case 5: return ceil_div(x, DimExpr(k));
+      case 6: return mod(x, DimExpr(k));
+      case 7: return max(x, gen(depth - 1));
+      default: return min(x, gen(depth - 1));
+    }
+  };
+  const auto names = [](std::int64_t id) { return std::string(id == 0 ? "seq_len" : "past.1"); };
+  const auto symbol_of = [](std::string_view n) -> std::optional<std::int64_t> {
+    if (n == "seq_len") return 0;
+    if (n == "past.1") return 1;
+    return std::nullopt;
+  };
+  int parsed = 0;
+  for (int i = 0; i < 600; ++i) {
+    DimExpr x;
+    try {
+      x = gen(5);
+    } catch (const Error&) {
+      continue;  // too large
+    }
+    if (x.is_const()) continue;
+    const std::string text = x.to_string(names);
+    const auto back = parse_dim_expr(text, symbol_of);
+    REQUIRE_MESSAGE(back.has_value(), text);
+    CHECK_MESSAGE(back->to_string(names) == text, text);
+    for (std::int64_t n = -5; n <= 13; n += 3)
+      for (std::int64_t m = 0; m <= 9; m += 3) {
+        auto at = [&](const DimExpr& e) {
+          return e.evaluate([&](std::int64_t id) -> std::optional<std::int64_t> { return id == 0 ? n : m; });
+        };
+        CHECK_MESSAGE(at(*back) == at(x), text);
+      }
+    ++parsed;
+  }
+  CHECK(parsed > 300);
+}
+
+TEST_CASE("parse_dim_expr: the forms tools write, and what it refuses to guess") {
+  const auto n = DimExpr::symbol(0), s = DimExpr::symbol(1);
+  const auto symbol_of = [](std::string_view x) -> std::optional<std::int64_t> {
+    if (x == "N" || x == "past_sequence_length") return 0;
+    if (x == "S" || x == "s0") return 1;
+    return std::nullopt;
+  };
+  auto parse = [&](std::string_view t) { return parse_dim_expr(t, symbol_of); };
+  CHECK(parse("N+1") == n + 1);
+  CHECK(parse("past_sequence_length + 1") == n + 1);  // Hugging Face exports
+  CHECK(parse("2*s0") == 2 * s);                       // torch.export
+  CHECK(parse("s0//2") == floor_div(s, DimExpr(2)));
+  CHECK(parse("(s0 - 1)//2 + 1") == floor_div(s - 1, DimExpr(2)) + 1);
+  CHECK(parse("floor((S-1)/2)+1") == floor_div(s - 1, DimExpr(2)) + 1);
+  CHECK(parse("floor(2*S/3)") == floor_div(2 * s, DimExpr(3)));
+  CHECK(parse("ceiling(S/4)") == ceil_div(s, DimExpr(4)));
+  CHECK(parse("ceil(S/4)") == ceil_div(s, DimExpr(4)));
+  CHECK(parse("Max(1, s0)") == max(DimExpr(1), s));
+  CHECK(parse("min(N,S,64)") == min(min(n, s), DimExpr(64)));
+  CHECK(parse("-N+S*N") == s * n - n);
+  CHECK(parse(" ( N ) ") == n);
+  // Not guessed at: a bare '/', a dividend that is a sum or a divisor that is a product, powers,
+  // numbers glued to names, decimals, unknown names or functions, no name at all, division by 0.
+  for (const char* t : {"N/2", "floor(N+1/2)", "floor(N/S*2)", "N**2", "2N", "1.5*N", "batch size", "T+1", "Mod(N,2)",
+                        "abs(N)", "", "3", "4+5", "N//0", "N+", "(N", "N)", "N,S", "99999999999999999999+N",
+                        "9223372036854775807*N+9223372036854775807*N"})
+    CHECK_MESSAGE(!parse(t).has_value(), std::string(t));
+  // Nesting is bounded: deep parentheses give no expression (and no deep recursion).
+  std::string deep(300, '(');
+  deep += "N";
+  deep += std::string(300, ')');
+  CHECK(!parse(deep).has_value());
+  std::string shallow(30, '(');
+  shallow += "N";
+  shallow += std::string(30, ')');
+  CHECK(parse(shallow) == n);
+}
+
+namespace {
+// A float tensor value whose dims are all dim_params (value_info_of reads "2*N" as the number 2).
+ValueInfo params_vi(const std::string& name, const std::vector<std::string>& dims) {
+  TensorType t;
+  t.elem_type = DataType::FLOAT;
+  Shape sh;
+  for (const auto& d : dims) sh.dims.emplace_back(d);
+  t.shape = std::move(sh);
+  ValueInfo v;
+  v.name = name;
+  v.type = Type(std::move(t));
+  return v;
+}
+}  // namespace
+
+TEST_CASE("Declared dims written as expressions of input dims are those expressions") {
+  // A value typed by value_info only (its operator has no rule) with a dim "S+1": twice it is
+  // 2*S+2. Before, "S+1" was an opaque name and twice it printed "2*S+1", which reads as
+  // another size. A name that is no such expression stays a name, printed in parentheses
+  // inside expressions.
+  auto model = [](const std::string& dim) {
+    Model m = make_model({Node("Foo", {"x"}, {"y"}), Node("Concat", {"y", "y"}, {"z"}), Node("Concat", {"y", "x"}, {"w"})},
+                         {{"x", DataType::FLOAT, {"S"}}});
+    m.graph.nodes[0].domain = "my";
+    m.set_opset_version("my", 1);
+    m.graph.nodes[1].set_attribute(Attribute("axis", std::int64_t{0}));
+    m.graph.nodes[2].set_attribute(Attribute("axis", std::int64_t{0}));
+    m.graph.outputs.clear();
+    for (const char* o : {"z", "w"}) {
+      ValueInfo v;
+      v.name = o;
+      m.graph.outputs.push_back(v);
+    }
+    m.graph.value_info.push_back(params_vi("y", {dim}));
+    return m;
+  };
+  Model m = model("S+1");
+  infer_shapes(m);
+  CHECK(type_of(m, "z") == "FLOAT[2*S+2]");
+  CHECK(type_of(m, "w") == "FLOAT[2*S+1]");
+  m = model("S plus one");
+  infer_shapes(m);
+  CHECK(type_of(m, "z") == "FLOAT[2*(S plus one)]");
+  CHECK(type_of(m, "w") == "FLOAT[S+(S plus one)]");
+  m = model("T+1");  // T is no input dim: a name
+  infer_shapes(m);
+  CHECK(type_of(m, "z") == "FLOAT[2*(T+1)]");
+  // A declared expression that contradicts the inferred one is a conflict.
+  Model c = make_model({Node("Concat", {"x", "x"}, {"z"})}, {{"x", DataType::FLOAT, {"S"}}});
+  c.graph.nodes[0].set_attribute(Attribute("axis", std::int64_t{0}));
+  c.graph.outputs[0] = params_vi("z", {"2*S+1"});
+  CHECK(infer_shapes(c).conflicts == 1);
+  c.graph.outputs[0] = params_vi("z", {"S*2"});
+  CHECK(infer_shapes(c).conflicts == 0);
+  // Graph inputs related by their dims: b is declared twice as long as a.
+  Model r = make_model({Node("Concat", {"a", "a"}, {"aa"}), Node("Add", {"aa", "b"}, {"sum"})},
+                       {{"a", DataType::FLOAT, {"N"}}});
+  r.graph.inputs.push_back(params_vi("b", {"2*N"}));
+  r.graph.nodes[0].set_attribute(Attribute("axis", std::int64_t{0}));
+  const auto rep = infer_shapes(r);
+  CHECK(rep.conflicts == 0);
+  CHECK(type_of(r, "sum") == "FLOAT[2*N]");
+}
+
 TEST_CASE("nonneg: random expressions it proves are >= 0 at every size") {
   // Seeded random sums of floors, mins and maxes over two symbols (sizes, so >= 0). Whatever
   // nonneg proves must hold at every point of a grid of sizes; what it proves is counted so the

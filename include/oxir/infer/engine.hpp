@@ -292,6 +292,23 @@ class Engine {
   /// from_type; unnamed dims of tensors become symbols named *prefix + suffix + index when
   /// `prefix` is given (the name is built only for such dims).
   ValueType convert_type(const Type& t, const std::string* prefix, std::string_view suffix);
+  /// A dim_param as a size: a plain name is its symbol; a dim_param written as an expression of
+  /// the main graph's input dims ("past_sequence_length + 1", "floor((H+1)/2)", "s0*2", as
+  /// this engine and other tools write them) is that expression; anything else is a symbol too.
+  DimExpr param_dim(const std::string& p) {
+    if (!plain_name(p))
+      if (auto e = parsed_param(p)) return *e;
+    return DimExpr::symbol(syms.named(p));
+  }
+  std::optional<DimExpr> parsed_param(std::string_view p) {
+    return parse_dim_expr(p, [&](std::string_view name) -> std::optional<std::int64_t> {
+      auto id = syms.lookup(name);
+      if (!id) return std::nullopt;
+      const auto o = syms.own_origin(*id);
+      if (o != SymbolOrigin::GraphInput && o != SymbolOrigin::InputUnnamed) return std::nullopt;
+      return id;
+    });
+  }
   /// Sizes resolved to numbers, dim_params, or printed expressions.
   void shape_into(std::optional<Shape>& out, const std::optional<Dims>& d);
   /// Sets out.value to v converted back (out's other fields are left as they are).
@@ -456,7 +473,7 @@ inline ValueType Engine::convert_type(const Type& t, const std::string* prefix, 
       if (x.is_value()) {
         d.emplace_back(x.dim_value());
       } else if (x.is_param() && !x.dim_param().empty()) {
-        d.push_back(DimExpr::symbol(syms.named(x.dim_param())));
+        d.push_back(param_dim(x.dim_param()));
       } else if (prefix) {
         std::string name = *prefix;
         name += suffix;
@@ -760,11 +777,16 @@ inline InferReport Engine::run() {
   std::size_t model_nodes = g.nodes.size();
   for (const auto& f : model_.functions) model_nodes += f.nodes.size();
   function_budget_ = kFunctionBudgetBase + 64 * model_nodes;
-  for (const auto& v : g.inputs)
-    if (v.type)
-      if (const auto* tt = std::get_if<TensorType>(&v.type->value); tt && tt->shape)
-        for (const auto& d : tt->shape->dims)
-          if (d.is_param() && !d.dim_param().empty()) syms.named(d.dim_param(), SymbolOrigin::GraphInput);
+  // Names first; then dim_params written as expressions of them ("2*N"), or names too if they
+  // are not such expressions.
+  for (const bool plain : {true, false})
+    for (const auto& v : g.inputs)
+      if (v.type)
+        if (const auto* tt = std::get_if<TensorType>(&v.type->value); tt && tt->shape)
+          for (const auto& d : tt->shape->dims)
+            if (d.is_param() && !d.dim_param().empty() && plain_name(d.dim_param()) == plain &&
+                (plain || !parsed_param(d.dim_param())))
+              syms.named(d.dim_param(), SymbolOrigin::GraphInput);
 
   results_.reserve(4);
   Scope sc;

@@ -17,6 +17,7 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "../core/error.hpp"
@@ -497,16 +498,52 @@ inline std::size_t DimExpr::complexity() const noexcept {
   return n;
 }
 
+/// Whether a dim_param can stand in a printed expression as it is: not empty, not starting with
+/// a digit, and free of the characters the expression syntax uses (`+-*/%(),` and white space).
+/// Other names ("S+1", "batch size") are printed in parentheses inside expressions, so that
+/// twice a size named "S+1" reads "2*(S+1)", never "2*S+1".
+inline bool plain_name(std::string_view s) noexcept {
+  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
+  for (const char c : s)
+    switch (c) {
+      case '+': case '-': case '*': case '/': case '%': case '(': case ')': case ',':
+      case ' ': case '\t': case '\n': case '\r': case '\v': case '\f':
+        return false;
+      default: break;
+    }
+  return true;
+}
+
 namespace detail {
+template <class Name>
+void print_name(std::string& out, std::int64_t id, Name& name) {
+  const auto& n = name(id);
+  if (plain_name(n)) {
+    out += n;
+    return;
+  }
+  out += '(';
+  out += n;
+  out += ')';
+}
+/// An operand of floor/min/max: a bare symbol by print_name, anything else as an expression.
+template <class Name>
+void print_operand(std::string& out, const DimExpr& e, Name& name) {
+  if (auto id = e.as_symbol())
+    print_name(out, *id, name);
+  else
+    e.print(out, name);
+}
+
 template <class Name>
 void print_atom(std::string& out, const Atom& a, Name& name) {
   switch (a.op) {
-    case Atom::Op::Symbol: out += name(a.id); return;
+    case Atom::Op::Symbol: print_name(out, a.id, name); return;
     case Atom::Op::FloorDivConst: {
       const auto& num = (*a.args)[0];
       const bool paren = num.terms().size() > 1 || (num.terms().size() == 1 && num.terms()[0].coeff != 1);
       out += paren ? "floor((" : "floor(";
-      num.print(out, name);
+      print_operand(out, num, name);
       out += paren ? ")/" : "/";
       out += std::to_string(a.id);
       out += ')';
@@ -517,7 +554,7 @@ void print_atom(std::string& out, const Atom& a, Name& name) {
         const bool p = e.terms().size() > 1 ||
                        (e.terms().size() == 1 && (e.terms()[0].coeff != 1 || e.terms()[0].factors.size() > 1));
         if (p) out += '(';
-        e.print(out, name);
+        print_operand(out, e, name);
         if (p) out += ')';
       };
       out += "floor(";
@@ -532,7 +569,7 @@ void print_atom(std::string& out, const Atom& a, Name& name) {
       out += a.op == Atom::Op::Min ? "min(" : "max(";
       for (std::size_t i = 0; i < a.args->size(); ++i) {
         if (i) out += ',';
-        (*a.args)[i].print(out, name);
+        print_operand(out, (*a.args)[i], name);
       }
       out += ')';
       return;
@@ -920,6 +957,147 @@ inline std::optional<DimExpr> detail::merge_min_max_pair(const std::vector<Term>
     }
   }
   return std::nullopt;
+}
+
+/// Reads a dim_param written as a size expression: the syntax the engine prints (`N+1`, `2*S`,
+/// `floor((H-1)/2)+1`, `min(T,64)`) and the forms other tools write (spaces, `//` for floor
+/// division as torch writes it, `ceil(a/b)` / `ceiling(a/b)`, `Min` / `Max`, parentheses).
+/// `symbol_of(name)` gives the symbol of an identifier or nullopt. The result is nullopt when
+/// the text is not such an expression, names no identifier, names one that symbol_of does not
+/// know, is longer than kMaxParsedDimParam characters or nested deeper than 64, or would
+/// overflow. `/` is read only as the division of floor/ceil, whose dividend is a product (or a
+/// parenthesised expression) and whose divisor is a number, name or parenthesised expression,
+/// so `floor(x+1/2)` and `floor(a/b*c)` are not guessed at.
+inline constexpr std::size_t kMaxParsedDimParam = 1024;
+
+template <class SymbolOf>
+std::optional<DimExpr> parse_dim_expr(std::string_view s, SymbolOf&& symbol_of) {
+  if (s.size() > kMaxParsedDimParam) return std::nullopt;
+  struct Fail {};
+  struct Parser {
+    std::string_view s;
+    SymbolOf& symbol_of;
+    std::size_t i = 0;
+    int depth = 0;
+    bool named = false;
+
+    static bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+    static bool name_char(char c) {
+      switch (c) {
+        case '+': case '-': case '*': case '/': case '%': case '(': case ')': case ',': return false;
+        default: return !space(c);
+      }
+    }
+    char peek() {
+      while (i < s.size() && space(s[i])) ++i;
+      return i < s.size() ? s[i] : '\0';
+    }
+    bool eat(char c) {
+      if (peek() != c) return false;
+      ++i;
+      return true;
+    }
+    void expect(char c) {
+      if (!eat(c)) throw Fail{};
+    }
+    bool at_floordiv() { return peek() == '/' && i + 1 < s.size() && s[i + 1] == '/'; }
+
+    DimExpr expr() {  // ['+'|'-'] term (('+'|'-') term)*
+      if (++depth > 64) throw Fail{};
+      DimExpr acc = term();
+      for (;;) {
+        if (eat('+'))
+          acc = acc + term();
+        else if (eat('-'))
+          acc = acc - term();
+        else
+          break;
+      }
+      --depth;
+      return acc;
+    }
+    DimExpr term() {  // unary (('*' | '//') unary)*
+      DimExpr acc = unary();
+      for (;;) {
+        if (at_floordiv()) {
+          i += 2;
+          acc = floor_div(acc, unary());
+        } else if (peek() == '*') {
+          if (i + 1 < s.size() && s[i + 1] == '*') throw Fail{};  // a power: not a size expression here
+          ++i;
+          acc = acc * unary();
+        } else {
+          return acc;
+        }
+      }
+    }
+    DimExpr unary() {
+      if (++depth > 64) throw Fail{};
+      DimExpr r = eat('-') ? -unary() : eat('+') ? unary() : primary();
+      --depth;
+      return r;
+    }
+    DimExpr primary() {
+      const char c = peek();
+      if (c >= '0' && c <= '9') {
+        std::int64_t v = 0;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+          if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, s[i] - '0', &v)) throw Fail{};
+          ++i;
+        }
+        if (i < s.size() && name_char(s[i])) throw Fail{};  // "2x", "1.5"
+        return DimExpr(v);
+      }
+      if (eat('(')) {
+        DimExpr e = expr();
+        expect(')');
+        return e;
+      }
+      const std::size_t start = i;
+      while (i < s.size() && name_char(s[i])) ++i;
+      if (i == start) throw Fail{};
+      const std::string_view name = s.substr(start, i - start);
+      if (peek() == '(') {
+        ++i;
+        if (name == "floor" || name == "ceil" || name == "ceiling") {
+          DimExpr a = term_operand();
+          if (at_floordiv()) throw Fail{};
+          expect('/');
+          DimExpr b = unary();
+          expect(')');
+          return name == "floor" ? floor_div(a, b) : ceil_div(a, b);
+        }
+        const bool is_min = name == "min" || name == "Min";
+        if (!is_min && name != "max" && name != "Max") throw Fail{};
+        DimExpr acc = expr();
+        while (eat(',')) acc = is_min ? min(acc, expr()) : max(acc, expr());
+        expect(')');
+        return acc;
+      }
+      auto id = symbol_of(name);
+      if (!id) throw Fail{};
+      named = true;
+      return DimExpr::symbol(*id);
+    }
+    DimExpr term_operand() {  // the dividend of floor/ceil: a product, stopping at its '/'
+      DimExpr acc = unary();
+      while (peek() == '*') {
+        ++i;
+        acc = acc * unary();
+      }
+      return acc;
+    }
+  };
+  Parser p{s, symbol_of};
+  try {
+    DimExpr e = p.expr();
+    if (p.peek() != '\0' || !p.named) return std::nullopt;
+    return e;
+  } catch (const Fail&) {
+    return std::nullopt;
+  } catch (const Error&) {  // overflow, a division by zero, an expression too large
+    return std::nullopt;
+  }
 }
 
 }  // namespace oxir::infer

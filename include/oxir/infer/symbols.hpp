@@ -156,6 +156,11 @@ class SymbolTable {
     }
     return add(name, origin);
   }
+  /// The symbol named `name`, if there is one (creates nothing).
+  [[nodiscard]] std::optional<std::int64_t> lookup(std::string_view name) const {
+    if (const auto i = find_name(name); i != detail::NameIndex::npos) return static_cast<std::int64_t>(i);
+    return std::nullopt;
+  }
   /// A new symbol with a name not used by the model ("unk__0", "unk__1", …).
   std::int64_t fresh(std::string_view prefix = "unk__") {
     if (before_first_fresh_) {
@@ -223,6 +228,8 @@ class SymbolTable {
   /// The printed name of id's class.
   const std::string& name(std::int64_t id) { return syms_[static_cast<std::size_t>(find(id))].name; }
   [[nodiscard]] SymbolOrigin origin(std::int64_t id) { return syms_[static_cast<std::size_t>(find(id))].origin; }
+  /// How the symbol itself (not its class) came to be.
+  [[nodiscard]] SymbolOrigin own_origin(std::int64_t id) const { return syms_[static_cast<std::size_t>(id)].origin; }
 
   /// Merges two classes; false (and nothing changes) if they are bound to different numbers.
   bool merge(std::int64_t a, std::int64_t b) {
