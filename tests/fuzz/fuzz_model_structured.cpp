@@ -229,9 +229,22 @@ void mutate(oxir::Model& m, std::mt19937_64& rng) {
           if (auto* t = std::get_if<oxir::TensorType>(&v.type->value)) {
             if (!t->shape) t->shape.emplace();
             auto& d = t->shape->dims;
-            switch (rng() % 5) {
+            switch (rng() % 6) {
               case 0: if (!d.empty()) d[pick(d.size())] = oxir::Dim(extreme(rng)); break;
               case 1: if (!d.empty()) d[pick(d.size())] = oxir::Dim(std::string(rng() % 2 ? "N" : "M")); break;
+              case 5:  // a dim_param written as an expression (read by parse_dim_expr)
+                if (!d.empty()) {
+                  static const char* const pieces[] = {"N", "M", "-N", "2*M", "N//0", "floor((N-1)/2)", "ceil(M/0)",
+                                                       "9223372036854775807*N", "min(N,M,0)", "Max(N, -5)", "(N",
+                                                       "N*N*N*N", "floor(N/M)", "-9223372036854775807", "1"};
+                  std::string e = pieces[rng() % std::size(pieces)];
+                  for (std::size_t k = rng() % 4; k > 0; --k) {
+                    e += "+-*"[rng() % 3];
+                    e += pieces[rng() % std::size(pieces)];
+                  }
+                  d[pick(d.size())] = oxir::Dim(std::move(e));
+                }
+                break;
               case 2: d.push_back(oxir::Dim(extreme(rng))); break;
               case 3: if (!d.empty()) d.pop_back(); break;
               case 4: t->elem_type = static_cast<oxir::DataType>(rng() % 27); break;
