@@ -511,6 +511,20 @@ TEST_CASE("Engine: unsorted graphs are inferred in dependency order; names flow"
   CHECK(rep.diagnostics.empty());
 }
 
+TEST_CASE("Engine: an unnamed input dim never takes a name the model gives another dim") {
+  // x's dim 1 has no name; "x_dim1" is y's. Naming x's dim "x_dim1" would make the two one
+  // size, and x + y would claim y's size even where y's is 1 and x's is not.
+  auto m = make_model({Node("Add", {"x", "x"}, {"xi"}), Node("Add", {"x", "y"}, {"z"})},
+                      {{"x", DataType::FLOAT, {"3", "?"}}, {"y", DataType::FLOAT, {"3", "x_dim1"}}});
+  m.graph.outputs.push_back(ValueInfo{});
+  m.graph.outputs.back().name = "xi";
+  const auto rep = run(m);
+  CHECK(rep.diagnostics.empty());
+  CHECK(type_of(m, "xi") == "FLOAT[3,x_dim1_1]");
+  const auto z = type_of(m, "z");
+  CHECK(z.rfind("FLOAT[3,unk__", 0) == 0);  // either may be 1
+}
+
 TEST_CASE("Engine: broadcasting claims only what is implied") {
   auto m = make_model({Node("Add", {"a", "b"}, {"c"})},
                       {{"a", DataType::FLOAT, {"N", "M", "3", "K", "1"}}, {"b", DataType::FLOAT, {"N", "L", "1", "4", "0"}}});

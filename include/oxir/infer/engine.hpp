@@ -478,7 +478,7 @@ inline ValueType Engine::convert_type(const Type& t, const std::string* prefix, 
         std::string name = *prefix;
         name += suffix;
         name += std::to_string(i);
-        d.push_back(DimExpr::symbol(syms.named(name, SymbolOrigin::InputUnnamed)));
+        d.push_back(DimExpr::symbol(syms.unnamed(std::move(name))));
       } else {
         d.push_back(syms.fresh_expr());
       }
@@ -761,8 +761,9 @@ inline void Engine::reserve_names(const Graph& g) {
 }
 
 inline InferReport Engine::run() {
-  // Every dim_param of the model is reserved so that fresh names never collide with one (done
-  // when the first fresh symbol is needed; the model is not modified before write_back).
+  // Every dim_param of the model is reserved so that fresh names and the names of unnamed input
+  // dims never collide with one (done when the first of those is needed; the model is not
+  // modified before write_back).
   syms.before_first_fresh([this] {
     reserve_names(model_.graph);
     for (const auto& f : model_.functions)

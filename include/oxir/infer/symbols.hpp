@@ -163,11 +163,7 @@ class SymbolTable {
   }
   /// A new symbol with a name not used by the model ("unk__0", "unk__1", …).
   std::int64_t fresh(std::string_view prefix = "unk__") {
-    if (before_first_fresh_) {
-      auto f = std::move(before_first_fresh_);
-      before_first_fresh_ = nullptr;
-      f();
-    }
+    ensure_reserved();
     // prefix + decimal counter, built on the stack for the usual short prefixes.
     std::string long_name;
     char buf[64];
@@ -196,14 +192,34 @@ class SymbolTable {
     return add(name, SymbolOrigin::Fresh);
   }
   [[nodiscard]] DimExpr fresh_expr() { return DimExpr::symbol(fresh()); }
+  /// The symbol for an unnamed dim of a graph input, called `name` ("<input>_dim<i>"), or
+  /// "<name>_<k>" with the smallest free k when the model uses `name` itself as a dim_param
+  /// (y: [3, "x_dim1"] beside x: [3, ?] must not make x's dim y's).
+  std::int64_t unnamed(std::string name) {
+    ensure_reserved();
+    auto taken = [&](std::string_view n) {
+      if (const auto i = find_name(n); i != detail::NameIndex::npos) return syms_[i].origin != SymbolOrigin::InputUnnamed;
+      return reserved_index_.find(n, reserved_.size(), reserved_key_of()) != detail::NameIndex::npos;
+    };
+    if (taken(name)) {
+      const std::size_t base = name.size();
+      for (std::uint64_t k = 1;; ++k) {
+        name.resize(base);
+        name += '_';
+        name += std::to_string(k);
+        if (!taken(name)) break;
+      }
+    }
+    return named(name, SymbolOrigin::InputUnnamed);
+  }
   /// Reserves a name so that fresh() never produces it (call for every dim_param of the model).
   void reserve(std::string_view name) {
     if (reserved_index_.find(name, reserved_.size(), reserved_key_of()) != detail::NameIndex::npos) return;
     reserved_.emplace_back(name);
     reserved_index_.added(reserved_.back(), reserved_.size(), reserved_key_of());
   }
-  /// Runs `f` (e.g. reserving the model's names) just before the first fresh symbol is made, so
-  /// that models needing no fresh symbol never pay for it.
+  /// Runs `f` (e.g. reserving the model's names) just before the first fresh symbol or unnamed
+  /// input dim is named, so that models needing neither never pay for it.
   void before_first_fresh(std::function<void()> f) { before_first_fresh_ = std::move(f); }
 
   [[nodiscard]] std::size_t size() const noexcept { return syms_.size(); }
@@ -371,6 +387,15 @@ class SymbolTable {
   }
 
  private:
+  /// Runs the before_first_fresh callback if it has not run yet.
+  void ensure_reserved() {
+    if (before_first_fresh_) {
+      auto f = std::move(before_first_fresh_);
+      before_first_fresh_ = nullptr;
+      f();
+    }
+  }
+
   struct Sym {
     std::string name;
     std::int64_t parent;
