@@ -11,6 +11,8 @@ dim_params and checks every graph output:
   elem type: must equal ORT's output type (0 = unknown type counts as undetermined)
   dims:      number / expression of input dim_params -> must equal ORT's size at every binding;
              unk__N, unknown dim or no shape -> undetermined; anything else is WRONG.
+  read back: the inferred model written, read again and inferred with its value_info kept must
+             give the same output dims and no conflict (infer_dump --read-back); else WRONG.
 Cases ORT cannot load or run are listed as skipped (not failures).
 Exit status: 0 = nothing wrong (or SKIPPED), 1 = some dim/type wrong, 2 = setup failure.
 """
@@ -36,7 +38,7 @@ ORT_TYPES = {"float32": 1, "uint8": 2, "int8": 3, "uint16": 4, "int16": 5, "int3
 
 
 def infer(infer_dump, path):
-    r = vr.run([infer_dump, path], timeout=300)
+    r = vr.run([infer_dump, path, "--read-back"], timeout=300)
     if r.returncode != 0:
         raise RuntimeError(f"infer_dump failed: {r.stderr.strip()[-1500:]}")
     return json.loads(r.stdout)
@@ -180,6 +182,9 @@ def main():
             print(f"  ERROR {name}: {e}")
             failed = True
             continue
+        problems = vr.read_back_problems(dump)  # counted as wrong dims
+        res["wrong"] += len(problems)
+        msgs += [f"WRONG {p}" for p in problems]
         total.update(res)
         total["cases"] += 1
         total["random"] += bool(c.get("random"))

