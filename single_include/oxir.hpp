@@ -6092,15 +6092,21 @@ inline std::size_t DimExpr::complexity() const noexcept {
 /// a digit, and free of the characters the expression syntax uses (`+-*/%(),` and white space).
 /// Other names ("S+1", "batch size") are printed in parentheses inside expressions, so that
 /// twice a size named "S+1" reads "2*(S+1)", never "2*S+1".
+/// A character of the expression syntax (an operator, a delimiter or white space): names are
+/// the runs of other characters.
+inline constexpr bool expr_syntax_char(char c) noexcept {
+  switch (c) {
+    case '+': case '-': case '*': case '/': case '%': case '(': case ')': case ',':
+    case ' ': case '\t': case '\n': case '\r': case '\v': case '\f':
+      return true;
+    default:
+      return false;
+  }
+}
 inline bool plain_name(std::string_view s) noexcept {
   if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
   for (const char c : s)
-    switch (c) {
-      case '+': case '-': case '*': case '/': case '%': case '(': case ')': case ',':
-      case ' ': case '\t': case '\n': case '\r': case '\v': case '\f':
-        return false;
-      default: break;
-    }
+    if (expr_syntax_char(c)) return false;
   return true;
 }
 
@@ -6572,12 +6578,7 @@ std::optional<DimExpr> parse_dim_expr(std::string_view s, SymbolOf&& symbol_of) 
     bool named = false;
 
     static bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
-    static bool name_char(char c) {
-      switch (c) {
-        case '+': case '-': case '*': case '/': case '%': case '(': case ')': case ',': return false;
-        default: return !space(c);
-      }
-    }
+    static bool name_char(char c) { return !expr_syntax_char(c); }
     char peek() {
       while (i < s.size() && space(s[i])) ++i;
       return i < s.size() ? s[i] : '\0';
@@ -6835,6 +6836,13 @@ class SymbolTable {
     if (const auto i = find_name(name); i != detail::NameIndex::npos) return static_cast<std::int64_t>(i);
     return std::nullopt;
   }
+  /// Whether the model uses `name` as a dim_param (the names reserve() was given; runs the
+  /// before_first_fresh callback first if it has not run).
+  bool is_model_name(std::string_view name) {
+    ensure_reserved();
+    const auto i = reserved_index_.find(name, reserved_.size(), reserved_key_of());
+    return i != detail::NameIndex::npos && reserved_whole_[i];
+  }
   /// A new symbol with a name not used by the model ("unk__0", "unk__1", …).
   std::int64_t fresh(std::string_view prefix = "unk__") {
     ensure_reserved();
@@ -6887,10 +6895,17 @@ class SymbolTable {
     return named(name, SymbolOrigin::InputUnnamed);
   }
   /// Reserves a name so that fresh() never produces it (call for every dim_param of the model).
+  /// A name that is not plain ("unk__2+3") reserves the names inside it too, so that no fresh
+  /// symbol takes a name an expression of the model uses.
   void reserve(std::string_view name) {
-    if (reserved_index_.find(name, reserved_.size(), reserved_key_of()) != detail::NameIndex::npos) return;
-    reserved_.emplace_back(name);
-    reserved_index_.added(reserved_.back(), reserved_.size(), reserved_key_of());
+    reserve_one(name, true);
+    if (plain_name(name)) return;
+    for (std::size_t i = 0; i < name.size();) {
+      std::size_t j = i;
+      while (j < name.size() && !expr_syntax_char(name[j])) ++j;
+      if (j > i && plain_name(name.substr(i, j - i))) reserve_one(name.substr(i, j - i), false);  // not numbers
+      i = j + 1;
+    }
   }
   /// Runs `f` (e.g. reserving the model's names) just before the first fresh symbol or unnamed
   /// input dim is named, so that models needing neither never pay for it.
@@ -7048,6 +7063,7 @@ class SymbolTable {
     syms_.clear();
     by_name_.clear();
     reserved_.clear();
+    reserved_whole_.clear();
     reserved_index_.clear();
     bound_.clear();
     next_fresh_ = 0;
@@ -7061,6 +7077,15 @@ class SymbolTable {
   }
 
  private:
+  void reserve_one(std::string_view name, bool whole) {
+    if (const auto i = reserved_index_.find(name, reserved_.size(), reserved_key_of()); i != detail::NameIndex::npos) {
+      if (whole) reserved_whole_[i] = true;
+      return;
+    }
+    reserved_.emplace_back(name);
+    reserved_whole_.push_back(whole);
+    reserved_index_.added(reserved_.back(), reserved_.size(), reserved_key_of());
+  }
   /// Runs the before_first_fresh callback if it has not run yet.
   void ensure_reserved() {
     if (before_first_fresh_) {
@@ -7178,6 +7203,7 @@ class SymbolTable {
   [[nodiscard]] ReservedKeyOf reserved_key_of() const { return ReservedKeyOf{&reserved_}; }
 
   std::vector<std::string> reserved_;  ///< names fresh() never produces (the model's dim_params)
+  std::vector<bool> reserved_whole_;   ///< reserved_[i] is a whole dim_param, not only a name inside one
   detail::NameIndex reserved_index_;
   std::uint64_t next_fresh_ = 0;
   std::function<void()> before_first_fresh_;
@@ -9157,21 +9183,33 @@ class Engine {
   /// `prefix` is given (the name is built only for such dims).
   ValueType convert_type(const Type& t, const std::string* prefix, std::string_view suffix);
   /// A dim_param as a size: a plain name is its symbol; a dim_param written as an expression of
-  /// the main graph's input dims ("past_sequence_length + 1", "floor((H+1)/2)", "s0*2", as
-  /// this engine and other tools write them) is that expression; anything else is a symbol too.
+  /// sizes the model names ("past_sequence_length + 1", "floor((H+1)/2)", "s0*2", as this
+  /// engine and other tools write them) is that expression; anything else is a symbol too.
   DimExpr param_dim(const std::string& p) {
     if (!plain_name(p))
       if (auto e = parsed_param(p)) return *e;
     return DimExpr::symbol(syms.named(p));
   }
+  /// The names an expression may use: the main graph's input dims (their dim_params and the
+  /// "<input>_dim<i>" names), the names the model uses as whole dim_params elsewhere, and names
+  /// of the form unk__<digits> that this engine and onnx give unknown sizes ("unk__2+3" as
+  /// oxir wrote it beside "unk__2", or where unk__2 only ever occurs inside expressions).
   std::optional<DimExpr> parsed_param(std::string_view p) {
     return parse_dim_expr(p, [&](std::string_view name) -> std::optional<std::int64_t> {
-      auto id = syms.lookup(name);
-      if (!id) return std::nullopt;
-      const auto o = syms.own_origin(*id);
-      if (o != SymbolOrigin::GraphInput && o != SymbolOrigin::InputUnnamed) return std::nullopt;
-      return id;
+      if (auto id = syms.lookup(name)) {
+        const auto o = syms.own_origin(*id);
+        if (o == SymbolOrigin::GraphInput || o == SymbolOrigin::InputUnnamed) return id;
+      }
+      if (fresh_style(name) || syms.is_model_name(name)) return syms.named(name);
+      return std::nullopt;
     });
+  }
+  static bool fresh_style(std::string_view name) {
+    constexpr std::string_view prefix = "unk__";
+    if (name.size() <= prefix.size() || name.substr(0, prefix.size()) != prefix) return false;
+    for (const char c : name.substr(prefix.size()))
+      if (c < '0' || c > '9') return false;
+    return true;
   }
   /// Sizes resolved to numbers, dim_params, or printed expressions.
   void shape_into(std::optional<Shape>& out, const std::optional<Dims>& d);

@@ -315,9 +315,21 @@ TEST_CASE("Declared dims written as expressions of input dims are those expressi
   infer_shapes(m);
   CHECK(type_of(m, "z") == "FLOAT[2*(S plus one)]");
   CHECK(type_of(m, "w") == "FLOAT[S+(S plus one)]");
-  m = model("T+1");  // T is no input dim: a name
+  m = model("T+1");  // T is no input dim, nor a dim_param of its own: a name
   infer_shapes(m);
   CHECK(type_of(m, "z") == "FLOAT[2*(T+1)]");
+  // T a dim_param of another value (as oxir writes a fresh "unk__2" beside "unk__2+3"): T+1 is
+  // an expression of it.
+  m = model("T+1");
+  m.graph.nodes[0].outputs.push_back("q");
+  m.graph.value_info.push_back(params_vi("q", {"T"}));
+  m.graph.nodes.push_back(Node("Concat", {"y", "q"}, {"yq"}));
+  m.graph.nodes.back().set_attribute(Attribute("axis", std::int64_t{0}));
+  m.graph.outputs.push_back(ValueInfo{});
+  m.graph.outputs.back().name = "yq";
+  infer_shapes(m);
+  CHECK(type_of(m, "z") == "FLOAT[2*T+2]");
+  CHECK(type_of(m, "yq") == "FLOAT[2*T+1]");
   // A declared expression that contradicts the inferred one is a conflict.
   Model c = make_model({Node("Concat", {"x", "x"}, {"z"})}, {{"x", DataType::FLOAT, {"S"}}});
   c.graph.nodes[0].set_attribute(Attribute("axis", std::int64_t{0}));
@@ -405,6 +417,14 @@ TEST_CASE("SymbolTable: merging, binding, names") {
   CHECK(t.unify(DimExpr::symbol(s) + 1, DimExpr::symbol(s)) == Unify::Conflict);
   t.reserve("unk__1");
   CHECK(t.name(t.fresh()) == "unk__2");
+  // A name used only inside an expression is never a fresh name either (the expression reads as
+  // that name plus 3), but it is not a dim_param of its own.
+  t.reserve("unk__3+3");
+  t.reserve("floor((unk__4+1)/2)");
+  CHECK(t.name(t.fresh()) == "unk__5");
+  CHECK(t.is_model_name("unk__3+3"));
+  CHECK(!t.is_model_name("unk__3"));
+  CHECK(t.is_model_name("unk__1"));
 }
 
 TEST_CASE("SymbolTable: a fresh size equated with an expression of other sizes becomes it") {

@@ -293,21 +293,33 @@ class Engine {
   /// `prefix` is given (the name is built only for such dims).
   ValueType convert_type(const Type& t, const std::string* prefix, std::string_view suffix);
   /// A dim_param as a size: a plain name is its symbol; a dim_param written as an expression of
-  /// the main graph's input dims ("past_sequence_length + 1", "floor((H+1)/2)", "s0*2", as
-  /// this engine and other tools write them) is that expression; anything else is a symbol too.
+  /// sizes the model names ("past_sequence_length + 1", "floor((H+1)/2)", "s0*2", as this
+  /// engine and other tools write them) is that expression; anything else is a symbol too.
   DimExpr param_dim(const std::string& p) {
     if (!plain_name(p))
       if (auto e = parsed_param(p)) return *e;
     return DimExpr::symbol(syms.named(p));
   }
+  /// The names an expression may use: the main graph's input dims (their dim_params and the
+  /// "<input>_dim<i>" names), the names the model uses as whole dim_params elsewhere, and names
+  /// of the form unk__<digits> that this engine and onnx give unknown sizes ("unk__2+3" as
+  /// oxir wrote it beside "unk__2", or where unk__2 only ever occurs inside expressions).
   std::optional<DimExpr> parsed_param(std::string_view p) {
     return parse_dim_expr(p, [&](std::string_view name) -> std::optional<std::int64_t> {
-      auto id = syms.lookup(name);
-      if (!id) return std::nullopt;
-      const auto o = syms.own_origin(*id);
-      if (o != SymbolOrigin::GraphInput && o != SymbolOrigin::InputUnnamed) return std::nullopt;
-      return id;
+      if (auto id = syms.lookup(name)) {
+        const auto o = syms.own_origin(*id);
+        if (o == SymbolOrigin::GraphInput || o == SymbolOrigin::InputUnnamed) return id;
+      }
+      if (fresh_style(name) || syms.is_model_name(name)) return syms.named(name);
+      return std::nullopt;
     });
+  }
+  static bool fresh_style(std::string_view name) {
+    constexpr std::string_view prefix = "unk__";
+    if (name.size() <= prefix.size() || name.substr(0, prefix.size()) != prefix) return false;
+    for (const char c : name.substr(prefix.size()))
+      if (c < '0' || c > '9') return false;
+    return true;
   }
   /// Sizes resolved to numbers, dim_params, or printed expressions.
   void shape_into(std::optional<Shape>& out, const std::optional<Dims>& d);

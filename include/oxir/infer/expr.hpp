@@ -502,15 +502,21 @@ inline std::size_t DimExpr::complexity() const noexcept {
 /// a digit, and free of the characters the expression syntax uses (`+-*/%(),` and white space).
 /// Other names ("S+1", "batch size") are printed in parentheses inside expressions, so that
 /// twice a size named "S+1" reads "2*(S+1)", never "2*S+1".
+/// A character of the expression syntax (an operator, a delimiter or white space): names are
+/// the runs of other characters.
+inline constexpr bool expr_syntax_char(char c) noexcept {
+  switch (c) {
+    case '+': case '-': case '*': case '/': case '%': case '(': case ')': case ',':
+    case ' ': case '\t': case '\n': case '\r': case '\v': case '\f':
+      return true;
+    default:
+      return false;
+  }
+}
 inline bool plain_name(std::string_view s) noexcept {
   if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
   for (const char c : s)
-    switch (c) {
-      case '+': case '-': case '*': case '/': case '%': case '(': case ')': case ',':
-      case ' ': case '\t': case '\n': case '\r': case '\v': case '\f':
-        return false;
-      default: break;
-    }
+    if (expr_syntax_char(c)) return false;
   return true;
 }
 
@@ -982,12 +988,7 @@ std::optional<DimExpr> parse_dim_expr(std::string_view s, SymbolOf&& symbol_of) 
     bool named = false;
 
     static bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
-    static bool name_char(char c) {
-      switch (c) {
-        case '+': case '-': case '*': case '/': case '%': case '(': case ')': case ',': return false;
-        default: return !space(c);
-      }
-    }
+    static bool name_char(char c) { return !expr_syntax_char(c); }
     char peek() {
       while (i < s.size() && space(s[i])) ++i;
       return i < s.size() ? s[i] : '\0';

@@ -161,6 +161,13 @@ class SymbolTable {
     if (const auto i = find_name(name); i != detail::NameIndex::npos) return static_cast<std::int64_t>(i);
     return std::nullopt;
   }
+  /// Whether the model uses `name` as a dim_param (the names reserve() was given; runs the
+  /// before_first_fresh callback first if it has not run).
+  bool is_model_name(std::string_view name) {
+    ensure_reserved();
+    const auto i = reserved_index_.find(name, reserved_.size(), reserved_key_of());
+    return i != detail::NameIndex::npos && reserved_whole_[i];
+  }
   /// A new symbol with a name not used by the model ("unk__0", "unk__1", …).
   std::int64_t fresh(std::string_view prefix = "unk__") {
     ensure_reserved();
@@ -213,10 +220,17 @@ class SymbolTable {
     return named(name, SymbolOrigin::InputUnnamed);
   }
   /// Reserves a name so that fresh() never produces it (call for every dim_param of the model).
+  /// A name that is not plain ("unk__2+3") reserves the names inside it too, so that no fresh
+  /// symbol takes a name an expression of the model uses.
   void reserve(std::string_view name) {
-    if (reserved_index_.find(name, reserved_.size(), reserved_key_of()) != detail::NameIndex::npos) return;
-    reserved_.emplace_back(name);
-    reserved_index_.added(reserved_.back(), reserved_.size(), reserved_key_of());
+    reserve_one(name, true);
+    if (plain_name(name)) return;
+    for (std::size_t i = 0; i < name.size();) {
+      std::size_t j = i;
+      while (j < name.size() && !expr_syntax_char(name[j])) ++j;
+      if (j > i && plain_name(name.substr(i, j - i))) reserve_one(name.substr(i, j - i), false);  // not numbers
+      i = j + 1;
+    }
   }
   /// Runs `f` (e.g. reserving the model's names) just before the first fresh symbol or unnamed
   /// input dim is named, so that models needing neither never pay for it.
@@ -374,6 +388,7 @@ class SymbolTable {
     syms_.clear();
     by_name_.clear();
     reserved_.clear();
+    reserved_whole_.clear();
     reserved_index_.clear();
     bound_.clear();
     next_fresh_ = 0;
@@ -387,6 +402,15 @@ class SymbolTable {
   }
 
  private:
+  void reserve_one(std::string_view name, bool whole) {
+    if (const auto i = reserved_index_.find(name, reserved_.size(), reserved_key_of()); i != detail::NameIndex::npos) {
+      if (whole) reserved_whole_[i] = true;
+      return;
+    }
+    reserved_.emplace_back(name);
+    reserved_whole_.push_back(whole);
+    reserved_index_.added(reserved_.back(), reserved_.size(), reserved_key_of());
+  }
   /// Runs the before_first_fresh callback if it has not run yet.
   void ensure_reserved() {
     if (before_first_fresh_) {
@@ -504,6 +528,7 @@ class SymbolTable {
   [[nodiscard]] ReservedKeyOf reserved_key_of() const { return ReservedKeyOf{&reserved_}; }
 
   std::vector<std::string> reserved_;  ///< names fresh() never produces (the model's dim_params)
+  std::vector<bool> reserved_whole_;   ///< reserved_[i] is a whole dim_param, not only a name inside one
   detail::NameIndex reserved_index_;
   std::uint64_t next_fresh_ = 0;
   std::function<void()> before_first_fresh_;
