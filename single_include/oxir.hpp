@@ -6088,10 +6088,6 @@ inline std::size_t DimExpr::complexity() const noexcept {
   return n;
 }
 
-/// Whether a dim_param can stand in a printed expression as it is: not empty, not starting with
-/// a digit, and free of the characters the expression syntax uses (`+-*/%(),` and white space).
-/// Other names ("S+1", "batch size") are printed in parentheses inside expressions, so that
-/// twice a size named "S+1" reads "2*(S+1)", never "2*S+1".
 /// A character of the expression syntax (an operator, a delimiter or white space): names are
 /// the runs of other characters.
 inline constexpr bool expr_syntax_char(char c) noexcept {
@@ -6103,6 +6099,10 @@ inline constexpr bool expr_syntax_char(char c) noexcept {
       return false;
   }
 }
+/// Whether a dim_param can stand in a printed expression as it is: not empty, not starting with
+/// a digit, and free of the characters the expression syntax uses (`+-*/%(),` and white space).
+/// Other names ("S+1", "batch size") are printed in parentheses inside expressions, so that
+/// twice a size named "S+1" reads "2*(S+1)", never "2*S+1".
 inline bool plain_name(std::string_view s) noexcept {
   if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
   for (const char c : s)
@@ -6843,8 +6843,17 @@ class SymbolTable {
     const auto i = reserved_index_.find(name, reserved_.size(), reserved_key_of());
     return i != detail::NameIndex::npos && reserved_whole_[i];
   }
+  /// The prefix of fresh names.
+  static constexpr std::string_view kFreshPrefix = "unk__";
+  /// Whether `name` has the form of a fresh name, unk__<digits> (as this table and onnx make them).
+  static bool fresh_style(std::string_view name) {
+    if (name.size() <= kFreshPrefix.size() || name.substr(0, kFreshPrefix.size()) != kFreshPrefix) return false;
+    for (const char c : name.substr(kFreshPrefix.size()))
+      if (c < '0' || c > '9') return false;
+    return true;
+  }
   /// A new symbol with a name not used by the model ("unk__0", "unk__1", …).
-  std::int64_t fresh(std::string_view prefix = "unk__") {
+  std::int64_t fresh(std::string_view prefix = kFreshPrefix) {
     ensure_reserved();
     // prefix + decimal counter, built on the stack for the usual short prefixes.
     std::string long_name;
@@ -6869,8 +6878,7 @@ class SymbolTable {
         long_name.append(p, nd);
         name = long_name;
       }
-    } while (find_name(name) != detail::NameIndex::npos ||
-             reserved_index_.find(name, reserved_.size(), reserved_key_of()) != detail::NameIndex::npos);
+    } while (find_name(name) != detail::NameIndex::npos || is_reserved(name));
     return add(name, SymbolOrigin::Fresh);
   }
   [[nodiscard]] DimExpr fresh_expr() { return DimExpr::symbol(fresh()); }
@@ -6881,7 +6889,7 @@ class SymbolTable {
     ensure_reserved();
     auto taken = [&](std::string_view n) {
       if (const auto i = find_name(n); i != detail::NameIndex::npos) return syms_[i].origin != SymbolOrigin::InputUnnamed;
-      return reserved_index_.find(n, reserved_.size(), reserved_key_of()) != detail::NameIndex::npos;
+      return is_reserved(n);
     };
     if (taken(name)) {
       const std::size_t base = name.size();
@@ -7077,6 +7085,9 @@ class SymbolTable {
   }
 
  private:
+  [[nodiscard]] bool is_reserved(std::string_view name) const {
+    return reserved_index_.find(name, reserved_.size(), reserved_key_of()) != detail::NameIndex::npos;
+  }
   void reserve_one(std::string_view name, bool whole) {
     if (const auto i = reserved_index_.find(name, reserved_.size(), reserved_key_of()); i != detail::NameIndex::npos) {
       if (whole) reserved_whole_[i] = true;
@@ -9200,16 +9211,9 @@ class Engine {
         const auto o = syms.own_origin(*id);
         if (o == SymbolOrigin::GraphInput || o == SymbolOrigin::InputUnnamed) return id;
       }
-      if (fresh_style(name) || syms.is_model_name(name)) return syms.named(name);
+      if (SymbolTable::fresh_style(name) || syms.is_model_name(name)) return syms.named(name);
       return std::nullopt;
     });
-  }
-  static bool fresh_style(std::string_view name) {
-    constexpr std::string_view prefix = "unk__";
-    if (name.size() <= prefix.size() || name.substr(0, prefix.size()) != prefix) return false;
-    for (const char c : name.substr(prefix.size()))
-      if (c < '0' || c > '9') return false;
-    return true;
   }
   /// Sizes resolved to numbers, dim_params, or printed expressions.
   void shape_into(std::optional<Shape>& out, const std::optional<Dims>& d);

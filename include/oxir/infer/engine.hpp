@@ -310,16 +310,9 @@ class Engine {
         const auto o = syms.own_origin(*id);
         if (o == SymbolOrigin::GraphInput || o == SymbolOrigin::InputUnnamed) return id;
       }
-      if (fresh_style(name) || syms.is_model_name(name)) return syms.named(name);
+      if (SymbolTable::fresh_style(name) || syms.is_model_name(name)) return syms.named(name);
       return std::nullopt;
     });
-  }
-  static bool fresh_style(std::string_view name) {
-    constexpr std::string_view prefix = "unk__";
-    if (name.size() <= prefix.size() || name.substr(0, prefix.size()) != prefix) return false;
-    for (const char c : name.substr(prefix.size()))
-      if (c < '0' || c > '9') return false;
-    return true;
   }
   /// Sizes resolved to numbers, dim_params, or printed expressions.
   void shape_into(std::optional<Shape>& out, const std::optional<Dims>& d);

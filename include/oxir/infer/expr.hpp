@@ -498,10 +498,6 @@ inline std::size_t DimExpr::complexity() const noexcept {
   return n;
 }
 
-/// Whether a dim_param can stand in a printed expression as it is: not empty, not starting with
-/// a digit, and free of the characters the expression syntax uses (`+-*/%(),` and white space).
-/// Other names ("S+1", "batch size") are printed in parentheses inside expressions, so that
-/// twice a size named "S+1" reads "2*(S+1)", never "2*S+1".
 /// A character of the expression syntax (an operator, a delimiter or white space): names are
 /// the runs of other characters.
 inline constexpr bool expr_syntax_char(char c) noexcept {
@@ -513,6 +509,10 @@ inline constexpr bool expr_syntax_char(char c) noexcept {
       return false;
   }
 }
+/// Whether a dim_param can stand in a printed expression as it is: not empty, not starting with
+/// a digit, and free of the characters the expression syntax uses (`+-*/%(),` and white space).
+/// Other names ("S+1", "batch size") are printed in parentheses inside expressions, so that
+/// twice a size named "S+1" reads "2*(S+1)", never "2*S+1".
 inline bool plain_name(std::string_view s) noexcept {
   if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
   for (const char c : s)

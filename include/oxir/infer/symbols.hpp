@@ -168,8 +168,17 @@ class SymbolTable {
     const auto i = reserved_index_.find(name, reserved_.size(), reserved_key_of());
     return i != detail::NameIndex::npos && reserved_whole_[i];
   }
+  /// The prefix of fresh names.
+  static constexpr std::string_view kFreshPrefix = "unk__";
+  /// Whether `name` has the form of a fresh name, unk__<digits> (as this table and onnx make them).
+  static bool fresh_style(std::string_view name) {
+    if (name.size() <= kFreshPrefix.size() || name.substr(0, kFreshPrefix.size()) != kFreshPrefix) return false;
+    for (const char c : name.substr(kFreshPrefix.size()))
+      if (c < '0' || c > '9') return false;
+    return true;
+  }
   /// A new symbol with a name not used by the model ("unk__0", "unk__1", …).
-  std::int64_t fresh(std::string_view prefix = "unk__") {
+  std::int64_t fresh(std::string_view prefix = kFreshPrefix) {
     ensure_reserved();
     // prefix + decimal counter, built on the stack for the usual short prefixes.
     std::string long_name;
@@ -194,8 +203,7 @@ class SymbolTable {
         long_name.append(p, nd);
         name = long_name;
       }
-    } while (find_name(name) != detail::NameIndex::npos ||
-             reserved_index_.find(name, reserved_.size(), reserved_key_of()) != detail::NameIndex::npos);
+    } while (find_name(name) != detail::NameIndex::npos || is_reserved(name));
     return add(name, SymbolOrigin::Fresh);
   }
   [[nodiscard]] DimExpr fresh_expr() { return DimExpr::symbol(fresh()); }
@@ -206,7 +214,7 @@ class SymbolTable {
     ensure_reserved();
     auto taken = [&](std::string_view n) {
       if (const auto i = find_name(n); i != detail::NameIndex::npos) return syms_[i].origin != SymbolOrigin::InputUnnamed;
-      return reserved_index_.find(n, reserved_.size(), reserved_key_of()) != detail::NameIndex::npos;
+      return is_reserved(n);
     };
     if (taken(name)) {
       const std::size_t base = name.size();
@@ -402,6 +410,9 @@ class SymbolTable {
   }
 
  private:
+  [[nodiscard]] bool is_reserved(std::string_view name) const {
+    return reserved_index_.find(name, reserved_.size(), reserved_key_of()) != detail::NameIndex::npos;
+  }
   void reserve_one(std::string_view name, bool whole) {
     if (const auto i = reserved_index_.find(name, reserved_.size(), reserved_key_of()); i != detail::NameIndex::npos) {
       if (whole) reserved_whole_[i] = true;
