@@ -1070,13 +1070,14 @@ EXPORTED = []  # names in export order, written to models.json for verify_real.p
 
 
 def export(model, name, args, input_names, output_names, dynamic_axes, opset, bindings, fills, out_dir,
-           max_bytes=2 * 1024 * 1024):
+           max_bytes=2 * 1024 * 1024, functions=None):
     model.eval()
     path = os.path.join(out_dir, name + ".onnx")
     # Not under torch.no_grad(): with grad enabled, nn.TransformerEncoderLayer skips its fused
     # "fast path" (aten::_transformer_encoder_layer_fwd), which has no ONNX export.
     torch.onnx.export(model, args, path, opset_version=opset, input_names=input_names,
-                      output_names=output_names, dynamic_axes=dynamic_axes, do_constant_folding=True)
+                      output_names=output_names, dynamic_axes=dynamic_axes, do_constant_folding=True,
+                      **({"export_modules_as_functions": functions} if functions else {}))
     size = os.path.getsize(path)
     if size >= max_bytes:
         raise SystemExit(f"{name}: {size} bytes, over its {max_bytes} bytes budget")
@@ -1098,7 +1099,7 @@ def export(model, name, args, input_names, output_names, dynamic_axes, opset, bi
         # ...) as a real exporter writes them.
         old_opset = OLD_OPSETS[name]
         export(model, f"{name}_opset{old_opset}", args, input_names, output_names, dynamic_axes, old_opset,
-               bindings, fills, out_dir, max_bytes)
+               bindings, fills, out_dir, max_bytes, functions)
 
 
 def main():
@@ -1309,6 +1310,25 @@ def main():
             {"batch": 3, "H": 25, "W": 9, "K": 6}], {"boxes": {"value": [0, 1.0, 1.0, 6.0, 6.0]}}, out_dir)
 
     export_torchvision(out_dir)
+
+    # torch's export_modules_as_functions: the modules become model-local functions (IR 8), their
+    # hyperparameters function attributes, some used through ref_attr_name ("inferred::Conv_pads"),
+    # tensor-valued ones (Linear.weight) bound per call site. With True the whole model is one
+    # function called from the main graph, so every output comes out of a function body.
+    export(TransformerEncoderModel(), "transformer_encoder_functions", (torch.randn(2, 7, 16),), ["x"],
+           ["logits", "pooled"], {"x": {0: "batch", 1: "seq"}}, 15,
+           [{"batch": 1, "seq": 5}, {"batch": 2, "seq": 7}, {"batch": 3, "seq": 11}], {}, out_dir, functions=True)
+    export(GPTModel(), "gpt_decoder_functions", (torch.randint(0, GPTModel.VOCAB, (2, 7)),), ["ids"],
+           ["logits", "last"], {"ids": {0: "batch", 1: "seq"}}, 15,
+           [{"batch": 1, "seq": 5}, {"batch": 2, "seq": 7}, {"batch": 3, "seq": 11}],
+           {"ids": {"int_range": [0, GPTModel.VOCAB]}}, out_dir, functions={Block, nn.LayerNorm, nn.Linear})
+    export(CNNModel(), "cnn_unet_functions", (torch.randn(2, 3, 32, 40),), ["image"], ["seg", "aux", "avg", "cls"],
+           {"image": {0: "batch", 2: "H", 3: "W"}}, 16,
+           [{"batch": 1, "H": 32, "W": 40}, {"batch": 2, "H": 33, "W": 47}, {"batch": 3, "H": 50, "W": 29}],
+           {}, out_dir, functions=True)
+    export(LSTMModel(), "lstm_functions", (torch.randn(2, 7, 8),), ["x"], ["y", "h_n", "c_n"],
+           {"x": {0: "batch", 1: "seq"}}, 17,
+           [{"batch": 1, "seq": 5}, {"batch": 2, "seq": 7}, {"batch": 3, "seq": 11}], {}, out_dir, functions=True)
 
     with open(os.path.join(out_dir, "models.json"), "w") as f:
         json.dump(EXPORTED, f, indent=1)
