@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace oxir;
@@ -229,4 +231,54 @@ TEST_CASE("a valid external reference in a subfolder loads") {
              dir.path / "m.onnx");
   const Model m = load_model(dir.path / "m.onnx");
   CHECK(m.graph.initializers[0].values<float>()[2] == 3.f);
+}
+
+TEST_CASE("a model read from a pipe loads like the file") {
+  TempDir dir;
+  const Model m = weights_model();
+  const auto bytes = serialize_model_to_string(m);
+  const auto fifo = dir.path / "pipe";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  // The writer runs in a child process: a pipe holds 64 KiB, the model is over 256 KiB.
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    std::ofstream out(fifo, std::ios::binary);
+    out << bytes;
+    out.close();
+    ::_exit(0);
+  }
+  const Model back = load_model(fifo);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  CHECK(back == m);
+}
+
+TEST_CASE("a stream that is no protobuf message fails at its first bad key, not at its end") {
+  // /dev/zero never ends: its first byte is a key with field number 0.
+  const auto err = load_error("/dev/zero");
+  CHECK(err.find("/dev/zero") != std::string::npos);
+  CHECK(err.find("field number 0") != std::string::npos);
+
+  using io::MappedFile;
+  auto b = [](std::initializer_list<int> v) {
+    std::vector<std::byte> out;
+    for (int x : v) out.push_back(static_cast<std::byte>(x));
+    return out;
+  };
+  // Complete fields are walked; the offset returned is the start of the first incomplete one.
+  CHECK(MappedFile::scan_fields(b({0x08, 0x07}), 0) == 2);                    // ir_version = 7
+  CHECK(MappedFile::scan_fields(b({0x08, 0x07, 0x12, 0x03, 'a'}), 0) == 2);  // producer_name cut short
+  CHECK(MappedFile::scan_fields(b({0x08, 0x07, 0x12, 0x03, 'a', 'b', 'c'}), 2) == 7);
+  CHECK(MappedFile::scan_fields(b({0x08, 0x87}), 0) == 0);                    // varint not ended yet
+  CHECK(MappedFile::scan_fields(b({0x09, 1, 2, 3}), 0) == 0);                // fixed64 needs 8 bytes
+  CHECK(MappedFile::scan_fields(b({0x0d, 1, 2, 3, 4}), 0) == 5);             // fixed32
+  CHECK_THROWS_WITH_AS(MappedFile::scan_fields(b({0x08, 0x07, 0x00}), 0), doctest::Contains("field number 0"),
+                       Error);
+  CHECK_THROWS_WITH_AS(MappedFile::scan_fields(b({0x0b}), 0), doctest::Contains("invalid"), Error);  // group
+  CHECK_THROWS_WITH_AS(MappedFile::scan_fields(b({0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}), 0),
+                       doctest::Contains("longer"), Error);
+  // A length no stream held in memory can reach.
+  CHECK_THROWS_WITH_AS(MappedFile::scan_fields(b({0x12, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}), 0),
+                       doctest::Contains("too large"), Error);
 }

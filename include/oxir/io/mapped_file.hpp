@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -94,9 +95,19 @@ class MappedFile {
       mapped_ = true;
     }
   }
-  // A pipe or device: `consumed`, then whatever read() gives until the end.
+  // A pipe or device: `consumed`, then whatever read() gives until the end. The top-level fields
+  // are checked as they arrive, so a stream that is no protobuf message (/dev/zero, random bytes)
+  // fails at its first bad key instead of being read (and held) without end.
   void read_rest(int fd, std::span<const std::byte> consumed) {
     std::vector<std::byte> buf(consumed.begin(), consumed.end());
+    const auto scan = [&](std::size_t from) {
+      try {
+        return scan_fields(buf, from);
+      } catch (const Error& e) {
+        throw Error(path_.string() + ": " + e.path(), e.message() + " (not an ONNX model)");
+      }
+    };
+    std::size_t scanned = scan(0);
     std::byte chunk[65536];
     for (;;) {
       const auto n = ::read(fd, chunk, sizeof chunk);
@@ -104,10 +115,55 @@ class MappedFile {
       if (n < 0) throw Error(path_.string(), std::string("cannot read: ") + std::strerror(errno));
       if (n == 0) break;
       buf.insert(buf.end(), chunk, chunk + n);
+      scanned = scan(scanned);
     }
     adopt(buf);
   }
 #endif
+ public:
+  /// Walks the complete top-level protobuf fields of `b` from offset `from` (the start of a field)
+  /// and returns where the first incomplete one starts. Throws oxir::Error for bytes that no
+  /// message can hold: field number 0, a wire type other than 0, 1, 2, 5, a varint over 10 bytes, or
+  /// a length of 2^48 bytes or more (no file read into memory is that long).
+  static std::size_t scan_fields(std::span<const std::byte> b, std::size_t from) {
+    for (;;) {
+      std::size_t p = from;
+      std::uint64_t v = 0;
+      // Reads a varint at p into v; false if the bytes end first.
+      auto varint = [&] {
+        v = 0;
+        for (int i = 0; i < 10; ++i) {
+          if (p >= b.size()) return false;
+          const auto x = std::to_integer<std::uint64_t>(b[p++]);
+          if (i == 9 && x > 1) throw Error("byte " + std::to_string(from), "varint longer than 64 bits");
+          v |= (x & 0x7F) << (7 * i);
+          if ((x & 0x80) == 0) return true;
+        }
+        throw Error("byte " + std::to_string(from), "varint longer than 10 bytes");
+      };
+      if (!varint()) return from;
+      const std::uint64_t key = v;
+      const auto wt = key & 7;
+      if (key > 0xFFFFFFFFULL || (key >> 3) == 0 || (wt != 0 && wt != 1 && wt != 2 && wt != 5))
+        throw Error("byte " + std::to_string(from), "field key " + std::to_string(key) +
+                                                        ((key >> 3) == 0 ? " has field number 0" : " is invalid"));
+      std::uint64_t size = 0;
+      if (wt == 0) {
+        if (!varint()) return from;
+      } else if (wt == 1 || wt == 5) {
+        size = wt == 1 ? 8 : 4;
+      } else {
+        if (!varint()) return from;
+        size = v;
+        if (size >= (std::uint64_t{1} << 48))
+          throw Error("byte " + std::to_string(from), "length " + std::to_string(size) + " is too large");
+      }
+      if (size > b.size() - p) return from;
+      from = p + static_cast<std::size_t>(size);
+    }
+  }
+
+ private:
   void read_stream(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(path.string(), "cannot open");
