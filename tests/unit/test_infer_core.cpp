@@ -666,6 +666,57 @@ TEST_CASE("Engine: malformed and unknown nodes give diagnostics, not crashes") {
   CHECK(type_of(m, "d") == "?");
 }
 
+TEST_CASE("Engine: names nothing defines, or defined twice, are diagnosed by node and name") {
+  auto run = [](Model& m, InferOptions o = {}) { return oxir::infer_shapes(m, o); };  // every standard rule
+  // z = Relu(nowhere): no graph input, initializer or node output is called "nowhere".
+  auto m = make_model({Node("Relu", {"nowhere"}, {"z"}), Node("Relu", {"x"}, {"y"})}, {{"x", DataType::FLOAT, {"N"}}});
+  auto rep = run(m);
+  REQUIRE(rep.diagnostics.size() == 1);
+  CHECK(rep.diagnostics[0].severity == Severity::Error);
+  CHECK(rep.diagnostics[0].where == "graph.node[0]");
+  CHECK(rep.diagnostics[0].message.find("'nowhere' is not defined") != std::string::npos);
+  CHECK(type_of(m, "y") == "FLOAT[N]");  // the rest is inferred all the same
+  CHECK_THROWS_WITH_AS(run(m, InferOptions{.strict = true}), doctest::Contains("nowhere"), Error);
+
+  // "y" defined by two nodes (and "x", a graph input, by a third); "w", graph output 1 (after the
+  // last node's "x"), nothing defines.
+  auto dup = make_model({Node("Relu", {"x"}, {"y"}), Node("Neg", {"x"}, {"y"}), Node("Relu", {"y"}, {"x"})},
+                        {{"x", DataType::FLOAT, {"N"}}});
+  dup.graph.outputs.push_back(ValueInfo{});
+  dup.graph.outputs.back().name = "w";
+  rep = run(dup);
+  REQUIRE(rep.diagnostics.size() == 3);
+  CHECK(rep.diagnostics[0].where == "graph.node[1]");
+  CHECK(rep.diagnostics[0].message.find("output 0 'y' is already defined") != std::string::npos);
+  CHECK(rep.diagnostics[1].where == "graph.node[2]");
+  CHECK(rep.diagnostics[1].message.find("'x' is already defined") != std::string::npos);
+  CHECK(rep.diagnostics[2].where == "graph.output[1]");
+  CHECK(rep.diagnostics[2].message.find("graph output 'w' is not defined") != std::string::npos);
+
+  // Inside a subgraph: a branch output nothing in the branch or outside defines.
+  Graph then_g, else_g;
+  then_g.nodes.push_back(Node("Identity", {"x"}, {"t"}));
+  then_g.outputs.push_back(ValueInfo{});
+  then_g.outputs.back().name = "t";
+  else_g.outputs.push_back(ValueInfo{});
+  else_g.outputs.back().name = "missing";
+  auto sub = make_model({Node("If", {"c"}, {"y"})}, {{"x", DataType::FLOAT, {"N"}}, {"c", DataType::BOOL, {}}});
+  sub.graph.nodes[0].set_attribute(Attribute("then_branch", then_g));
+  sub.graph.nodes[0].set_attribute(Attribute("else_branch", else_g));
+  rep = run(sub);
+  REQUIRE(rep.diagnostics.size() == 1);
+  CHECK(rep.diagnostics[0].where == "graph.node[0].attribute[1].g.output[0]");
+  CHECK(rep.diagnostics[0].message.find("'missing' is not defined") != std::string::npos);
+
+  // Sorted, well-formed graphs (and outer-scope names used in subgraphs) give no such diagnostic.
+  auto ok = make_model({Node("If", {"c"}, {"y"})}, {{"x", DataType::FLOAT, {"N"}}, {"c", DataType::BOOL, {}}});
+  ok.graph.nodes[0].set_attribute(Attribute("then_branch", then_g));
+  ok.graph.nodes[0].set_attribute(Attribute("else_branch", then_g));
+  rep = run(ok);
+  CHECK(rep.diagnostics.empty());
+  CHECK(type_of(ok, "y") == "FLOAT[N]");
+}
+
 TEST_CASE("Engine: keep mode uses declared value_info as facts; overwrite replaces it") {
   auto make = [] {
     auto m = make_model({Node("Add", {"a", "b"}, {"c"}), Node("Add", {"c", "a"}, {"d"})},

@@ -268,6 +268,9 @@ class Engine {
 
  private:
   void infer_graph(Scope& sc, Graph& g);
+  static std::string node_path(const Scope& sc, std::size_t index);
+  /// Diagnoses the outputs of `g` that nothing defines (after inferring it in `sc`).
+  void check_outputs_defined(Scope& sc, const Graph& g);
   void infer_node(Scope& sc, Node& n, std::size_t index);
   void infer_call(InferContext& ctx, Scope& sc, const Function& fn, const Node& call);
   /// Checks the node's input and output types against its operator's type constraints at
@@ -807,6 +810,7 @@ inline InferReport Engine::run() {
     if (v.type) st.type = convert_type(*v.type, &v.name, "_dim");
   }
   infer_graph(sc, g);
+  check_outputs_defined(sc, g);
   record(g, sc);
   write_back();
   report.symbols = syms.size();
@@ -874,6 +878,7 @@ inline void Engine::infer_graph(Scope& sc, Graph& g) {
   }
   if (k == g.nodes.size()) return;
   std::vector<std::size_t> order;
+  bool acyclic = true;
   try {
     order = topological_order(g);
   } catch (const Error& e) {
@@ -881,9 +886,34 @@ inline void Engine::infer_graph(Scope& sc, Graph& g) {
              std::string("nodes are not acyclic; inferring in file order: ") + e.what());
     order.resize(g.nodes.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    acyclic = false;
   }
-  for (auto i : order)
-    if (i >= k) infer_node(sc, g.nodes[i], i);
+  for (auto i : order) {
+    if (i < k) continue;
+    // In dependency order every input is defined by now, unless nothing defines it (on a cycle,
+    // file order leaves some undefined for a while: the warning above covers those).
+    if (acyclic)
+      for (std::size_t j = 0; j < g.nodes[i].inputs.size(); ++j)
+        if (const auto& in = g.nodes[i].inputs[j]; !in.empty() && !sc.lookup(in))
+          diagnose(Severity::Error, DiagnosticKind::InvalidNode, node_path(sc, i), &g.nodes[i],
+                   "input " + std::to_string(j) + " '" + in +
+                       "' is not defined: no graph input, initializer or node output of this graph or an "
+                       "enclosing one has that name");
+    infer_node(sc, g.nodes[i], i);
+  }
+}
+
+inline std::string Engine::node_path(const Scope& sc, std::size_t index) {
+  return sc.path + ".node[" + std::to_string(index) + "]";
+}
+
+inline void Engine::check_outputs_defined(Scope& sc, const Graph& g) {
+  for (std::size_t i = 0; i < g.outputs.size(); ++i)
+    if (!g.outputs[i].name.empty() && !sc.lookup(g.outputs[i].name))
+      diagnose(Severity::Error, DiagnosticKind::Other, sc.path + ".output[" + std::to_string(i) + "]", nullptr,
+               "graph output '" + g.outputs[i].name +
+                   "' is not defined: no graph input, initializer or node output of this graph or an enclosing "
+                   "one has that name");
 }
 
 inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
@@ -969,7 +999,16 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
       ++report.values_unknown;
     else
       ++report.values_typed;
-    sc.values.assign(name, std::move(st));
+    if (auto* before = sc.values.find(name)) {
+      // Names are assigned once per graph (SSA): a model that defines one again is malformed;
+      // the later definition is the one consumers after it see.
+      diagnose(Severity::Error, DiagnosticKind::InvalidNode, path(), &n,
+               "output " + std::to_string(i) + " '" + name +
+                   "' is already defined in this graph (a graph input, an initializer or an earlier node's output)");
+      *before = std::move(st);
+    } else {
+      sc.values.append(name, std::move(st));
+    }
   }
   if (spare_outputs_.capacity() < ctx.outputs_.capacity()) {
     ctx.outputs_.clear();
@@ -1191,9 +1230,13 @@ inline void Engine::infer_call(InferContext& ctx, Scope& sc, const Function& fn,
       }
     }
   }
-  for (std::size_t i = 0; i < fn.outputs.size() && i < call.outputs.size(); ++i) {
-    if (call.outputs[i].empty()) continue;
-    if (auto* s = body.lookup(fn.outputs[i])) ctx.outputs_[i] = *s;
+  for (std::size_t i = 0; i < fn.outputs.size(); ++i) {
+    const auto* s = body.lookup(fn.outputs[i]);
+    if (!s)
+      diagnose(Severity::Error, DiagnosticKind::InvalidNode, body.path, &call,
+               "function output " + std::to_string(i) + " '" + fn.outputs[i] +
+                   "' is not defined: no function input or node output of the body has that name");
+    if (s && i < call.outputs.size() && !call.outputs[i].empty()) ctx.outputs_[i] = *s;
   }
 }
 
@@ -1238,6 +1281,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
     sc.values[g.inputs[i].name] = std::move(st);
   }
   infer_graph(sc, g);
+  check_outputs_defined(sc, g);
   std::vector<ValueInfoState> out;
   out.reserve(g.outputs.size());
   for (std::size_t i = 0; i < g.outputs.size(); ++i) {
