@@ -7713,16 +7713,22 @@ inline bool nonneg(const DimExpr& e) {
 }
 
 /// a <= b when provable (a constant difference, or b - a provably non-negative); false when a
-/// constant difference proves a > b; nullopt otherwise.
-inline std::optional<bool> provably_le(const DimExpr& a, const DimExpr& b) {
+/// constant difference proves a > b; nullopt otherwise. The proof costs at most `budget` work
+/// units (see nonneg), taken from it: callers that compare many sizes share one budget.
+inline std::optional<bool> provably_le(const DimExpr& a, const DimExpr& b, std::int64_t& budget) {
   if (a == b) return true;
   try {
     const DimExpr d = b - a;
+    budget -= static_cast<std::int64_t>(d.tree_size());
     if (auto k = d.const_value()) return *k >= 0;
-    if (nonneg(d)) return true;
+    if (budget > 0 && nonneg_detail::nonneg_within(d, budget)) return true;
   } catch (const Error&) {  // overflow, or too large a difference: unproven
   }
   return std::nullopt;
+}
+inline std::optional<bool> provably_le(const DimExpr& a, const DimExpr& b) {
+  std::int64_t budget = 4096;
+  return provably_le(a, b, budget);
 }
 /// A size that is never 1 whatever the symbols: a number other than 1, a multiple of some g >= 2
 /// (every coefficient, the constant included, shares the factor), provably >= 2, or provably <= 0.
@@ -7764,8 +7770,10 @@ struct SizeFact {
 /// make every node pay for thousands).
 inline constexpr std::size_t kMaxSizeFacts = 32;
 /// Work spent applying facts, per model: a unit per subexpression visited, kFactComparisonWork
-/// per comparison of two sizes (each a bounded proof, see ops::nonneg). The real test models use
-/// at most 11,724 (Faster R-CNN); past the budget, sizes are left as they are.
+/// per comparison of two sizes plus the work of its proof (ops::nonneg's units, each proof at
+/// most 4096). The real test models use at most 23,400 (Faster R-CNN); a hostile model that asked
+/// for thousands of comparisons of large sizes took seconds before proofs were charged here. Past
+/// the budget, sizes are left as they are.
 inline constexpr std::int64_t kMaxFactWork = std::int64_t{1} << 16;
 inline constexpr std::int64_t kFactComparisonWork = 16;
 
@@ -7783,6 +7791,16 @@ inline bool has_minmax(const DimExpr& e) {
   return false;
 }
 
+/// a <= b, proven within `budget` (shared by every comparison of one model: a proof may take
+/// thousands of units, and a hostile model can ask for thousands of comparisons).
+inline bool proven_le(const DimExpr& a, const DimExpr& b, std::int64_t& budget) {
+  if (budget <= 0) return false;
+  std::int64_t mine = std::min<std::int64_t>(budget, 4096);
+  const std::int64_t had = mine;
+  const auto le = ops::provably_le(a, b, mine);
+  budget -= had - mine;
+  return le && *le;
+}
 inline bool proven_le(const DimExpr& a, const DimExpr& b) {
   const auto le = ops::provably_le(a, b);
   return le && *le;
@@ -7791,10 +7809,10 @@ inline bool proven_le(const DimExpr& a, const DimExpr& b) {
 /// x <= y, directly or through the fact (gap g = rhs - lhs >= 0): y - x >= g, that is
 /// x - lhs <= y - rhs; or, sizes being integers, 2(y - x) >= g - 1 (then y - x >= -1/2, so
 /// >= 0), which is what the fact 2a-3 >= 0 needs to give a-1 <= 2a-3.
-inline bool le_under(const DimExpr& x, const DimExpr& y, const SizeFact& f) {
-  if (proven_le(x, y) || proven_le(x - f.lhs, y - f.rhs)) return true;
+inline bool le_under(const DimExpr& x, const DimExpr& y, const SizeFact& f, std::int64_t& budget) {
+  if (proven_le(x, y, budget) || proven_le(x - f.lhs, y - f.rhs, budget)) return true;
   const DimExpr gap = f.rhs - f.lhs;
-  return proven_le(gap - DimExpr(1), DimExpr(2) * (y - x));
+  return proven_le(gap - DimExpr(1), DimExpr(2) * (y - x), budget);
 }
 
 inline DimExpr refine(const DimExpr& e, const SizeFact& f, std::int64_t& budget);
@@ -7813,7 +7831,7 @@ inline DimExpr refine_atom(const Atom& a, const SizeFact& f, std::int64_t& budge
     auto beats = [&](const DimExpr& other) {
       budget -= kFactComparisonWork;
       if (budget <= 0) return false;
-      return is_max ? le_under(args[i], other, f) : le_under(other, args[i], f);
+      return is_max ? le_under(args[i], other, f, budget) : le_under(other, args[i], f, budget);
     };
     for (const auto& k : kept)
       if (!dominated && beats(k)) dominated = true;

@@ -179,16 +179,22 @@ inline bool nonneg(const DimExpr& e) {
 }
 
 /// a <= b when provable (a constant difference, or b - a provably non-negative); false when a
-/// constant difference proves a > b; nullopt otherwise.
-inline std::optional<bool> provably_le(const DimExpr& a, const DimExpr& b) {
+/// constant difference proves a > b; nullopt otherwise. The proof costs at most `budget` work
+/// units (see nonneg), taken from it: callers that compare many sizes share one budget.
+inline std::optional<bool> provably_le(const DimExpr& a, const DimExpr& b, std::int64_t& budget) {
   if (a == b) return true;
   try {
     const DimExpr d = b - a;
+    budget -= static_cast<std::int64_t>(d.tree_size());
     if (auto k = d.const_value()) return *k >= 0;
-    if (nonneg(d)) return true;
+    if (budget > 0 && nonneg_detail::nonneg_within(d, budget)) return true;
   } catch (const Error&) {  // overflow, or too large a difference: unproven
   }
   return std::nullopt;
+}
+inline std::optional<bool> provably_le(const DimExpr& a, const DimExpr& b) {
+  std::int64_t budget = 4096;
+  return provably_le(a, b, budget);
 }
 /// A size that is never 1 whatever the symbols: a number other than 1, a multiple of some g >= 2
 /// (every coefficient, the constant included, shares the factor), provably >= 2, or provably <= 0.
