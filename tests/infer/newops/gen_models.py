@@ -1372,9 +1372,11 @@ random_type_cases()
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_programs  # noqa: E402
 
-# OXIR_PROGRAMS / OXIR_PROGRAM_SEED change the number and seed, for longer searches by hand.
+# OXIR_PROGRAMS / OXIR_PROGRAM_SEED change the number and seed, for longer searches by hand;
+# OXIR_PROGRAM_SHUFFLE=k writes every k-th program with its nodes out of order (default 4; 0: none).
 gen_programs.program_cases(CASES, int(os.environ.get("OXIR_PROGRAMS", "400")),
-                           int(os.environ.get("OXIR_PROGRAM_SEED", "20261125")))
+                           int(os.environ.get("OXIR_PROGRAM_SEED", "20261125")),
+                           int(os.environ.get("OXIR_PROGRAM_SHUFFLE", "4")))
 
 
 def main():

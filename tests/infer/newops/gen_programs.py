@@ -14,6 +14,8 @@ reference is what ONNX Runtime computes, never this tracking. A program ONNX Run
 binding is counted as skipped.
 """
 
+import random
+
 import numpy as np
 from onnx import AttributeProto
 from onnx import TensorProto as TP
@@ -1598,8 +1600,10 @@ class Program:
         return [{p: self.sizes_of(p)[b] for p in used} for b in range(NB)]
 
 
-def program_cases(cases, count, seed=20261125):
-    """Appends `count` random programs to `cases` (gen_models.py's CASES list)."""
+def program_cases(cases, count, seed=20261125, shuffle_every=0):
+    """Appends `count` random programs to `cases` (gen_models.py's CASES list). With shuffle_every
+    k > 0, every k-th program has its nodes in a random order (its own generator: the programs
+    are the same ones), so inference in dependency order is checked against ORT too."""
     rng = np.random.default_rng(seed)
     for i in range(count):
         p = Program(rng, i, int(rng.choice(OPSETS)))
@@ -1607,5 +1611,11 @@ def program_cases(cases, count, seed=20261125):
         if not p.nodes:
             continue
         name = f"prog{i:03d}"
-        cases.append({"name": name, "model": p.model(name), "bindings": p.bindings(), "fills": p.fills,
+        model = p.model(name)
+        if shuffle_every > 0 and i % shuffle_every == shuffle_every - 1:
+            nodes = list(model.graph.node)
+            random.Random(seed * 7919 + i).shuffle(nodes)
+            del model.graph.node[:]
+            model.graph.node.extend(nodes)
+        cases.append({"name": name, "model": model, "bindings": p.bindings(), "fills": p.fills,
                       "note": "random"})
