@@ -545,6 +545,32 @@ TEST_CASE("Engine: an unnamed input dim never takes a name the model gives anoth
   CHECK(z.rfind("FLOAT[3,unk__", 0) == 0);  // either may be 1
 }
 
+TEST_CASE("Engine: a broadcast settled by what later nodes show about its operands") {
+  // z = x + y with x [N], y [M]: either may be 1, so z gets a fresh size. The MatMul after it
+  // contracts N with M: then z is N (= M) in every run, written back as such.
+  auto m = make_model({Node("Add", {"x", "y"}, {"z"}), Node("MatMul", {"a", "b"}, {"p"})},
+                      {{"x", DataType::FLOAT, {"N"}}, {"y", DataType::FLOAT, {"M"}},
+                       {"a", DataType::FLOAT, {"3", "N"}}, {"b", DataType::FLOAT, {"M", "4"}}});
+  m.graph.outputs.push_back(ValueInfo{});
+  m.graph.outputs.back().name = "z";
+  auto rep = oxir::infer_shapes(m);
+  CHECK(rep.diagnostics.empty());
+  CHECK(type_of(m, "z") == "FLOAT[N]");
+  // A later node that shows an operand to be a number other than 1: the result is that number.
+  auto k = make_model({Node("Add", {"x", "y"}, {"z"}), Node("MatMul", {"a", "w"}, {"p"})},
+                      {{"x", DataType::FLOAT, {"N"}}, {"y", DataType::FLOAT, {"M"}},
+                       {"a", DataType::FLOAT, {"3", "M"}}, {"w", DataType::FLOAT, {"5", "4"}}});
+  k.graph.outputs.push_back(ValueInfo{});
+  k.graph.outputs.back().name = "z";
+  rep = oxir::infer_shapes(k);
+  CHECK(rep.diagnostics.empty());
+  CHECK(type_of(k, "z") == "FLOAT[5]");
+  // Where nothing relates the operands, the result stays a fresh symbol.
+  auto open = make_model({Node("Add", {"x", "y"}, {"z"})}, {{"x", DataType::FLOAT, {"N"}}, {"y", DataType::FLOAT, {"M"}}});
+  (void)oxir::infer_shapes(open);
+  CHECK(type_of(open, "z") == "FLOAT[unk__0]");
+}
+
 TEST_CASE("Engine: broadcasting claims only what is implied") {
   auto m = make_model({Node("Add", {"a", "b"}, {"c"})},
                       {{"a", DataType::FLOAT, {"N", "M", "3", "K", "1"}}, {"b", DataType::FLOAT, {"N", "L", "1", "4", "0"}}});

@@ -34,6 +34,10 @@ inline constexpr std::size_t kMaxSymbolicElements = 1024;
 inline constexpr int kMaxCallDepth = 64;
 /// Deepest nesting of subgraphs inferred (stack guard; files the decoder accepts stay far below).
 inline constexpr int kMaxSubgraphDepth = 200;
+/// Broadcast results kept for settling once the model is inferred (Engine::settle_broadcasts),
+/// and the passes over them (a settled result may settle another).
+inline constexpr std::size_t kMaxPendingBroadcasts = 4096;
+inline constexpr int kSettlePasses = 8;
 /// Function-body nodes inferred over all call sites: this many, plus 64 per node of the model
 /// (main graph and function bodies).
 inline constexpr std::size_t kFunctionBudgetBase = 50'000;
@@ -239,6 +243,10 @@ class Engine {
 
   // ---- used by InferContext ----
   void diagnose(Severity sev, DiagnosticKind kind, const std::string& where, const Node* n, std::string message);
+  /// A broadcast whose result is the fresh symbol `result` (operands not known equal yet).
+  void note_broadcast(std::int64_t result, std::vector<DimExpr> operands) {
+    if (pending_broadcasts_.size() < kMaxPendingBroadcasts) pending_broadcasts_.push_back({result, std::move(operands)});
+  }
   std::vector<ValueInfoState> infer_subgraph(InferContext& ctx, std::string_view attr,
                                              std::vector<ValueInfoState> inputs, bool runs_with_node);
   /// Records a == b (InferContext::unify, declared types): merges symbol classes, except inside
@@ -398,6 +406,14 @@ class Engine {
   std::vector<SizeFact> facts_;
   std::unordered_map<std::string_view, DimExpr> max_at_least_;
   std::int64_t facts_work_ = kMaxFactWork;  ///< what applying facts may still cost
+  /// Broadcast results that got a fresh symbol because their operands' sizes (other than 1) were
+  /// not known equal then; settled once the whole model is inferred (settle_broadcasts).
+  struct PendingBroadcast {
+    std::int64_t result;            ///< the fresh symbol
+    std::vector<DimExpr> operands;  ///< the sizes broadcast together
+  };
+  std::vector<PendingBroadcast> pending_broadcasts_;
+  void settle_broadcasts();
   /// How many subgraphs being inferred (nested) may not run when their node runs (unify_sizes).
   int conditional_ = 0;
   void collect_size_facts(InferContext& ctx, const Node& n, bool default_domain);
@@ -812,6 +828,7 @@ inline InferReport Engine::run() {
   infer_graph(sc, g);
   check_outputs_defined(sc, g);
   record(g, sc);
+  settle_broadcasts();
   write_back();
   report.symbols = syms.size();
   return std::move(report);
@@ -1745,9 +1762,57 @@ inline Dims InferContext::broadcast(std::span<const Dims* const> shapes) const {
           break;
         }
     }
-    out[k] = ambiguous ? fresh() : *known;
+    if (ambiguous) {
+      out[k] = fresh();
+      if (auto id = out[k].as_symbol()) engine_->note_broadcast(*id, std::move(cands));
+    } else {
+      out[k] = *known;
+    }
   }
   return out;
+}
+
+inline void Engine::settle_broadcasts() {
+  // What the rest of the model showed about the operands since: all of them equal (1s aside),
+  // or one of them a number other than 1 or a size that is never 1, makes the result that size
+  // in every run where the broadcast succeeds. Only results nothing else has determined since
+  // (still their own fresh symbol) are bound, so this adds no claim that could conflict; one
+  // settled result can settle another, hence the passes.
+  bool changed = true;
+  for (int pass = 0; changed && pass < kSettlePasses; ++pass) {
+    changed = false;
+    for (auto& p : pending_broadcasts_) {
+      if (p.result < 0) continue;
+      const DimExpr self = DimExpr::symbol(p.result);
+      try {
+        if (!(syms.resolve(self) == self)) {
+          p.result = -1;  // determined otherwise
+          continue;
+        }
+        std::optional<DimExpr> size, never1;
+        bool agreed = true, never1_agreed = true;
+        for (const auto& o : p.operands) {
+          const DimExpr d = syms.resolve(o);
+          if (d.is(1)) continue;
+          if (!size) size = d;
+          else if (!(*size == d)) agreed = false;
+          if (ops::never_one(d)) {
+            if (!never1) never1 = d;
+            else if (!(*never1 == d)) never1_agreed = false;
+          }
+        }
+        if (!size) size = DimExpr(1);  // every operand 1
+        if (!agreed) {
+          if (!never1 || !never1_agreed) continue;  // still open (or a model that cannot run)
+          size = never1;
+        }
+        if (syms.unify(self, *size) == Unify::Merged) changed = true;
+        p.result = -1;
+      } catch (const Error&) {  // overflow or too large an expression: left as it is
+        p.result = -1;
+      }
+    }
+  }
 }
 
 inline std::int64_t InferContext::normalize_axis(std::int64_t axis, std::int64_t rank, std::string_view what) const {
