@@ -33,6 +33,13 @@ check "unknown option" expect_exit 2 "unknown option --bogus" "$oxir" convert "$
 check "missing file" expect_exit 1 "$tmp/none.onnx: cannot open" "$oxir" info "$tmp/none.onnx"
 head -c 100 "$tmp/q.onnx" >"$tmp/cut.onnx"
 check "truncated model names file and field" expect_exit 1 "$tmp/cut.onnx: graph: length" "$oxir" info "$tmp/cut.onnx"
+# Streams are read to their end, but checked as they come: /dev/zero never ends, its first byte is
+# an invalid key (the 20 s guard turns a read without end into a failure, not a hang).
+if [[ -c /dev/zero ]]; then
+  check "an endless stream that is no model fails at its first key" \
+    expect_exit 1 "/dev/zero: byte 0: field key 0 has field number 0" timeout 20 "$oxir" info /dev/zero
+fi
+check "a model read from a pipe" bash -c "cat '$tmp/q.onnx' | '$oxir' info /dev/stdin | grep -q 'X: float16\[N,4\]'"
 
 check "info" bash -c "'$oxir' info '$tmp/q.onnx' >'$tmp/info' && grep -q 'ir_version: 10' '$tmp/info' &&
   grep -q 'X: float16\[N,4\]' '$tmp/info' && grep -q 'nodes: 4' '$tmp/info' && grep -q 'inline=30 external=0' '$tmp/info'"

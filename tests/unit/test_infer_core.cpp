@@ -734,6 +734,26 @@ TEST_CASE("Engine: names nothing defines, or defined twice, are diagnosed by nod
   CHECK(rep.diagnostics[0].where == "graph.node[0].attribute[1].g.output[0]");
   CHECK(rep.diagnostics[0].message.find("'missing' is not defined") != std::string::npos);
 
+  // A model-local function whose second output nothing in its body defines: the call site is
+  // named; the first output is inferred all the same.
+  auto fn = make_model({Node("F", {"x"}, {"f0", "f1"}, "call", "local")}, {{"x", DataType::FLOAT, {"N"}}});
+  fn.set_opset_version("local", 1);
+  Function f;
+  f.name = "F";
+  f.domain = "local";
+  f.inputs = {"a"};
+  f.outputs = {"b", "ghost"};
+  f.nodes.push_back(Node("Relu", {"a"}, {"b"}));
+  f.opset_imports.emplace_back();
+  f.opset_imports.back().version = 21;
+  fn.functions.push_back(f);
+  rep = run(fn);
+  REQUIRE(rep.diagnostics.size() == 1);
+  CHECK(rep.diagnostics[0].where == "graph.node[0]{function local::F}");
+  CHECK(rep.diagnostics[0].node == "call");
+  CHECK(rep.diagnostics[0].message.find("function output 1 'ghost' is not defined") != std::string::npos);
+  CHECK(type_of(fn, "f0") == "FLOAT[N]");
+
   // Sorted, well-formed graphs (and outer-scope names used in subgraphs) give no such diagnostic.
   auto ok = make_model({Node("If", {"c"}, {"y"})}, {{"x", DataType::FLOAT, {"N"}}, {"c", DataType::BOOL, {}}});
   ok.graph.nodes[0].set_attribute(Attribute("then_branch", then_g));
