@@ -7707,8 +7707,9 @@ inline bool nonneg_within(const DimExpr& e, std::int64_t& budget) {
 /// Provably non-negative when every symbol is (symbols are sizes): a polynomial with
 /// non-negative coefficients through floor and min of such, max with one such operand, and
 /// terms -c*floor(x/k) that the rest outweighs (remainders, ceilings; see nonneg_within).
+inline constexpr std::int64_t kProofWork = 4096;  ///< work units one proof (nonneg, provably_le) may take
 inline bool nonneg(const DimExpr& e) {
-  std::int64_t budget = 4096;
+  std::int64_t budget = kProofWork;
   return nonneg_detail::nonneg_within(e, budget);
 }
 
@@ -7727,7 +7728,7 @@ inline std::optional<bool> provably_le(const DimExpr& a, const DimExpr& b, std::
   return std::nullopt;
 }
 inline std::optional<bool> provably_le(const DimExpr& a, const DimExpr& b) {
-  std::int64_t budget = 4096;
+  std::int64_t budget = kProofWork;
   return provably_le(a, b, budget);
 }
 /// A size that is never 1 whatever the symbols: a number other than 1, a multiple of some g >= 2
@@ -7771,7 +7772,7 @@ struct SizeFact {
 inline constexpr std::size_t kMaxSizeFacts = 32;
 /// Work spent applying facts, per model: a unit per subexpression visited, kFactComparisonWork
 /// per comparison of two sizes plus the work of its proof (ops::nonneg's units, each proof at
-/// most 4096). The real test models use at most 23,400 (Faster R-CNN); a hostile model that asked
+/// most ops::kProofWork). The real test models use at most 23,400 (Faster R-CNN); a hostile model that asked
 /// for thousands of comparisons of large sizes took seconds before proofs were charged here. Past
 /// the budget, sizes are left as they are.
 inline constexpr std::int64_t kMaxFactWork = std::int64_t{1} << 16;
@@ -7795,7 +7796,7 @@ inline bool has_minmax(const DimExpr& e) {
 /// thousands of units, and a hostile model can ask for thousands of comparisons).
 inline bool proven_le(const DimExpr& a, const DimExpr& b, std::int64_t& budget) {
   if (budget <= 0) return false;
-  std::int64_t mine = std::min<std::int64_t>(budget, 4096);
+  std::int64_t mine = std::min(budget, ops::kProofWork);
   const std::int64_t had = mine;
   const auto le = ops::provably_le(a, b, mine);
   budget -= had - mine;
@@ -9110,6 +9111,11 @@ struct Scope {
   }
 };
 
+/// The field path of node `index` of the graph inferred in `sc`, e.g. "graph.node[3]".
+inline std::string node_path(const Scope& sc, std::size_t index) {
+  return sc.path + ".node[" + std::to_string(index) + "]";
+}
+
 /// The most precise type that holds for both `a` and `b` (the join): equal sizes stay, sizes that
 /// may differ become new symbols, ranks that differ become an unknown rank.
 inline ValueType join_types(SymbolTable& syms, const ValueType& a, const ValueType& b) {
@@ -9250,7 +9256,6 @@ class Engine {
 
  private:
   void infer_graph(Scope& sc, Graph& g);
-  static std::string node_path(const Scope& sc, std::size_t index);
   /// Diagnoses the outputs of `g` that nothing defines (after inferring it in `sc`).
   void check_outputs_defined(Scope& sc, const Graph& g);
   void infer_node(Scope& sc, Node& n, std::size_t index);
@@ -9894,10 +9899,6 @@ inline void Engine::infer_graph(Scope& sc, Graph& g) {
   }
 }
 
-inline std::string Engine::node_path(const Scope& sc, std::size_t index) {
-  return sc.path + ".node[" + std::to_string(index) + "]";
-}
-
 inline void Engine::check_outputs_defined(Scope& sc, const Graph& g) {
   for (std::size_t i = 0; i < g.outputs.size(); ++i)
     if (!g.outputs[i].name.empty() && !sc.lookup(g.outputs[i].name))
@@ -10470,7 +10471,7 @@ inline bool Engine::nonneg_by_facts(const DimExpr& e) {
 }
 
 inline bool InferContext::provably_nonneg(const DimExpr& e) const { return ops::nonneg(e) || engine_->nonneg_by_facts(e); }
-inline std::string InferContext::path() const { return scope_->path + ".node[" + std::to_string(index_) + "]"; }
+inline std::string InferContext::path() const { return node_path(*scope_, index_); }
 
 inline const ValueInfoState* InferContext::input_state(std::size_t i) const {
   if (!has_input(i)) return nullptr;

@@ -136,6 +136,11 @@ struct Scope {
   }
 };
 
+/// The field path of node `index` of the graph inferred in `sc`, e.g. "graph.node[3]".
+inline std::string node_path(const Scope& sc, std::size_t index) {
+  return sc.path + ".node[" + std::to_string(index) + "]";
+}
+
 /// The most precise type that holds for both `a` and `b` (the join): equal sizes stay, sizes that
 /// may differ become new symbols, ranks that differ become an unknown rank.
 inline ValueType join_types(SymbolTable& syms, const ValueType& a, const ValueType& b) {
@@ -276,7 +281,6 @@ class Engine {
 
  private:
   void infer_graph(Scope& sc, Graph& g);
-  static std::string node_path(const Scope& sc, std::size_t index);
   /// Diagnoses the outputs of `g` that nothing defines (after inferring it in `sc`).
   void check_outputs_defined(Scope& sc, const Graph& g);
   void infer_node(Scope& sc, Node& n, std::size_t index);
@@ -920,10 +924,6 @@ inline void Engine::infer_graph(Scope& sc, Graph& g) {
   }
 }
 
-inline std::string Engine::node_path(const Scope& sc, std::size_t index) {
-  return sc.path + ".node[" + std::to_string(index) + "]";
-}
-
 inline void Engine::check_outputs_defined(Scope& sc, const Graph& g) {
   for (std::size_t i = 0; i < g.outputs.size(); ++i)
     if (!g.outputs[i].name.empty() && !sc.lookup(g.outputs[i].name))
@@ -1496,7 +1496,7 @@ inline bool Engine::nonneg_by_facts(const DimExpr& e) {
 }
 
 inline bool InferContext::provably_nonneg(const DimExpr& e) const { return ops::nonneg(e) || engine_->nonneg_by_facts(e); }
-inline std::string InferContext::path() const { return scope_->path + ".node[" + std::to_string(index_) + "]"; }
+inline std::string InferContext::path() const { return node_path(*scope_, index_); }
 
 inline const ValueInfoState* InferContext::input_state(std::size_t i) const {
   if (!has_input(i)) return nullptr;

@@ -38,7 +38,7 @@ struct SizeFact {
 inline constexpr std::size_t kMaxSizeFacts = 32;
 /// Work spent applying facts, per model: a unit per subexpression visited, kFactComparisonWork
 /// per comparison of two sizes plus the work of its proof (ops::nonneg's units, each proof at
-/// most 4096). The real test models use at most 23,400 (Faster R-CNN); a hostile model that asked
+/// most ops::kProofWork). The real test models use at most 23,400 (Faster R-CNN); a hostile model that asked
 /// for thousands of comparisons of large sizes took seconds before proofs were charged here. Past
 /// the budget, sizes are left as they are.
 inline constexpr std::int64_t kMaxFactWork = std::int64_t{1} << 16;
@@ -62,7 +62,7 @@ inline bool has_minmax(const DimExpr& e) {
 /// thousands of units, and a hostile model can ask for thousands of comparisons).
 inline bool proven_le(const DimExpr& a, const DimExpr& b, std::int64_t& budget) {
   if (budget <= 0) return false;
-  std::int64_t mine = std::min<std::int64_t>(budget, 4096);
+  std::int64_t mine = std::min(budget, ops::kProofWork);
   const std::int64_t had = mine;
   const auto le = ops::provably_le(a, b, mine);
   budget -= had - mine;

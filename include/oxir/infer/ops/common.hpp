@@ -173,8 +173,9 @@ inline bool nonneg_within(const DimExpr& e, std::int64_t& budget) {
 /// Provably non-negative when every symbol is (symbols are sizes): a polynomial with
 /// non-negative coefficients through floor and min of such, max with one such operand, and
 /// terms -c*floor(x/k) that the rest outweighs (remainders, ceilings; see nonneg_within).
+inline constexpr std::int64_t kProofWork = 4096;  ///< work units one proof (nonneg, provably_le) may take
 inline bool nonneg(const DimExpr& e) {
-  std::int64_t budget = 4096;
+  std::int64_t budget = kProofWork;
   return nonneg_detail::nonneg_within(e, budget);
 }
 
@@ -193,7 +194,7 @@ inline std::optional<bool> provably_le(const DimExpr& a, const DimExpr& b, std::
   return std::nullopt;
 }
 inline std::optional<bool> provably_le(const DimExpr& a, const DimExpr& b) {
-  std::int64_t budget = 4096;
+  std::int64_t budget = kProofWork;
   return provably_le(a, b, budget);
 }
 /// A size that is never 1 whatever the symbols: a number other than 1, a multiple of some g >= 2
