@@ -9016,6 +9016,15 @@ inline constexpr int kSettlePasses = 8;
 /// Function-body nodes inferred over all call sites: this many, plus 64 per node of the model
 /// (main graph and function bodies).
 inline constexpr std::size_t kFunctionBudgetBase = 50'000;
+/// Elements of shape-tensor contents that the rules may record over the whole model: this many,
+/// plus kValueElementsPerNode per node of the model (main graph and function bodies). Every value
+/// keeps its own copy, so without a budget a chain of Identity nodes over one 1,024-element
+/// constant would hold 32 KB per node of about 20 bytes in the file. Past it, values are
+/// inferred without their contents (as if not shape tensors).
+/// Real models stay far below: the most in the test corpora is 4,488 elements (torchvision's
+/// Swin, 4,291 nodes), about one per node.
+inline constexpr std::size_t kValueElementsBase = std::size_t{1} << 16;
+inline constexpr std::size_t kValueElementsPerNode = 16;
 
 /// A map from names (views of strings that outlive it) to V, in insertion order. Small maps (most
 /// graphs have a handful of values) are a plain vector searched linearly; larger ones add an
@@ -9237,6 +9246,13 @@ class Engine {
     return conditional_ > 0 ? syms.compare(a, b) : syms.unify(a, b);
   }
   [[nodiscard]] const InferOptions& options() const noexcept { return opts_; }
+  /// Takes n elements of shape-tensor contents from the model's budget (kValueElementsBase);
+  /// false, taking nothing, once it cannot.
+  bool charge_value_elements(std::size_t n) noexcept {
+    if (n > value_elements_left_) return false;
+    value_elements_left_ -= n;
+    return true;
+  }
   /// e >= 0 through an unconditional fact lhs <= rhs (guard 1), with gap g = rhs - lhs >= 0:
   /// e - g >= 0 (e is at least a size), or, sizes being integers, 2e - g + 1 >= 0 (then
   /// e >= (g-1)/2 > -1): the fact 2a-3 >= 0 gives a-1 >= 0. Charged to facts_work_.
@@ -9379,6 +9395,8 @@ class Engine {
   std::vector<std::optional<ValueInfoState>>& spare_outputs_ = ws_->spare_outputs;
   /// Function-body nodes that may still be inferred (set by run()).
   std::size_t function_budget_ = 0;
+  /// Shape-tensor content elements that may still be recorded (set by run(); kValueElementsBase).
+  std::size_t value_elements_left_ = 0;
   /// Facts the main graph implies (facts.hpp: its Gathers' index bounds, its sizes >= 0), and for
   /// main-graph integer tensors made from a Range: a size that their largest element reaches
   /// whenever they have elements.
@@ -9781,6 +9799,7 @@ inline InferReport Engine::run() {
   std::size_t model_nodes = g.nodes.size();
   for (const auto& f : model_.functions) model_nodes += f.nodes.size();
   function_budget_ = kFunctionBudgetBase + 64 * model_nodes;
+  value_elements_left_ = kValueElementsBase + kValueElementsPerNode * model_nodes;
   // Names first; then dim_params written as expressions of them ("2*N"), or names too if they
   // are not such expressions.
   for (const bool plain : {true, false})
@@ -10629,6 +10648,7 @@ inline bool holds_exactly(const Dims& v, DataType t) {
 
 inline void InferContext::set_output_value(std::size_t i, Dims value) {
   if (i >= outputs_.size() || value.size() > kMaxSymbolicElements) return;
+  if (!engine_->charge_value_elements(value.size())) return;
   if (!outputs_[i]) outputs_[i].emplace();
   // int64 (shape tensors) holds every content: only other element types are checked.
   if (const DataType e = outputs_[i]->type.elem; e != DataType::INT64 && !detail::holds_exactly(value, e)) return;
@@ -11482,22 +11502,22 @@ using BinFn = std::optional<DimExpr> (*)(const DimExpr&, const DimExpr&, InferCo
 inline void propagate(InferContext& c, std::span<const std::size_t> idx, BinFn f) {
   if (idx.size() < 2) return;
   try {
-    std::vector<Dims> vs;
-    for (auto i : idx) {
-      auto v = values(c, i);
-      if (!v) return;
-      vs.push_back(std::move(*v));
-    }
+    // The inputs' contents are read in place (a variadic Sum of thousands of inputs must not
+    // copy them all) and each element resolved where it is used.
     std::vector<const Dims*> ps;
-    for (const auto& v : vs) ps.push_back(&v);
+    for (auto i : idx) {
+      const Dims* v = c.input_value(i);
+      if (!v) return;
+      ps.push_back(v);
+    }
     auto n = broadcast_len(ps);
     if (!n) return;
     Dims out;
     out.reserve(*n);
     for (std::size_t k = 0; k < *n; ++k) {
-      DimExpr acc = at(vs[0], k);
-      for (std::size_t j = 1; j < vs.size(); ++j) {
-        auto r = f(acc, at(vs[j], k), c);
+      DimExpr acc = c.resolve(at(*ps[0], k));
+      for (std::size_t j = 1; j < ps.size(); ++j) {
+        auto r = f(acc, c.resolve(at(*ps[j], k)), c);
         if (!r) return;
         acc = c.resolve(*r);
       }
@@ -14553,7 +14573,9 @@ inline void rule_concat(InferContext& c) {
     Dims val;
     for (std::size_t i = 0; i < c.input_count(); ++i) {
       const Dims* v = c.input_value(i);
-      if (!v) return;
+      // Checked before copying: many inputs (or one input repeated) could otherwise build a
+      // value far larger than the model (5,000 inputs of 1,000 elements from an 8 KB file).
+      if (!v || val.size() + v->size() > kMaxSymbolicElements) return;
       for (const auto& e : *v) val.push_back(c.resolve(e));
     }
     c.set_output_value(0, std::move(val));

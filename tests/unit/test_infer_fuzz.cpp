@@ -11,6 +11,7 @@
 #include <limits>
 #include <random>
 
+#include "alloc_counter.hpp"
 #include "infer_test_util.hpp"
 
 using namespace oxir;
@@ -128,4 +129,70 @@ TEST_CASE("Inference never crashes or throws on mutated backend-test models") {
   }
   MESSAGE(runs << " mutated models inferred; " << diagnostics << " diagnostics; strict mode threw on " << strict_throws);
   CHECK(diagnostics > 0);  // the mutations do produce malformed nodes
+}
+
+// Shape-tensor contents are tracked up to kMaxSymbolicElements elements; no rule may build a
+// bigger one first and drop it after. Each model below is a few KB whose shapes or values are
+// huge: inference must allocate in proportion to the file, not to what it describes.
+TEST_CASE("Inference allocates in proportion to the model, not to the sizes it describes") {
+  using oxir_test::ints;
+  using oxir_test::make_model;
+  using oxir_test::type_of;
+  std::vector<std::int64_t> thousand(1000);
+  for (std::size_t i = 0; i < thousand.size(); ++i) thousand[i] = static_cast<std::int64_t>(i);
+  const std::int64_t big = std::int64_t{1} << 50;
+  struct Case {
+    const char* what;
+    Model model;
+    const char* expect;  // the output's inferred type
+  };
+  std::vector<Case> cases;
+  Node concat("Concat", std::vector<std::string>(4000, "x"), {"y"});
+  concat.attributes.emplace_back("axis", std::int64_t{0});
+  // 4,000 inputs of one 1,000-element shape tensor: 4 M elements if the value were built.
+  cases.push_back({"Concat of many tracked values",
+                   make_model({concat}, {},
+                              {ints("x", thousand)}),
+                   "INT64[4000000]"});
+  // The same through a variadic element-wise operator.
+  cases.push_back({"Max of many tracked values",
+                   make_model({Node("Max", std::vector<std::string>(4000, "x"), {"y"})}, {}, {ints("x", thousand)}),
+                   "INT64[1000]"});
+  cases.push_back({"Range of 2^50 elements",
+                   make_model({Node("Range", {"a", "b", "d"}, {"y"})}, {},
+                              {ints("a", {0}, true), ints("b", {big}, true), ints("d", {1}, true)}),
+                   "INT64[1125899906842624]"});
+  cases.push_back({"Tile of a tracked value 2^50 times",
+                   make_model({Node("Tile", {"x", "r"}, {"y"})}, {}, {ints("x", {1, 2}), ints("r", {big})}),
+                   "INT64[2251799813685248]"});
+  cases.push_back({"Expand of a tracked value to 2^50",
+                   make_model({Node("Expand", {"x", "s"}, {"y"})}, {}, {ints("x", {3}), ints("s", {big})}),
+                   "INT64[1125899906842624]"});
+  cases.push_back({"ConstantOfShape [2^50]", make_model({Node("ConstantOfShape", {"s"}, {"y"})}, {}, {ints("s", {big})}),
+                   "FLOAT[1125899906842624]"});
+  cases.push_back({"Pad of a tracked value by 2^50",
+                   make_model({Node("Pad", {"x", "p"}, {"y"})}, {}, {ints("x", {1, 2}), ints("p", {0, big})}),
+                   "INT64[1125899906842626]"});
+  // Each value keeps its own copy of its contents: 20,000 Identity nodes over one 1,024-element
+  // constant would hold 640 MB of them (a 540 KB file), were the contents not budgeted per model.
+  {
+    std::vector<Node> chain;
+    for (int i = 0; i < 20000; ++i)
+      chain.push_back(Node("Identity", {i ? "v" + std::to_string(i - 1) : std::string("x")}, {"v" + std::to_string(i)}));
+    chain.push_back(Node("Identity", {"v19999"}, {"y"}));
+    cases.push_back({"a chain of Identity over a tracked value", make_model(std::move(chain), {}, {ints("x", thousand)}),
+                     "INT64[1000]"});
+  }
+  for (auto& c : cases) {
+    const std::string what = c.what;
+    CAPTURE(what);
+    oxir_test::CountAllocations count;
+    InferReport rep;
+    CHECK_NOTHROW(rep = infer_shapes(c.model));
+    const std::size_t bytes = count.stop();
+    for (const auto& d : rep.diagnostics) MESSAGE(d.to_string());
+    CHECK(rep.diagnostics.empty());
+    CHECK(type_of(c.model, "y") == std::string(c.expect));
+    CHECK(bytes < 4 * 1024 * 1024 + 2048 * c.model.graph.nodes.size());
+  }
 }

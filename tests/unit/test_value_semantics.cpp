@@ -4,14 +4,13 @@
 
 #include <oxir/ir.hpp>
 
-#include <atomic>
 #include <cstdlib>
 #include <new>
 
-namespace {
-std::atomic<std::size_t> g_allocated{0};
-std::atomic<bool> g_counting{false};
-}  // namespace
+#include "alloc_counter.hpp"
+
+using oxir_test::g_allocated;
+using oxir_test::g_counting;
 
 // Counting replacements of the global allocation functions (this test binary only). GCC cannot
 // see that these pair malloc with free consistently once they are inlined into library code.

@@ -41,6 +41,15 @@ inline constexpr int kSettlePasses = 8;
 /// Function-body nodes inferred over all call sites: this many, plus 64 per node of the model
 /// (main graph and function bodies).
 inline constexpr std::size_t kFunctionBudgetBase = 50'000;
+/// Elements of shape-tensor contents that the rules may record over the whole model: this many,
+/// plus kValueElementsPerNode per node of the model (main graph and function bodies). Every value
+/// keeps its own copy, so without a budget a chain of Identity nodes over one 1,024-element
+/// constant would hold 32 KB per node of about 20 bytes in the file. Past it, values are
+/// inferred without their contents (as if not shape tensors).
+/// Real models stay far below: the most in the test corpora is 4,488 elements (torchvision's
+/// Swin, 4,291 nodes), about one per node.
+inline constexpr std::size_t kValueElementsBase = std::size_t{1} << 16;
+inline constexpr std::size_t kValueElementsPerNode = 16;
 
 /// A map from names (views of strings that outlive it) to V, in insertion order. Small maps (most
 /// graphs have a handful of values) are a plain vector searched linearly; larger ones add an
@@ -262,6 +271,13 @@ class Engine {
     return conditional_ > 0 ? syms.compare(a, b) : syms.unify(a, b);
   }
   [[nodiscard]] const InferOptions& options() const noexcept { return opts_; }
+  /// Takes n elements of shape-tensor contents from the model's budget (kValueElementsBase);
+  /// false, taking nothing, once it cannot.
+  bool charge_value_elements(std::size_t n) noexcept {
+    if (n > value_elements_left_) return false;
+    value_elements_left_ -= n;
+    return true;
+  }
   /// e >= 0 through an unconditional fact lhs <= rhs (guard 1), with gap g = rhs - lhs >= 0:
   /// e - g >= 0 (e is at least a size), or, sizes being integers, 2e - g + 1 >= 0 (then
   /// e >= (g-1)/2 > -1): the fact 2a-3 >= 0 gives a-1 >= 0. Charged to facts_work_.
@@ -404,6 +420,8 @@ class Engine {
   std::vector<std::optional<ValueInfoState>>& spare_outputs_ = ws_->spare_outputs;
   /// Function-body nodes that may still be inferred (set by run()).
   std::size_t function_budget_ = 0;
+  /// Shape-tensor content elements that may still be recorded (set by run(); kValueElementsBase).
+  std::size_t value_elements_left_ = 0;
   /// Facts the main graph implies (facts.hpp: its Gathers' index bounds, its sizes >= 0), and for
   /// main-graph integer tensors made from a Range: a size that their largest element reaches
   /// whenever they have elements.
@@ -806,6 +824,7 @@ inline InferReport Engine::run() {
   std::size_t model_nodes = g.nodes.size();
   for (const auto& f : model_.functions) model_nodes += f.nodes.size();
   function_budget_ = kFunctionBudgetBase + 64 * model_nodes;
+  value_elements_left_ = kValueElementsBase + kValueElementsPerNode * model_nodes;
   // Names first; then dim_params written as expressions of them ("2*N"), or names too if they
   // are not such expressions.
   for (const bool plain : {true, false})
@@ -1654,6 +1673,7 @@ inline bool holds_exactly(const Dims& v, DataType t) {
 
 inline void InferContext::set_output_value(std::size_t i, Dims value) {
   if (i >= outputs_.size() || value.size() > kMaxSymbolicElements) return;
+  if (!engine_->charge_value_elements(value.size())) return;
   if (!outputs_[i]) outputs_[i].emplace();
   // int64 (shape tensors) holds every content: only other element types are checked.
   if (const DataType e = outputs_[i]->type.elem; e != DataType::INT64 && !detail::holds_exactly(value, e)) return;

@@ -121,22 +121,22 @@ using BinFn = std::optional<DimExpr> (*)(const DimExpr&, const DimExpr&, InferCo
 inline void propagate(InferContext& c, std::span<const std::size_t> idx, BinFn f) {
   if (idx.size() < 2) return;
   try {
-    std::vector<Dims> vs;
-    for (auto i : idx) {
-      auto v = values(c, i);
-      if (!v) return;
-      vs.push_back(std::move(*v));
-    }
+    // The inputs' contents are read in place (a variadic Sum of thousands of inputs must not
+    // copy them all) and each element resolved where it is used.
     std::vector<const Dims*> ps;
-    for (const auto& v : vs) ps.push_back(&v);
+    for (auto i : idx) {
+      const Dims* v = c.input_value(i);
+      if (!v) return;
+      ps.push_back(v);
+    }
     auto n = broadcast_len(ps);
     if (!n) return;
     Dims out;
     out.reserve(*n);
     for (std::size_t k = 0; k < *n; ++k) {
-      DimExpr acc = at(vs[0], k);
-      for (std::size_t j = 1; j < vs.size(); ++j) {
-        auto r = f(acc, at(vs[j], k), c);
+      DimExpr acc = c.resolve(at(*ps[0], k));
+      for (std::size_t j = 1; j < ps.size(); ++j) {
+        auto r = f(acc, c.resolve(at(*ps[j], k)), c);
         if (!r) return;
         acc = c.resolve(*r);
       }
