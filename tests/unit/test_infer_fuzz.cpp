@@ -145,6 +145,7 @@ TEST_CASE("Inference allocates in proportion to the model, not to the sizes it d
     const char* what;
     Model model;
     const char* expect;  // the output's inferred type
+    bool warns = false;  // one warning: the model's shapes exceed what inference keeps
   };
   std::vector<Case> cases;
   Node concat("Concat", std::vector<std::string>(4000, "x"), {"y"});
@@ -183,6 +184,17 @@ TEST_CASE("Inference allocates in proportion to the model, not to the sizes it d
     cases.push_back({"a chain of Identity over a tracked value", make_model(std::move(chain), {}, {ints("x", thousand)}),
                      "INT64[1000]"});
   }
+  // Every value has its own shape: 2,000 Relu after a rank-20,000 input needed 9 GB (a 120 KB
+  // file) before inferred shapes were budgeted per model.
+  {
+    std::vector<Node> chain;
+    for (int i = 0; i < 2000; ++i)
+      chain.push_back(Node("Relu", {i ? "v" + std::to_string(i - 1) : std::string("x")}, {"v" + std::to_string(i)}));
+    chain.push_back(Node("Relu", {"v1999"}, {"y"}));
+    cases.push_back({"a chain of Relu over a rank-20,000 input",
+                     make_model(std::move(chain), {{"x", DataType::FLOAT, std::vector<std::string>(20000, "1")}}),
+                     "FLOAT[*]", true});
+  }
   for (auto& c : cases) {
     const std::string what = c.what;
     CAPTURE(what);
@@ -191,8 +203,8 @@ TEST_CASE("Inference allocates in proportion to the model, not to the sizes it d
     CHECK_NOTHROW(rep = infer_shapes(c.model));
     const std::size_t bytes = count.stop();
     for (const auto& d : rep.diagnostics) MESSAGE(d.to_string());
-    CHECK(rep.diagnostics.empty());
+    CHECK(rep.diagnostics.size() == (c.warns ? 1u : 0u));
     CHECK(type_of(c.model, "y") == std::string(c.expect));
-    CHECK(bytes < 4 * 1024 * 1024 + 2048 * c.model.graph.nodes.size());
+    CHECK(bytes < 16 * 1024 * 1024 + 2048 * c.model.graph.nodes.size());
   }
 }

@@ -50,6 +50,30 @@ inline constexpr std::size_t kFunctionBudgetBase = 50'000;
 /// Swin, 4,291 nodes), about one per node.
 inline constexpr std::size_t kValueElementsBase = std::size_t{1} << 16;
 inline constexpr std::size_t kValueElementsPerNode = 16;
+/// Dims of the inferred shapes kept over the whole model: this many, plus kShapeDimsPerNode for
+/// every node inferred (subgraph bodies and function calls included, each time they are
+/// inferred). Every value has its own shape, so without a budget a 120 KB file (a rank-20,000
+/// input and 2,000 Relu after it) needed 9 GB. Past it, outputs are kept with unknown rank.
+/// Real models stay far below (a handful of dims per node).
+inline constexpr std::size_t kShapeDimsBase = std::size_t{1} << 16;
+inline constexpr std::size_t kShapeDimsPerNode = 32;
+
+namespace detail {
+/// Dims in t's shapes (its own and its element types').
+inline std::size_t shape_dims(const ValueType& t) {
+  std::size_t n = 0;
+  for (const ValueType* x = &t; x; x = x->inner.get()) n += x->shape ? x->shape->size() : 0;
+  return n;
+}
+/// t with every shape (its own and its element types') of unknown rank.
+inline ValueType without_shapes(const ValueType& t, int depth = 0) {
+  if (depth > 64) return ValueType::unknown();  // deeper than any type a rule builds
+  ValueType r = t;
+  r.shape.reset();
+  if (t.inner) r.inner = std::make_shared<const ValueType>(without_shapes(*t.inner, depth + 1));
+  return r;
+}
+}  // namespace detail
 
 /// A map from names (views of strings that outlive it) to V, in insertion order. Small maps (most
 /// graphs have a handful of values) are a plain vector searched linearly; larger ones add an
@@ -422,6 +446,9 @@ class Engine {
   std::size_t function_budget_ = 0;
   /// Shape-tensor content elements that may still be recorded (set by run(); kValueElementsBase).
   std::size_t value_elements_left_ = 0;
+  /// Shape dims that inferred outputs may still keep (kShapeDimsBase; grows with each node).
+  std::size_t shape_dims_left_ = 0;
+  bool shape_dims_exhausted_ = false;  ///< said so in a diagnostic
   /// Facts the main graph implies (facts.hpp: its Gathers' index bounds, its sizes >= 0), and for
   /// main-graph integer tensors made from a Range: a size that their largest element reaches
   /// whenever they have elements.
@@ -825,6 +852,8 @@ inline InferReport Engine::run() {
   for (const auto& f : model_.functions) model_nodes += f.nodes.size();
   function_budget_ = kFunctionBudgetBase + 64 * model_nodes;
   value_elements_left_ = kValueElementsBase + kValueElementsPerNode * model_nodes;
+  shape_dims_left_ = kShapeDimsBase;
+  shape_dims_exhausted_ = false;
   // Names first; then dim_params written as expressions of them ("2*N"), or names too if they
   // are not such expressions.
   for (const bool plain : {true, false})
@@ -1025,10 +1054,25 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
                                             std::get<Box<Tensor>>(a->value).has_value())
       sc.constants[n.outputs[0]] = &a->as_tensor();
   }
+  shape_dims_left_ += kShapeDimsPerNode;
   for (std::size_t i = 0; i < n.outputs.size(); ++i) {
     const auto& name = n.outputs[i];
     if (name.empty()) continue;
     ValueInfoState st = ctx.outputs_[i] ? std::move(*ctx.outputs_[i]) : ValueInfoState{};
+    if (const std::size_t dims = detail::shape_dims(st.type); dims > shape_dims_left_) {
+      st.type = detail::without_shapes(st.type);  // sound: only the rank becomes unknown
+      st.sym_value.reset();
+      if (!shape_dims_exhausted_) {
+        shape_dims_exhausted_ = true;
+        diagnose(Severity::Warning, DiagnosticKind::Other, path(), &n,
+                 "output " + std::to_string(i) + " has " + std::to_string(dims) +
+                     " dims, more than the model's shapes may still hold (" + std::to_string(kShapeDimsBase) + " + " +
+                     std::to_string(kShapeDimsPerNode) +
+                     " per node inferred): it and other outputs past the limit are left with unknown rank");
+      }
+    } else {
+      shape_dims_left_ -= dims;
+    }
     if (auto* d = sc.declared.find(name))
       refine(st, **d, Where{&sc.path, static_cast<std::ptrdiff_t>(index), "output", i}, &n);
     if (st.type.is_unknown())
