@@ -4,6 +4,8 @@
 
 #include <oxir/ir.hpp>
 
+#include <malloc.h>
+
 #include <cstdlib>
 #include <new>
 
@@ -18,12 +20,17 @@ using oxir_test::g_counting;
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 #endif
 void* operator new(std::size_t n) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocated.fetch_add(n, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
+  if (void* p = std::malloc(n ? n : 1)) {
+    if (g_counting.load(std::memory_order_relaxed)) oxir_test::count_allocation(malloc_usable_size(p));
+    return p;
+  }
   throw std::bad_alloc();
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p) noexcept {
+  if (p && g_counting.load(std::memory_order_relaxed)) oxir_test::count_free(malloc_usable_size(p));
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
 
 using namespace oxir;
 

@@ -57,6 +57,21 @@ inline constexpr std::size_t kValueElementsPerNode = 16;
 /// Real models stay far below (a handful of dims per node).
 inline constexpr std::size_t kShapeDimsBase = std::size_t{1} << 16;
 inline constexpr std::size_t kShapeDimsPerNode = 32;
+/// Fresh symbols the rules may create over the whole model (for sizes nothing determines): this
+/// many, plus kFreshSymbolsPerNode for every node inferred. 5,000 Pads with unknown pads of one
+/// rank-4,000 input (a 115 KB file) made 20 M symbols (2.4 GB, 11 s) before this budget.
+inline constexpr std::size_t kFreshSymbolsBase = std::size_t{1} << 16;
+inline constexpr std::size_t kFreshSymbolsPerNode = 32;
+
+/// Thrown by InferContext::fresh once the model's budget of fresh symbols is spent: the node's
+/// outputs not set yet stay unknown (as for any size expression too large to track).
+class FreshSymbolsExhausted : public ExprTooLarge {
+ public:
+  FreshSymbolsExhausted()
+      : ExprTooLarge("dimension expression", "more unknown sizes than inference tracks (" +
+                                                 std::to_string(kFreshSymbolsBase) + " + " +
+                                                 std::to_string(kFreshSymbolsPerNode) + " per node inferred)") {}
+};
 
 namespace detail {
 /// Dims in t's shapes (its own and its element types').
@@ -302,6 +317,13 @@ class Engine {
     value_elements_left_ -= n;
     return true;
   }
+  /// A fresh symbol for a rule, from the model's budget (kFreshSymbolsBase); throws
+  /// FreshSymbolsExhausted once it is spent.
+  DimExpr budgeted_fresh() {
+    if (fresh_left_ == 0) throw FreshSymbolsExhausted();
+    --fresh_left_;
+    return syms.fresh_expr();
+  }
   /// e >= 0 through an unconditional fact lhs <= rhs (guard 1), with gap g = rhs - lhs >= 0:
   /// e - g >= 0 (e is at least a size), or, sizes being integers, 2e - g + 1 >= 0 (then
   /// e >= (g-1)/2 > -1): the fact 2a-3 >= 0 gives a-1 >= 0. Charged to facts_work_.
@@ -449,6 +471,9 @@ class Engine {
   /// Shape dims that inferred outputs may still keep (kShapeDimsBase; grows with each node).
   std::size_t shape_dims_left_ = 0;
   bool shape_dims_exhausted_ = false;  ///< said so in a diagnostic
+  /// Fresh symbols rules may still create (kFreshSymbolsBase; grows with each node).
+  std::size_t fresh_left_ = 0;
+  bool fresh_exhausted_ = false;  ///< said so in a diagnostic
   /// Facts the main graph implies (facts.hpp: its Gathers' index bounds, its sizes >= 0), and for
   /// main-graph integer tensors made from a Range: a size that their largest element reaches
   /// whenever they have elements.
@@ -854,6 +879,8 @@ inline InferReport Engine::run() {
   value_elements_left_ = kValueElementsBase + kValueElementsPerNode * model_nodes;
   shape_dims_left_ = kShapeDimsBase;
   shape_dims_exhausted_ = false;
+  fresh_left_ = kFreshSymbolsBase;
+  fresh_exhausted_ = false;
   // Names first; then dim_params written as expressions of them ("2*N"), or names too if they
   // are not such expressions.
   for (const bool plain : {true, false})
@@ -989,6 +1016,7 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
     if (auto v = find_opset(*sc.opsets, n.domain)) opset = *v;
   }
   InferContext ctx(*this, sc, n, index, opset);
+  fresh_left_ += kFreshSymbolsPerNode;
   ctx.outputs_ = std::move(spare_outputs_);  // the buffer of an earlier node, if free
   spare_outputs_ = {};
   ctx.outputs_.resize(n.outputs.size());
@@ -1017,6 +1045,13 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
                "no inference rule for operator '" + (default_domain ? std::string() : n.domain + "::") + n.op_type +
                    "': its outputs stay unknown");
     }
+  } catch (const FreshSymbolsExhausted& e) {
+    if (!fresh_exhausted_) {  // said once; every later node past the budget is left the same way
+      fresh_exhausted_ = true;
+      diagnose(Severity::Warning, DiagnosticKind::Other, path(), &n,
+               std::string(e.message()) + ": the sizes computed from here on are left unknown");
+    }
+    check_types(ctx, n, opset, types, true);
   } catch (const ExprTooLarge& e) {
     // Not a fault of the model: its sizes grew beyond what is tracked symbolically. What the
     // rule set before that stays (each output it sets is a complete claim; e.g. ReduceProd sets
@@ -1734,7 +1769,9 @@ inline const ValueType& InferContext::output_type(std::size_t i) const {
 }
 
 inline SymbolTable& InferContext::symbols() const { return engine_->syms; }
-inline DimExpr InferContext::fresh() const { return engine_->syms.fresh_expr(); }
+inline DimExpr InferContext::fresh() const {
+  return engine_->budgeted_fresh();
+}
 inline DimExpr InferContext::resolve(const DimExpr& e) const { return engine_->syms.resolve(e); }
 
 inline bool InferContext::unify(const DimExpr& a, const DimExpr& b, std::string_view what) const {

@@ -41,6 +41,9 @@ class ExprTooLarge : public Error {
   ExprTooLarge()
       : Error("dimension expression", "size expression larger than " + std::to_string(kMaxExprSize) +
                                           " terms and factors") {}
+
+ protected:
+  ExprTooLarge(std::string what, std::string message) : Error(std::move(what), std::move(message)) {}
 };
 
 /// A variable of the polynomial: a symbol or a compound expression the polynomial cannot absorb.
