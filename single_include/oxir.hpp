@@ -7451,6 +7451,7 @@ class InferContext {
   /// Sets output i's type to a tensor of `elem` and `shape`.
   void set_output(std::size_t i, DataType elem, Dims shape) { set_output(i, ValueType::tensor(elem, std::move(shape))); }
   /// Sets output i's symbolic contents (call after set_output; for int tensors of rank 0/1).
+  /// Ignored past kMaxSymbolicElements or the model's budget of contents (kValueElementsBase).
   void set_output_value(std::size_t i, Dims value);
   /// Records that every element of output i is nonzero (call after set_output).
   void set_output_all_nonzero(std::size_t i);
@@ -7459,7 +7460,8 @@ class InferContext {
 
   // ---- sizes ----
   [[nodiscard]] SymbolTable& symbols() const;
-  /// A new symbol for a size nothing determines.
+  /// A new symbol for a size nothing determines. Drawn from the model's budget: once it is spent
+  /// this throws (the engine leaves the node's outputs not set yet unknown, with one warning).
   [[nodiscard]] DimExpr fresh() const;
   /// e with every merged symbol replaced by its representative/number.
   [[nodiscard]] DimExpr resolve(const DimExpr& e) const;
@@ -10747,9 +10749,7 @@ inline const ValueType& InferContext::output_type(std::size_t i) const {
 }
 
 inline SymbolTable& InferContext::symbols() const { return engine_->syms; }
-inline DimExpr InferContext::fresh() const {
-  return engine_->budgeted_fresh();
-}
+inline DimExpr InferContext::fresh() const { return engine_->budgeted_fresh(); }
 inline DimExpr InferContext::resolve(const DimExpr& e) const { return engine_->syms.resolve(e); }
 
 inline bool InferContext::unify(const DimExpr& a, const DimExpr& b, std::string_view what) const {

@@ -102,6 +102,7 @@ class InferContext {
   /// Sets output i's type to a tensor of `elem` and `shape`.
   void set_output(std::size_t i, DataType elem, Dims shape) { set_output(i, ValueType::tensor(elem, std::move(shape))); }
   /// Sets output i's symbolic contents (call after set_output; for int tensors of rank 0/1).
+  /// Ignored past kMaxSymbolicElements or the model's budget of contents (kValueElementsBase).
   void set_output_value(std::size_t i, Dims value);
   /// Records that every element of output i is nonzero (call after set_output).
   void set_output_all_nonzero(std::size_t i);
@@ -110,7 +111,8 @@ class InferContext {
 
   // ---- sizes ----
   [[nodiscard]] SymbolTable& symbols() const;
-  /// A new symbol for a size nothing determines.
+  /// A new symbol for a size nothing determines. Drawn from the model's budget: once it is spent
+  /// this throws (the engine leaves the node's outputs not set yet unknown, with one warning).
   [[nodiscard]] DimExpr fresh() const;
   /// e with every merged symbol replaced by its representative/number.
   [[nodiscard]] DimExpr resolve(const DimExpr& e) const;

@@ -1769,9 +1769,7 @@ inline const ValueType& InferContext::output_type(std::size_t i) const {
 }
 
 inline SymbolTable& InferContext::symbols() const { return engine_->syms; }
-inline DimExpr InferContext::fresh() const {
-  return engine_->budgeted_fresh();
-}
+inline DimExpr InferContext::fresh() const { return engine_->budgeted_fresh(); }
 inline DimExpr InferContext::resolve(const DimExpr& e) const { return engine_->syms.resolve(e); }
 
 inline bool InferContext::unify(const DimExpr& a, const DimExpr& b, std::string_view what) const {
