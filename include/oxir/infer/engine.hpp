@@ -73,6 +73,18 @@ class FreshSymbolsExhausted : public ExprTooLarge {
                                                  std::to_string(kFreshSymbolsPerNode) + " per node inferred)") {}
 };
 
+/// What one of the per-model bounds above still allows, and whether a diagnostic said it ran out.
+struct Budget {
+  std::size_t left = 0;
+  bool exhausted = false;
+  /// Takes n; false, taking nothing, when fewer are left.
+  bool take(std::size_t n) noexcept {
+    if (n > left) return false;
+    left -= n;
+    return true;
+  }
+};
+
 namespace detail {
 /// Dims in t's shapes (its own and its element types').
 inline std::size_t shape_dims(const ValueType& t) {
@@ -312,16 +324,11 @@ class Engine {
   [[nodiscard]] const InferOptions& options() const noexcept { return opts_; }
   /// Takes n elements of shape-tensor contents from the model's budget (kValueElementsBase);
   /// false, taking nothing, once it cannot.
-  bool charge_value_elements(std::size_t n) noexcept {
-    if (n > value_elements_left_) return false;
-    value_elements_left_ -= n;
-    return true;
-  }
+  bool charge_value_elements(std::size_t n) noexcept { return value_elements_.take(n); }
   /// A fresh symbol for a rule, from the model's budget (kFreshSymbolsBase); throws
   /// FreshSymbolsExhausted once it is spent.
   DimExpr budgeted_fresh() {
-    if (fresh_left_ == 0) throw FreshSymbolsExhausted();
-    --fresh_left_;
+    if (!fresh_symbols_.take(1)) throw FreshSymbolsExhausted();
     return syms.fresh_expr();
   }
   /// e >= 0 through an unconditional fact lhs <= rhs (guard 1), with gap g = rhs - lhs >= 0:
@@ -467,13 +474,11 @@ class Engine {
   /// Function-body nodes that may still be inferred (set by run()).
   std::size_t function_budget_ = 0;
   /// Shape-tensor content elements that may still be recorded (set by run(); kValueElementsBase).
-  std::size_t value_elements_left_ = 0;
+  Budget value_elements_;
   /// Shape dims that inferred outputs may still keep (kShapeDimsBase; grows with each node).
-  std::size_t shape_dims_left_ = 0;
-  bool shape_dims_exhausted_ = false;  ///< said so in a diagnostic
+  Budget shape_dims_;
   /// Fresh symbols rules may still create (kFreshSymbolsBase; grows with each node).
-  std::size_t fresh_left_ = 0;
-  bool fresh_exhausted_ = false;  ///< said so in a diagnostic
+  Budget fresh_symbols_;
   /// Facts the main graph implies (facts.hpp: its Gathers' index bounds, its sizes >= 0), and for
   /// main-graph integer tensors made from a Range: a size that their largest element reaches
   /// whenever they have elements.
@@ -876,11 +881,9 @@ inline InferReport Engine::run() {
   std::size_t model_nodes = g.nodes.size();
   for (const auto& f : model_.functions) model_nodes += f.nodes.size();
   function_budget_ = kFunctionBudgetBase + 64 * model_nodes;
-  value_elements_left_ = kValueElementsBase + kValueElementsPerNode * model_nodes;
-  shape_dims_left_ = kShapeDimsBase;
-  shape_dims_exhausted_ = false;
-  fresh_left_ = kFreshSymbolsBase;
-  fresh_exhausted_ = false;
+  value_elements_ = {kValueElementsBase + kValueElementsPerNode * model_nodes};
+  shape_dims_ = {kShapeDimsBase};
+  fresh_symbols_ = {kFreshSymbolsBase};
   // Names first; then dim_params written as expressions of them ("2*N"), or names too if they
   // are not such expressions.
   for (const bool plain : {true, false})
@@ -1016,7 +1019,8 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
     if (auto v = find_opset(*sc.opsets, n.domain)) opset = *v;
   }
   InferContext ctx(*this, sc, n, index, opset);
-  fresh_left_ += kFreshSymbolsPerNode;
+  fresh_symbols_.left += kFreshSymbolsPerNode;
+  shape_dims_.left += kShapeDimsPerNode;
   ctx.outputs_ = std::move(spare_outputs_);  // the buffer of an earlier node, if free
   spare_outputs_ = {};
   ctx.outputs_.resize(n.outputs.size());
@@ -1046,8 +1050,8 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
                    "': its outputs stay unknown");
     }
   } catch (const FreshSymbolsExhausted& e) {
-    if (!fresh_exhausted_) {  // said once; every later node past the budget is left the same way
-      fresh_exhausted_ = true;
+    if (!fresh_symbols_.exhausted) {  // said once; every later node past the budget is left the same way
+      fresh_symbols_.exhausted = true;
       diagnose(Severity::Warning, DiagnosticKind::Other, path(), &n,
                std::string(e.message()) + ": the sizes computed from here on are left unknown");
     }
@@ -1089,24 +1093,21 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
                                             std::get<Box<Tensor>>(a->value).has_value())
       sc.constants[n.outputs[0]] = &a->as_tensor();
   }
-  shape_dims_left_ += kShapeDimsPerNode;
   for (std::size_t i = 0; i < n.outputs.size(); ++i) {
     const auto& name = n.outputs[i];
     if (name.empty()) continue;
     ValueInfoState st = ctx.outputs_[i] ? std::move(*ctx.outputs_[i]) : ValueInfoState{};
-    if (const std::size_t dims = detail::shape_dims(st.type); dims > shape_dims_left_) {
+    if (const std::size_t dims = detail::shape_dims(st.type); !shape_dims_.take(dims)) {
       st.type = detail::without_shapes(st.type);  // sound: only the rank becomes unknown
       st.sym_value.reset();
-      if (!shape_dims_exhausted_) {
-        shape_dims_exhausted_ = true;
+      if (!shape_dims_.exhausted) {
+        shape_dims_.exhausted = true;
         diagnose(Severity::Warning, DiagnosticKind::Other, path(), &n,
                  "output " + std::to_string(i) + " has " + std::to_string(dims) +
                      " dims, more than the model's shapes may still hold (" + std::to_string(kShapeDimsBase) + " + " +
                      std::to_string(kShapeDimsPerNode) +
                      " per node inferred): it and other outputs past the limit are left with unknown rank");
       }
-    } else {
-      shape_dims_left_ -= dims;
     }
     if (auto* d = sc.declared.find(name))
       refine(st, **d, Where{&sc.path, static_cast<std::ptrdiff_t>(index), "output", i}, &n);
