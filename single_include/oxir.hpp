@@ -4894,6 +4894,11 @@ struct SaveOptions {
   std::uint64_t size_threshold = 1024;
   /// Offset alignment of each tensor in the external data file.
   std::uint64_t alignment = 4096;
+  /// Largest external data file (0: no limit, one file). When the next tensor (after alignment
+  /// padding) would take a file past this size, it starts a new file: the first is
+  /// `external_data_file`, then `external_data_file.1`, `.2`, ... A tensor bigger than the limit
+  /// gets a file of its own, so 1 writes one file per tensor.
+  std::uint64_t max_external_file_bytes = 0;
   /// Write every tensor inline (external ones are read first), whatever its size.
   bool internalize = false;
   /// Largest model file written with everything inline when no external_data_file is given
@@ -5077,6 +5082,51 @@ inline void write_file(const std::filesystem::path& path, std::span<const std::b
   if (!out) throw Error(path.string(), "write failed");
 }
 
+/// Rejects an external data file name that save_model could not write safely or load_model
+/// would refuse to read: empty, absolute, leaving the model's folder (".."), or naming the model
+/// file itself.
+inline void check_data_file_name(const std::string& name, const std::filesystem::path& model_path) {
+  namespace fs = std::filesystem;
+  const fs::path rel{name};
+  if (name.empty() || name.find('\0') != std::string::npos) throw Error("external data file", "the name is empty or holds a NUL");
+  if (rel.is_absolute() || rel.has_root_name() || rel.has_root_directory())
+    throw Error("external data file \"" + name + "\"", "must be a path relative to the model's folder");
+  for (const auto& part : rel)
+    if (part == "..") throw Error("external data file \"" + name + "\"", "leaves the model's folder");
+  if (!rel.has_filename() || rel.filename() == ".") throw Error("external data file \"" + name + "\"", "names a folder");
+  if (rel.lexically_normal() == fs::path(model_path.filename()).lexically_normal())
+    throw Error("external data file \"" + name + "\"", "is the model file itself");
+}
+
+/// Writes `chunks` to `file`, each at the next multiple of `align`, zero-padded between. Written
+/// under a temporary name and renamed: the old file may be mapped by the very tensors being
+/// written (saving over the files a model was loaded from). Creates missing parent folders.
+inline void write_data_file(const std::filesystem::path& file, const std::vector<Buffer>& chunks, std::uint64_t align) {
+  std::error_code ec;
+  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
+  auto tmp_path = file;
+  tmp_path += ".oxir-tmp";
+  std::ofstream d(tmp_path, std::ios::binary | std::ios::trunc);
+  if (!d) throw Error(file.string(), "cannot open for writing");
+  std::uint64_t pos = 0;
+  static const char zeros[4096] = {};
+  for (const auto& c : chunks) {
+    const auto start = (pos + align - 1) / align * align;
+    for (auto pad = start - pos; pad > 0;) {
+      const auto n = std::min<std::uint64_t>(pad, sizeof zeros);
+      d.write(zeros, static_cast<std::streamsize>(n));
+      pad -= n;
+    }
+    const auto b = c.bytes();
+    d.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+    pos = start + b.size();
+  }
+  d.close();
+  if (!d) throw Error(file.string(), "write failed");
+  std::filesystem::rename(tmp_path, file, ec);
+  if (ec) throw Error(file.string(), "cannot replace: " + ec.message());
+}
+
 }  // namespace io
 
 /// Loads a model file: the file is memory-mapped and tensor payloads view the mapping (kept
@@ -5122,51 +5172,35 @@ inline void save_model(const Model& model, const std::filesystem::path& path, co
   std::optional<std::string> data_file = options.internalize ? std::nullopt : options.external_data_file;
   if (!options.internalize && !data_file && inline_bytes > options.max_inline_bytes)
     data_file = path.filename().string() + ".data";
+  if (data_file) io::check_data_file_name(*data_file, path);
+  // File k of the external data: the name given, then that name + ".k".
+  const auto file_name = [&](std::size_t k) { return k == 0 ? *data_file : *data_file + "." + std::to_string(k); };
 
-  std::vector<Buffer> chunks;  // payloads for the data file, in offset order
-  std::uint64_t offset = 0;
+  std::vector<std::vector<Buffer>> files;  // payloads per data file, in offset order
   if (data_file) {
     const std::uint64_t align = std::max<std::uint64_t>(options.alignment, 1);
+    const std::uint64_t limit = options.max_external_file_bytes;
+    std::uint64_t offset = 0;
     io::for_each_tensor(out, [&](Tensor& t, const std::string&) {
       if (t.is_external() || t.data_type == DataType::STRING || t.data.size() < std::max<std::uint64_t>(options.size_threshold, 1)) return;
-      offset = (offset + align - 1) / align * align;
-      t.external_data = {{"location", *data_file, {}, {}},
-                         {"offset", std::to_string(offset), {}, {}},
-                         {"length", std::to_string(t.data.size()), {}, {}}};
+      const std::uint64_t size = t.data.size();
+      std::uint64_t start = (offset + align - 1) / align * align;
+      if (files.empty() || (limit != 0 && !files.back().empty() && (start > limit || size > limit - start))) {
+        files.emplace_back();
+        start = 0;
+      }
+      t.external_data = {{"location", file_name(files.size() - 1), {}, {}},
+                         {"offset", std::to_string(start), {}, {}},
+                         {"length", std::to_string(size), {}, {}}};
       t.data_location = DataLocation::EXTERNAL;
-      chunks.push_back(t.data);
-      offset += t.data.size();
+      files.back().push_back(t.data);
+      offset = start + size;
     });
   }
   const auto bytes = serialize_model(out);
-  if (data_file) {
-    // Written under a temporary name and renamed: the old file may be mapped by the very
-    // tensors being written (saving over the file a model was loaded from).
-    const auto data_path = path.parent_path() / *data_file;
-    auto tmp_path = data_path;
-    tmp_path += ".oxir-tmp";
-    std::ofstream d(tmp_path, std::ios::binary | std::ios::trunc);
-    if (!d) throw Error(data_path.string(), "cannot open for writing");
-    std::uint64_t pos = 0;
-    const std::uint64_t align = std::max<std::uint64_t>(options.alignment, 1);
-    static const char zeros[4096] = {};
-    for (const auto& c : chunks) {
-      const auto start = (pos + align - 1) / align * align;
-      for (auto pad = start - pos; pad > 0;) {
-        const auto n = std::min<std::uint64_t>(pad, sizeof zeros);
-        d.write(zeros, static_cast<std::streamsize>(n));
-        pad -= n;
-      }
-      const auto b = c.bytes();
-      d.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-      pos = start + b.size();
-    }
-    d.close();
-    if (!d) throw Error(data_path.string(), "write failed");
-    std::error_code ec;
-    std::filesystem::rename(tmp_path, data_path, ec);
-    if (ec) throw Error(data_path.string(), "cannot replace: " + ec.message());
-  }
+  for (std::size_t k = 1; k < files.size(); ++k) io::check_data_file_name(file_name(k), path);
+  for (std::size_t k = 0; k < files.size(); ++k)
+    io::write_data_file(path.parent_path() / file_name(k), files[k], std::max<std::uint64_t>(options.alignment, 1));
   auto tmp_model = path;
   tmp_model += ".oxir-tmp";
   io::write_file(tmp_model, bytes);

@@ -1,6 +1,7 @@
 // oxir: command-line tool over the library.
 //   oxir info MODEL
-//   oxir convert IN OUT [--external-data FILE] [--size-threshold BYTES] [--internalize]
+//   oxir convert IN OUT [--external-data FILE] [--size-threshold BYTES]
+//                [--max-file-bytes BYTES] [--internalize]
 //   oxir infer IN OUT [--strict] [--overwrite]
 //   oxir bench MODEL [--runs N]
 // Exit codes: 0 success, 1 bad model (or I/O failure), 2 bad usage.
@@ -23,7 +24,8 @@ namespace {
 constexpr const char* usage =
     "usage:\n"
     "  oxir info MODEL\n"
-    "  oxir convert IN OUT [--external-data FILE] [--size-threshold BYTES] [--internalize]\n"
+    "  oxir convert IN OUT [--external-data FILE] [--size-threshold BYTES] [--max-file-bytes BYTES]\n"
+    "               [--internalize]\n"
     "  oxir infer IN OUT [--strict] [--overwrite]\n"
     "  oxir bench MODEL [--runs N]\n";
 
@@ -93,6 +95,7 @@ int convert(const std::vector<std::string>& args) {
     };
     if (a == "--external-data") options.external_data_file = value();
     else if (a == "--size-threshold") options.size_threshold = parse_count(a, value());
+    else if (a == "--max-file-bytes") options.max_external_file_bytes = parse_count(a, value());
     else if (a == "--internalize") options.internalize = true;
     else if (a.rfind("--", 0) == 0) throw UsageError{"unknown option " + a};
     else positional.push_back(a);
@@ -100,6 +103,15 @@ int convert(const std::vector<std::string>& args) {
   if (positional.size() != 2) throw UsageError{"convert takes IN and OUT"};
   if (options.internalize && options.external_data_file)
     throw UsageError{"--internalize and --external-data exclude each other"};
+  if (options.internalize && options.max_external_file_bytes != 0)
+    throw UsageError{"--internalize and --max-file-bytes exclude each other"};
+  if (options.external_data_file) {
+    try {
+      oxir::io::check_data_file_name(*options.external_data_file, positional[1]);
+    } catch (const oxir::Error& e) {
+      throw UsageError{std::string("--external-data: ") + e.what()};
+    }
+  }
   const auto m = oxir::load_model(positional[0]);
   oxir::save_model(m, positional[1], options);
   return 0;

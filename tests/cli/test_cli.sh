@@ -57,6 +57,65 @@ check "external file holds the weights" bash -c "[[ -s '$tmp/w.bin' ]] && '$oxir
 check "internalize" "$oxir" convert "$tmp/ext.onnx" "$tmp/back.onnx" --internalize
 check "external and back is byte-identical" cmp -s "$tmp/q.onnx" "$tmp/back.onnx"
 
+check "--external-data may not leave the model's folder" expect_exit 2 "leaves the model's folder" \
+  "$oxir" convert "$tmp/q.onnx" "$tmp/ext2.onnx" --external-data ../w.bin
+check "--external-data may not name the model" expect_exit 2 "is the model file itself" \
+  "$oxir" convert "$tmp/q.onnx" "$tmp/ext2.onnx" --external-data ext2.onnx
+check "--max-file-bytes and --internalize exclude each other" expect_exit 2 "exclude each other" \
+  "$oxir" convert "$tmp/q.onnx" "$tmp/ext2.onnx" --max-file-bytes 10 --internalize
+
+# Weights split over several external files, read back by onnx's own loader (an independent
+# reader of location/offset/length): every initializer equals the original's.
+if /usr/bin/python3 -c "import onnx, numpy" 2>/dev/null; then
+  mkdir -p "$tmp/split"
+  /usr/bin/python3 - "$tmp/split/src.onnx" <<'PY'
+import sys
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper, save
+rng = np.random.default_rng(7)
+arrays = {
+    "f32": rng.standard_normal((40, 30)).astype(np.float32),
+    "i64": rng.integers(-2**40, 2**40, (300,), dtype=np.int64),
+    "f16": rng.standard_normal((17, 9)).astype(np.float16),
+    "f64": rng.standard_normal((500,)),
+    "u8": rng.integers(0, 255, (1000,), dtype=np.uint8),
+    "i8": rng.integers(-128, 127, (33,), dtype=np.int8),
+    "flag": rng.integers(0, 2, (70,)).astype(bool),
+    "tiny": np.array([1.5, 2.5], np.float32),
+}
+inits = [numpy_helper.from_array(a, n) for n, a in arrays.items()]
+x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [40, 30])
+y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [40, 30])
+g = helper.make_graph([helper.make_node("Add", ["x", "f32"], ["y"])], "g", [x], [y], inits)
+save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), sys.argv[1])
+PY
+  check "convert splits the weights over files of at most --max-file-bytes" bash -c "
+    '$oxir' convert '$tmp/split/src.onnx' '$tmp/split/m.onnx' --external-data w.bin --size-threshold 64 --max-file-bytes 5000 &&
+    [[ -s '$tmp/split/w.bin' && -s '$tmp/split/w.bin.1' && -s '$tmp/split/w.bin.2' ]] &&
+    for f in '$tmp'/split/w.bin*; do [[ \$(stat -c %s \"\$f\") -le 5000 ]] || exit 1; done"
+  check "onnx loads the split external data and reads every tensor as the original" /usr/bin/python3 - "$tmp/split" <<'PY'
+import os, sys
+import numpy as np
+import onnx
+from onnx import numpy_helper
+d = sys.argv[1]
+src = onnx.load(os.path.join(d, "src.onnx"))
+out = onnx.load(os.path.join(d, "m.onnx"))  # resolves location/offset/length itself
+onnx.checker.check_model(os.path.join(d, "m.onnx"))
+raw = onnx.load(os.path.join(d, "m.onnx"), load_external_data=False)
+locations = {e.value for t in raw.graph.initializer for e in t.external_data if e.key == "location"}
+assert len(locations) >= 3, locations
+want = {t.name: numpy_helper.to_array(t) for t in src.graph.initializer}
+got = {t.name: numpy_helper.to_array(t) for t in out.graph.initializer}
+assert want.keys() == got.keys()
+for n in want:
+    assert want[n].dtype == got[n].dtype and want[n].shape == got[n].shape and np.array_equal(want[n], got[n]), n
+PY
+  check "split external data internalizes to the original bytes" bash -c "
+    '$oxir' convert '$tmp/split/m.onnx' '$tmp/split/back.onnx' --internalize &&
+    /usr/bin/python3 -c \"import onnx,sys; a=onnx.load(sys.argv[1]); b=onnx.load(sys.argv[2]); sys.exit(a.SerializeToString()!=b.SerializeToString())\" '$tmp/split/src.onnx' '$tmp/split/back.onnx'"
+fi
+
 # A model protobuf wrote: convert rewrites it byte for byte (field order, packing, presence).
 model="$(ls /usr/share/libonnx-testdata/data/pytorch-converted/*/model.onnx 2>/dev/null | head -n1)"
 if [[ -n "$model" ]]; then

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -169,6 +170,99 @@ TEST_CASE("a model of more than max_inline_bytes goes to external data by defaul
   inl.internalize = true;
   save_model(load_model(dir.path / "m.onnx"), dir.path / "i.onnx", inl);
   CHECK(load_model(dir.path / "i.onnx") == weights_model());
+}
+
+// A model of `sizes.size()` float initializers T0, T1, ... of these element counts, each filled
+// with its own pattern.
+Model sized_model(const std::vector<std::size_t>& sizes) {
+  Model m;
+  m.ir_version = 10;
+  m.set_opset_version("", 21);
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    std::vector<float> v(sizes[k]);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(k * 1000 + i % 997);
+    m.graph.initializers.push_back(
+        Tensor::from_values<float>("T" + std::to_string(k), {static_cast<std::int64_t>(sizes[k])}, v));
+  }
+  return m;
+}
+
+TEST_CASE("max_external_file_bytes splits external data over several files, each within the limit") {
+  TempDir dir;
+  // 4-byte floats: 1000, 300, 2000, 10 (below the threshold), 900 and 5000 elements.
+  const Model m = sized_model({1000, 300, 2000, 10, 900, 5000});
+  SaveOptions opt;
+  opt.external_data_file = "w.bin";
+  opt.size_threshold = 100;
+  opt.alignment = 64;
+  opt.max_external_file_bytes = 9000;
+  save_model(m, dir.path / "m.onnx", opt);
+
+  // Packing in model order: T0 (4000 B) at 0 and T1 (1200 B) at 4032 share w.bin (5232 B); T2
+  // (8000 B) would end at 13248, so it starts w.bin.1; T4 (3600 B) would end at 11600 there, so
+  // w.bin.2; T5 (20000 B) is over the limit and gets w.bin.3 of its own.
+  CHECK(fs::file_size(dir.path / "w.bin") == 4032 + 1200);
+  CHECK(fs::file_size(dir.path / "w.bin.1") == 8000);
+  CHECK(fs::file_size(dir.path / "w.bin.2") == 3600);
+  CHECK(fs::file_size(dir.path / "w.bin.3") == 20000);
+  CHECK_FALSE(fs::exists(dir.path / "w.bin.4"));
+
+  const Model back = load_model(dir.path / "m.onnx");
+  const char* expect[][2] = {{"w.bin", "0"}, {"w.bin", "4032"}, {"w.bin.1", "0"}, {nullptr, nullptr},
+                             {"w.bin.2", "0"}, {"w.bin.3", "0"}};
+  for (std::size_t k = 0; k < 6; ++k) {
+    CAPTURE(k);
+    const Tensor& t = back.graph.initializers[k];
+    if (!expect[k][0]) {
+      CHECK_FALSE(t.is_external());
+    } else {
+      CHECK(find_entry(t.external_data, "location") == expect[k][0]);
+      CHECK(find_entry(t.external_data, "offset") == expect[k][1]);
+    }
+    CHECK(t.values<float>().size() == m.graph.initializers[k].values<float>().size());
+    CHECK(std::equal(t.values<float>().begin(), t.values<float>().end(), m.graph.initializers[k].values<float>().begin()));
+  }
+  SaveOptions inl;
+  inl.internalize = true;
+  save_model(back, dir.path / "i.onnx", inl);
+  CHECK(load_model(dir.path / "i.onnx") == m);
+
+  // A limit of 1 byte: one file per tensor above the threshold.
+  opt.max_external_file_bytes = 1;
+  save_model(m, dir.path / "p.onnx", opt);
+  const Model per = load_model(dir.path / "p.onnx");
+  std::set<std::string> locations;
+  for (const auto& t : per.graph.initializers)
+    if (t.is_external()) {
+      locations.insert(std::string(*find_entry(t.external_data, "location")));
+      CHECK(find_entry(t.external_data, "offset") == "0");
+    }
+  CHECK(locations == std::set<std::string>{"w.bin", "w.bin.1", "w.bin.2", "w.bin.3", "w.bin.4"});
+}
+
+TEST_CASE("an external data file name that cannot be loaded back is refused before anything is written") {
+  TempDir dir;
+  const Model m = weights_model();
+  for (const std::string bad : {"../w.bin", "sub/../../w.bin", "/tmp/w.bin", "", "m.onnx", "./m.onnx", "sub/.."}) {
+    CAPTURE(bad);
+    SaveOptions opt;
+    opt.external_data_file = bad;
+    std::string what = "no error";
+    try {
+      save_model(m, dir.path / "m.onnx", opt);
+    } catch (const Error& e) {
+      what = e.what();
+    }
+    CHECK(what.find("external data file") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir.path / "m.onnx"));
+  }
+  // A subfolder is fine, and made when missing.
+  SaveOptions opt;
+  opt.external_data_file = "weights/w.bin";
+  save_model(m, dir.path / "m.onnx", opt);
+  CHECK(fs::file_size(dir.path / "weights" / "w.bin") == 256 * 256 * 4);
+  CHECK(load_model(dir.path / "m.onnx").graph.find_initializer("W")->values<float>()[77] ==
+        m.graph.find_initializer("W")->values<float>()[77]);
 }
 
 TEST_CASE("hostile external data: path leaving the folder with ..") {
