@@ -112,7 +112,10 @@ int convert(const std::vector<std::string>& args) {
       throw UsageError{std::string("--external-data: ") + e.what()};
     }
   }
-  const auto m = oxir::load_model(positional[0]);
+  // Saving reads every tensor, so read external data now: its errors then name the IN file.
+  oxir::LoadOptions load;
+  load.load_external_data = true;
+  const auto m = oxir::load_model(positional[0], load);
   oxir::save_model(m, positional[1], options);
   return 0;
 }

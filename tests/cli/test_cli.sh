@@ -114,6 +114,30 @@ PY
   check "split external data internalizes to the original bytes" bash -c "
     '$oxir' convert '$tmp/split/m.onnx' '$tmp/split/back.onnx' --internalize &&
     /usr/bin/python3 -c \"import onnx,sys; a=onnx.load(sys.argv[1]); b=onnx.load(sys.argv[2]); sys.exit(a.SerializeToString()!=b.SerializeToString())\" '$tmp/split/src.onnx' '$tmp/split/back.onnx'"
+  # A checksum written by Python's hashlib (SHA-1 of the data file): convert reads the data, so
+  # it verifies the checksum; one changed byte in the file makes it fail, naming the tensor.
+  /usr/bin/python3 - "$tmp/split" <<'PY'
+import hashlib, os, sys
+import onnx
+d = sys.argv[1]
+m = onnx.load(os.path.join(d, "m.onnx"), load_external_data=False)
+sums = {}
+for t in m.graph.initializer:
+    loc = next((e.value for e in t.external_data if e.key == "location"), None)
+    if loc is None:
+        continue
+    if loc not in sums:
+        with open(os.path.join(d, loc), "rb") as f:
+            sums[loc] = hashlib.sha1(f.read()).hexdigest()
+    e = t.external_data.add()
+    e.key, e.value = "checksum", sums[loc]
+onnx.save(m, os.path.join(d, "sum.onnx"))
+PY
+  check "convert verifies external data checksums written by hashlib" \
+    "$oxir" convert "$tmp/split/sum.onnx" "$tmp/split/sum_in.onnx" --internalize
+  printf 'X' | dd of="$tmp/split/w.bin.1" bs=1 seek=10 conv=notrunc status=none
+  check "a data file that no longer matches its checksum fails" expect_exit 1 '"i64".external_data: checksum' \
+    "$oxir" convert "$tmp/split/sum.onnx" "$tmp/split/sum_in2.onnx" --internalize
 fi
 
 # A model protobuf wrote: convert rewrites it byte for byte (field order, packing, presence).

@@ -307,6 +307,78 @@ TEST_CASE("hostile external data: past the end of its file") {
   CHECK(load_error(dir.path / "m4.onnx").find("length 8 does not match dims, which need 12 bytes") != std::string::npos);
 }
 
+TEST_CASE("SHA-1 matches the FIPS 180 test vectors, fed whole or in pieces") {
+  const auto of = [](std::string_view s) { return io::Sha1::of(std::as_bytes(std::span(s.data(), s.size()))); };
+  CHECK(of("") == "da39a3ee5e6b4b0d3255bfef95601890afd80709");
+  CHECK(of("abc") == "a9993e364706816aba3e25717850c26c9cd0d89d");
+  CHECK(of("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") == "84983e441c3bd26ebaae4aa1f95129e5e54670f1");
+  const std::string million(1000000, 'a');
+  CHECK(of(million) == "34aa973cd4c4daa4f61eeb2bdbad27316534016f");
+  // The same bytes in pieces of every size from 1 to 130 (across block boundaries).
+  for (std::size_t piece = 1; piece <= 130; ++piece) {
+    io::Sha1 h;
+    for (std::size_t i = 0; i < 1000; i += piece)
+      h.update(std::as_bytes(std::span(million.data() + i, std::min(piece, 1000 - i))));
+    CHECK(h.hex_digest() == "291e9a6c66994949b57ba5e650361e98fc36b1ba");  // 1000 'a's
+  }
+}
+
+TEST_CASE("external data checksum: the SHA-1 of the file or of the tensor's bytes is verified when read") {
+  TempDir dir;
+  write_all(dir.path / "d.bin", "0123456789abcdef");
+  // E is 3 floats = 12 bytes at offset 4: "456789abcdef". Digests from Python's hashlib.
+  const auto model = [&](const std::string& sum, const std::string& name) {
+    save_model(external_model({{"location", "d.bin", {}, {}}, {"offset", "4", {}, {}}, {"checksum", sum, {}, {}}}),
+               dir.path / name);
+    return dir.path / name;
+  };
+  const auto file_sum = model("fe5567e8d769550852182cdf69d74bb16dff8e29", "file.onnx");
+  const auto own_sum = model("09D012745D64CDFD7F177B318B6F93EE9ACB8F46", "own.onnx");  // upper case too
+  const auto wrong = model("2f2d205d5451d3256cf1c693982b40101e9989bf", "wrong.onnx");  // of "0123456789ab"
+  const auto bad = model("not-a-digest", "bad.onnx");
+  const std::string want = "456789abcdef";
+  for (const auto& p : {file_sum, own_sum}) {
+    CAPTURE(p);
+    const Model m = load_model(p);
+    const auto b = m.graph.initializers[0].bytes();
+    CHECK(std::string(reinterpret_cast<const char*>(b.data()), b.size()) == want);
+  }
+  // A wrong digest: lazily, the first access throws, naming the tensor; eagerly, loading does.
+  const Model lazy = load_model(wrong);
+  std::string what = "no error";
+  try {
+    (void)lazy.graph.initializers[0].bytes();
+  } catch (const Error& e) {
+    what = e.what();
+  }
+  CHECK(what.find("graph.initializer[0] \"E\".external_data: checksum 2f2d205d5451d3256cf1c693982b40101e9989bf is "
+                  "the SHA-1 of neither \"") != std::string::npos);
+  CHECK(what.find("d.bin\" (fe5567e8d769550852182cdf69d74bb16dff8e29) nor the tensor's bytes") != std::string::npos);
+  // Saving reads the data, so it reports the same error, with the tensor named once.
+  try {
+    save_model(lazy, dir.path / "again.onnx");
+    what = "no error";
+  } catch (const Error& e) {
+    what = e.what();
+  }
+  CHECK(what.rfind("graph.initializer[0] \"E\".external_data: checksum", 0) == 0);
+  LoadOptions eager;
+  eager.load_external_data = true;
+  try {
+    (void)load_model(wrong, eager);
+    what = "no error";
+  } catch (const Error& e) {
+    what = e.what();
+  }
+  CHECK(what.find("wrong.onnx: graph.initializer[0] \"E\".external_data: checksum") != std::string::npos);
+  CHECK(load_error(bad).find("checksum \"not-a-digest\" is not a SHA-1 digest") != std::string::npos);
+  // verify_checksums = false: checksums are not read at all.
+  LoadOptions off;
+  off.verify_checksums = false;
+  off.load_external_data = true;
+  for (const auto& p : {wrong, bad}) CHECK(load_model(p, off).graph.initializers[0].bytes().size() == 12);
+}
+
 TEST_CASE("hostile external data: missing file or location") {
   TempDir dir;
   save_model(external_model({{"location", "nowhere.bin", {}, {}}}), dir.path / "m.onnx");

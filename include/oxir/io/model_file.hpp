@@ -22,6 +22,7 @@
 #include "decode.hpp"
 #include "encode.hpp"
 #include "mapped_file.hpp"
+#include "sha1.hpp"
 
 namespace oxir {
 
@@ -30,6 +31,10 @@ struct LoadOptions {
   DecodeOptions decode;
   /// Read external data while loading instead of on first access.
   bool load_external_data = false;
+  /// Check the "checksum" entry of external data (a SHA-1 hex digest) when the data is read: it
+  /// must be the digest of the data file (as onnx.proto defines it) or of the tensor's own bytes.
+  /// A checksum that is no SHA-1 digest is an error at load time. False ignores checksums.
+  bool verify_checksums = true;
 };
 
 /// Options of save_model.
@@ -120,13 +125,16 @@ struct ExternalLocation {
   std::filesystem::path file;
   std::uint64_t offset = 0;
   std::uint64_t length = 0;
+  std::optional<std::string> checksum;  ///< SHA-1 in lowercase hex, when given and checked
 };
 
 /// Parses and checks a tensor's external_data entries against the folder `base`: the location
 /// must be a relative path that stays inside `base` (no "..", no absolute path, no symlink
 /// leading out), the file must exist and hold offset+length bytes, and length must match the
-/// tensor's dims. Throws oxir::Error (path relative to the tensor) otherwise.
-[[nodiscard]] inline ExternalLocation resolve_external(const Tensor& t, const std::filesystem::path& base) {
+/// tensor's dims; with `checksums`, a checksum entry must be a SHA-1 hex digest. Throws
+/// oxir::Error (path relative to the tensor) otherwise.
+[[nodiscard]] inline ExternalLocation resolve_external(const Tensor& t, const std::filesystem::path& base,
+                                                       bool checksums = true) {
   namespace fs = std::filesystem;
   auto location = find_entry(t.external_data, "location");
   if (!location || location->empty()) throw Error("external_data", "no location");
@@ -157,7 +165,15 @@ struct ExternalLocation {
     throw Error("external_data", "file \"" + std::string(*location) + "\" does not exist or is not a regular file");
   const auto file_size = static_cast<std::uint64_t>(fs::file_size(file, ec));
   if (ec) throw Error("external_data", "cannot read the size of \"" + std::string(*location) + "\"");
-  ExternalLocation out{file, number("offset").value_or(0), 0};
+  ExternalLocation out{file, number("offset").value_or(0), 0, std::nullopt};
+  if (auto sum = find_entry(t.external_data, "checksum"); sum && checksums) {
+    const auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); };
+    if (sum->size() != 40 || !std::all_of(sum->begin(), sum->end(), hex))
+      throw Error("external_data", "checksum \"" + std::string(sum->substr(0, 64)) + "\" is not a SHA-1 digest (40 hex digits)");
+    std::string lower(*sum);
+    for (auto& c : lower) c = static_cast<char>(c >= 'A' && c <= 'F' ? c - 'A' + 'a' : c);
+    out.checksum = std::move(lower);
+  }
   if (out.offset > file_size)
     throw Error("external_data", "offset " + std::to_string(out.offset) + " is past the end of \"" +
                                      std::string(*location) + "\" (" + std::to_string(file_size) + " bytes)");
@@ -183,6 +199,17 @@ struct ExternalLocation {
 /// Shares one mapping per external data file among the tensors that use it.
 class ExternalFiles {
  public:
+  /// The SHA-1 of the whole of `file` (mapped as `map`), computed once.
+  [[nodiscard]] std::string digest(const std::filesystem::path& file, const MappedFile& map) {
+    {
+      std::lock_guard lock(mutex_);
+      if (auto it = digests_.find(file.string()); it != digests_.end()) return it->second;
+    }
+    auto d = Sha1::of(map.bytes());
+    std::lock_guard lock(mutex_);
+    return digests_.emplace(file.string(), std::move(d)).first->second;
+  }
+
   [[nodiscard]] std::shared_ptr<MappedFile> open(const std::filesystem::path& file) {
     std::lock_guard lock(mutex_);
     auto& slot = files_[file.string()];
@@ -195,30 +222,39 @@ class ExternalFiles {
  private:
   std::mutex mutex_;
   std::map<std::string, std::weak_ptr<MappedFile>> files_;
+  std::map<std::string, std::string> digests_;
 };
 
 /// Points every external tensor of `model` at its data under `base`: checked now, read on first
-/// access (or now, with `eager`).
-inline void attach_external_data(Model& model, const std::filesystem::path& base, bool eager) {
+/// access (or now, with `eager`). With `checksums`, a tensor's checksum is verified when its data
+/// is read.
+inline void attach_external_data(Model& model, const std::filesystem::path& base, bool eager, bool checksums = true) {
   auto files = std::make_shared<ExternalFiles>();
   for_each_tensor(model, [&](Tensor& t, const std::string& path) {
     if (!t.is_external()) return;
+    const auto named = path + (t.name.empty() ? "" : " \"" + t.name + "\"");
     try {
-      const auto loc = resolve_external(t, base);
-      auto load = [files, loc]() -> Buffer {
+      const auto loc = resolve_external(t, base, checksums);
+      auto load = [files, loc, named]() -> Buffer {
         auto map = files->open(loc.file);
         const auto all = map->bytes();
         if (loc.offset + loc.length > all.size()) throw Error(loc.file.string(), "file shrank since the model was loaded");
-        return Buffer::view(map, all.subspan(static_cast<std::size_t>(loc.offset), static_cast<std::size_t>(loc.length)));
+        const auto mine = all.subspan(static_cast<std::size_t>(loc.offset), static_cast<std::size_t>(loc.length));
+        if (loc.checksum && *loc.checksum != files->digest(loc.file, *map) && *loc.checksum != Sha1::of(mine))
+          throw Error(named + ".external_data",
+                      "checksum " + *loc.checksum + " is the SHA-1 of neither \"" + loc.file.string() +
+                          "\" (" + files->digest(loc.file, *map) + ") nor the tensor's bytes in it");
+        return Buffer::view(map, mine);
       };
       t.data = eager ? load() : Buffer::lazy(static_cast<std::size_t>(loc.length), std::move(load));
     } catch (const Error& e) {
-      auto named = path + (t.name.empty() ? "" : " \"" + t.name + "\"");
+      if (e.path().rfind(named, 0) == 0) throw;
       throw e.within(named);
     }
   });
 }
 
+/// Writes `a` then `b` to `path`, replacing it.
 inline void write_file(const std::filesystem::path& path, std::span<const std::byte> a,
                        std::span<const std::byte> b = {}) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -286,7 +322,8 @@ inline void write_data_file(const std::filesystem::path& file, const std::vector
     Model m;
     io::Decoder decoder(std::move(file.owner), options.decode);
     decoder.model(wire::Reader(file.bytes), m);
-    if (decoder.external_tensors() != 0) io::attach_external_data(m, path.parent_path(), options.load_external_data);
+    if (decoder.external_tensors() != 0)
+      io::attach_external_data(m, path.parent_path(), options.load_external_data, options.verify_checksums);
     return m;
   } catch (const Error& e) {
     throw Error(path.string() + ": " + e.path(), e.message());
@@ -307,6 +344,7 @@ inline void save_model(const Model& model, const std::filesystem::path& path, co
       try {
         (void)t.data.bytes();
       } catch (const Error& e) {
+        if (e.path().rfind(where, 0) == 0) throw;  // a lazy load's error names its tensor already
         throw e.within(where);
       }
       t.external_data.clear();
