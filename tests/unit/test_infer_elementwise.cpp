@@ -470,6 +470,35 @@ TEST_CASE("value propagation: contents the element type cannot hold are not clai
   CHECK(half.last() == "FLOAT[*]");
 }
 
+TEST_CASE("value propagation: float constants of integers are contents, with float semantics") {
+  // onnx's expanded Range: the trip count ceil((limit - start) / delta) in float arithmetic.
+  const auto trip = [](float start, float limit, float delta) {
+    return run({node("Sub", {"limit", "start"}, {"d"}), node("Div", {"d", "delta"}, {"q"}), node("Ceil", {"q"}, {"c"}),
+                with(node("Cast", {"c"}, {"v"}), Attribute("to", std::int64_t{7})), node("TFromValue", {"v"}, {"shown"})},
+               {}, {floats("start", {start}), floats("limit", {limit}), floats("delta", {delta})})
+        .last();
+  };
+  CHECK(trip(1.0f, 5.0f, 2.0f) == "FLOAT[2]");
+  CHECK(trip(-3.0f, 9.0f, 4.0f) == "FLOAT[3]");
+  // 4 / 3 is no integer: Div of floats is exact division, so nothing is claimed (not 1).
+  CHECK(trip(1.0f, 5.0f, 3.0f) == "FLOAT[*]");
+  CHECK(trip(1.0f, 5.5f, 2.0f) == "FLOAT[*]");  // a constant that is no integer is not tracked
+  CHECK(contents(node("Mul", {"a", "b"}, {"v"}), {}, {floats("a", {3.0f, -2.0f}), floats("b", {4.0f})}) == "FLOAT[12,-8]");
+  CHECK(contents(node("Neg", {"a"}, {"v"}), {}, {floats("a", std::vector<float>(64, 1.0f))}) ==
+        "FLOAT[" + [] { std::string s = "-1"; for (int i = 1; i < 64; ++i) s += ",-1"; return s; }() + "]");
+  // Larger float tensors are weights: not read as contents.
+  CHECK(contents(node("Neg", {"a"}, {"v"}), {}, {floats("a", std::vector<float>(65, 1.0f))}) == "FLOAT[*]");
+  // float16 holds the integers up to 2048 exactly: 1024 + 1 is claimed, 2048 + 1 is not.
+  const auto half = [](float a, float b) {
+    return contents(node("Add", {"a", "b"}, {"v"}), {},
+                    {Tensor::from_values<float16>("a", {1}, {float16(a)}), Tensor::from_values<float16>("b", {1}, {float16(b)})});
+  };
+  CHECK(half(1024.0f, 1.0f) == "FLOAT[1025]");
+  CHECK(half(2048.0f, 1.0f) == "FLOAT[*]");
+  // A float initializer that is also a graph input is only a default: not a constant.
+  CHECK(contents(node("Neg", {"a"}, {"v"}), {{"a", DataType::FLOAT, {"1"}}}, {floats("a", {3.0f})}) == "FLOAT[*]");
+}
+
 TEST_CASE("value propagation: Cast, CastLike, Clip") {
   const In x{"x", DataType::FLOAT, {"N", "C"}};
   // int64 -> int32 keeps sizes.

@@ -30,6 +30,8 @@ namespace oxir::infer {
 
 /// Largest integer tensor whose elements are tracked symbolically.
 inline constexpr std::size_t kMaxSymbolicElements = 1024;
+/// Largest float constant whose (integral) elements are tracked as contents.
+inline constexpr std::size_t kMaxFloatContents = 64;
 /// Deepest nesting of function calls followed (recursion guard).
 inline constexpr int kMaxCallDepth = 64;
 /// Deepest nesting of subgraphs inferred (stack guard; files the decoder accepts stay far below).
@@ -342,7 +344,8 @@ class Engine {
   }
   /// Converts back with resolved sizes.
   Type to_type(const ValueType& v);
-  /// Symbolic contents of a constant tensor (integer, rank <= 1, small), if any.
+  /// Symbolic contents of a constant tensor (integer or bool, rank <= 1, small; or float with
+  /// integral elements, at most kMaxFloatContents), if any.
   static std::optional<Dims> tensor_sym_value(const Tensor& t);
   /// Element k of a floating-point tensor (float, double, float16, bfloat16) as a double; nullopt
   /// for other element types. Throws Error where Tensor::element does (a short payload).
@@ -740,6 +743,21 @@ inline std::optional<Dims> Engine::tensor_sym_value(const Tensor& t) {
         break;
       case DataType::BOOL:
         for (std::size_t i = 0; i < *count; ++i) out.emplace_back(std::int64_t{t.element<bool>(i) ? 1 : 0});
+        break;
+      case DataType::FLOAT:
+      case DataType::DOUBLE:
+      case DataType::FLOAT16:
+      case DataType::BFLOAT16:
+        // Floats that shape arithmetic uses (Cast(Shape) * 2.0, Range over float bounds): tracked
+        // when every element is an integer, as contents are exact integers. The rules keep float
+        // semantics (Div only where it divides exactly; results a float cannot hold are not
+        // claimed). Larger float tensors are weights, not sizes.
+        if (*count > kMaxFloatContents) return std::nullopt;
+        for (std::size_t i = 0; i < *count; ++i) {
+          const auto x = float_element(t, i);
+          if (!x || !std::isfinite(*x) || std::trunc(*x) != *x || std::fabs(*x) > 0x1p53) return std::nullopt;
+          out.emplace_back(static_cast<std::int64_t>(*x));
+        }
         break;
       default: return std::nullopt;
     }
