@@ -3,6 +3,7 @@
 
 #include <onnx/onnx_pb.h>           // Debian's ONNX 1.12 classes (namespace onnx, ONNX-ML)
 #include <oxir/proto/onnx.pb.h>     // oxir's own proto/onnx.proto (namespace oxir_onnx)
+#include <oxir/proto/onnx_lite.pb.h>  // the same schema for the lite runtime (namespace oxir_onnx_lite)
 
 #include <oxir/oxir.hpp>
 #include <oxir/proto/bridge.hpp>

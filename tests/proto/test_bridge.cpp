@@ -9,6 +9,7 @@
 #include <cstring>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace oxir;
@@ -347,9 +348,23 @@ TEST_CASE("to_proto / from_proto: every field, oxir's own oxir_onnx::ModelProto"
   check_round_trip<oxir_onnx::ModelProto>(every_field(), "oxir_onnx::ModelProto");
 }
 
+TEST_CASE("to_proto / from_proto: every field, a lite-runtime class (unknown fields kept as a string)") {
+  static_assert(!std::is_base_of_v<google::protobuf::Message, oxir_onnx_lite::ModelProto>);
+  static_assert(std::is_same_v<std::decay_t<decltype(oxir_onnx_lite::ModelProto().unknown_fields())>, std::string>);
+  check_round_trip<oxir_onnx_lite::ModelProto>(every_field(), "oxir_onnx_lite::ModelProto");
+  // Fields the schema does not know land in the lite message's unknown-field string and come back.
+  Model m = every_field();
+  m.graph.unknown_fields += std::string("\xA0\x06\x07", 3);  // field 100, varint 7
+  oxir_onnx_lite::ModelProto p;
+  to_proto(m, p);
+  CHECK(p.graph().unknown_fields().find(std::string("\xA0\x06\x07", 3)) != std::string::npos);
+  CHECK(from_proto(p) == m);
+}
+
 TEST_CASE("to_proto / from_proto: an empty model") {
   check_round_trip<onnx::ModelProto>(Model{}, "onnx::ModelProto");
   check_round_trip<oxir_onnx::ModelProto>(Model{}, "oxir_onnx::ModelProto");
+  check_round_trip<oxir_onnx_lite::ModelProto>(Model{}, "oxir_onnx_lite::ModelProto");
   Model with_empty_graph;
   with_empty_graph.presence.set(7);
   check_round_trip<oxir_onnx::ModelProto>(with_empty_graph, "oxir_onnx::ModelProto");

@@ -60,6 +60,7 @@ struct ModelStats {
   std::size_t models = 0;
   std::size_t equal_debian = 0;       // from_proto(onnx::ModelProto) == native
   std::size_t equal_own = 0;          // from_proto(oxir_onnx::ModelProto) == native
+  std::size_t equal_lite = 0;         // from_proto(oxir_onnx_lite::ModelProto) == native, and back
   std::size_t byte_identical = 0;     // serialize_model(native) == protobuf SerializeToString(parsed)
   std::size_t same_as_file = 0;       // ... and equal to the file's bytes
   std::size_t to_proto_identical = 0; // SerializeToString(to_proto(native)) == serialize_model(native), both classes
@@ -98,6 +99,18 @@ void check_model(const fs::path& path, const std::string& label, ModelStats& st)
   }
 
   const std::string mine = serialize_model_to_string(native);
+  // The lite-runtime class: parse, convert both ways, serialize.
+  oxir_onnx_lite::ModelProto lite, lite2;
+  to_proto(native, lite2);
+  if (!lite.ParseFromString(bytes))
+    FAIL_CHECK(label << ": oxir_onnx_lite::ModelProto::ParseFromString failed");
+  else if (from_proto(lite) == native && lite2.SerializeAsString() == mine)
+    ++st.equal_lite;
+  else
+    FAIL_CHECK(label << ": oxir_onnx_lite::ModelProto disagrees with the native codec (from_proto "
+                     << (from_proto(lite) == native ? "equal" : "differs") << ", to_proto bytes differ at "
+                     << first_difference(lite2.SerializeAsString(), mine) << ")");
+
   const std::string theirs = deb.SerializeAsString();
   if (mine == theirs) {
     ++st.byte_identical;
@@ -129,7 +142,8 @@ void check_model(const fs::path& path, const std::string& label, ModelStats& st)
 
 void report(const ModelStats& st, const std::string& corpus) {
   MESSAGE(corpus << ": " << st.models << " models checked; from_proto == native decode: " << st.equal_debian
-                 << " (onnx::ModelProto), " << st.equal_own << " (oxir_onnx::ModelProto); serialize_model byte-identical to protobuf: "
+                 << " (onnx::ModelProto), " << st.equal_own << " (oxir_onnx::ModelProto), " << st.equal_lite
+                 << " (oxir_onnx_lite::ModelProto, both ways); serialize_model byte-identical to protobuf: "
                  << st.byte_identical << " (identical to the file itself: " << st.same_as_file
                  << "); serialize_model(from_proto) byte-identical: " << st.presence_identical
                  << "; to_proto byte-identical: " << st.to_proto_identical);
