@@ -692,6 +692,22 @@ TEST_CASE("Engine: malformed and unknown nodes give diagnostics, not crashes") {
   CHECK(type_of(m, "d") == "?");
 }
 
+TEST_CASE("Engine: a model of IR version 1 or 2 without opset_import is read at opset 1") {
+  // Concat-1's axis is optional (default 1); from Concat-4 on it is required. onnx's checker
+  // accepts this model at IR version 2 (and asks for opset_import from IR version 3 on).
+  const auto concat = [](std::int64_t ir) {
+    auto m = make_model({Node("Concat", {"a", "a"}, {"c"})}, {{"a", DataType::FLOAT, {"N", "3"}}});
+    m.ir_version = ir;
+    m.opset_imports.clear();
+    auto rep = oxir::infer_shapes(m);  // the standard rules
+    return std::make_pair(type_of(m, "c"), rep.nodes_failed);
+  };
+  CHECK(concat(2) == std::make_pair(std::string("FLOAT[N,6]"), std::size_t{0}));
+  CHECK(concat(1) == std::make_pair(std::string("FLOAT[N,6]"), std::size_t{0}));
+  // From IR version 3 a missing import is a malformed model: the newest version is assumed.
+  CHECK(concat(3).second == 1);
+}
+
 TEST_CASE("Engine: names nothing defines, or defined twice, are diagnosed by node and name") {
   auto run = [](Model& m, InferOptions o = {}) { return oxir::infer_shapes(m, o); };  // every standard rule
   // z = Relu(nowhere): no graph input, initializer or node output is called "nowhere".

@@ -1036,6 +1036,10 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
   if (sc.opsets) {
     if (auto v = find_opset(*sc.opsets, n.domain)) opset = *v;
   }
+  // IR versions 1 and 2 had no opset_import: their operators are those of opset 1 (onnx's
+  // checker assumes the same).
+  if (opset == 0 && default_domain && model_.ir_version >= 1 && model_.ir_version < 3 && model_.opset_imports.empty())
+    opset = 1;
   InferContext ctx(*this, sc, n, index, opset);
   fresh_symbols_.left += kFreshSymbolsPerNode;
   shape_dims_.left += kShapeDimsPerNode;
