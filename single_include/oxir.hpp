@@ -7461,6 +7461,8 @@ class SymbolTable {
 namespace oxir::infer {
 
 using Dims = std::vector<DimExpr>;
+/// Contents of which only some elements are known; nullopt marks an element nothing determines.
+using PartialDims = std::vector<std::optional<DimExpr>>;
 
 struct ValueType {
   enum class Kind : std::uint8_t { Unknown, Tensor, SparseTensor, Sequence, Optional, Map, Opaque };
@@ -7544,6 +7546,11 @@ struct ValueInfoState {
   /// Every element is nonzero, whatever the tensor's size: ConstantOfShape of a nonzero value,
   /// which torch (opsets 9 and 10, before Range) feeds to NonZero for arange(n).
   bool all_nonzero = false;
+  /// Contents of a 1-D integer tensor of which only some elements are known: a Concat of a
+  /// shape slice and a size computed from data (`Concat(Shape(x)[:2], Cast(Floor(H * 0.5)))`).
+  /// Set only when sym_value is not. Only rules that ask for it (InferContext::input_elements)
+  /// see it; every other rule sees no contents. Not carried into or out of subgraphs.
+  PartialDims partial_value;
 };
 
 }  // namespace oxir::infer
@@ -7596,6 +7603,14 @@ class InferContext {
   /// Symbolic contents of input i of any rank, flat in row-major order (Reshape, Transpose,
   /// Slice and pass-through rules carry those of rank 2 and more, e.g. exporters' pad tensors).
   [[nodiscard]] const Dims* input_value_flat(std::size_t i) const;
+  /// Contents of 1-D input i of which only some elements are known (ValueInfoState::
+  /// partial_value), unresolved; nullptr when there are none (or input_value() has them all).
+  [[nodiscard]] const PartialDims* input_partial_value(std::size_t i) const;
+  /// The same for input i of any rank, flat in row-major order (as input_value_flat).
+  [[nodiscard]] const PartialDims* input_partial_value_flat(std::size_t i) const;
+  /// The elements of 1-D input i, resolved, as far as they are known: all of them when
+  /// input_value() has them, some when input_partial_value() has them, else nullopt.
+  [[nodiscard]] std::optional<PartialDims> input_elements(std::size_t i) const;
   /// The tensor itself when input i is an initializer (not overridable by a graph input) or the
   /// output of a Constant node, else nullptr.
   [[nodiscard]] const Tensor* input_constant(std::size_t i) const;
@@ -7627,6 +7642,10 @@ class InferContext {
   /// Sets output i's symbolic contents (call after set_output; for int tensors of rank 0/1).
   /// Ignored past kMaxSymbolicElements or the model's budget of contents (kValueElementsBase).
   void set_output_value(std::size_t i, Dims value);
+  /// Sets output i's contents where only some elements are known (call after set_output; for
+  /// int tensors, row-major): all known is set_output_value, none known sets nothing. The same
+  /// limits.
+  void set_output_elements(std::size_t i, PartialDims value);
   /// Records that every element of output i is nonzero (call after set_output).
   void set_output_all_nonzero(std::size_t i);
   /// Output i's type as set so far (Unknown if not set).
@@ -10276,6 +10295,7 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
     if (const std::size_t dims = detail::shape_dims(st.type); !shape_dims_.take(dims)) {
       st.type = detail::without_shapes(st.type);  // sound: only the rank becomes unknown
       st.sym_value.reset();
+      st.partial_value.clear();
       if (!shape_dims_.exhausted) {
         shape_dims_.exhausted = true;
         diagnose(Severity::Warning, DiagnosticKind::Other, path(), &n,
@@ -10401,6 +10421,8 @@ inline void Engine::apply_size_facts(InferContext& ctx) {
         for (auto& d : *out->type.shape) fix(d);
       if (out->sym_value)
         for (auto& d : *out->sym_value) fix(d);
+      for (auto& d : out->partial_value)
+        if (d) fix(*d);
     } catch (const Error&) {  // left as they are
     }
   }
@@ -10567,6 +10589,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   in_states.reserve(g.inputs.size());
   for (std::size_t i = 0; i < g.inputs.size(); ++i) {
     ValueInfoState st = i < inputs.size() ? std::move(inputs[i]) : ValueInfoState{};
+    st.partial_value.clear();  // a body input may differ from one run to the next
     if (g.inputs[i].type)
       refine(st, *g.inputs[i].type, Where{&sc.path, -1, "input", i}, &n);
     in_states.push_back(st);
@@ -10579,6 +10602,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   for (std::size_t i = 0; i < g.outputs.size(); ++i) {
     ValueInfoState st;
     if (auto* s = sc.lookup(g.outputs[i].name)) st = *s;
+    st.partial_value.clear();  // rules that merge branches or iterations do not join them
     if (g.outputs[i].type && (opts_.overwrite ? st.type.is_unknown() : true))
       refine(st, *g.outputs[i].type, Where{&sc.path, -1, "output", i}, &n);
     out.push_back(std::move(st));
@@ -10802,6 +10826,28 @@ inline const Dims* InferContext::input_value(std::size_t i) const {
   const Dims* shape = input_shape(i);
   return shape && shape->size() >= 2 ? nullptr : v;
 }
+inline const PartialDims* InferContext::input_partial_value_flat(std::size_t i) const {
+  const ValueInfoState* s = input_state(i);
+  return s && !s->partial_value.empty() && !s->sym_value ? &s->partial_value : nullptr;
+}
+inline const PartialDims* InferContext::input_partial_value(std::size_t i) const {
+  const PartialDims* p = input_partial_value_flat(i);
+  const Dims* shape = input_shape(i);
+  return p && shape && shape->size() == 1 ? p : nullptr;
+}
+inline std::optional<PartialDims> InferContext::input_elements(std::size_t i) const {
+  PartialDims out;
+  if (const Dims* v = input_value(i)) {
+    out.reserve(v->size());
+    for (const auto& e : *v) out.emplace_back(resolve(e));
+  } else if (const PartialDims* p = input_partial_value(i)) {
+    out.reserve(p->size());
+    for (const auto& e : *p) out.push_back(e ? std::optional<DimExpr>(resolve(*e)) : std::nullopt);
+  } else {
+    return std::nullopt;
+  }
+  return out;
+}
 inline const Tensor* InferContext::input_constant(std::size_t i) const {
   if (!has_input(i)) return nullptr;
   return scope_->constant(node_->inputs[i]);
@@ -10934,6 +10980,19 @@ inline void InferContext::set_output_value(std::size_t i, Dims value) {
   // int64 (shape tensors) holds every content: only other element types are checked.
   if (const DataType e = outputs_[i]->type.elem; e != DataType::INT64 && !detail::holds_exactly(value, e)) return;
   outputs_[i]->sym_value = std::move(value);
+  outputs_[i]->partial_value.clear();
+}
+inline void InferContext::set_output_elements(std::size_t i, PartialDims value) {
+  if (i >= outputs_.size() || value.size() > kMaxSymbolicElements) return;
+  Dims known;
+  for (const auto& e : value)
+    if (e) known.push_back(*e);
+  if (known.size() == value.size()) return set_output_value(i, std::move(known));
+  if (known.empty() || !engine_->charge_value_elements(value.size())) return;
+  if (!outputs_[i]) outputs_[i].emplace();
+  if (const DataType e = outputs_[i]->type.elem; e != DataType::INT64 && !detail::holds_exactly(known, e)) return;
+  outputs_[i]->sym_value.reset();
+  outputs_[i]->partial_value = std::move(value);
 }
 inline void InferContext::set_output_all_nonzero(std::size_t i) {
   if (i >= outputs_.size()) return;
@@ -11758,53 +11817,90 @@ inline void set_values(InferContext& c, Dims v) {
   c.set_output_value(0, std::move(v));
 }
 
-/// Broadcast length of value vectors (each of size 1 or n), or nullopt.
-inline std::optional<std::size_t> broadcast_len(const std::vector<const Dims*>& vs) {
-  std::size_t n = 1;
-  for (auto* v : vs) {
-    if (v->size() == 1) continue;
-    if (n == 1)
-      n = v->size();
-    else if (v->size() != n)
-      return std::nullopt;
-  }
-  for (auto* v : vs)
-    if (v->empty() && n != 0) return std::nullopt;
-  return n;
-}
-inline const DimExpr& at(const Dims& v, std::size_t k) { return v.size() == 1 ? v[0] : v[k]; }
-
 inline bool is_int_like(DataType e) { return is_integer(e) || e == DataType::BOOL; }
 
 using BinFn = std::optional<DimExpr> (*)(const DimExpr&, const DimExpr&, InferContext&);
 
+/// An input's contents as far as they are known, read in place: all of them (input_value) or
+/// some (input_partial_value).
+struct Elems {
+  const Dims* all = nullptr;
+  const PartialDims* some = nullptr;
+  [[nodiscard]] std::size_t size() const { return all ? all->size() : some->size(); }
+  /// Element k of the broadcast contents (a single element broadcasts), nullptr if unknown.
+  [[nodiscard]] const DimExpr* get(std::size_t k) const {
+    const std::size_t j = size() == 1 ? 0 : k;
+    if (all) return &(*all)[j];
+    const auto& e = (*some)[j];
+    return e ? &*e : nullptr;
+  }
+};
+inline std::optional<Elems> elems(const InferContext& c, std::size_t i) {
+  if (const Dims* v = c.input_value(i)) return Elems{v, nullptr};
+  if (const PartialDims* p = c.input_partial_value(i)) return Elems{nullptr, p};
+  return std::nullopt;
+}
+/// Broadcast length of element vectors (each of size 1 or n), or nullopt.
+inline std::optional<std::size_t> broadcast_len(std::span<const Elems> vs) {
+  std::size_t n = 1;
+  for (const auto& v : vs) {
+    if (v.size() == 1) continue;
+    if (n == 1)
+      n = v.size();
+    else if (v.size() != n)
+      return std::nullopt;
+  }
+  for (const auto& v : vs)
+    if (v.size() == 0 && n != 0) return std::nullopt;
+  return n;
+}
+/// Sets output 0's contents: all of them, or (when an input was known only in part) those known.
+inline void set_elements(InferContext& c, PartialDims v, bool partial) {
+  if (!partial) {
+    Dims all;
+    all.reserve(v.size());
+    for (auto& e : v) all.push_back(std::move(*e));
+    return set_values(c, std::move(all));
+  }
+  auto n = output_count(c);
+  if (!n || *n != v.size()) return;
+  c.set_output_elements(0, std::move(v));
+}
+
 /// Applies f element by element (left fold) to the broadcast contents of inputs `idx` (two or
-/// more); sets output 0's contents when every element is determined.
+/// more); sets output 0's contents when every element is determined. When an input is known
+/// only in part, so is the result: an element is known where every operand's is and f
+/// determines it.
 inline void propagate(InferContext& c, std::span<const std::size_t> idx, BinFn f) {
   if (idx.size() < 2) return;
   try {
     // The inputs' contents are read in place (a variadic Sum of thousands of inputs must not
     // copy them all) and each element resolved where it is used.
-    std::vector<const Dims*> ps;
+    std::vector<Elems> ps;
+    bool partial = false;
     for (auto i : idx) {
-      const Dims* v = c.input_value(i);
-      if (!v) return;
-      ps.push_back(v);
+      auto e = elems(c, i);
+      if (!e) return;
+      partial = partial || e->some;
+      ps.push_back(*e);
     }
     auto n = broadcast_len(ps);
     if (!n) return;
-    Dims out;
+    PartialDims out;
     out.reserve(*n);
     for (std::size_t k = 0; k < *n; ++k) {
-      DimExpr acc = c.resolve(at(*ps[0], k));
-      for (std::size_t j = 1; j < ps.size(); ++j) {
-        auto r = f(acc, c.resolve(at(*ps[j], k)), c);
-        if (!r) return;
-        acc = c.resolve(*r);
+      const DimExpr* first = ps[0].get(k);
+      std::optional<DimExpr> acc;
+      if (first) acc = c.resolve(*first);
+      for (std::size_t j = 1; j < ps.size() && acc; ++j) {
+        const DimExpr* b = ps[j].get(k);
+        auto r = b ? f(*acc, c.resolve(*b), c) : std::nullopt;
+        if (!r && !partial) return;
+        acc = r ? std::optional<DimExpr>(c.resolve(*r)) : std::nullopt;
       }
       out.push_back(std::move(acc));
     }
-    set_values(c, std::move(out));
+    set_elements(c, std::move(out), partial);
   } catch (const Error&) {
     // overflow etc.: contents unknown
   }
@@ -11813,16 +11909,18 @@ inline void propagate(InferContext& c, std::span<const std::size_t> idx, BinFn f
 using UnFn = std::optional<DimExpr> (*)(const DimExpr&, InferContext&);
 inline void propagate_unary(InferContext& c, UnFn f) {
   try {
-    auto v = values(c, 0);
+    auto v = elems(c, 0);
     if (!v) return;
-    Dims out;
+    const bool partial = v->some != nullptr;
+    PartialDims out;
     out.reserve(v->size());
-    for (const auto& e : *v) {
-      auto r = f(e, c);
-      if (!r) return;
-      out.push_back(c.resolve(*r));
+    for (std::size_t k = 0; k < v->size(); ++k) {
+      const DimExpr* e = v->get(k);
+      auto r = e ? f(c.resolve(*e), c) : std::nullopt;
+      if (!r && !partial) return;
+      out.push_back(r ? std::optional<DimExpr>(c.resolve(*r)) : std::nullopt);
     }
-    set_values(c, std::move(out));
+    set_elements(c, std::move(out), partial);
   } catch (const Error&) {
   }
 }
@@ -12214,17 +12312,28 @@ inline void where_rule(InferContext& c) {
     c.set_output(0, ValueType::tensor(e));
   }
   try {
-    auto cv = values(c, 0), xv = values(c, 1), yv = values(c, 2);
+    auto cv = elems(c, 0), xv = elems(c, 1), yv = elems(c, 2);
     if (!cv || !xv || !yv) return;
-    auto n = broadcast_len({&*cv, &*xv, &*yv});
+    const bool partial = cv->some || xv->some || yv->some;
+    const Elems all[] = {*cv, *xv, *yv};
+    auto n = broadcast_len(all);
     if (!n) return;
-    Dims out;
+    PartialDims out;
     for (std::size_t k = 0; k < *n; ++k) {
-      auto b = as_bool(at(*cv, k));
-      if (!b) return;
-      out.push_back(*b ? at(*xv, k) : at(*yv, k));
+      const DimExpr* cond = cv->get(k);
+      const DimExpr* x = xv->get(k);
+      const DimExpr* y = yv->get(k);
+      auto b = cond ? as_bool(c.resolve(*cond)) : std::nullopt;
+      std::optional<DimExpr> pick;
+      if (b) {
+        if (const DimExpr* e = *b ? x : y) pick = c.resolve(*e);
+      } else if (x && y && c.resolve(*x) == c.resolve(*y)) {
+        pick = c.resolve(*x);  // either way the same
+      }
+      if (!pick && !partial) return;
+      out.push_back(std::move(pick));
     }
-    set_values(c, std::move(out));
+    set_elements(c, std::move(out), partial);
   } catch (const Error&) {
   }
 }
@@ -12275,6 +12384,13 @@ inline void cast_values(InferContext& c, DataType to) {
   const DataType from = c.input_elem(0);
   if (from == DataType::UNDEFINED || to == DataType::UNDEFINED) return;
   if (!is_int_like(to) && to != DataType::FLOAT && to != DataType::DOUBLE) return;
+  // Contents known in part pass a cast that keeps every value of the input's type.
+  if (const PartialDims* p = c.input_partial_value(0)) {
+    if (to != DataType::BOOL && is_int_like(from) &&
+        (to == from || (to == DataType::INT64 && (is_signed(from) || bit_width(from) < 64))))
+      if (auto n = output_count(c); n && *n == p->size()) c.set_output_elements(0, *p);
+    return;
+  }
   try {
     std::optional<Dims> v;
     if (auto iv = values(c, 0)) {
@@ -14467,15 +14583,25 @@ inline std::optional<DimExpr> scalar_value(const InferContext& c, std::size_t i)
 /// product is the number of elements. Contents of tensors of rank 2 and more are carried flat
 /// in row-major order (the exporters' pad tensors: Reshape to [-1, 2], Slice, Transpose, back
 /// to 1-D); only Reshape, Transpose and Slice produce them.
+/// Contents known only in part (ValueInfoState::partial_value) are carried the same way.
 struct FlatValue {
-  const Dims* value;
+  const Dims* value = nullptr;        ///< every element known
+  const PartialDims* part = nullptr;  ///< or only some
   std::vector<I64> dims;
+  [[nodiscard]] std::size_t size() const { return value ? value->size() : part->size(); }
+  /// Element k, resolved, if known.
+  [[nodiscard]] std::optional<DimExpr> at(const InferContext& c, std::size_t k) const {
+    if (value) return c.resolve((*value)[k]);
+    const auto& e = (*part)[k];
+    return e ? std::optional<DimExpr>(c.resolve(*e)) : std::nullopt;
+  }
 };
 inline std::optional<FlatValue> flat_value(const InferContext& c, std::size_t i) {
   const Dims* v = c.input_value_flat(i);
+  const PartialDims* p = v ? nullptr : c.input_partial_value_flat(i);
   const Dims* s = c.input_shape(i);
-  if (!v || !s) return std::nullopt;
-  FlatValue f{v, {}};
+  if ((!v && !p) || !s) return std::nullopt;
+  FlatValue f{v, p, {}};
   I64 n = 1;
   for (const auto& d : *s) {
     auto k = c.resolve(d).const_value();
@@ -14484,7 +14610,7 @@ inline std::optional<FlatValue> flat_value(const InferContext& c, std::size_t i)
     n *= *k;
     if (n > static_cast<I64>(kMaxSymbolicElements)) return std::nullopt;
   }
-  if (n != static_cast<I64>(v->size())) return std::nullopt;
+  if (n != static_cast<I64>(f.size())) return std::nullopt;
   return f;
 }
 
@@ -14574,6 +14700,7 @@ inline void rule_identity(InferContext& c) {
   require_inputs(c, 1, 1);
   c.set_output(0, c.input_type(0));
   if (const Dims* v = c.input_value_flat(0)) c.set_output_value(0, *v);
+  else if (const PartialDims* p = c.input_partial_value(0)) c.set_output_elements(0, *p);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -14597,9 +14724,37 @@ inline void rule_reshape(InferContext& c) {
   }
   const bool allowzero = c.opset() >= 14 && c.attr_int("allowzero", 0) != 0;
   if (!target) {
-    if (target_len && *target_len >= 0) c.set_output(0, elem, fresh_dims(c, *target_len));
-    else c.set_output(0, ValueType::tensor(elem));
-    return;
+    if (!target_len || *target_len < 0) return c.set_output(0, ValueType::tensor(elem));
+    auto part = c.input_elements(1);
+    if (!part || static_cast<I64>(part->size()) != *target_len)
+      return c.set_output(0, elem, fresh_dims(c, *target_len));
+    // Some target entries known: a positive entry is its size and a 0 copies the input's size
+    // (allowzero off) whatever the others are; the -1 entry's size depends on the unknown
+    // ones, as does an unknown entry's (it may be -1 or 0 itself).
+    const Dims* in = c.input_shape(0);
+    Dims out;
+    bool minus_one = false, zero_allowed = false;
+    for (std::size_t i = 0; i < part->size(); ++i) {
+      const auto& t = (*part)[i];
+      const auto k = t ? t->const_value() : std::nullopt;
+      if (k && *k == -1) {
+        if (minus_one) c.fail("more than one -1 in the target shape");
+        minus_one = true;
+        out.push_back(c.fresh());
+      } else if (k && *k < -1) {
+        c.fail("invalid target dimension " + std::to_string(*k));
+      } else if (k && *k == 0 && allowzero) {
+        zero_allowed = true;
+        out.push_back(DimExpr(0));
+      } else if (k && *k == 0) {
+        if (in && i >= in->size()) c.fail("target dimension 0 copies a dimension the input does not have");
+        out.push_back(in ? c.resolve((*in)[i]) : c.fresh());
+      } else {
+        out.push_back(t ? *t : c.fresh());
+      }
+    }
+    if (minus_one && zero_allowed) c.fail("allowzero with both 0 and -1 in the target shape");
+    return c.set_output(0, elem, std::move(out));
   }
   const Dims* in = c.input_shape(0);
   Dims out;
@@ -14662,16 +14817,18 @@ inline void rule_reshape(InferContext& c) {
   c.set_output(0, elem, out);
   // Contents survive reshapes (their row-major order is unchanged) when the output's element
   // count is a known number equal to theirs.
-  if (const Dims* v = c.input_value_flat(0)) {
-    I64 n = 1;
-    for (const auto& d : out) {
-      auto k = c.resolve(d).const_value();
-      if (!k || *k < 0 || *k > static_cast<I64>(kMaxSymbolicElements)) return;
-      n *= *k;
-      if (n > static_cast<I64>(kMaxSymbolicElements)) return;
-    }
-    if (n == static_cast<I64>(v->size())) c.set_output_value(0, *v);
+  const Dims* v = c.input_value_flat(0);
+  const PartialDims* p = v ? nullptr : c.input_partial_value_flat(0);
+  if (!v && !p) return;
+  I64 n = 1;
+  for (const auto& d : out) {
+    auto k = c.resolve(d).const_value();
+    if (!k || *k < 0 || *k > static_cast<I64>(kMaxSymbolicElements)) return;
+    n *= *k;
+    if (n > static_cast<I64>(kMaxSymbolicElements)) return;
   }
+  if (v && n == static_cast<I64>(v->size())) c.set_output_value(0, *v);
+  if (p && n == static_cast<I64>(p->size())) c.set_output_elements(0, *p);
 }
 
 inline void rule_flatten(InferContext& c) {
@@ -14790,19 +14947,19 @@ inline void rule_transpose(InferContext& c) {
     od.push_back(f->dims[static_cast<std::size_t>(i)]);
     os.push_back(stride[static_cast<std::size_t>(i)]);
   }
-  Dims val;
-  val.reserve(f->value->size());
+  PartialDims val;
+  val.reserve(f->size());
   std::vector<I64> idx(static_cast<std::size_t>(r), 0);
-  for (std::size_t n = 0; n < f->value->size(); ++n) {
+  for (std::size_t n = 0; n < f->size(); ++n) {
     I64 off = 0;
     for (std::size_t k = 0; k < idx.size(); ++k) off += idx[k] * os[k];
-    val.push_back(c.resolve((*f->value)[static_cast<std::size_t>(off)]));
+    val.push_back(f->at(c, static_cast<std::size_t>(off)));
     for (std::size_t k = idx.size(); k-- > 0;) {
       if (++idx[k] < od[k]) break;
       idx[k] = 0;
     }
   }
-  c.set_output_value(0, std::move(val));
+  c.set_output_elements(0, std::move(val));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -14851,15 +15008,25 @@ inline void rule_concat(InferContext& c) {
   out[axis] = all_known ? sum : c.fresh();
   c.set_output(0, elem, out);
   if (all_known && *rank == 1) {
-    Dims val;
+    // The contents, as far as they are known: an input without contents but of known length
+    // (a size computed from data, say) leaves that many elements undetermined.
+    PartialDims val;
     for (std::size_t i = 0; i < c.input_count(); ++i) {
-      const Dims* v = c.input_value(i);
-      // Checked before copying: many inputs (or one input repeated) could otherwise build a
-      // value far larger than the model (5,000 inputs of 1,000 elements from an 8 KB file).
-      if (!v || val.size() + v->size() > kMaxSymbolicElements) return;
-      for (const auto& e : *v) val.push_back(c.resolve(e));
+      // Sizes are checked before copying: many inputs (or one input repeated) could otherwise
+      // build a value far larger than the model (5,000 inputs of 1,000 elements from an 8 KB file).
+      if (const Dims* v = c.input_value(i)) {
+        if (val.size() + v->size() > kMaxSymbolicElements) return;
+        for (const auto& e : *v) val.emplace_back(c.resolve(e));
+      } else if (const PartialDims* p = c.input_partial_value(i)) {
+        if (val.size() + p->size() > kMaxSymbolicElements) return;
+        for (const auto& e : *p) val.push_back(e ? std::optional<DimExpr>(c.resolve(*e)) : std::nullopt);
+      } else {
+        const auto len = c.resolve((*c.input_shape(i))[0]).const_value();
+        if (!len || *len < 0 || val.size() + static_cast<std::size_t>(*len) > kMaxSymbolicElements) return;
+        val.resize(val.size() + static_cast<std::size_t>(*len));
+      }
     }
-    c.set_output_value(0, std::move(val));
+    c.set_output_elements(0, std::move(val));
   }
 }
 
@@ -15129,21 +15296,21 @@ inline void rule_slice(InferContext& c) {
   }
   std::size_t total = 1;
   for (const auto& k : keep) total *= k.size();
-  Dims val;
+  PartialDims val;
   val.reserve(total);
   if (total > 0) {
     std::vector<std::size_t> idx(keep.size(), 0);
     for (std::size_t n = 0; n < total; ++n) {
       I64 off = 0;
       for (std::size_t a = 0; a < keep.size(); ++a) off = off * f->dims[a] + keep[a][idx[a]];
-      val.push_back(c.resolve((*f->value)[static_cast<std::size_t>(off)]));
+      val.push_back(f->at(c, static_cast<std::size_t>(off)));
       for (std::size_t a = keep.size(); a-- > 0;) {
         if (++idx[a] < keep[a].size()) break;
         idx[a] = 0;
       }
     }
   }
-  c.set_output_value(0, std::move(val));
+  c.set_output_elements(0, std::move(val));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -15167,19 +15334,22 @@ inline void rule_gather(InferContext& c) {
   for (const auto& e : *idx) out.push_back(c.resolve(e));
   for (std::size_t i = axis + 1; i < d->size(); ++i) out.push_back(c.resolve((*d)[i]));
   c.set_output(0, elem, out);
+  if (r != 1 || idx->size() > 1) return;
   const Dims* v = c.input_value(0);
-  if (v && r == 1 && idx->size() <= 1) {
-    auto ind = c.input_ints(1);
-    if (!ind) return;
-    const I64 n = static_cast<I64>(v->size());
-    Dims val;
-    for (auto k : *ind) {
-      if (k < -n || k >= n) c.fail("index " + std::to_string(k) + " out of range");
-      if (k < 0) k += n;
-      val.push_back(c.resolve((*v)[static_cast<std::size_t>(k)]));
-    }
-    c.set_output_value(0, std::move(val));
+  const PartialDims* p = v ? nullptr : c.input_partial_value(0);
+  if (!v && !p) return;
+  auto ind = c.input_ints(1);
+  if (!ind || ind->size() > kMaxSymbolicElements) return;
+  const I64 n = static_cast<I64>(v ? v->size() : p->size());
+  PartialDims val;
+  for (auto k : *ind) {
+    if (k < -n || k >= n) c.fail("index " + std::to_string(k) + " out of range");
+    if (k < 0) k += n;
+    const auto j = static_cast<std::size_t>(k);
+    if (v) val.emplace_back(c.resolve((*v)[j]));
+    else val.push_back((*p)[j] ? std::optional<DimExpr>(c.resolve(*(*p)[j])) : std::nullopt);
   }
+  c.set_output_elements(0, std::move(val));
 }
 
 inline void rule_gather_elements(InferContext& c) {
@@ -15261,6 +15431,9 @@ inline void rule_expand(InferContext& c) {
     // Target values unknown, its length known: a dim of the input other than 1 survives (the
     // target there is 1 or equal to it); where the input has no dim or a 1 or a symbol, the size
     // is not determined. Input dims left of the target's reach are kept as they are.
+    // Known entries of a target of which only some are known are sized as broadcasting says.
+    auto part = c.input_elements(1);
+    if (part && static_cast<I64>(part->size()) != *len) part.reset();
     const auto rank = static_cast<std::size_t>(std::max<I64>(static_cast<I64>(s->size()), *len));
     Dims out(rank);
     for (std::size_t k = 0; k < rank; ++k) {
@@ -15268,9 +15441,18 @@ inline void rule_expand(InferContext& c) {
       const bool has_in = from_right < s->size();
       const bool has_target = static_cast<I64>(from_right) < *len;
       const DimExpr d = has_in ? c.resolve((*s)[s->size() - 1 - from_right]) : DimExpr(1);
-      if (has_in && !has_target) out[k] = d;
-      else if (has_in && d.is_const() && !d.is(1)) out[k] = d;
-      else out[k] = c.fresh();
+      const std::optional<DimExpr>* t =
+          has_target && part ? &(*part)[static_cast<std::size_t>(*len) - 1 - from_right] : nullptr;
+      if (t && *t) {
+        if (auto n = (*t)->const_value(); n && *n < 0) c.fail("negative size in 'shape'");
+        out[k] = c.broadcast(Dims{d}, Dims{**t})[0];
+      } else if (has_in && !has_target) {
+        out[k] = d;
+      } else if (has_in && d.is_const() && !d.is(1)) {
+        out[k] = d;
+      } else {
+        out[k] = c.fresh();
+      }
     }
     c.set_output(0, elem, std::move(out));
     return;
@@ -15314,7 +15496,22 @@ inline void rule_tile(InferContext& c) {
   }
   const Dims* rep = c.input_value(1);
   if (!s) return c.set_output(0, ValueType::tensor(elem));
-  if (!rep) return c.set_output(0, elem, fresh_dims(c, static_cast<I64>(s->size())));
+  if (!rep) {
+    // Repeats of which only some are known size their axes.
+    auto part = c.input_elements(1);
+    if (!part || part->size() != s->size()) return c.set_output(0, elem, fresh_dims(c, static_cast<I64>(s->size())));
+    Dims out;
+    for (std::size_t i = 0; i < s->size(); ++i) {
+      const auto& r = (*part)[i];
+      if (!r) {
+        out.push_back(c.fresh());
+        continue;
+      }
+      if (auto k = r->const_value(); k && *k < 0) c.fail("negative repeat");
+      out.push_back(c.resolve((*s)[i]) * *r);
+    }
+    return c.set_output(0, elem, std::move(out));
+  }
   if (rep->size() != s->size()) c.fail("'repeats' has " + std::to_string(rep->size()) + " entries for rank " + std::to_string(s->size()));
   Dims out;
   for (std::size_t i = 0; i < s->size(); ++i) {
@@ -15364,7 +15561,22 @@ inline void rule_pad(InferContext& c) {
   } else {
     for (I64 i = 0; i < r; ++i) axes.push_back(i);
   }
-  if (!pads || axes_unknown) return c.set_output(0, elem, fresh_dims(c, r));
+  if (axes_unknown) return c.set_output(0, elem, fresh_dims(c, r));
+  if (!pads) {
+    // Pads known in part (torch's F.pad to a length computed from data): an axis whose two
+    // pads are known is sized; the others are not determined.
+    auto part = from_input ? c.input_elements(1) : std::nullopt;
+    if (!part || part->size() != 2 * axes.size()) return c.set_output(0, elem, fresh_dims(c, r));
+    Dims out = resolved(c, *s);
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+      const auto a = static_cast<std::size_t>(axes[i]);
+      const auto& b = (*part)[i];
+      const auto& e = (*part)[i + axes.size()];
+      out[a] = b && e ? c.resolve(out[a] + *b + *e) : c.fresh();
+      if (auto k = out[a].const_value(); k && *k < 0) c.fail("padding makes a dimension negative");
+    }
+    return c.set_output(0, elem, std::move(out));
+  }
   if (pads->size() != 2 * axes.size())
     c.fail("'pads' has " + std::to_string(pads->size()) + " entries, expected " + std::to_string(2 * axes.size()));
   Dims out = resolved(c, *s);
@@ -15402,8 +15614,21 @@ inline void rule_constant_of_shape(InferContext& c) {
   if (auto r = c.input_rank(0); r && *r != 1) c.fail("input must be 1-D");
   const Dims* v = c.input_value(0);
   if (!v) {
-    if (auto len = vector_length(c, 0)) c.set_output(0, elem, fresh_dims(c, *len));
-    else c.set_output(0, ValueType::tensor(elem));
+    auto len = vector_length(c, 0);
+    auto part = c.input_elements(0);
+    if (len && part && static_cast<I64>(part->size()) == *len) {
+      // Some sizes known (a Concat of a shape slice and a size computed from data).
+      Dims out;
+      for (const auto& d : *part) {
+        if (auto k = d ? d->const_value() : std::nullopt; k && *k < 0) c.fail("negative size in shape");
+        out.push_back(d ? *d : c.fresh());
+      }
+      c.set_output(0, elem, std::move(out));
+    } else if (len) {
+      c.set_output(0, elem, fresh_dims(c, *len));
+    } else {
+      c.set_output(0, ValueType::tensor(elem));
+    }
     if (nonzero) c.set_output_all_nonzero(0);
     return;
   }
@@ -16282,7 +16507,16 @@ inline void resize_like(InferContext& c, std::size_t scales_i, std::optional<std
       c.fail("unknown keep_aspect_ratio_policy '" + policy + "'");
     const Dims* v = c.input_value(*sizes_i);
     if (!v) {
-      for (auto a : ax) out[static_cast<std::size_t>(a)] = c.fresh();
+      // Sizes of which only some are known (a Concat of the batch and channel dims and sizes
+      // computed in floats) set their axes when stretching.
+      auto part = policy == "stretch" ? c.input_elements(*sizes_i) : std::nullopt;
+      if (part && part->size() != ax.size()) part.reset();
+      for (std::size_t i = 0; i < ax.size(); ++i) {
+        const std::optional<DimExpr>* d = part ? &(*part)[i] : nullptr;
+        if (d && *d)
+          if (auto k = (*d)->const_value(); k && *k < 0) c.fail("sizes must not be negative");
+        out[static_cast<std::size_t>(ax[i])] = d && *d ? **d : c.fresh();
+      }
     } else if (policy == "stretch") {
       for (std::size_t i = 0; i < ax.size(); ++i) {
         const DimExpr d = R(c, (*v)[i]);

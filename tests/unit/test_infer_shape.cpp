@@ -824,3 +824,116 @@ TEST_CASE("NonZero of a tensor whose every element is nonzero: every index (torc
   CHECK_FALSE(rep.has_errors());
   CHECK(type_of(m, "r") == "FLOAT[2,3,4]");
 }
+
+TEST_CASE("Contents known in part: a shape slice concatenated with a size computed from data") {
+  // target = Concat(Shape(x)[0:1], ReduceMax(len), [4]): N and 4 known, the middle set by data.
+  const std::vector<In> in = {{"x", DataType::FLOAT, {"N", "S", "8"}}, {"len", DataType::INT64, {"N"}}};
+  auto chain = [](std::vector<Node> tail) {
+    std::vector<Node> n = {node("Shape", {"x"}, {"s"}), node("Slice", {"s", "sb", "se"}, {"s0"}),
+                           node("ReduceMax", {"len"}, {"m"}, {Attribute("keepdims", 1)}),
+                           node("Concat", {"s0", "m", "four"}, {"target"}, {Attribute("axis", 0)})};
+    for (auto& t : tail) n.push_back(std::move(t));
+    return n;
+  };
+  auto inits = [] { return std::vector<Tensor>{ints("sb", {0}), ints("se", {1}), ints("four", {4}), ints("two", {2})}; };
+  SUBCASE("ConstantOfShape and Expand size the known entries") {
+    auto r = run(chain({node("ConstantOfShape", {"target"}, {"z"}), node("Expand", {"y", "target"}, {"e"})}),
+                 {in[0], in[1], {"y", DataType::FLOAT, {"1", "1", "4"}}}, inits());
+    CHECK(r["target"] == "INT64[3]");
+    CHECK(r["z"] == "FLOAT[N,unk__0,4]");
+    CHECK(r["e"] == "FLOAT[N,unk__1,4]");
+    CHECK(r.report.diagnostics.empty());
+    // Expand broadcasts a known entry against the input (3 with 1 is 3); a 5 against 4 conflicts.
+    auto r2 = run(chain({node("Expand", {"y", "target"}, {"e"})}), {in[0], in[1], {"y", DataType::FLOAT, {"5", "7", "4"}}},
+                  inits());
+    CHECK(r2["e"] == "FLOAT[5,7,4]");  // N must be 5 or 1: broadcasting with 5 gives 5
+    auto r3 = run(chain({node("Expand", {"y", "target"}, {"e"})}), {in[0], in[1], {"y", DataType::FLOAT, {"1", "1", "5"}}},
+                  inits());
+    CHECK(r3.report.conflicts == 1);
+  }
+  SUBCASE("Reshape: known entries are sizes, 0 copies; the -1 entry depends on the unknown one") {
+    auto r = run(chain({node("Reshape", {"x", "target"}, {"y"})}), in, inits());
+    CHECK(r["y"] == "FLOAT[N,unk__0,4]");
+    // [0, m, -1]: 0 copies N; -1 is not determined.
+    auto r2 = run({node("ReduceMax", {"len"}, {"m"}, {Attribute("keepdims", 1)}),
+                   node("Concat", {"zero", "m", "minus1"}, {"target"}, {Attribute("axis", 0)}),
+                   node("Reshape", {"x", "target"}, {"y"})},
+                  in, {ints("zero", {0}), ints("minus1", {-1})});
+    CHECK(r2["y"] == "FLOAT[N,unk__0,unk__1]");
+    // allowzero: a 0 entry is a 0 size.
+    auto r3 = run({node("ReduceMax", {"len"}, {"m"}, {Attribute("keepdims", 1)}),
+                   node("Concat", {"zero", "m"}, {"target"}, {Attribute("axis", 0)}),
+                   node("Reshape", {"x", "target"}, {"y"}, {Attribute("allowzero", 1)})},
+                  in, {ints("zero", {0})});
+    CHECK(r3["y"] == "FLOAT[0,unk__0]");
+    // Two -1 entries among the known ones: malformed.
+    auto r4 = run({node("ReduceMax", {"len"}, {"m"}, {Attribute("keepdims", 1)}),
+                   node("Concat", {"minus1", "m", "minus1"}, {"target"}, {Attribute("axis", 0)}),
+                   node("Reshape", {"x", "target"}, {"y"})},
+                  in, {ints("minus1", {-1})});
+    CHECK(r4.report.nodes_failed == 1);
+  }
+  SUBCASE("Tile repeats and Resize sizes known in part") {
+    auto r = run({node("ReduceMax", {"len"}, {"m"}, {Attribute("keepdims", 1)}),
+                  node("Concat", {"one", "m", "two"}, {"reps"}, {Attribute("axis", 0)}),
+                  node("Tile", {"x", "reps"}, {"t"})},
+                 in, {ints("one", {1}), ints("two", {2})});
+    CHECK(r["t"] == "FLOAT[N,unk__0,16]");
+    auto r2 = run(chain({node("Resize", {"x", "", "", "target"}, {"y"})}), in, inits());
+    CHECK(r2["y"] == "FLOAT[N,unk__0,4]");
+    // Other keep_aspect_ratio_policy values scale every axis alike: nothing is known.
+    auto r3 = run(chain({node("Resize", {"x", "", "", "target"}, {"y"}, {Attribute("keep_aspect_ratio_policy", "not_larger")})}),
+                  in, inits());
+    CHECK(r3["y"] == "FLOAT[unk__0,unk__1,unk__2]");
+  }
+  SUBCASE("torch's expand: the target through Reshape, Equal(target, -1) and Where; Cast and Gather") {
+    auto r = run(chain({node("Reshape", {"target", "minus1"}, {"t1"}), node("Equal", {"t1", "m1s"}, {"eq"}),
+                        node("Where", {"eq", "ones", "t1"}, {"w"}), node("Cast", {"w"}, {"wc"}, {Attribute("to", 7)}),
+                        node("Gather", {"wc", "i0"}, {"g0"}), node("Gather", {"wc", "i1"}, {"g1"}),
+                        node("Expand", {"y", "wc"}, {"e"})}),
+                 {in[0], in[1], {"y", DataType::FLOAT, {"1", "1", "4"}}},
+                 {ints("sb", {0}), ints("se", {1}), ints("four", {4}), ints("minus1", {-1}), ints("m1s", {-1, -1, -1}),
+                  ints("ones", {1, 1, 1}), ints("i0", {0}, true), ints("i1", {1}, true)});
+    CHECK(r["e"] == "FLOAT[N,unk__0,4]");
+    // Gather of a known entry is contents again (Reshape by it is exact); of the unknown one is not.
+    CHECK(r.report.diagnostics.empty());
+    auto r2 = run(chain({node("Gather", {"target", "i0"}, {"g0"}), node("Gather", {"target", "i1"}, {"g1"}),
+                         node("Unsqueeze", {"g0", "ax"}, {"u0"}), node("Unsqueeze", {"g1", "ax"}, {"u1"}),
+                         node("Concat", {"u0", "u0"}, {"sq"}, {Attribute("axis", 0)}),
+                         node("ConstantOfShape", {"sq"}, {"c0"}), node("Concat", {"u0", "u1"}, {"sq1"}, {Attribute("axis", 0)}),
+                         node("ConstantOfShape", {"sq1"}, {"c1"})}),
+                  in, {ints("sb", {0}), ints("se", {1}), ints("four", {4}), ints("i0", {0}, true), ints("i1", {1}, true), ints("ax", {0})});
+    CHECK(r2["c0"] == "FLOAT[N,N]");
+    CHECK(r2["c1"] == "FLOAT[N,unk__0]");
+  }
+  SUBCASE("torch's F.pad to a length computed from data: pads through Reshape [-1,2], Slice, Transpose") {
+    // pads (0, m - L) extended to 6 entries, as rows [[0, p], [0, 0], [0, 0]], rows reversed,
+    // transposed and flattened: begins [0, 0, 0], ends [0, 0, p] (and a known 1 before x's dim 1).
+    auto r = run({node("ReduceMax", {"len"}, {"m"}, {Attribute("keepdims", 1)}),
+                  node("Concat", {"zero", "m"}, {"pl"}, {Attribute("axis", 0)}),
+                  node("Concat", {"pl", "rest"}, {"p6"}, {Attribute("axis", 0)}),
+                  node("Reshape", {"p6", "rows"}, {"p32"}), node("Slice", {"p32", "st", "en", "ax", "stp"}, {"rev"}),
+                  node("Transpose", {"rev"}, {"tr"}, {Attribute("perm", I{1, 0})}), node("Reshape", {"tr", "flat"}, {"pads"}),
+                  node("Pad", {"x", "pads"}, {"y"})},
+                 in, {ints("zero", {0}), ints("rest", {1, 0, 0, 0}), ints("rows", {-1, 2}), ints("st", {-1}),
+                      ints("en", {kMin}), ints("ax", {0}), ints("stp", {-1}), ints("flat", {-1})});
+    CHECK(r["pads"] == "INT64[6]");
+    CHECK(r["y"] == "FLOAT[N,S+1,unk__0]");
+    // The same pads written directly: [0, 1, 0 | 0, 0, p].
+    auto r2 = run({node("ReduceMax", {"len"}, {"m"}, {Attribute("keepdims", 1)}),
+                   node("Concat", {"zero", "one", "zero", "zero", "zero", "m"}, {"pads"}, {Attribute("axis", 0)}),
+                   node("Pad", {"x", "pads"}, {"y"})},
+                  in, {ints("zero", {0}), ints("one", {1})});
+    CHECK(r2["y"] == "FLOAT[N,S+1,unk__0]");
+  }
+  SUBCASE("Nothing known: no contents; a rule that reads contents whole sees none") {
+    // Concat of two unknown sizes: the output has no contents at all; Add of a known-in-part
+    // tensor keeps the known entries, Range of a known-in-part bound sees none.
+    auto r = run(chain({node("Add", {"target", "two"}, {"plus"}), node("ConstantOfShape", {"plus"}, {"z"})}), in, inits());
+    CHECK(r["z"] == "FLOAT[N+2,unk__0,6]");
+    auto r2 = run({node("ReduceMax", {"len"}, {"m"}, {Attribute("keepdims", 1)}),
+                   node("Concat", {"m", "m"}, {"target"}, {Attribute("axis", 0)}), node("ConstantOfShape", {"target"}, {"z"})},
+                  in);
+    CHECK(r2["z"] == "FLOAT[unk__0,unk__1]");
+  }
+}

@@ -73,6 +73,14 @@ class InferContext {
   /// Symbolic contents of input i of any rank, flat in row-major order (Reshape, Transpose,
   /// Slice and pass-through rules carry those of rank 2 and more, e.g. exporters' pad tensors).
   [[nodiscard]] const Dims* input_value_flat(std::size_t i) const;
+  /// Contents of 1-D input i of which only some elements are known (ValueInfoState::
+  /// partial_value), unresolved; nullptr when there are none (or input_value() has them all).
+  [[nodiscard]] const PartialDims* input_partial_value(std::size_t i) const;
+  /// The same for input i of any rank, flat in row-major order (as input_value_flat).
+  [[nodiscard]] const PartialDims* input_partial_value_flat(std::size_t i) const;
+  /// The elements of 1-D input i, resolved, as far as they are known: all of them when
+  /// input_value() has them, some when input_partial_value() has them, else nullopt.
+  [[nodiscard]] std::optional<PartialDims> input_elements(std::size_t i) const;
   /// The tensor itself when input i is an initializer (not overridable by a graph input) or the
   /// output of a Constant node, else nullptr.
   [[nodiscard]] const Tensor* input_constant(std::size_t i) const;
@@ -104,6 +112,10 @@ class InferContext {
   /// Sets output i's symbolic contents (call after set_output; for int tensors of rank 0/1).
   /// Ignored past kMaxSymbolicElements or the model's budget of contents (kValueElementsBase).
   void set_output_value(std::size_t i, Dims value);
+  /// Sets output i's contents where only some elements are known (call after set_output; for
+  /// int tensors, row-major): all known is set_output_value, none known sets nothing. The same
+  /// limits.
+  void set_output_elements(std::size_t i, PartialDims value);
   /// Records that every element of output i is nonzero (call after set_output).
   void set_output_all_nonzero(std::size_t i);
   /// Output i's type as set so far (Unknown if not set).

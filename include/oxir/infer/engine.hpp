@@ -1122,6 +1122,7 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
     if (const std::size_t dims = detail::shape_dims(st.type); !shape_dims_.take(dims)) {
       st.type = detail::without_shapes(st.type);  // sound: only the rank becomes unknown
       st.sym_value.reset();
+      st.partial_value.clear();
       if (!shape_dims_.exhausted) {
         shape_dims_.exhausted = true;
         diagnose(Severity::Warning, DiagnosticKind::Other, path(), &n,
@@ -1247,6 +1248,8 @@ inline void Engine::apply_size_facts(InferContext& ctx) {
         for (auto& d : *out->type.shape) fix(d);
       if (out->sym_value)
         for (auto& d : *out->sym_value) fix(d);
+      for (auto& d : out->partial_value)
+        if (d) fix(*d);
     } catch (const Error&) {  // left as they are
     }
   }
@@ -1413,6 +1416,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   in_states.reserve(g.inputs.size());
   for (std::size_t i = 0; i < g.inputs.size(); ++i) {
     ValueInfoState st = i < inputs.size() ? std::move(inputs[i]) : ValueInfoState{};
+    st.partial_value.clear();  // a body input may differ from one run to the next
     if (g.inputs[i].type)
       refine(st, *g.inputs[i].type, Where{&sc.path, -1, "input", i}, &n);
     in_states.push_back(st);
@@ -1425,6 +1429,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   for (std::size_t i = 0; i < g.outputs.size(); ++i) {
     ValueInfoState st;
     if (auto* s = sc.lookup(g.outputs[i].name)) st = *s;
+    st.partial_value.clear();  // rules that merge branches or iterations do not join them
     if (g.outputs[i].type && (opts_.overwrite ? st.type.is_unknown() : true))
       refine(st, *g.outputs[i].type, Where{&sc.path, -1, "output", i}, &n);
     out.push_back(std::move(st));
@@ -1648,6 +1653,28 @@ inline const Dims* InferContext::input_value(std::size_t i) const {
   const Dims* shape = input_shape(i);
   return shape && shape->size() >= 2 ? nullptr : v;
 }
+inline const PartialDims* InferContext::input_partial_value_flat(std::size_t i) const {
+  const ValueInfoState* s = input_state(i);
+  return s && !s->partial_value.empty() && !s->sym_value ? &s->partial_value : nullptr;
+}
+inline const PartialDims* InferContext::input_partial_value(std::size_t i) const {
+  const PartialDims* p = input_partial_value_flat(i);
+  const Dims* shape = input_shape(i);
+  return p && shape && shape->size() == 1 ? p : nullptr;
+}
+inline std::optional<PartialDims> InferContext::input_elements(std::size_t i) const {
+  PartialDims out;
+  if (const Dims* v = input_value(i)) {
+    out.reserve(v->size());
+    for (const auto& e : *v) out.emplace_back(resolve(e));
+  } else if (const PartialDims* p = input_partial_value(i)) {
+    out.reserve(p->size());
+    for (const auto& e : *p) out.push_back(e ? std::optional<DimExpr>(resolve(*e)) : std::nullopt);
+  } else {
+    return std::nullopt;
+  }
+  return out;
+}
 inline const Tensor* InferContext::input_constant(std::size_t i) const {
   if (!has_input(i)) return nullptr;
   return scope_->constant(node_->inputs[i]);
@@ -1780,6 +1807,19 @@ inline void InferContext::set_output_value(std::size_t i, Dims value) {
   // int64 (shape tensors) holds every content: only other element types are checked.
   if (const DataType e = outputs_[i]->type.elem; e != DataType::INT64 && !detail::holds_exactly(value, e)) return;
   outputs_[i]->sym_value = std::move(value);
+  outputs_[i]->partial_value.clear();
+}
+inline void InferContext::set_output_elements(std::size_t i, PartialDims value) {
+  if (i >= outputs_.size() || value.size() > kMaxSymbolicElements) return;
+  Dims known;
+  for (const auto& e : value)
+    if (e) known.push_back(*e);
+  if (known.size() == value.size()) return set_output_value(i, std::move(known));
+  if (known.empty() || !engine_->charge_value_elements(value.size())) return;
+  if (!outputs_[i]) outputs_[i].emplace();
+  if (const DataType e = outputs_[i]->type.elem; e != DataType::INT64 && !detail::holds_exactly(known, e)) return;
+  outputs_[i]->sym_value.reset();
+  outputs_[i]->partial_value = std::move(value);
 }
 inline void InferContext::set_output_all_nonzero(std::size_t i) {
   if (i >= outputs_.size()) return;

@@ -14,6 +14,8 @@
 namespace oxir::infer {
 
 using Dims = std::vector<DimExpr>;
+/// Contents of which only some elements are known; nullopt marks an element nothing determines.
+using PartialDims = std::vector<std::optional<DimExpr>>;
 
 struct ValueType {
   enum class Kind : std::uint8_t { Unknown, Tensor, SparseTensor, Sequence, Optional, Map, Opaque };
@@ -97,6 +99,11 @@ struct ValueInfoState {
   /// Every element is nonzero, whatever the tensor's size: ConstantOfShape of a nonzero value,
   /// which torch (opsets 9 and 10, before Range) feeds to NonZero for arange(n).
   bool all_nonzero = false;
+  /// Contents of a 1-D integer tensor of which only some elements are known: a Concat of a
+  /// shape slice and a size computed from data (`Concat(Shape(x)[:2], Cast(Floor(H * 0.5)))`).
+  /// Set only when sym_value is not. Only rules that ask for it (InferContext::input_elements)
+  /// see it; every other rule sees no contents. Not carried into or out of subgraphs.
+  PartialDims partial_value;
 };
 
 }  // namespace oxir::infer

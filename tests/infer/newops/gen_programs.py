@@ -124,6 +124,19 @@ class Program:
         content = [const_dim(int(v)) for v in arr.reshape(-1)] if arr.ndim <= 1 else None
         return Val(name, "i", [const_dim(n) for n in arr.shape], content)
 
+    def data_piece(self, c):
+        """[c] as run-time data: an int64 graph input [1] fed c. Inference cannot know it, so a
+        shape tensor concatenated from it and from pieces of shapes has contents known in part;
+        the generator knows c, and ONNX Runtime is the reference."""
+        name = self.fresh("data")
+        self.inputs.append((name, TP.INT64, [1]))
+        self.fills[name] = {"value": [int(c)]}
+        return Val(name, "i", [const_dim(1)], [const_dim(int(c))])
+
+    def piece(self, c, p=0.2):
+        """A constant piece [c], or (with chance p) the same value as run-time data."""
+        return self.data_piece(c) if self.chance(p) else self.const([c])
+
     def const_f(self, value):
         name = self.fresh("k")
         self.inits[name] = np.array(value, dtype=np.float32)
@@ -343,15 +356,15 @@ class Program:
         for gi, (lo, hi) in enumerate(groups):
             prod = tuple(int(np.prod([d[b] for d in v.shape[lo:hi]])) for b in range(NB))
             if self.chance(0.15):
-                pieces.append(self.const([1]))
+                pieces.append(self.piece(1))
                 shape.append(const_dim(1))
             if gi == minus_one:
-                pieces.append(self.const([-1]))
+                pieces.append(self.piece(-1, 0.1))
             elif hi - lo == 1 and lo == len(shape) and self.chance(0.3):
-                pieces.append(self.const([0]))  # copy the input dim at the same position
+                pieces.append(self.piece(0, 0.1))  # copy the input dim at the same position
                 copies = True
             elif len(set(prod)) == 1 and self.chance(0.5):
-                pieces.append(self.const([prod[0]]))
+                pieces.append(self.piece(prod[0]))
             else:
                 pieces.append(self.product_piece(v, lo, hi))
             shape.append(prod)
@@ -371,15 +384,15 @@ class Program:
             pieces, tshape = [], []
             for _ in range(self.ri(0, 1)):
                 c = self.ri(1, 3)
-                pieces.append(self.const([c]))
+                pieces.append(self.piece(c))
                 tshape.append(const_dim(c))
             for i, d in enumerate(v.shape):
                 if d == const_dim(1) and self.chance(0.6):
                     c = self.ri(2, 4)
-                    pieces.append(self.const([c]))
+                    pieces.append(self.piece(c))
                     tshape.append(const_dim(c))
                 elif self.chance(0.3):
-                    pieces.append(self.const([1]))
+                    pieces.append(self.piece(1))
                     tshape.append(const_dim(1))
                 else:
                     pieces.append(self.dim_piece(v, i))
@@ -523,13 +536,20 @@ class Program:
         v = self.pick("f", lambda v: v.rank >= 1)
         pads = [self.ri(-1, 3) for _ in range(2 * v.rank)]
         shape = [tuple(d[b] + pads[k] + pads[k + v.rank] for b in range(NB)) for k, d in enumerate(v.shape)]
+        if self.chance(0.3):  # some pads as run-time data
+            return self.node("Pad", [v, self.concat_pieces([self.piece(p, 0.4) for p in pads])], kinds=["f"],
+                             shapes=[shape], mode="constant")
         return self.node("Pad", [v, self.const(pads)], kinds=["f"], shapes=[shape], mode="constant")
 
     def op_tile(self):
         v = self.pick("f", lambda v: v.rank >= 1)
         reps = [self.ri(1, 3) for _ in range(v.rank)]
         shape = [tuple(x * r for x in d) for d, r in zip(v.shape, reps)]
-        return self.node("Tile", [v, self.const(reps)], kinds=["f"], shapes=[shape])
+        if self.chance(0.3):  # some repeats as run-time data
+            reps_v = self.concat_pieces([self.piece(r, 0.5) for r in reps])
+        else:
+            reps_v = self.const(reps)
+        return self.node("Tile", [v, reps_v], kinds=["f"], shapes=[shape])
 
     def op_pool(self):
         v = self.pick("f", lambda v: 3 <= v.rank <= 4)
@@ -729,7 +749,7 @@ class Program:
                     shape.append(d)
                 elif r < 0.7:
                     c = self.ri(1, 6)
-                    pieces.append(self.const([c]))
+                    pieces.append(self.piece(c))
                     shape.append(const_dim(c))
                 else:
                     p = self.dim_piece(v, i)
@@ -1369,7 +1389,7 @@ class Program:
             if k == axis + (v.rank if at_end else 0):
                 pieces.append(r3)
             else:
-                pieces.append(self.const([0]))
+                pieces.append(self.piece(0, 0.15))
         mode = self.choice(["constant", "constant", "edge", "reflect"])
         if mode == "reflect" and any(pp >= x for pp, x in zip(p, d)):
             mode = "edge"

@@ -1064,9 +1064,38 @@ class SpatialTransformerModel(nn.Module):
 OLD_OPSETS = {"transformer_encoder": 7, "lstm": 9, "grouped_conv": 7, "cnn_unet": 9, "reshape_opset11": 9,
               "seq_misc": 9, "wav2vec2_features": 9, "diffusion_block": 9, "moe_top2": 9,
               "audio_conv1d": 10, "pool_norm": 10, "circular": 10, "gpt2_kv_cache": 10,
-              "llama_kv_cache": 10, "yolo_head": 10, "bert_layer": 10, "conformer": 10, "rotary_position_ids": 10}
+              "llama_kv_cache": 10, "yolo_head": 10, "bert_layer": 10, "conformer": 10, "rotary_position_ids": 10,
+              "partial_shapes": 9}
 
 EXPORTED = []  # names in export order, written to models.json for verify_real.py
+
+
+class PartialShapesModel(nn.Module):
+    """Shapes built from a size the model computes from data (the longest of `lengths` [batch],
+    as padding code does) next to sizes of x [batch, seq, 8]: zeros and expand to
+    [batch, max_len, 4] (ConstantOfShape; Expand of a target torch passes through Equal/Where),
+    a reshape and a repeat by a computed factor, and a padding mask. The dims taken from x stay
+    exact; only those the data sets are undetermined."""
+
+    def forward(self, x, lengths):
+        m = lengths.max()
+        k = lengths.min() * 0 + 2
+        z = x.new_zeros(x.size(0), m, 4)
+        e = x[:, :1, :4].expand(x.size(0), m, 4)
+        r = x.reshape(x.size(0), x.size(1), k, -1)
+        t = x.repeat(1, k, 1)
+        mask = torch.arange(m)[None, :] < lengths[:, None]
+        return z, e, r, t, mask
+
+
+class PadToLongestModel(nn.Module):
+    """F.pad of x [batch, seq, 8] to the longest of `lengths` [batch] along the sequence, and
+    of its features by that length: the pads torch builds (Reshape to [-1, 2], Slice, Transpose,
+    Reshape back) are known except the one entry the data sets, so the other dims stay exact."""
+
+    def forward(self, x, lengths):
+        m = lengths.max()
+        return F.pad(x, (0, 0, 0, m - x.size(1))), F.pad(x, (1, m))
 
 
 def export(model, name, args, input_names, output_names, dynamic_axes, opset, bindings, fills, out_dir,
@@ -1308,6 +1337,16 @@ def main():
            ["y", "rois"], {"x": {0: "batch", 2: "H", 3: "W"}, "boxes": {0: "K"}, "rois": {0: "K"}}, 16,
            [{"batch": 1, "H": 16, "W": 20, "K": 3}, {"batch": 2, "H": 7, "W": 30, "K": 1},
             {"batch": 3, "H": 25, "W": 9, "K": 6}], {"boxes": {"value": [0, 1.0, 1.0, 6.0, 6.0]}}, out_dir)
+
+    export(PartialShapesModel(), "partial_shapes", (torch.randn(2, 7, 8), torch.tensor([3, 5])), ["x", "lengths"],
+           ["z", "e", "r", "t", "mask"], {"x": {0: "batch", 1: "seq"}, "lengths": {0: "batch"}}, 14,
+           [{"batch": 1, "seq": 5}, {"batch": 2, "seq": 7}, {"batch": 3, "seq": 2}],
+           {"lengths": {"int_range": [1, 6]}}, out_dir)
+
+    export(PadToLongestModel(), "pad_to_longest", (torch.randn(2, 7, 8), torch.tensor([3, 5])), ["x", "lengths"],
+           ["seq_padded", "feat_padded"], {"x": {0: "batch", 1: "seq"}, "lengths": {0: "batch"}}, 14,
+           [{"batch": 1, "seq": 5}, {"batch": 2, "seq": 7}, {"batch": 3, "seq": 2}],
+           {"lengths": {"int_range": [1, 6]}}, out_dir)
 
     export_torchvision(out_dir)
 

@@ -96,53 +96,90 @@ inline void set_values(InferContext& c, Dims v) {
   c.set_output_value(0, std::move(v));
 }
 
-/// Broadcast length of value vectors (each of size 1 or n), or nullopt.
-inline std::optional<std::size_t> broadcast_len(const std::vector<const Dims*>& vs) {
-  std::size_t n = 1;
-  for (auto* v : vs) {
-    if (v->size() == 1) continue;
-    if (n == 1)
-      n = v->size();
-    else if (v->size() != n)
-      return std::nullopt;
-  }
-  for (auto* v : vs)
-    if (v->empty() && n != 0) return std::nullopt;
-  return n;
-}
-inline const DimExpr& at(const Dims& v, std::size_t k) { return v.size() == 1 ? v[0] : v[k]; }
-
 inline bool is_int_like(DataType e) { return is_integer(e) || e == DataType::BOOL; }
 
 using BinFn = std::optional<DimExpr> (*)(const DimExpr&, const DimExpr&, InferContext&);
 
+/// An input's contents as far as they are known, read in place: all of them (input_value) or
+/// some (input_partial_value).
+struct Elems {
+  const Dims* all = nullptr;
+  const PartialDims* some = nullptr;
+  [[nodiscard]] std::size_t size() const { return all ? all->size() : some->size(); }
+  /// Element k of the broadcast contents (a single element broadcasts), nullptr if unknown.
+  [[nodiscard]] const DimExpr* get(std::size_t k) const {
+    const std::size_t j = size() == 1 ? 0 : k;
+    if (all) return &(*all)[j];
+    const auto& e = (*some)[j];
+    return e ? &*e : nullptr;
+  }
+};
+inline std::optional<Elems> elems(const InferContext& c, std::size_t i) {
+  if (const Dims* v = c.input_value(i)) return Elems{v, nullptr};
+  if (const PartialDims* p = c.input_partial_value(i)) return Elems{nullptr, p};
+  return std::nullopt;
+}
+/// Broadcast length of element vectors (each of size 1 or n), or nullopt.
+inline std::optional<std::size_t> broadcast_len(std::span<const Elems> vs) {
+  std::size_t n = 1;
+  for (const auto& v : vs) {
+    if (v.size() == 1) continue;
+    if (n == 1)
+      n = v.size();
+    else if (v.size() != n)
+      return std::nullopt;
+  }
+  for (const auto& v : vs)
+    if (v.size() == 0 && n != 0) return std::nullopt;
+  return n;
+}
+/// Sets output 0's contents: all of them, or (when an input was known only in part) those known.
+inline void set_elements(InferContext& c, PartialDims v, bool partial) {
+  if (!partial) {
+    Dims all;
+    all.reserve(v.size());
+    for (auto& e : v) all.push_back(std::move(*e));
+    return set_values(c, std::move(all));
+  }
+  auto n = output_count(c);
+  if (!n || *n != v.size()) return;
+  c.set_output_elements(0, std::move(v));
+}
+
 /// Applies f element by element (left fold) to the broadcast contents of inputs `idx` (two or
-/// more); sets output 0's contents when every element is determined.
+/// more); sets output 0's contents when every element is determined. When an input is known
+/// only in part, so is the result: an element is known where every operand's is and f
+/// determines it.
 inline void propagate(InferContext& c, std::span<const std::size_t> idx, BinFn f) {
   if (idx.size() < 2) return;
   try {
     // The inputs' contents are read in place (a variadic Sum of thousands of inputs must not
     // copy them all) and each element resolved where it is used.
-    std::vector<const Dims*> ps;
+    std::vector<Elems> ps;
+    bool partial = false;
     for (auto i : idx) {
-      const Dims* v = c.input_value(i);
-      if (!v) return;
-      ps.push_back(v);
+      auto e = elems(c, i);
+      if (!e) return;
+      partial = partial || e->some;
+      ps.push_back(*e);
     }
     auto n = broadcast_len(ps);
     if (!n) return;
-    Dims out;
+    PartialDims out;
     out.reserve(*n);
     for (std::size_t k = 0; k < *n; ++k) {
-      DimExpr acc = c.resolve(at(*ps[0], k));
-      for (std::size_t j = 1; j < ps.size(); ++j) {
-        auto r = f(acc, c.resolve(at(*ps[j], k)), c);
-        if (!r) return;
-        acc = c.resolve(*r);
+      const DimExpr* first = ps[0].get(k);
+      std::optional<DimExpr> acc;
+      if (first) acc = c.resolve(*first);
+      for (std::size_t j = 1; j < ps.size() && acc; ++j) {
+        const DimExpr* b = ps[j].get(k);
+        auto r = b ? f(*acc, c.resolve(*b), c) : std::nullopt;
+        if (!r && !partial) return;
+        acc = r ? std::optional<DimExpr>(c.resolve(*r)) : std::nullopt;
       }
       out.push_back(std::move(acc));
     }
-    set_values(c, std::move(out));
+    set_elements(c, std::move(out), partial);
   } catch (const Error&) {
     // overflow etc.: contents unknown
   }
@@ -151,16 +188,18 @@ inline void propagate(InferContext& c, std::span<const std::size_t> idx, BinFn f
 using UnFn = std::optional<DimExpr> (*)(const DimExpr&, InferContext&);
 inline void propagate_unary(InferContext& c, UnFn f) {
   try {
-    auto v = values(c, 0);
+    auto v = elems(c, 0);
     if (!v) return;
-    Dims out;
+    const bool partial = v->some != nullptr;
+    PartialDims out;
     out.reserve(v->size());
-    for (const auto& e : *v) {
-      auto r = f(e, c);
-      if (!r) return;
-      out.push_back(c.resolve(*r));
+    for (std::size_t k = 0; k < v->size(); ++k) {
+      const DimExpr* e = v->get(k);
+      auto r = e ? f(c.resolve(*e), c) : std::nullopt;
+      if (!r && !partial) return;
+      out.push_back(r ? std::optional<DimExpr>(c.resolve(*r)) : std::nullopt);
     }
-    set_values(c, std::move(out));
+    set_elements(c, std::move(out), partial);
   } catch (const Error&) {
   }
 }
@@ -552,17 +591,28 @@ inline void where_rule(InferContext& c) {
     c.set_output(0, ValueType::tensor(e));
   }
   try {
-    auto cv = values(c, 0), xv = values(c, 1), yv = values(c, 2);
+    auto cv = elems(c, 0), xv = elems(c, 1), yv = elems(c, 2);
     if (!cv || !xv || !yv) return;
-    auto n = broadcast_len({&*cv, &*xv, &*yv});
+    const bool partial = cv->some || xv->some || yv->some;
+    const Elems all[] = {*cv, *xv, *yv};
+    auto n = broadcast_len(all);
     if (!n) return;
-    Dims out;
+    PartialDims out;
     for (std::size_t k = 0; k < *n; ++k) {
-      auto b = as_bool(at(*cv, k));
-      if (!b) return;
-      out.push_back(*b ? at(*xv, k) : at(*yv, k));
+      const DimExpr* cond = cv->get(k);
+      const DimExpr* x = xv->get(k);
+      const DimExpr* y = yv->get(k);
+      auto b = cond ? as_bool(c.resolve(*cond)) : std::nullopt;
+      std::optional<DimExpr> pick;
+      if (b) {
+        if (const DimExpr* e = *b ? x : y) pick = c.resolve(*e);
+      } else if (x && y && c.resolve(*x) == c.resolve(*y)) {
+        pick = c.resolve(*x);  // either way the same
+      }
+      if (!pick && !partial) return;
+      out.push_back(std::move(pick));
     }
-    set_values(c, std::move(out));
+    set_elements(c, std::move(out), partial);
   } catch (const Error&) {
   }
 }
@@ -613,6 +663,13 @@ inline void cast_values(InferContext& c, DataType to) {
   const DataType from = c.input_elem(0);
   if (from == DataType::UNDEFINED || to == DataType::UNDEFINED) return;
   if (!is_int_like(to) && to != DataType::FLOAT && to != DataType::DOUBLE) return;
+  // Contents known in part pass a cast that keeps every value of the input's type.
+  if (const PartialDims* p = c.input_partial_value(0)) {
+    if (to != DataType::BOOL && is_int_like(from) &&
+        (to == from || (to == DataType::INT64 && (is_signed(from) || bit_width(from) < 64))))
+      if (auto n = output_count(c); n && *n == p->size()) c.set_output_elements(0, *p);
+    return;
+  }
   try {
     std::optional<Dims> v;
     if (auto iv = values(c, 0)) {

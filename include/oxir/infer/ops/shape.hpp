@@ -120,15 +120,25 @@ inline std::optional<DimExpr> scalar_value(const InferContext& c, std::size_t i)
 /// product is the number of elements. Contents of tensors of rank 2 and more are carried flat
 /// in row-major order (the exporters' pad tensors: Reshape to [-1, 2], Slice, Transpose, back
 /// to 1-D); only Reshape, Transpose and Slice produce them.
+/// Contents known only in part (ValueInfoState::partial_value) are carried the same way.
 struct FlatValue {
-  const Dims* value;
+  const Dims* value = nullptr;        ///< every element known
+  const PartialDims* part = nullptr;  ///< or only some
   std::vector<I64> dims;
+  [[nodiscard]] std::size_t size() const { return value ? value->size() : part->size(); }
+  /// Element k, resolved, if known.
+  [[nodiscard]] std::optional<DimExpr> at(const InferContext& c, std::size_t k) const {
+    if (value) return c.resolve((*value)[k]);
+    const auto& e = (*part)[k];
+    return e ? std::optional<DimExpr>(c.resolve(*e)) : std::nullopt;
+  }
 };
 inline std::optional<FlatValue> flat_value(const InferContext& c, std::size_t i) {
   const Dims* v = c.input_value_flat(i);
+  const PartialDims* p = v ? nullptr : c.input_partial_value_flat(i);
   const Dims* s = c.input_shape(i);
-  if (!v || !s) return std::nullopt;
-  FlatValue f{v, {}};
+  if ((!v && !p) || !s) return std::nullopt;
+  FlatValue f{v, p, {}};
   I64 n = 1;
   for (const auto& d : *s) {
     auto k = c.resolve(d).const_value();
@@ -137,7 +147,7 @@ inline std::optional<FlatValue> flat_value(const InferContext& c, std::size_t i)
     n *= *k;
     if (n > static_cast<I64>(kMaxSymbolicElements)) return std::nullopt;
   }
-  if (n != static_cast<I64>(v->size())) return std::nullopt;
+  if (n != static_cast<I64>(f.size())) return std::nullopt;
   return f;
 }
 
@@ -227,6 +237,7 @@ inline void rule_identity(InferContext& c) {
   require_inputs(c, 1, 1);
   c.set_output(0, c.input_type(0));
   if (const Dims* v = c.input_value_flat(0)) c.set_output_value(0, *v);
+  else if (const PartialDims* p = c.input_partial_value(0)) c.set_output_elements(0, *p);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -250,9 +261,37 @@ inline void rule_reshape(InferContext& c) {
   }
   const bool allowzero = c.opset() >= 14 && c.attr_int("allowzero", 0) != 0;
   if (!target) {
-    if (target_len && *target_len >= 0) c.set_output(0, elem, fresh_dims(c, *target_len));
-    else c.set_output(0, ValueType::tensor(elem));
-    return;
+    if (!target_len || *target_len < 0) return c.set_output(0, ValueType::tensor(elem));
+    auto part = c.input_elements(1);
+    if (!part || static_cast<I64>(part->size()) != *target_len)
+      return c.set_output(0, elem, fresh_dims(c, *target_len));
+    // Some target entries known: a positive entry is its size and a 0 copies the input's size
+    // (allowzero off) whatever the others are; the -1 entry's size depends on the unknown
+    // ones, as does an unknown entry's (it may be -1 or 0 itself).
+    const Dims* in = c.input_shape(0);
+    Dims out;
+    bool minus_one = false, zero_allowed = false;
+    for (std::size_t i = 0; i < part->size(); ++i) {
+      const auto& t = (*part)[i];
+      const auto k = t ? t->const_value() : std::nullopt;
+      if (k && *k == -1) {
+        if (minus_one) c.fail("more than one -1 in the target shape");
+        minus_one = true;
+        out.push_back(c.fresh());
+      } else if (k && *k < -1) {
+        c.fail("invalid target dimension " + std::to_string(*k));
+      } else if (k && *k == 0 && allowzero) {
+        zero_allowed = true;
+        out.push_back(DimExpr(0));
+      } else if (k && *k == 0) {
+        if (in && i >= in->size()) c.fail("target dimension 0 copies a dimension the input does not have");
+        out.push_back(in ? c.resolve((*in)[i]) : c.fresh());
+      } else {
+        out.push_back(t ? *t : c.fresh());
+      }
+    }
+    if (minus_one && zero_allowed) c.fail("allowzero with both 0 and -1 in the target shape");
+    return c.set_output(0, elem, std::move(out));
   }
   const Dims* in = c.input_shape(0);
   Dims out;
@@ -315,16 +354,18 @@ inline void rule_reshape(InferContext& c) {
   c.set_output(0, elem, out);
   // Contents survive reshapes (their row-major order is unchanged) when the output's element
   // count is a known number equal to theirs.
-  if (const Dims* v = c.input_value_flat(0)) {
-    I64 n = 1;
-    for (const auto& d : out) {
-      auto k = c.resolve(d).const_value();
-      if (!k || *k < 0 || *k > static_cast<I64>(kMaxSymbolicElements)) return;
-      n *= *k;
-      if (n > static_cast<I64>(kMaxSymbolicElements)) return;
-    }
-    if (n == static_cast<I64>(v->size())) c.set_output_value(0, *v);
+  const Dims* v = c.input_value_flat(0);
+  const PartialDims* p = v ? nullptr : c.input_partial_value_flat(0);
+  if (!v && !p) return;
+  I64 n = 1;
+  for (const auto& d : out) {
+    auto k = c.resolve(d).const_value();
+    if (!k || *k < 0 || *k > static_cast<I64>(kMaxSymbolicElements)) return;
+    n *= *k;
+    if (n > static_cast<I64>(kMaxSymbolicElements)) return;
   }
+  if (v && n == static_cast<I64>(v->size())) c.set_output_value(0, *v);
+  if (p && n == static_cast<I64>(p->size())) c.set_output_elements(0, *p);
 }
 
 inline void rule_flatten(InferContext& c) {
@@ -443,19 +484,19 @@ inline void rule_transpose(InferContext& c) {
     od.push_back(f->dims[static_cast<std::size_t>(i)]);
     os.push_back(stride[static_cast<std::size_t>(i)]);
   }
-  Dims val;
-  val.reserve(f->value->size());
+  PartialDims val;
+  val.reserve(f->size());
   std::vector<I64> idx(static_cast<std::size_t>(r), 0);
-  for (std::size_t n = 0; n < f->value->size(); ++n) {
+  for (std::size_t n = 0; n < f->size(); ++n) {
     I64 off = 0;
     for (std::size_t k = 0; k < idx.size(); ++k) off += idx[k] * os[k];
-    val.push_back(c.resolve((*f->value)[static_cast<std::size_t>(off)]));
+    val.push_back(f->at(c, static_cast<std::size_t>(off)));
     for (std::size_t k = idx.size(); k-- > 0;) {
       if (++idx[k] < od[k]) break;
       idx[k] = 0;
     }
   }
-  c.set_output_value(0, std::move(val));
+  c.set_output_elements(0, std::move(val));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -504,15 +545,25 @@ inline void rule_concat(InferContext& c) {
   out[axis] = all_known ? sum : c.fresh();
   c.set_output(0, elem, out);
   if (all_known && *rank == 1) {
-    Dims val;
+    // The contents, as far as they are known: an input without contents but of known length
+    // (a size computed from data, say) leaves that many elements undetermined.
+    PartialDims val;
     for (std::size_t i = 0; i < c.input_count(); ++i) {
-      const Dims* v = c.input_value(i);
-      // Checked before copying: many inputs (or one input repeated) could otherwise build a
-      // value far larger than the model (5,000 inputs of 1,000 elements from an 8 KB file).
-      if (!v || val.size() + v->size() > kMaxSymbolicElements) return;
-      for (const auto& e : *v) val.push_back(c.resolve(e));
+      // Sizes are checked before copying: many inputs (or one input repeated) could otherwise
+      // build a value far larger than the model (5,000 inputs of 1,000 elements from an 8 KB file).
+      if (const Dims* v = c.input_value(i)) {
+        if (val.size() + v->size() > kMaxSymbolicElements) return;
+        for (const auto& e : *v) val.emplace_back(c.resolve(e));
+      } else if (const PartialDims* p = c.input_partial_value(i)) {
+        if (val.size() + p->size() > kMaxSymbolicElements) return;
+        for (const auto& e : *p) val.push_back(e ? std::optional<DimExpr>(c.resolve(*e)) : std::nullopt);
+      } else {
+        const auto len = c.resolve((*c.input_shape(i))[0]).const_value();
+        if (!len || *len < 0 || val.size() + static_cast<std::size_t>(*len) > kMaxSymbolicElements) return;
+        val.resize(val.size() + static_cast<std::size_t>(*len));
+      }
     }
-    c.set_output_value(0, std::move(val));
+    c.set_output_elements(0, std::move(val));
   }
 }
 
@@ -782,21 +833,21 @@ inline void rule_slice(InferContext& c) {
   }
   std::size_t total = 1;
   for (const auto& k : keep) total *= k.size();
-  Dims val;
+  PartialDims val;
   val.reserve(total);
   if (total > 0) {
     std::vector<std::size_t> idx(keep.size(), 0);
     for (std::size_t n = 0; n < total; ++n) {
       I64 off = 0;
       for (std::size_t a = 0; a < keep.size(); ++a) off = off * f->dims[a] + keep[a][idx[a]];
-      val.push_back(c.resolve((*f->value)[static_cast<std::size_t>(off)]));
+      val.push_back(f->at(c, static_cast<std::size_t>(off)));
       for (std::size_t a = keep.size(); a-- > 0;) {
         if (++idx[a] < keep[a].size()) break;
         idx[a] = 0;
       }
     }
   }
-  c.set_output_value(0, std::move(val));
+  c.set_output_elements(0, std::move(val));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -820,19 +871,22 @@ inline void rule_gather(InferContext& c) {
   for (const auto& e : *idx) out.push_back(c.resolve(e));
   for (std::size_t i = axis + 1; i < d->size(); ++i) out.push_back(c.resolve((*d)[i]));
   c.set_output(0, elem, out);
+  if (r != 1 || idx->size() > 1) return;
   const Dims* v = c.input_value(0);
-  if (v && r == 1 && idx->size() <= 1) {
-    auto ind = c.input_ints(1);
-    if (!ind) return;
-    const I64 n = static_cast<I64>(v->size());
-    Dims val;
-    for (auto k : *ind) {
-      if (k < -n || k >= n) c.fail("index " + std::to_string(k) + " out of range");
-      if (k < 0) k += n;
-      val.push_back(c.resolve((*v)[static_cast<std::size_t>(k)]));
-    }
-    c.set_output_value(0, std::move(val));
+  const PartialDims* p = v ? nullptr : c.input_partial_value(0);
+  if (!v && !p) return;
+  auto ind = c.input_ints(1);
+  if (!ind || ind->size() > kMaxSymbolicElements) return;
+  const I64 n = static_cast<I64>(v ? v->size() : p->size());
+  PartialDims val;
+  for (auto k : *ind) {
+    if (k < -n || k >= n) c.fail("index " + std::to_string(k) + " out of range");
+    if (k < 0) k += n;
+    const auto j = static_cast<std::size_t>(k);
+    if (v) val.emplace_back(c.resolve((*v)[j]));
+    else val.push_back((*p)[j] ? std::optional<DimExpr>(c.resolve(*(*p)[j])) : std::nullopt);
   }
+  c.set_output_elements(0, std::move(val));
 }
 
 inline void rule_gather_elements(InferContext& c) {
@@ -914,6 +968,9 @@ inline void rule_expand(InferContext& c) {
     // Target values unknown, its length known: a dim of the input other than 1 survives (the
     // target there is 1 or equal to it); where the input has no dim or a 1 or a symbol, the size
     // is not determined. Input dims left of the target's reach are kept as they are.
+    // Known entries of a target of which only some are known are sized as broadcasting says.
+    auto part = c.input_elements(1);
+    if (part && static_cast<I64>(part->size()) != *len) part.reset();
     const auto rank = static_cast<std::size_t>(std::max<I64>(static_cast<I64>(s->size()), *len));
     Dims out(rank);
     for (std::size_t k = 0; k < rank; ++k) {
@@ -921,9 +978,18 @@ inline void rule_expand(InferContext& c) {
       const bool has_in = from_right < s->size();
       const bool has_target = static_cast<I64>(from_right) < *len;
       const DimExpr d = has_in ? c.resolve((*s)[s->size() - 1 - from_right]) : DimExpr(1);
-      if (has_in && !has_target) out[k] = d;
-      else if (has_in && d.is_const() && !d.is(1)) out[k] = d;
-      else out[k] = c.fresh();
+      const std::optional<DimExpr>* t =
+          has_target && part ? &(*part)[static_cast<std::size_t>(*len) - 1 - from_right] : nullptr;
+      if (t && *t) {
+        if (auto n = (*t)->const_value(); n && *n < 0) c.fail("negative size in 'shape'");
+        out[k] = c.broadcast(Dims{d}, Dims{**t})[0];
+      } else if (has_in && !has_target) {
+        out[k] = d;
+      } else if (has_in && d.is_const() && !d.is(1)) {
+        out[k] = d;
+      } else {
+        out[k] = c.fresh();
+      }
     }
     c.set_output(0, elem, std::move(out));
     return;
@@ -967,7 +1033,22 @@ inline void rule_tile(InferContext& c) {
   }
   const Dims* rep = c.input_value(1);
   if (!s) return c.set_output(0, ValueType::tensor(elem));
-  if (!rep) return c.set_output(0, elem, fresh_dims(c, static_cast<I64>(s->size())));
+  if (!rep) {
+    // Repeats of which only some are known size their axes.
+    auto part = c.input_elements(1);
+    if (!part || part->size() != s->size()) return c.set_output(0, elem, fresh_dims(c, static_cast<I64>(s->size())));
+    Dims out;
+    for (std::size_t i = 0; i < s->size(); ++i) {
+      const auto& r = (*part)[i];
+      if (!r) {
+        out.push_back(c.fresh());
+        continue;
+      }
+      if (auto k = r->const_value(); k && *k < 0) c.fail("negative repeat");
+      out.push_back(c.resolve((*s)[i]) * *r);
+    }
+    return c.set_output(0, elem, std::move(out));
+  }
   if (rep->size() != s->size()) c.fail("'repeats' has " + std::to_string(rep->size()) + " entries for rank " + std::to_string(s->size()));
   Dims out;
   for (std::size_t i = 0; i < s->size(); ++i) {
@@ -1017,7 +1098,22 @@ inline void rule_pad(InferContext& c) {
   } else {
     for (I64 i = 0; i < r; ++i) axes.push_back(i);
   }
-  if (!pads || axes_unknown) return c.set_output(0, elem, fresh_dims(c, r));
+  if (axes_unknown) return c.set_output(0, elem, fresh_dims(c, r));
+  if (!pads) {
+    // Pads known in part (torch's F.pad to a length computed from data): an axis whose two
+    // pads are known is sized; the others are not determined.
+    auto part = from_input ? c.input_elements(1) : std::nullopt;
+    if (!part || part->size() != 2 * axes.size()) return c.set_output(0, elem, fresh_dims(c, r));
+    Dims out = resolved(c, *s);
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+      const auto a = static_cast<std::size_t>(axes[i]);
+      const auto& b = (*part)[i];
+      const auto& e = (*part)[i + axes.size()];
+      out[a] = b && e ? c.resolve(out[a] + *b + *e) : c.fresh();
+      if (auto k = out[a].const_value(); k && *k < 0) c.fail("padding makes a dimension negative");
+    }
+    return c.set_output(0, elem, std::move(out));
+  }
   if (pads->size() != 2 * axes.size())
     c.fail("'pads' has " + std::to_string(pads->size()) + " entries, expected " + std::to_string(2 * axes.size()));
   Dims out = resolved(c, *s);
@@ -1055,8 +1151,21 @@ inline void rule_constant_of_shape(InferContext& c) {
   if (auto r = c.input_rank(0); r && *r != 1) c.fail("input must be 1-D");
   const Dims* v = c.input_value(0);
   if (!v) {
-    if (auto len = vector_length(c, 0)) c.set_output(0, elem, fresh_dims(c, *len));
-    else c.set_output(0, ValueType::tensor(elem));
+    auto len = vector_length(c, 0);
+    auto part = c.input_elements(0);
+    if (len && part && static_cast<I64>(part->size()) == *len) {
+      // Some sizes known (a Concat of a shape slice and a size computed from data).
+      Dims out;
+      for (const auto& d : *part) {
+        if (auto k = d ? d->const_value() : std::nullopt; k && *k < 0) c.fail("negative size in shape");
+        out.push_back(d ? *d : c.fresh());
+      }
+      c.set_output(0, elem, std::move(out));
+    } else if (len) {
+      c.set_output(0, elem, fresh_dims(c, *len));
+    } else {
+      c.set_output(0, ValueType::tensor(elem));
+    }
     if (nonzero) c.set_output_all_nonzero(0);
     return;
   }

@@ -480,7 +480,16 @@ inline void resize_like(InferContext& c, std::size_t scales_i, std::optional<std
       c.fail("unknown keep_aspect_ratio_policy '" + policy + "'");
     const Dims* v = c.input_value(*sizes_i);
     if (!v) {
-      for (auto a : ax) out[static_cast<std::size_t>(a)] = c.fresh();
+      // Sizes of which only some are known (a Concat of the batch and channel dims and sizes
+      // computed in floats) set their axes when stretching.
+      auto part = policy == "stretch" ? c.input_elements(*sizes_i) : std::nullopt;
+      if (part && part->size() != ax.size()) part.reset();
+      for (std::size_t i = 0; i < ax.size(); ++i) {
+        const std::optional<DimExpr>* d = part ? &(*part)[i] : nullptr;
+        if (d && *d)
+          if (auto k = (*d)->const_value(); k && *k < 0) c.fail("sizes must not be negative");
+        out[static_cast<std::size_t>(ax[i])] = d && *d ? **d : c.fresh();
+      }
     } else if (policy == "stretch") {
       for (std::size_t i = 0; i < ax.size(); ++i) {
         const DimExpr d = R(c, (*v)[i]);
