@@ -9182,7 +9182,7 @@ struct InferReport {
   std::size_t nodes_failed = 0;       ///< nodes a rule rejected
   std::size_t values_typed = 0;       ///< node outputs with an inferred type
   std::size_t values_unknown = 0;     ///< node outputs left unknown
-  std::size_t conflicts = 0;
+  std::size_t conflicts = 0;          ///< error conflicts (see Severity: sizes in a subgraph that may not run are warnings)
   std::size_t type_errors = 0;        ///< types an operator's type constraints do not allow
   std::size_t symbols = 0;            ///< symbols in the model's table
   /// Diagnostics not kept in `diagnostics` (over max_diagnostics or max_diagnostic_bytes); each
@@ -9496,6 +9496,8 @@ class Engine {
   Unify unify_sizes(const DimExpr& a, const DimExpr& b) {
     return conditional_ > 0 ? syms.compare(a, b) : syms.unify(a, b);
   }
+  /// Inference is inside a subgraph that may not run whenever its node runs.
+  [[nodiscard]] bool in_conditional() const noexcept { return conditional_ > 0; }
   [[nodiscard]] const InferOptions& options() const noexcept { return opts_; }
   /// Takes n elements of shape-tensor contents from the model's budget (kValueElementsBase);
   /// false, taking nothing, once it cannot.
@@ -9716,7 +9718,7 @@ class Engine {
 
 inline void Engine::diagnose(Severity sev, DiagnosticKind kind, const std::string& where, const Node* n,
                              std::string message) {
-  if (kind == DiagnosticKind::Conflict) ++report.conflicts;
+  if (kind == DiagnosticKind::Conflict && sev == Severity::Error) ++report.conflicts;
   const bool throws = opts_.strict && sev == Severity::Error;
   const std::size_t bytes = where.size() + message.size() + (n ? n->name.size() + n->domain.size() + n->op_type.size() : 0);
   if (!throws && (report.diagnostics.size() >= opts_.max_diagnostics ||
@@ -11010,8 +11012,17 @@ inline DimExpr InferContext::resolve(const DimExpr& e) const { return engine_->s
 
 inline bool InferContext::unify(const DimExpr& a, const DimExpr& b, std::string_view what) const {
   if (engine_->unify_sizes(a, b) != Unify::Conflict) return true;
-  engine_->diagnose(Severity::Error, DiagnosticKind::Conflict, path(), node_,
-                    std::string(what) + ": " + engine_->syms.to_string(a) + " vs " + engine_->syms.to_string(b));
+  std::string message = std::string(what) + ": " + engine_->syms.to_string(a) + " vs " + engine_->syms.to_string(b);
+  // In a subgraph that may not run, a conflict of sizes that are not both numbers only says it
+  // fails when it runs: a valid model may hold a branch it never takes (torch's squeeze guard
+  // `If(Equal(d, 1), Squeeze, Identity)` on a size `2*N`, never 1). onnx's and ONNX Runtime's
+  // loaders reject number against number there too, so that stays an error.
+  if (engine_->in_conditional() && !(resolve(a).is_const() && resolve(b).is_const())) {
+    engine_->diagnose(Severity::Warning, DiagnosticKind::Conflict, path(), node_,
+                      message + " (in a subgraph that may not run: it fails if it runs)");
+    return false;
+  }
+  engine_->diagnose(Severity::Error, DiagnosticKind::Conflict, path(), node_, std::move(message));
   return false;
 }
 

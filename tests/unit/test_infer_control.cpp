@@ -565,3 +565,41 @@ TEST_CASE("Sizes an If branch or a loop body equates are not merged outside it: 
                        {Tensor::from_values<float>("w", {3, 2}, std::span<const float>(w))}, 13);
   CHECK(infer_shapes(m2).conflicts >= 1);
 }
+
+TEST_CASE("A branch that fails on sizes it never has is a warning: torch's squeeze guard on 2*N") {
+  // y = If(Equal(Shape(x2)[0], 1), Squeeze(x2, 0), Identity(x2)) with x2 = Concat(x, x): its
+  // first dim is 2*N, never 1, so the Squeeze branch never runs; the model is valid.
+  Graph sq;
+  sq.nodes = {Node("Squeeze", {"x2", "ax"}, {"t"})};
+  sq.outputs = {ValueInfo{}};
+  sq.outputs[0].name = "t";
+  Graph id;
+  id.nodes = {Node("Identity", {"x2"}, {"e"})};
+  id.outputs = {ValueInfo{}};
+  id.outputs[0].name = "e";
+  Node cat("Concat", {"x", "x"}, {"x2"});
+  cat.set_attribute(Attribute("axis", std::int64_t{0}));
+  Node iff("If", {"c"}, {"y"});
+  iff.set_attribute(Attribute("then_branch", sq));
+  iff.set_attribute(Attribute("else_branch", id));
+  std::vector<Node> nodes = {cat, Node("Shape", {"x2"}, {"s"}), Node("Gather", {"s", "i0"}, {"d"}),
+                             Node("Equal", {"d", "one"}, {"c"}), iff};
+  auto ints1 = [](const char* n, std::vector<std::int64_t> v, std::vector<std::int64_t> dims) {
+    return Tensor::from_values<std::int64_t>(n, dims, std::span<const std::int64_t>(v));
+  };
+  auto m = make_model(nodes, {{"x", DataType::FLOAT, {"N", "3"}}},
+                      {ints1("ax", {0}, {1}), ints1("i0", {0}, {}), ints1("one", {1}, {})}, 13);
+  const auto rep = infer_shapes(m);
+  CHECK(rep.conflicts == 0);
+  CHECK_FALSE(rep.has_errors());
+  bool warned = false;
+  for (const auto& d : rep.diagnostics)
+    warned = warned || (d.severity == Severity::Warning && d.message.find("2*N vs 1") != std::string::npos);
+  CHECK(warned);
+  // Strict mode does not throw for it.
+  auto m2 = make_model(nodes, {{"x", DataType::FLOAT, {"N", "3"}}},
+                       {ints1("ax", {0}, {1}), ints1("i0", {0}, {}), ints1("one", {1}, {})}, 13);
+  InferOptions strict;
+  strict.strict = true;
+  CHECK_NOTHROW(infer_shapes(m2, strict));
+}

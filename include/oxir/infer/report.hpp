@@ -71,7 +71,7 @@ struct InferReport {
   std::size_t nodes_failed = 0;       ///< nodes a rule rejected
   std::size_t values_typed = 0;       ///< node outputs with an inferred type
   std::size_t values_unknown = 0;     ///< node outputs left unknown
-  std::size_t conflicts = 0;
+  std::size_t conflicts = 0;          ///< error conflicts (see Severity: sizes in a subgraph that may not run are warnings)
   std::size_t type_errors = 0;        ///< types an operator's type constraints do not allow
   std::size_t symbols = 0;            ///< symbols in the model's table
   /// Diagnostics not kept in `diagnostics` (over max_diagnostics or max_diagnostic_bytes); each
