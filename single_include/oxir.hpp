@@ -7549,8 +7549,9 @@ struct ValueInfoState {
   /// Contents of a 1-D integer tensor of which only some elements are known: a Concat of a
   /// shape slice and a size computed from data (`Concat(Shape(x)[:2], Cast(Floor(H * 0.5)))`).
   /// Set only when sym_value is not. Only rules that ask for it (InferContext::input_elements)
-  /// see it; every other rule sees no contents. Not carried into or out of subgraphs.
-  PartialDims partial_value;
+  /// see it; every other rule sees no contents. Not carried into or out of subgraphs. Boxed:
+  /// states are copied and moved for every value, and these contents are rare.
+  Box<PartialDims> partial_value;
 };
 
 }  // namespace oxir::infer
@@ -7954,6 +7955,38 @@ inline DimExpr max_of(const DimExpr& a, const DimExpr& b) {
   if (auto le = provably_le(b, a)) return *le ? a : b;
   return max(a, b);
 }
+
+/// Output contents collected element by element: a plain vector when the sources are known whole,
+/// elements known in part (PartialDims) when some source is known only in part, so the common
+/// path converts nothing.
+class Collect {
+ public:
+  Collect(bool partial, std::size_t n) : partial_(partial) {
+    if (partial_) some_.reserve(n);
+    else all_.reserve(n);
+  }
+  /// Adds an element; false (adding nothing) when it is not known and the contents must be whole.
+  [[nodiscard]] bool push(std::optional<DimExpr> e) {
+    if (partial_) {
+      some_.push_back(std::move(e));
+      return true;
+    }
+    if (!e) return false;
+    all_.push_back(std::move(*e));
+    return true;
+  }
+  [[nodiscard]] std::size_t size() const { return partial_ ? some_.size() : all_.size(); }
+  /// Sets them as output i's contents (InferContext::set_output_value / set_output_elements).
+  void set(InferContext& c, std::size_t i = 0) {
+    if (partial_) c.set_output_elements(i, std::move(some_));
+    else c.set_output_value(i, std::move(all_));
+  }
+
+ private:
+  bool partial_;
+  Dims all_;
+  PartialDims some_;
+};
 
 }  // namespace oxir::infer::ops
 // ---- end oxir/infer/ops/common.hpp ----
@@ -10297,7 +10330,7 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
     if (const std::size_t dims = detail::shape_dims(st.type); !shape_dims_.take(dims)) {
       st.type = detail::without_shapes(st.type);  // sound: only the rank becomes unknown
       st.sym_value.reset();
-      st.partial_value.clear();
+      st.partial_value.reset();
       if (!shape_dims_.exhausted) {
         shape_dims_.exhausted = true;
         diagnose(Severity::Warning, DiagnosticKind::Other, path(), &n,
@@ -10423,8 +10456,9 @@ inline void Engine::apply_size_facts(InferContext& ctx) {
         for (auto& d : *out->type.shape) fix(d);
       if (out->sym_value)
         for (auto& d : *out->sym_value) fix(d);
-      for (auto& d : out->partial_value)
-        if (d) fix(*d);
+      if (out->partial_value)
+        for (auto& d : *out->partial_value)
+          if (d) fix(*d);
     } catch (const Error&) {  // left as they are
     }
   }
@@ -10591,7 +10625,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   in_states.reserve(g.inputs.size());
   for (std::size_t i = 0; i < g.inputs.size(); ++i) {
     ValueInfoState st = i < inputs.size() ? std::move(inputs[i]) : ValueInfoState{};
-    st.partial_value.clear();  // a body input may differ from one run to the next
+    st.partial_value.reset();  // a body input may differ from one run to the next
     if (g.inputs[i].type)
       refine(st, *g.inputs[i].type, Where{&sc.path, -1, "input", i}, &n);
     in_states.push_back(st);
@@ -10604,7 +10638,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   for (std::size_t i = 0; i < g.outputs.size(); ++i) {
     ValueInfoState st;
     if (auto* s = sc.lookup(g.outputs[i].name)) st = *s;
-    st.partial_value.clear();  // rules that merge branches or iterations do not join them
+    st.partial_value.reset();  // rules that merge branches or iterations do not join them
     if (g.outputs[i].type && (opts_.overwrite ? st.type.is_unknown() : true))
       refine(st, *g.outputs[i].type, Where{&sc.path, -1, "output", i}, &n);
     out.push_back(std::move(st));
@@ -10830,7 +10864,7 @@ inline const Dims* InferContext::input_value(std::size_t i) const {
 }
 inline const PartialDims* InferContext::input_partial_value_flat(std::size_t i) const {
   const ValueInfoState* s = input_state(i);
-  return s && !s->partial_value.empty() && !s->sym_value ? &s->partial_value : nullptr;
+  return s && s->partial_value && !s->partial_value->empty() && !s->sym_value ? &*s->partial_value : nullptr;
 }
 inline const PartialDims* InferContext::input_partial_value(std::size_t i) const {
   const PartialDims* p = input_partial_value_flat(i);
@@ -10982,7 +11016,7 @@ inline void InferContext::set_output_value(std::size_t i, Dims value) {
   // int64 (shape tensors) holds every content: only other element types are checked.
   if (const DataType e = outputs_[i]->type.elem; e != DataType::INT64 && !detail::holds_exactly(value, e)) return;
   outputs_[i]->sym_value = std::move(value);
-  outputs_[i]->partial_value.clear();
+  outputs_[i]->partial_value.reset();
 }
 inline void InferContext::set_output_elements(std::size_t i, PartialDims value) {
   if (i >= outputs_.size() || value.size() > kMaxSymbolicElements) return;
@@ -11865,17 +11899,9 @@ inline std::optional<std::size_t> broadcast_len(std::span<const Elems> vs) {
     if (v.size() == 0 && n != 0) return std::nullopt;
   return n;
 }
-/// Sets output 0's contents: all of them, or (when an input was known only in part) those known.
-inline void set_elements(InferContext& c, PartialDims v, bool partial) {
-  if (!partial) {
-    Dims all;
-    all.reserve(v.size());
-    for (auto& e : v) all.push_back(std::move(*e));
-    return set_values(c, std::move(all));
-  }
-  auto n = output_count(c);
-  if (!n || *n != v.size()) return;
-  c.set_output_elements(0, std::move(v));
+/// Sets output 0's contents when their count is the output's.
+inline void set_collected(InferContext& c, Collect& out) {
+  if (auto n = output_count(c); n && *n == out.size()) out.set(c);
 }
 
 /// Applies f element by element (left fold) to the broadcast contents of inputs `idx` (two or
@@ -11897,8 +11923,7 @@ inline void propagate(InferContext& c, std::span<const std::size_t> idx, BinFn f
     }
     auto n = broadcast_len(ps);
     if (!n) return;
-    PartialDims out;
-    out.reserve(*n);
+    Collect out(partial, *n);
     for (std::size_t k = 0; k < *n; ++k) {
       const DimExpr* first = ps[0].get(k);
       std::optional<DimExpr> acc;
@@ -11906,12 +11931,11 @@ inline void propagate(InferContext& c, std::span<const std::size_t> idx, BinFn f
       for (std::size_t j = 1; j < ps.size() && acc; ++j) {
         const DimExpr* b = ps[j].get(k);
         auto r = b ? f(*acc, c.resolve(*b), c) : std::nullopt;
-        if (!r && !partial) return;
         acc = r ? std::optional<DimExpr>(c.resolve(*r)) : std::nullopt;
       }
-      out.push_back(std::move(acc));
+      if (!out.push(std::move(acc))) return;
     }
-    set_elements(c, std::move(out), partial);
+    set_collected(c, out);
   } catch (const Error&) {
     // overflow etc.: contents unknown
   }
@@ -11922,16 +11946,13 @@ inline void propagate_unary(InferContext& c, UnFn f) {
   try {
     auto v = elems(c, 0);
     if (!v) return;
-    const bool partial = v->some != nullptr;
-    PartialDims out;
-    out.reserve(v->size());
+    Collect out(v->some != nullptr, v->size());
     for (std::size_t k = 0; k < v->size(); ++k) {
       const DimExpr* e = v->get(k);
       auto r = e ? f(c.resolve(*e), c) : std::nullopt;
-      if (!r && !partial) return;
-      out.push_back(r ? std::optional<DimExpr>(c.resolve(*r)) : std::nullopt);
+      if (!out.push(r ? std::optional<DimExpr>(c.resolve(*r)) : std::nullopt)) return;
     }
-    set_elements(c, std::move(out), partial);
+    set_collected(c, out);
   } catch (const Error&) {
   }
 }
@@ -12325,11 +12346,10 @@ inline void where_rule(InferContext& c) {
   try {
     auto cv = elems(c, 0), xv = elems(c, 1), yv = elems(c, 2);
     if (!cv || !xv || !yv) return;
-    const bool partial = cv->some || xv->some || yv->some;
     const Elems all[] = {*cv, *xv, *yv};
     auto n = broadcast_len(all);
     if (!n) return;
-    PartialDims out;
+    Collect out(cv->some || xv->some || yv->some, *n);
     for (std::size_t k = 0; k < *n; ++k) {
       const DimExpr* cond = cv->get(k);
       const DimExpr* x = xv->get(k);
@@ -12341,10 +12361,9 @@ inline void where_rule(InferContext& c) {
       } else if (x && y && c.resolve(*x) == c.resolve(*y)) {
         pick = c.resolve(*x);  // either way the same
       }
-      if (!pick && !partial) return;
-      out.push_back(std::move(pick));
+      if (!out.push(std::move(pick))) return;
     }
-    set_elements(c, std::move(out), partial);
+    set_collected(c, out);
   } catch (const Error&) {
   }
 }
@@ -14958,19 +14977,18 @@ inline void rule_transpose(InferContext& c) {
     od.push_back(f->dims[static_cast<std::size_t>(i)]);
     os.push_back(stride[static_cast<std::size_t>(i)]);
   }
-  PartialDims val;
-  val.reserve(f->size());
+  Collect val(f->part != nullptr, f->size());
   std::vector<I64> idx(static_cast<std::size_t>(r), 0);
   for (std::size_t n = 0; n < f->size(); ++n) {
     I64 off = 0;
     for (std::size_t k = 0; k < idx.size(); ++k) off += idx[k] * os[k];
-    val.push_back(f->at(c, static_cast<std::size_t>(off)));
+    (void)val.push(f->at(c, static_cast<std::size_t>(off)));
     for (std::size_t k = idx.size(); k-- > 0;) {
       if (++idx[k] < od[k]) break;
       idx[k] = 0;
     }
   }
-  c.set_output_elements(0, std::move(val));
+  val.set(c);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -15021,23 +15039,25 @@ inline void rule_concat(InferContext& c) {
   if (all_known && *rank == 1) {
     // The contents, as far as they are known: an input without contents but of known length
     // (a size computed from data, say) leaves that many elements undetermined.
-    PartialDims val;
+    bool partial = false;
+    for (std::size_t i = 0; i < c.input_count() && !partial; ++i) partial = !c.input_value(i);
+    Collect val(partial, 0);
     for (std::size_t i = 0; i < c.input_count(); ++i) {
       // Sizes are checked before copying: many inputs (or one input repeated) could otherwise
       // build a value far larger than the model (5,000 inputs of 1,000 elements from an 8 KB file).
       if (const Dims* v = c.input_value(i)) {
         if (val.size() + v->size() > kMaxSymbolicElements) return;
-        for (const auto& e : *v) val.emplace_back(c.resolve(e));
+        for (const auto& e : *v) (void)val.push(c.resolve(e));
       } else if (const PartialDims* p = c.input_partial_value(i)) {
         if (val.size() + p->size() > kMaxSymbolicElements) return;
-        for (const auto& e : *p) val.push_back(e ? std::optional<DimExpr>(c.resolve(*e)) : std::nullopt);
+        for (const auto& e : *p) (void)val.push(e ? std::optional<DimExpr>(c.resolve(*e)) : std::nullopt);
       } else {
         const auto len = c.resolve((*c.input_shape(i))[0]).const_value();
         if (!len || *len < 0 || val.size() + static_cast<std::size_t>(*len) > kMaxSymbolicElements) return;
-        val.resize(val.size() + static_cast<std::size_t>(*len));
+        for (I64 k = 0; k < *len; ++k) (void)val.push(std::nullopt);
       }
     }
-    c.set_output_elements(0, std::move(val));
+    val.set(c);
   }
 }
 
@@ -15307,21 +15327,20 @@ inline void rule_slice(InferContext& c) {
   }
   std::size_t total = 1;
   for (const auto& k : keep) total *= k.size();
-  PartialDims val;
-  val.reserve(total);
+  Collect val(f->part != nullptr, total);
   if (total > 0) {
     std::vector<std::size_t> idx(keep.size(), 0);
     for (std::size_t n = 0; n < total; ++n) {
       I64 off = 0;
       for (std::size_t a = 0; a < keep.size(); ++a) off = off * f->dims[a] + keep[a][idx[a]];
-      val.push_back(f->at(c, static_cast<std::size_t>(off)));
+      (void)val.push(f->at(c, static_cast<std::size_t>(off)));
       for (std::size_t a = keep.size(); a-- > 0;) {
         if (++idx[a] < keep[a].size()) break;
         idx[a] = 0;
       }
     }
   }
-  c.set_output_elements(0, std::move(val));
+  val.set(c);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -15352,15 +15371,15 @@ inline void rule_gather(InferContext& c) {
   auto ind = c.input_ints(1);
   if (!ind || ind->size() > kMaxSymbolicElements) return;
   const I64 n = static_cast<I64>(v ? v->size() : p->size());
-  PartialDims val;
+  Collect val(p != nullptr, ind->size());
   for (auto k : *ind) {
     if (k < -n || k >= n) c.fail("index " + std::to_string(k) + " out of range");
     if (k < 0) k += n;
     const auto j = static_cast<std::size_t>(k);
-    if (v) val.emplace_back(c.resolve((*v)[j]));
-    else val.push_back((*p)[j] ? std::optional<DimExpr>(c.resolve(*(*p)[j])) : std::nullopt);
+    (void)val.push(v ? std::optional<DimExpr>(c.resolve((*v)[j]))
+                     : (*p)[j] ? std::optional<DimExpr>(c.resolve(*(*p)[j])) : std::nullopt);
   }
-  c.set_output_elements(0, std::move(val));
+  val.set(c);
 }
 
 inline void rule_gather_elements(InferContext& c) {

@@ -1124,7 +1124,7 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
     if (const std::size_t dims = detail::shape_dims(st.type); !shape_dims_.take(dims)) {
       st.type = detail::without_shapes(st.type);  // sound: only the rank becomes unknown
       st.sym_value.reset();
-      st.partial_value.clear();
+      st.partial_value.reset();
       if (!shape_dims_.exhausted) {
         shape_dims_.exhausted = true;
         diagnose(Severity::Warning, DiagnosticKind::Other, path(), &n,
@@ -1250,8 +1250,9 @@ inline void Engine::apply_size_facts(InferContext& ctx) {
         for (auto& d : *out->type.shape) fix(d);
       if (out->sym_value)
         for (auto& d : *out->sym_value) fix(d);
-      for (auto& d : out->partial_value)
-        if (d) fix(*d);
+      if (out->partial_value)
+        for (auto& d : *out->partial_value)
+          if (d) fix(*d);
     } catch (const Error&) {  // left as they are
     }
   }
@@ -1418,7 +1419,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   in_states.reserve(g.inputs.size());
   for (std::size_t i = 0; i < g.inputs.size(); ++i) {
     ValueInfoState st = i < inputs.size() ? std::move(inputs[i]) : ValueInfoState{};
-    st.partial_value.clear();  // a body input may differ from one run to the next
+    st.partial_value.reset();  // a body input may differ from one run to the next
     if (g.inputs[i].type)
       refine(st, *g.inputs[i].type, Where{&sc.path, -1, "input", i}, &n);
     in_states.push_back(st);
@@ -1431,7 +1432,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   for (std::size_t i = 0; i < g.outputs.size(); ++i) {
     ValueInfoState st;
     if (auto* s = sc.lookup(g.outputs[i].name)) st = *s;
-    st.partial_value.clear();  // rules that merge branches or iterations do not join them
+    st.partial_value.reset();  // rules that merge branches or iterations do not join them
     if (g.outputs[i].type && (opts_.overwrite ? st.type.is_unknown() : true))
       refine(st, *g.outputs[i].type, Where{&sc.path, -1, "output", i}, &n);
     out.push_back(std::move(st));
@@ -1657,7 +1658,7 @@ inline const Dims* InferContext::input_value(std::size_t i) const {
 }
 inline const PartialDims* InferContext::input_partial_value_flat(std::size_t i) const {
   const ValueInfoState* s = input_state(i);
-  return s && !s->partial_value.empty() && !s->sym_value ? &s->partial_value : nullptr;
+  return s && s->partial_value && !s->partial_value->empty() && !s->sym_value ? &*s->partial_value : nullptr;
 }
 inline const PartialDims* InferContext::input_partial_value(std::size_t i) const {
   const PartialDims* p = input_partial_value_flat(i);
@@ -1809,7 +1810,7 @@ inline void InferContext::set_output_value(std::size_t i, Dims value) {
   // int64 (shape tensors) holds every content: only other element types are checked.
   if (const DataType e = outputs_[i]->type.elem; e != DataType::INT64 && !detail::holds_exactly(value, e)) return;
   outputs_[i]->sym_value = std::move(value);
-  outputs_[i]->partial_value.clear();
+  outputs_[i]->partial_value.reset();
 }
 inline void InferContext::set_output_elements(std::size_t i, PartialDims value) {
   if (i >= outputs_.size() || value.size() > kMaxSymbolicElements) return;

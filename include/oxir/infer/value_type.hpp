@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../core/data_type.hpp"
+#include "../ir/box.hpp"
 #include "expr.hpp"
 
 namespace oxir::infer {
@@ -102,8 +103,9 @@ struct ValueInfoState {
   /// Contents of a 1-D integer tensor of which only some elements are known: a Concat of a
   /// shape slice and a size computed from data (`Concat(Shape(x)[:2], Cast(Floor(H * 0.5)))`).
   /// Set only when sym_value is not. Only rules that ask for it (InferContext::input_elements)
-  /// see it; every other rule sees no contents. Not carried into or out of subgraphs.
-  PartialDims partial_value;
+  /// see it; every other rule sees no contents. Not carried into or out of subgraphs. Boxed:
+  /// states are copied and moved for every value, and these contents are rare.
+  Box<PartialDims> partial_value;
 };
 
 }  // namespace oxir::infer

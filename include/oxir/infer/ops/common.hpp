@@ -223,4 +223,36 @@ inline DimExpr max_of(const DimExpr& a, const DimExpr& b) {
   return max(a, b);
 }
 
+/// Output contents collected element by element: a plain vector when the sources are known whole,
+/// elements known in part (PartialDims) when some source is known only in part, so the common
+/// path converts nothing.
+class Collect {
+ public:
+  Collect(bool partial, std::size_t n) : partial_(partial) {
+    if (partial_) some_.reserve(n);
+    else all_.reserve(n);
+  }
+  /// Adds an element; false (adding nothing) when it is not known and the contents must be whole.
+  [[nodiscard]] bool push(std::optional<DimExpr> e) {
+    if (partial_) {
+      some_.push_back(std::move(e));
+      return true;
+    }
+    if (!e) return false;
+    all_.push_back(std::move(*e));
+    return true;
+  }
+  [[nodiscard]] std::size_t size() const { return partial_ ? some_.size() : all_.size(); }
+  /// Sets them as output i's contents (InferContext::set_output_value / set_output_elements).
+  void set(InferContext& c, std::size_t i = 0) {
+    if (partial_) c.set_output_elements(i, std::move(some_));
+    else c.set_output_value(i, std::move(all_));
+  }
+
+ private:
+  bool partial_;
+  Dims all_;
+  PartialDims some_;
+};
+
 }  // namespace oxir::infer::ops

@@ -133,17 +133,9 @@ inline std::optional<std::size_t> broadcast_len(std::span<const Elems> vs) {
     if (v.size() == 0 && n != 0) return std::nullopt;
   return n;
 }
-/// Sets output 0's contents: all of them, or (when an input was known only in part) those known.
-inline void set_elements(InferContext& c, PartialDims v, bool partial) {
-  if (!partial) {
-    Dims all;
-    all.reserve(v.size());
-    for (auto& e : v) all.push_back(std::move(*e));
-    return set_values(c, std::move(all));
-  }
-  auto n = output_count(c);
-  if (!n || *n != v.size()) return;
-  c.set_output_elements(0, std::move(v));
+/// Sets output 0's contents when their count is the output's.
+inline void set_collected(InferContext& c, Collect& out) {
+  if (auto n = output_count(c); n && *n == out.size()) out.set(c);
 }
 
 /// Applies f element by element (left fold) to the broadcast contents of inputs `idx` (two or
@@ -165,8 +157,7 @@ inline void propagate(InferContext& c, std::span<const std::size_t> idx, BinFn f
     }
     auto n = broadcast_len(ps);
     if (!n) return;
-    PartialDims out;
-    out.reserve(*n);
+    Collect out(partial, *n);
     for (std::size_t k = 0; k < *n; ++k) {
       const DimExpr* first = ps[0].get(k);
       std::optional<DimExpr> acc;
@@ -174,12 +165,11 @@ inline void propagate(InferContext& c, std::span<const std::size_t> idx, BinFn f
       for (std::size_t j = 1; j < ps.size() && acc; ++j) {
         const DimExpr* b = ps[j].get(k);
         auto r = b ? f(*acc, c.resolve(*b), c) : std::nullopt;
-        if (!r && !partial) return;
         acc = r ? std::optional<DimExpr>(c.resolve(*r)) : std::nullopt;
       }
-      out.push_back(std::move(acc));
+      if (!out.push(std::move(acc))) return;
     }
-    set_elements(c, std::move(out), partial);
+    set_collected(c, out);
   } catch (const Error&) {
     // overflow etc.: contents unknown
   }
@@ -190,16 +180,13 @@ inline void propagate_unary(InferContext& c, UnFn f) {
   try {
     auto v = elems(c, 0);
     if (!v) return;
-    const bool partial = v->some != nullptr;
-    PartialDims out;
-    out.reserve(v->size());
+    Collect out(v->some != nullptr, v->size());
     for (std::size_t k = 0; k < v->size(); ++k) {
       const DimExpr* e = v->get(k);
       auto r = e ? f(c.resolve(*e), c) : std::nullopt;
-      if (!r && !partial) return;
-      out.push_back(r ? std::optional<DimExpr>(c.resolve(*r)) : std::nullopt);
+      if (!out.push(r ? std::optional<DimExpr>(c.resolve(*r)) : std::nullopt)) return;
     }
-    set_elements(c, std::move(out), partial);
+    set_collected(c, out);
   } catch (const Error&) {
   }
 }
@@ -593,11 +580,10 @@ inline void where_rule(InferContext& c) {
   try {
     auto cv = elems(c, 0), xv = elems(c, 1), yv = elems(c, 2);
     if (!cv || !xv || !yv) return;
-    const bool partial = cv->some || xv->some || yv->some;
     const Elems all[] = {*cv, *xv, *yv};
     auto n = broadcast_len(all);
     if (!n) return;
-    PartialDims out;
+    Collect out(cv->some || xv->some || yv->some, *n);
     for (std::size_t k = 0; k < *n; ++k) {
       const DimExpr* cond = cv->get(k);
       const DimExpr* x = xv->get(k);
@@ -609,10 +595,9 @@ inline void where_rule(InferContext& c) {
       } else if (x && y && c.resolve(*x) == c.resolve(*y)) {
         pick = c.resolve(*x);  // either way the same
       }
-      if (!pick && !partial) return;
-      out.push_back(std::move(pick));
+      if (!out.push(std::move(pick))) return;
     }
-    set_elements(c, std::move(out), partial);
+    set_collected(c, out);
   } catch (const Error&) {
   }
 }

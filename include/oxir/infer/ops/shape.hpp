@@ -484,19 +484,18 @@ inline void rule_transpose(InferContext& c) {
     od.push_back(f->dims[static_cast<std::size_t>(i)]);
     os.push_back(stride[static_cast<std::size_t>(i)]);
   }
-  PartialDims val;
-  val.reserve(f->size());
+  Collect val(f->part != nullptr, f->size());
   std::vector<I64> idx(static_cast<std::size_t>(r), 0);
   for (std::size_t n = 0; n < f->size(); ++n) {
     I64 off = 0;
     for (std::size_t k = 0; k < idx.size(); ++k) off += idx[k] * os[k];
-    val.push_back(f->at(c, static_cast<std::size_t>(off)));
+    (void)val.push(f->at(c, static_cast<std::size_t>(off)));
     for (std::size_t k = idx.size(); k-- > 0;) {
       if (++idx[k] < od[k]) break;
       idx[k] = 0;
     }
   }
-  c.set_output_elements(0, std::move(val));
+  val.set(c);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -547,23 +546,25 @@ inline void rule_concat(InferContext& c) {
   if (all_known && *rank == 1) {
     // The contents, as far as they are known: an input without contents but of known length
     // (a size computed from data, say) leaves that many elements undetermined.
-    PartialDims val;
+    bool partial = false;
+    for (std::size_t i = 0; i < c.input_count() && !partial; ++i) partial = !c.input_value(i);
+    Collect val(partial, 0);
     for (std::size_t i = 0; i < c.input_count(); ++i) {
       // Sizes are checked before copying: many inputs (or one input repeated) could otherwise
       // build a value far larger than the model (5,000 inputs of 1,000 elements from an 8 KB file).
       if (const Dims* v = c.input_value(i)) {
         if (val.size() + v->size() > kMaxSymbolicElements) return;
-        for (const auto& e : *v) val.emplace_back(c.resolve(e));
+        for (const auto& e : *v) (void)val.push(c.resolve(e));
       } else if (const PartialDims* p = c.input_partial_value(i)) {
         if (val.size() + p->size() > kMaxSymbolicElements) return;
-        for (const auto& e : *p) val.push_back(e ? std::optional<DimExpr>(c.resolve(*e)) : std::nullopt);
+        for (const auto& e : *p) (void)val.push(e ? std::optional<DimExpr>(c.resolve(*e)) : std::nullopt);
       } else {
         const auto len = c.resolve((*c.input_shape(i))[0]).const_value();
         if (!len || *len < 0 || val.size() + static_cast<std::size_t>(*len) > kMaxSymbolicElements) return;
-        val.resize(val.size() + static_cast<std::size_t>(*len));
+        for (I64 k = 0; k < *len; ++k) (void)val.push(std::nullopt);
       }
     }
-    c.set_output_elements(0, std::move(val));
+    val.set(c);
   }
 }
 
@@ -833,21 +834,20 @@ inline void rule_slice(InferContext& c) {
   }
   std::size_t total = 1;
   for (const auto& k : keep) total *= k.size();
-  PartialDims val;
-  val.reserve(total);
+  Collect val(f->part != nullptr, total);
   if (total > 0) {
     std::vector<std::size_t> idx(keep.size(), 0);
     for (std::size_t n = 0; n < total; ++n) {
       I64 off = 0;
       for (std::size_t a = 0; a < keep.size(); ++a) off = off * f->dims[a] + keep[a][idx[a]];
-      val.push_back(f->at(c, static_cast<std::size_t>(off)));
+      (void)val.push(f->at(c, static_cast<std::size_t>(off)));
       for (std::size_t a = keep.size(); a-- > 0;) {
         if (++idx[a] < keep[a].size()) break;
         idx[a] = 0;
       }
     }
   }
-  c.set_output_elements(0, std::move(val));
+  val.set(c);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -878,15 +878,15 @@ inline void rule_gather(InferContext& c) {
   auto ind = c.input_ints(1);
   if (!ind || ind->size() > kMaxSymbolicElements) return;
   const I64 n = static_cast<I64>(v ? v->size() : p->size());
-  PartialDims val;
+  Collect val(p != nullptr, ind->size());
   for (auto k : *ind) {
     if (k < -n || k >= n) c.fail("index " + std::to_string(k) + " out of range");
     if (k < 0) k += n;
     const auto j = static_cast<std::size_t>(k);
-    if (v) val.emplace_back(c.resolve((*v)[j]));
-    else val.push_back((*p)[j] ? std::optional<DimExpr>(c.resolve(*(*p)[j])) : std::nullopt);
+    (void)val.push(v ? std::optional<DimExpr>(c.resolve((*v)[j]))
+                     : (*p)[j] ? std::optional<DimExpr>(c.resolve(*(*p)[j])) : std::nullopt);
   }
-  c.set_output_elements(0, std::move(val));
+  val.set(c);
 }
 
 inline void rule_gather_elements(InferContext& c) {
