@@ -7472,6 +7472,10 @@ struct ValueType {
   std::shared_ptr<const ValueType> inner;    ///< sequence/optional element type, map value type
   /// Domain and name of an opaque type (held apart: types are moved often, opaque ones are rare).
   std::shared_ptr<const std::pair<std::string, std::string>> opaque;
+  /// Sequence: every element has exactly the element type's sizes (SplitToSequence into equal
+  /// chunks). Otherwise a fresh symbol in the element type may stand for sizes that differ
+  /// between elements, and an element taken out gets new symbols for them.
+  bool uniform = false;
 
   // ---- constructors ----
   [[nodiscard]] static ValueType unknown() { return {}; }
@@ -7531,7 +7535,7 @@ struct ValueType {
   }
 
   friend bool operator==(const ValueType& a, const ValueType& b) {
-    if (a.kind != b.kind || a.elem != b.elem || a.shape != b.shape) return false;
+    if (a.kind != b.kind || a.elem != b.elem || a.shape != b.shape || a.uniform != b.uniform) return false;
     if (a.opaque != b.opaque && (!a.opaque || !b.opaque || *a.opaque != *b.opaque)) return false;
     if (!a.inner || !b.inner) return !a.inner && !b.inner;
     return *a.inner == *b.inner;
@@ -7546,11 +7550,12 @@ struct ValueInfoState {
   /// Every element is nonzero, whatever the tensor's size: ConstantOfShape of a nonzero value,
   /// which torch (opsets 9 and 10, before Range) feeds to NonZero for arange(n).
   bool all_nonzero = false;
-  /// Contents of a 1-D integer tensor of which only some elements are known: a Concat of a
-  /// shape slice and a size computed from data (`Concat(Shape(x)[:2], Cast(Floor(H * 0.5)))`).
-  /// Set only when sym_value is not. Only rules that ask for it (InferContext::input_elements)
-  /// see it; every other rule sees no contents. Not carried into or out of subgraphs. Boxed:
-  /// states are copied and moved for every value, and these contents are rare.
+  /// Contents of an integer tensor of which only some elements are known (row-major, like
+  /// sym_value): a Concat of a shape slice and a size computed from data
+  /// (`Concat(Shape(x)[:2], Cast(Floor(H * 0.5)))`), and what Reshape/Slice/Transpose make of it.
+  /// Set only when sym_value is not. Only rules that ask for it (InferContext::input_elements,
+  /// input_partial_value) see it; every other rule sees no contents. Not carried into or out of
+  /// subgraphs. Boxed: states are copied and moved for every value, and these contents are rare.
   Box<PartialDims> partial_value;
 };
 
@@ -9431,6 +9436,8 @@ inline ValueType join_types(SymbolTable& syms, const ValueType& a, const ValueTy
     if (a.kind == ValueType::Kind::Map && a.elem != b.elem) return ValueType{};
     ValueType inner = join_types(syms, a.element(), b.element());
     out.inner = std::make_shared<const ValueType>(std::move(inner));
+    // Either sequence's elements all have its sizes, so the joined sizes hold for every element.
+    out.uniform = a.uniform && b.uniform;
   }
   return out;
 }
@@ -10029,6 +10036,7 @@ inline void Engine::refine(ValueInfoState& st, const Type& declared, const Where
     }
   } else if (t.inner && d.inner && t.inner->is_unknown()) {
     t.inner = std::move(d.inner);
+    t.uniform = false;  // the declared element type's unnamed sizes are fresh symbols
   }
 }
 
@@ -11247,19 +11255,6 @@ inline std::optional<Dims> join_values(InferContext& ctx, const std::optional<Di
   return a;
 }
 
-/// True when `t` has the same structure as `ref` with every size equal (after resolution).
-inline bool same(InferContext& ctx, const ValueType& t, const ValueType& ref) {
-  if (t.kind != ref.kind || t.elem != ref.elem) return false;
-  if (t.shape.has_value() != ref.shape.has_value()) return false;
-  if (t.shape) {
-    if (t.shape->size() != ref.shape->size()) return false;
-    for (std::size_t i = 0; i < t.shape->size(); ++i)
-      if (!(ctx.resolve((*t.shape)[i]) == ctx.resolve((*ref.shape)[i]))) return false;
-  }
-  if (t.inner || ref.inner) return same(ctx, t.element(), ref.element());
-  return true;
-}
-
 /// Fresh symbols of the carried values standing for a varying size, each with the fresh symbol
 /// the body's output has in its place (one list for all carried values of an iteration).
 using Renaming = std::vector<std::pair<std::int64_t, std::int64_t>>;
@@ -11314,6 +11309,10 @@ inline ValueType widen(InferContext& ctx, const ValueType& cur, const ValueType&
   } else if (cur.inner) {
     ValueType inner = widen(ctx, cur.element(), next.element(), changed, renamed);
     out.inner = std::make_shared<const ValueType>(std::move(inner));
+    if (cur.uniform && !next.uniform) {
+      out.uniform = false;
+      changed = true;
+    }
   }
   return out;
 }
@@ -13428,12 +13427,13 @@ inline ValueType sequence_element(InferContext& c, std::size_t i) {
 }
 
 /// One element taken out of a sequence: bare fresh symbols (which may stand for sizes that
-/// differ between elements) become new fresh symbols.
-inline ValueType refresh_element(InferContext& c, ValueType t) {
+/// differ between elements) become new fresh symbols, unless the sequence is uniform (every
+/// element has exactly those sizes).
+inline ValueType refresh_element(InferContext& c, ValueType t, bool uniform) {
   if (!t.has_shape()) return t;
   for (auto& d : *t.shape) {
     const DimExpr r = c.resolve(d);
-    if (auto s = r.as_symbol(); s && c.symbols().origin(*s) == SymbolOrigin::Fresh)
+    if (auto s = r.as_symbol(); s && !uniform && c.symbols().origin(*s) == SymbolOrigin::Fresh)
       d = c.fresh();
     else
       d = r;
@@ -13504,7 +13504,7 @@ inline void infer_sequence_at(InferContext& c) {
   check_position(c, 1);
   auto e = sequence_element(c, 0);
   if (!e.is_tensor()) c.fail("sequence elements must be tensors");
-  c.set_output(0, refresh_element(c, std::move(e)));
+  c.set_output(0, refresh_element(c, std::move(e), c.input_type(0).uniform));
 }
 
 inline void infer_sequence_insert(InferContext& c) {
@@ -13582,6 +13582,15 @@ inline void infer_concat_from_sequence(InferContext& c) {
   c.set_output(0, e.elem, std::move(out));
 }
 
+/// SplitToSequence's output: a sequence of `elem` (uniform: every element has exactly its sizes,
+/// the input's dims and equal chunks) of `count` elements if known.
+inline void set_split_output(InferContext& c, ValueType elem, bool uniform, std::optional<DimExpr> count) {
+  ValueType seq = ValueType::sequence(std::move(elem));
+  seq.uniform = uniform;
+  c.set_output(0, std::move(seq));
+  if (count) c.set_output_value(0, {*count});
+}
+
 inline void infer_split_to_sequence(InferContext& c) {
   using namespace misc_detail;
   require_opset(c, 11, "SplitToSequence");
@@ -13609,11 +13618,11 @@ inline void infer_split_to_sequence(InferContext& c) {
       out.erase(out.begin() + static_cast<std::ptrdiff_t>(a));
     else
       out[a] = DimExpr(1);
-    c.set_output(0, ValueType::sequence(ValueType::tensor(x.elem, std::move(out))));
-    return c.set_output_value(0, {dim});  // one element per index of the axis
+    return set_split_output(c, ValueType::tensor(x.elem, std::move(out)), true, dim);  // one per index
   }
   const Dims* v = c.input_value(1);
   std::optional<DimExpr> count;  // the number of elements, when known
+  bool uniform = false;          // every chunk has the same size
   if (split_rank && *split_rank == 0) {
     // Chunks of `split` elements; the last may be smaller.
     std::optional<DimExpr> chunk;
@@ -13634,6 +13643,7 @@ inline void infer_split_to_sequence(InferContext& c) {
         count = DimExpr(*dk / *sk + (*dk % *sk > 0 ? 1 : 0));  // ceil, without forming dk + sk - 1
     }
     out[a] = chunk ? *chunk : c.fresh();
+    uniform = chunk.has_value();
   } else if (split_rank && *split_rank == 1 && v) {
     if (v->empty()) c.fail("split must not be empty");
     DimExpr sum(0);
@@ -13646,6 +13656,7 @@ inline void infer_split_to_sequence(InferContext& c) {
     bool same = true;
     for (const auto& s : *v) same = same && c.resolve(s) == first;
     out[a] = same ? first : c.fresh();
+    uniform = same;
     count = DimExpr(static_cast<std::int64_t>(v->size()));
   } else {
     out[a] = c.fresh();
@@ -13654,8 +13665,7 @@ inline void infer_split_to_sequence(InferContext& c) {
       if (const auto& st = c.input_type(1); st.has_shape() && st.shape->size() == 1)
         if (auto k = c.resolve((*st.shape)[0]).const_value()) count = DimExpr(*k);
   }
-  c.set_output(0, ValueType::sequence(ValueType::tensor(x.elem, std::move(out))));
-  if (count) c.set_output_value(0, {*count});
+  set_split_output(c, ValueType::tensor(x.elem, std::move(out)), uniform, count);
 }
 
 // ============================================================================================

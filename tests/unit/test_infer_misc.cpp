@@ -89,6 +89,30 @@ TEST_CASE("Sequences end to end: SplitToSequence -> SequenceAt -> ConcatFromSequ
   CHECK(r.t("len") == "INT64[]");
 }
 
+TEST_CASE("SequenceAt of equal chunks keeps the tensor's own unknown sizes; of other sequences not") {
+  // NonZero gives [2, unk__0]; its chunks along axis 0 are all [1, unk__0] (one tensor's size),
+  // so an element taken out has that size, not a new symbol.
+  auto r = run({node("NonZero", {"x"}, {"nz"}), node("SplitToSequence", {"nz"}, {"s"}, {Attribute("axis", 0)}),
+                node("SequenceAt", {"s", "zero"}, {"e"}), node("Add", {"e", "nz"}, {"sum"})},
+               {{"x", DataType::FLOAT, {"3", "4"}}}, {ints("zero", {0}, true)});
+  CHECK(r.t("nz") == "INT64[2,unk__0]");
+  CHECK(r.t("e") == "INT64[1,unk__0]");
+  CHECK(r.t("sum") == "INT64[2,unk__0]");
+  // Chunks of 2 along an axis of 5 (the last is smaller) or of unknown split sizes: the axis
+  // differs between elements, so the element taken out gets a new symbol there.
+  auto r2 = run({node("NonZero", {"x"}, {"nz"}), node("SplitToSequence", {"nz", "two"}, {"s"}, {Attribute("axis", 1)}),
+                 node("SequenceAt", {"s", "zero"}, {"e"})},
+                {{"x", DataType::FLOAT, {"3", "4"}}}, {ints("zero", {0}, true), ints("two", {2}, true)});
+  CHECK(r2.t("s") == "seq(INT64[2,unk__1])");
+  CHECK(r2.t("e") == "INT64[2,unk__2]");
+  // A sequence built of two tensors of unknown sizes: each element has its own.
+  auto r3 = run({node("NonZero", {"x"}, {"a"}), node("NonZero", {"y"}, {"b"}), node("SequenceConstruct", {"a", "b"}, {"s"}),
+                 node("SequenceAt", {"s", "zero"}, {"e"})},
+                {{"x", DataType::FLOAT, {"3", "4"}}, {"y", DataType::FLOAT, {"5"}}}, {ints("zero", {0}, true)});
+  CHECK(r3.t("e").rfind("INT64[unk__", 0) == 0);
+  CHECK(r3.t("e") != r3.t("a"));
+}
+
 TEST_CASE("SplitToSequence: split absent, scalar, 1-D; keepdims; malformed") {
   SUBCASE("no split: chunks of 1, keepdims") {
     auto r = run({node("SplitToSequence", {"x"}, {"k"}, {Attribute("axis", 1)}),

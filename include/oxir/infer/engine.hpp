@@ -225,6 +225,8 @@ inline ValueType join_types(SymbolTable& syms, const ValueType& a, const ValueTy
     if (a.kind == ValueType::Kind::Map && a.elem != b.elem) return ValueType{};
     ValueType inner = join_types(syms, a.element(), b.element());
     out.inner = std::make_shared<const ValueType>(std::move(inner));
+    // Either sequence's elements all have its sizes, so the joined sizes hold for every element.
+    out.uniform = a.uniform && b.uniform;
   }
   return out;
 }
@@ -823,6 +825,7 @@ inline void Engine::refine(ValueInfoState& st, const Type& declared, const Where
     }
   } else if (t.inner && d.inner && t.inner->is_unknown()) {
     t.inner = std::move(d.inner);
+    t.uniform = false;  // the declared element type's unnamed sizes are fresh symbols
   }
 }
 

@@ -26,6 +26,10 @@ struct ValueType {
   std::shared_ptr<const ValueType> inner;    ///< sequence/optional element type, map value type
   /// Domain and name of an opaque type (held apart: types are moved often, opaque ones are rare).
   std::shared_ptr<const std::pair<std::string, std::string>> opaque;
+  /// Sequence: every element has exactly the element type's sizes (SplitToSequence into equal
+  /// chunks). Otherwise a fresh symbol in the element type may stand for sizes that differ
+  /// between elements, and an element taken out gets new symbols for them.
+  bool uniform = false;
 
   // ---- constructors ----
   [[nodiscard]] static ValueType unknown() { return {}; }
@@ -85,7 +89,7 @@ struct ValueType {
   }
 
   friend bool operator==(const ValueType& a, const ValueType& b) {
-    if (a.kind != b.kind || a.elem != b.elem || a.shape != b.shape) return false;
+    if (a.kind != b.kind || a.elem != b.elem || a.shape != b.shape || a.uniform != b.uniform) return false;
     if (a.opaque != b.opaque && (!a.opaque || !b.opaque || *a.opaque != *b.opaque)) return false;
     if (!a.inner || !b.inner) return !a.inner && !b.inner;
     return *a.inner == *b.inner;
@@ -100,11 +104,12 @@ struct ValueInfoState {
   /// Every element is nonzero, whatever the tensor's size: ConstantOfShape of a nonzero value,
   /// which torch (opsets 9 and 10, before Range) feeds to NonZero for arange(n).
   bool all_nonzero = false;
-  /// Contents of a 1-D integer tensor of which only some elements are known: a Concat of a
-  /// shape slice and a size computed from data (`Concat(Shape(x)[:2], Cast(Floor(H * 0.5)))`).
-  /// Set only when sym_value is not. Only rules that ask for it (InferContext::input_elements)
-  /// see it; every other rule sees no contents. Not carried into or out of subgraphs. Boxed:
-  /// states are copied and moved for every value, and these contents are rare.
+  /// Contents of an integer tensor of which only some elements are known (row-major, like
+  /// sym_value): a Concat of a shape slice and a size computed from data
+  /// (`Concat(Shape(x)[:2], Cast(Floor(H * 0.5)))`), and what Reshape/Slice/Transpose make of it.
+  /// Set only when sym_value is not. Only rules that ask for it (InferContext::input_elements,
+  /// input_partial_value) see it; every other rule sees no contents. Not carried into or out of
+  /// subgraphs. Boxed: states are copied and moved for every value, and these contents are rare.
   Box<PartialDims> partial_value;
 };
 

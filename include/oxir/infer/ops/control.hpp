@@ -28,19 +28,6 @@ inline std::optional<Dims> join_values(InferContext& ctx, const std::optional<Di
   return a;
 }
 
-/// True when `t` has the same structure as `ref` with every size equal (after resolution).
-inline bool same(InferContext& ctx, const ValueType& t, const ValueType& ref) {
-  if (t.kind != ref.kind || t.elem != ref.elem) return false;
-  if (t.shape.has_value() != ref.shape.has_value()) return false;
-  if (t.shape) {
-    if (t.shape->size() != ref.shape->size()) return false;
-    for (std::size_t i = 0; i < t.shape->size(); ++i)
-      if (!(ctx.resolve((*t.shape)[i]) == ctx.resolve((*ref.shape)[i]))) return false;
-  }
-  if (t.inner || ref.inner) return same(ctx, t.element(), ref.element());
-  return true;
-}
-
 /// Fresh symbols of the carried values standing for a varying size, each with the fresh symbol
 /// the body's output has in its place (one list for all carried values of an iteration).
 using Renaming = std::vector<std::pair<std::int64_t, std::int64_t>>;
@@ -95,6 +82,10 @@ inline ValueType widen(InferContext& ctx, const ValueType& cur, const ValueType&
   } else if (cur.inner) {
     ValueType inner = widen(ctx, cur.element(), next.element(), changed, renamed);
     out.inner = std::make_shared<const ValueType>(std::move(inner));
+    if (cur.uniform && !next.uniform) {
+      out.uniform = false;
+      changed = true;
+    }
   }
   return out;
 }

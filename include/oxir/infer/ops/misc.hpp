@@ -77,12 +77,13 @@ inline ValueType sequence_element(InferContext& c, std::size_t i) {
 }
 
 /// One element taken out of a sequence: bare fresh symbols (which may stand for sizes that
-/// differ between elements) become new fresh symbols.
-inline ValueType refresh_element(InferContext& c, ValueType t) {
+/// differ between elements) become new fresh symbols, unless the sequence is uniform (every
+/// element has exactly those sizes).
+inline ValueType refresh_element(InferContext& c, ValueType t, bool uniform) {
   if (!t.has_shape()) return t;
   for (auto& d : *t.shape) {
     const DimExpr r = c.resolve(d);
-    if (auto s = r.as_symbol(); s && c.symbols().origin(*s) == SymbolOrigin::Fresh)
+    if (auto s = r.as_symbol(); s && !uniform && c.symbols().origin(*s) == SymbolOrigin::Fresh)
       d = c.fresh();
     else
       d = r;
@@ -153,7 +154,7 @@ inline void infer_sequence_at(InferContext& c) {
   check_position(c, 1);
   auto e = sequence_element(c, 0);
   if (!e.is_tensor()) c.fail("sequence elements must be tensors");
-  c.set_output(0, refresh_element(c, std::move(e)));
+  c.set_output(0, refresh_element(c, std::move(e), c.input_type(0).uniform));
 }
 
 inline void infer_sequence_insert(InferContext& c) {
@@ -231,6 +232,15 @@ inline void infer_concat_from_sequence(InferContext& c) {
   c.set_output(0, e.elem, std::move(out));
 }
 
+/// SplitToSequence's output: a sequence of `elem` (uniform: every element has exactly its sizes,
+/// the input's dims and equal chunks) of `count` elements if known.
+inline void set_split_output(InferContext& c, ValueType elem, bool uniform, std::optional<DimExpr> count) {
+  ValueType seq = ValueType::sequence(std::move(elem));
+  seq.uniform = uniform;
+  c.set_output(0, std::move(seq));
+  if (count) c.set_output_value(0, {*count});
+}
+
 inline void infer_split_to_sequence(InferContext& c) {
   using namespace misc_detail;
   require_opset(c, 11, "SplitToSequence");
@@ -258,11 +268,11 @@ inline void infer_split_to_sequence(InferContext& c) {
       out.erase(out.begin() + static_cast<std::ptrdiff_t>(a));
     else
       out[a] = DimExpr(1);
-    c.set_output(0, ValueType::sequence(ValueType::tensor(x.elem, std::move(out))));
-    return c.set_output_value(0, {dim});  // one element per index of the axis
+    return set_split_output(c, ValueType::tensor(x.elem, std::move(out)), true, dim);  // one per index
   }
   const Dims* v = c.input_value(1);
   std::optional<DimExpr> count;  // the number of elements, when known
+  bool uniform = false;          // every chunk has the same size
   if (split_rank && *split_rank == 0) {
     // Chunks of `split` elements; the last may be smaller.
     std::optional<DimExpr> chunk;
@@ -283,6 +293,7 @@ inline void infer_split_to_sequence(InferContext& c) {
         count = DimExpr(*dk / *sk + (*dk % *sk > 0 ? 1 : 0));  // ceil, without forming dk + sk - 1
     }
     out[a] = chunk ? *chunk : c.fresh();
+    uniform = chunk.has_value();
   } else if (split_rank && *split_rank == 1 && v) {
     if (v->empty()) c.fail("split must not be empty");
     DimExpr sum(0);
@@ -295,6 +306,7 @@ inline void infer_split_to_sequence(InferContext& c) {
     bool same = true;
     for (const auto& s : *v) same = same && c.resolve(s) == first;
     out[a] = same ? first : c.fresh();
+    uniform = same;
     count = DimExpr(static_cast<std::int64_t>(v->size()));
   } else {
     out[a] = c.fresh();
@@ -303,8 +315,7 @@ inline void infer_split_to_sequence(InferContext& c) {
       if (const auto& st = c.input_type(1); st.has_shape() && st.shape->size() == 1)
         if (auto k = c.resolve((*st.shape)[0]).const_value()) count = DimExpr(*k);
   }
-  c.set_output(0, ValueType::sequence(ValueType::tensor(x.elem, std::move(out))));
-  if (count) c.set_output_value(0, {*count});
+  set_split_output(c, ValueType::tensor(x.elem, std::move(out)), uniform, count);
 }
 
 // ============================================================================================
