@@ -260,68 +260,40 @@ inline void rule_reshape(InferContext& c) {
     target_len = vector_length(c, 1);
   }
   const bool allowzero = c.opset() >= 14 && c.attr_int("allowzero", 0) != 0;
+  // Without the whole target, some entries may still be known: a positive entry is its size and
+  // a 0 copies the input's size (allowzero off) whatever the others are; the -1 entry's size
+  // depends on the unknown ones, as does an unknown entry's (it may be -1 or 0 itself).
+  std::optional<PartialDims> part;
   if (!target) {
     if (!target_len || *target_len < 0) return c.set_output(0, ValueType::tensor(elem));
-    auto part = c.input_elements(1);
+    part = c.input_elements(1);
     if (!part || static_cast<I64>(part->size()) != *target_len)
       return c.set_output(0, elem, fresh_dims(c, *target_len));
-    // Some target entries known: a positive entry is its size and a 0 copies the input's size
-    // (allowzero off) whatever the others are; the -1 entry's size depends on the unknown
-    // ones, as does an unknown entry's (it may be -1 or 0 itself).
-    const Dims* in = c.input_shape(0);
-    Dims out;
-    bool minus_one = false, zero_allowed = false;
-    for (std::size_t i = 0; i < part->size(); ++i) {
-      const auto& t = (*part)[i];
-      const auto k = t ? t->const_value() : std::nullopt;
-      if (k && *k == -1) {
-        if (minus_one) c.fail("more than one -1 in the target shape");
-        minus_one = true;
-        out.push_back(c.fresh());
-      } else if (k && *k < -1) {
-        c.fail("invalid target dimension " + std::to_string(*k));
-      } else if (k && *k == 0 && allowzero) {
-        zero_allowed = true;
-        out.push_back(DimExpr(0));
-      } else if (k && *k == 0) {
-        if (in && i >= in->size()) c.fail("target dimension 0 copies a dimension the input does not have");
-        out.push_back(in ? c.resolve((*in)[i]) : c.fresh());
-      } else {
-        out.push_back(t ? *t : c.fresh());
-      }
-    }
-    if (minus_one && zero_allowed) c.fail("allowzero with both 0 and -1 in the target shape");
-    return c.set_output(0, elem, std::move(out));
   }
+  const std::size_t entries = target ? target->size() : part->size();
   const Dims* in = c.input_shape(0);
   Dims out;
   std::optional<std::size_t> infer_at;
   bool has_zero_allow = false;
-  for (std::size_t i = 0; i < target->size(); ++i) {
-    const DimExpr& t = (*target)[i];
-    if (auto k = t.const_value()) {
-      if (*k == -1) {
-        if (infer_at) c.fail("more than one -1 in the target shape");
-        infer_at = i;
-        out.push_back(DimExpr(0));  // placeholder
-      } else if (*k < -1) {
-        c.fail("invalid target dimension " + std::to_string(*k));
-      } else if (*k == 0 && !allowzero) {
-        if (in) {
-          if (i >= in->size()) c.fail("target dimension 0 copies a dimension the input does not have");
-          out.push_back(c.resolve((*in)[i]));
-        } else {
-          out.push_back(c.fresh());
-        }
-      } else {
-        if (*k == 0) has_zero_allow = true;
-        out.push_back(t);
-      }
+  for (std::size_t i = 0; i < entries; ++i) {
+    const DimExpr* t = target ? &(*target)[i] : ((*part)[i] ? &*(*part)[i] : nullptr);
+    const auto k = t ? t->const_value() : std::nullopt;
+    if (k && *k == -1) {
+      if (infer_at) c.fail("more than one -1 in the target shape");
+      infer_at = i;
+      out.push_back(target ? DimExpr(0) : c.fresh());  // a placeholder when it can be solved below
+    } else if (k && *k < -1) {
+      c.fail("invalid target dimension " + std::to_string(*k));
+    } else if (k && *k == 0 && !allowzero) {
+      if (in && i >= in->size()) c.fail("target dimension 0 copies a dimension the input does not have");
+      out.push_back(in ? c.resolve((*in)[i]) : c.fresh());
     } else {
-      out.push_back(t);
+      if (k && *k == 0) has_zero_allow = true;
+      out.push_back(t ? *t : c.fresh());
     }
   }
   if (infer_at && has_zero_allow) c.fail("allowzero with both 0 and -1 in the target shape");
+  if (!target) return c.set_output(0, elem, std::move(out));
   if (in) {
     const DimExpr total = product(c, *in, 0, in->size());
     DimExpr known(1);
