@@ -11123,7 +11123,7 @@ inline Dims InferContext::broadcast(std::span<const Dims* const> shapes) const {
         bool has_a = false;
         for (const auto& x : *f.args) {
           if (x == a) has_a = true;
-          else if (auto k = x.const_value(); !k || *k < 1) return false;
+          else if (auto v = x.const_value(); !v || *v < 1) return false;
         }
         return has_a;
       };
@@ -12356,7 +12356,7 @@ inline void where_rule(InferContext& c) {
       auto b = cond ? as_bool(c.resolve(*cond)) : std::nullopt;
       std::optional<DimExpr> pick;
       if (b) {
-        if (const DimExpr* e = *b ? x : y) pick = c.resolve(*e);
+        if (const DimExpr* chosen = *b ? x : y) pick = c.resolve(*chosen);
       } else if (x && y && c.resolve(*x) == c.resolve(*y)) {
         pick = c.resolve(*x);  // either way the same
       }

@@ -1912,7 +1912,7 @@ inline Dims InferContext::broadcast(std::span<const Dims* const> shapes) const {
         bool has_a = false;
         for (const auto& x : *f.args) {
           if (x == a) has_a = true;
-          else if (auto k = x.const_value(); !k || *k < 1) return false;
+          else if (auto v = x.const_value(); !v || *v < 1) return false;
         }
         return has_a;
       };

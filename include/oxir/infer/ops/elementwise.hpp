@@ -591,7 +591,7 @@ inline void where_rule(InferContext& c) {
       auto b = cond ? as_bool(c.resolve(*cond)) : std::nullopt;
       std::optional<DimExpr> pick;
       if (b) {
-        if (const DimExpr* e = *b ? x : y) pick = c.resolve(*e);
+        if (const DimExpr* chosen = *b ? x : y) pick = c.resolve(*chosen);
       } else if (x && y && c.resolve(*x) == c.resolve(*y)) {
         pick = c.resolve(*x);  // either way the same
       }
