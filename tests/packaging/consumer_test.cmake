@@ -59,7 +59,7 @@ elseif(MODE STREQUAL "add_subdirectory")
 elseif(MODE STREQUAL "single_header")
   # (c) the single header, a plain compiler call; range-v3 comes from the system include path.
   set(app "${WORK_DIR}/app")
-  run("${CXX}" -std=c++20 -O1 -Wall -Wextra -Wpedantic -Werror -DOXIR_CONSUMER_SINGLE_HEADER
+  run("${CXX}" -std=c++20 -O1 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion -Werror -DOXIR_CONSUMER_SINGLE_HEADER
       -I "${OXIR_SOURCE_DIR}/single_include" "${consumer_src}/main.cpp" -o "${app}")
 else()
   message(FATAL_ERROR "unknown MODE '${MODE}'")
