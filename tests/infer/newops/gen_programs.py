@@ -5,8 +5,9 @@ Shape/Gather/Slice/arithmetic/Concat/Where and consumed by Reshape/Expand/Consta
 broadcasting against input dims that are 1 at some bindings, pools, pads and slices applied to
 derived sizes.
 
-Each program imports one of opsets 11, 13, 15, 17 and 18 and writes every operator in the form of
-that version (axes as attributes or inputs, Split sizes, Resize's roi/scales, Shape start/end).
+Each program imports one of opsets 11, 13, 15, 17, 18, 21 and 23 and writes every operator in the
+form of that version (axes as attributes or inputs, Split sizes, Resize's roi/scales, Shape
+start/end).
 Every value a program computes is also a graph output, so verify_newops.py checks all of them, not
 only the last. The generator tracks each value's concrete shape at every binding (and the contents
 of small int64 tensors) only to choose operands and attributes that are valid at all bindings; the
@@ -30,7 +31,7 @@ PARAMS = {
 }
 MAX_ELEMS = 200_000
 OPSET = 18
-OPSETS = [11, 13, 15, 17, 18, 18, 18]  # per program: the attribute/input forms of each version
+OPSETS = [11, 13, 15, 17, 18, 18, 21, 23]  # per program: the attribute/input forms of each version
 
 
 def _attr_ref(name, ref):
