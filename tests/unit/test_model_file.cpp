@@ -273,6 +273,20 @@ TEST_CASE("hostile external data: path leaving the folder with ..") {
             ": graph.initializer[0] \"E\".external_data: location \"../secret.bin\" leaves the model's folder");
 }
 
+TEST_CASE("hostile external data: a NUL in the location") {
+  // Read as a C string, "d.bin\0../x" would open d.bin: a file the entry does not name.
+  TempDir dir;
+  write_all(dir.path / "d.bin", std::string(12, 'x'));
+  save_model(external_model({{"location", std::string("d.bin\0../x", 10), {}, {}}}), dir.path / "m.onnx");
+  CHECK(load_error(dir.path / "m.onnx") ==
+        (dir.path / "m.onnx").string() + ": graph.initializer[0] \"E\".external_data: location holds a NUL byte");
+  save_model(external_model({{"location", std::string("d.bin\0", 6), {}, {}}}), dir.path / "m2.onnx");
+  CHECK(load_error(dir.path / "m2.onnx").find("location holds a NUL byte") != std::string::npos);
+  // The same file named plainly loads.
+  save_model(external_model({{"location", "d.bin", {}, {}}}), dir.path / "m3.onnx");
+  CHECK(load_error(dir.path / "m3.onnx") == "no error");
+}
+
 TEST_CASE("hostile external data: absolute path") {
   TempDir dir;
   save_model(external_model({{"location", "/etc/passwd", {}, {}}}), dir.path / "m.onnx");

@@ -138,6 +138,8 @@ struct ExternalLocation {
   namespace fs = std::filesystem;
   auto location = find_entry(t.external_data, "location");
   if (!location || location->empty()) throw Error("external_data", "no location");
+  // The file system would stop at a NUL and open another file than the one named.
+  if (location->find('\0') != std::string_view::npos) throw Error("external_data", "location holds a NUL byte");
   auto number = [&](std::string_view key) -> std::optional<std::uint64_t> {
     auto v = find_entry(t.external_data, key);
     if (!v) return std::nullopt;
