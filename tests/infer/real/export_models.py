@@ -1098,6 +1098,41 @@ class PadToLongestModel(nn.Module):
         return F.pad(x, (0, 0, 0, m - x.size(1))), F.pad(x, (1, m))
 
 
+class AdvancedIndexingModel(nn.Module):
+    """Indexing with tensors on x [batch, seq, 6], ids [batch, seq] and index vectors idx [K] and
+    idx2 [P, Q]: CLIP-style pooling x[arange(B), ids.argmax(-1)], x[:, idx], x[idx, idx], x[idx2],
+    torch.gather along the sequence, an index_put of zeros, narrow by a computed length, a view
+    splitting the last axis, and stack + flatten interleaving two copies."""
+
+    def forward(self, x, ids, idx, idx2):
+        b = x.shape[0]
+        pooled = x[torch.arange(b), ids.argmax(-1)]
+        g = torch.gather(x, 1, ids.unsqueeze(-1).expand(-1, -1, x.shape[2]))
+        y = x.clone()
+        y[:, idx] = 0.0
+        return (pooled, x[:, idx], x[idx, idx], x[idx2], g, y, x.narrow(1, 1, x.shape[1] - 2),
+                x.view(x.shape[0], x.shape[1], 2, -1), torch.stack([x, x], dim=2).flatten(1, 2))
+
+
+class MiscOpsModel(nn.Module):
+    """Assorted torch functions on x [batch, seq, 6] and y [batch, S, 6], and an EmbeddingBag on
+    ids [L] with offsets [NB] (exported as a Loop over the bags): glu over the sequence, diagonal,
+    cdist, std, logsumexp, normalize, cosine_similarity, baddbmm, tril with an offset, new_ones of
+    a size, pixel_unshuffle and scatter_add."""
+
+    def __init__(self):
+        super().__init__()
+        self.bag = nn.EmbeddingBag(10, 4, mode="sum")
+
+    def forward(self, x, y, ids, offs):
+        return (F.glu(x, dim=1), torch.diagonal(x, dim1=1, dim2=2), torch.cdist(x, y), x.std(1),
+                torch.logsumexp(x, -1), F.normalize(x, dim=-1), F.cosine_similarity(x[:, :1], x, dim=-1),
+                x.transpose(1, 2).flip(2), torch.baddbmm(x[:, :, :1], x, x.transpose(1, 2)[:, :, :1]),
+                torch.tril(x, diagonal=-1), x.new_ones(x.shape[-1]),
+                F.pixel_unshuffle(x.unsqueeze(1).repeat(1, 1, 2, 2), 2), self.bag(ids, offs),
+                torch.scatter_add(x, 1, torch.zeros_like(x, dtype=torch.long), x))
+
+
 def export(model, name, args, input_names, output_names, dynamic_axes, opset, bindings, fills, out_dir,
            max_bytes=2 * 1024 * 1024, functions=None):
     model.eval()
@@ -1347,6 +1382,24 @@ def main():
            ["seq_padded", "feat_padded"], {"x": {0: "batch", 1: "seq"}, "lengths": {0: "batch"}}, 14,
            [{"batch": 1, "seq": 5}, {"batch": 2, "seq": 7}, {"batch": 3, "seq": 2}],
            {"lengths": {"int_range": [1, 6]}}, out_dir)
+
+    export(AdvancedIndexingModel(), "advanced_indexing",
+           (torch.randn(2, 7, 6), torch.randint(0, 5, (2, 7)), torch.tensor([0, 1, 1]),
+            torch.tensor([[0, 1], [1, 0], [0, 0]])),
+           ["x", "ids", "idx", "idx2"], ["pooled", "cols", "pair", "grid", "g", "y", "nar", "split", "inter"],
+           {"x": {0: "batch", 1: "seq"}, "ids": {0: "batch", 1: "seq"}, "idx": {0: "K"}, "idx2": {0: "P", 1: "Q"}},
+           14,
+           [{"batch": 2, "seq": 5, "K": 1, "P": 1, "Q": 2}, {"batch": 3, "seq": 8, "K": 2, "P": 3, "Q": 1},
+            {"batch": 4, "seq": 11, "K": 3, "P": 2, "Q": 2}],
+           {"ids": {"int_range": [0, 5]}, "idx": {"int_range": [0, 2]}, "idx2": {"int_range": [0, 2]}}, out_dir)
+
+    export(MiscOpsModel(), "misc_ops",
+           (torch.randn(2, 8, 6), torch.randn(2, 5, 6), torch.randint(0, 10, (9,)), torch.tensor([0, 3, 5])),
+           ["x", "y", "ids", "offs"], [f"o{i}" for i in range(14)],
+           {"x": {0: "batch", 1: "seq"}, "y": {0: "batch", 1: "S"}, "ids": {0: "L"}, "offs": {0: "NB"}}, 14,
+           [{"batch": 1, "seq": 6, "S": 3, "L": 9, "NB": 1}, {"batch": 2, "seq": 8, "S": 7, "L": 12, "NB": 1},
+            {"batch": 3, "seq": 12, "S": 2, "L": 5, "NB": 1}],
+           {"ids": {"int_range": [0, 10]}, "offs": {"int_range": [0, 1]}}, out_dir)
 
     export_torchvision(out_dir)
 
