@@ -16520,22 +16520,18 @@ inline void resize_like(InferContext& c, std::size_t scales_i, std::optional<std
     if (policy != "stretch" && policy != "not_larger" && policy != "not_smaller")
       c.fail("unknown keep_aspect_ratio_policy '" + policy + "'");
     const Dims* v = c.input_value(*sizes_i);
-    if (!v) {
-      // Sizes of which only some are known (a Concat of the batch and channel dims and sizes
-      // computed in floats) set their axes when stretching.
-      auto part = policy == "stretch" ? c.input_elements(*sizes_i) : std::nullopt;
+    if (!v || policy == "stretch") {
+      // Stretching sets each axis to its size. Sizes of which only some are known (a Concat of
+      // the batch and channel dims and sizes computed in floats) set the axes whose size is
+      // known; the others, and every axis under another policy, get fresh symbols.
+      std::optional<PartialDims> part;
+      if (!v && policy == "stretch") part = c.input_elements(*sizes_i);
       if (part && part->size() != ax.size()) part.reset();
       for (std::size_t i = 0; i < ax.size(); ++i) {
-        const std::optional<DimExpr>* d = part ? &(*part)[i] : nullptr;
-        if (d && *d)
-          if (auto k = (*d)->const_value(); k && *k < 0) c.fail("sizes must not be negative");
-        out[static_cast<std::size_t>(ax[i])] = d && *d ? **d : c.fresh();
-      }
-    } else if (policy == "stretch") {
-      for (std::size_t i = 0; i < ax.size(); ++i) {
-        const DimExpr d = R(c, (*v)[i]);
-        if (auto k = d.const_value(); k && *k < 0) c.fail("sizes must not be negative");
-        out[static_cast<std::size_t>(ax[i])] = d;
+        const std::optional<DimExpr> d = v ? std::optional<DimExpr>(R(c, (*v)[i])) : part ? (*part)[i] : std::nullopt;
+        if (d)
+          if (auto k = d->const_value(); k && *k < 0) c.fail("sizes must not be negative");
+        out[static_cast<std::size_t>(ax[i])] = d ? *d : c.fresh();
       }
     } else {
       // ONNX Runtime ignores the policy when `axes` has negative entries (the input sizes come
