@@ -14,6 +14,9 @@ Sources (facts, not code):
     documentation; each type set is what ONNX Runtime 1.30's loader accepts for that parameter
     (scripts/probe_ort_types.py). These rows do not move kTypeTableNewest: other operators may
     have changed in those opsets, so models of opsets 22+ are still checked in widened mode.
+  - scripts/data/onnx_schemas_experimental.json: the experimental operators ONNX 1.5 removed
+    (Affine, Crop, ImageScaler, ...: version 1, deprecated from 10) as ONNX Runtime 1.30 still
+    defines them (its deprecated-operator schemas), and ConstantFill as onnx 1.4 defined it.
 
 Run with Debian's interpreter:  /usr/bin/python3 scripts/gen_type_constraints.py
 The output is committed; CI does not run this script.
@@ -38,6 +41,7 @@ ROOT = os.path.dirname(HERE)
 OUT = os.path.join(ROOT, "include", "oxir", "infer", "type_constraints_data.hpp")
 NEWER = os.path.join(HERE, "data", "onnx_schemas_newer.json")
 PROBED = os.path.join(HERE, "data", "onnx_schemas_probed.json")
+EXPERIMENTAL = os.path.join(HERE, "data", "onnx_schemas_experimental.json")
 
 ELEM = {"float": 1, "uint8": 2, "int8": 3, "uint16": 4, "int16": 5, "int32": 6, "int64": 7, "string": 8,
         "bool": 9, "float16": 10, "double": 11, "uint32": 12, "uint64": 13, "complex64": 14, "complex128": 15,
@@ -123,6 +127,9 @@ def from_newer(path=NEWER):
     rows = []
     with open(path) as f:
         for e in json.load(f):
+            if e.get("deprecated"):
+                rows.append((DOMAINS[e["domain"]], e["op"], int(e["since_version"]), True, [], [], {}))
+                continue
             cons = {k: list(v) for k, v in e["constraints"].items()}
             rows.append((DOMAINS[e["domain"]], e["op"], int(e["since_version"]), False,
                          e["inputs"], e["outputs"], cons))
@@ -134,8 +141,9 @@ def main():
     old = from_onnx()
     newer = from_newer()
     probed = from_newer(PROBED)
+    experimental = from_newer(EXPERIMENTAL)
     have = {(d, n, v) for d, n, v, *_ in old}
-    rows = old + [r for r in newer + probed if (r[0], r[1], r[2]) not in have]
+    rows = old + [r for r in newer + probed + experimental if (r[0], r[1], r[2]) not in have]
     rows.sort(key=lambda r: (r[1], r[0], r[2]))
     newest = {0: 17, 1: 3, 2: 1}
     for d, n, v, *_ in newer:

@@ -8209,6 +8209,8 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"Add", 7, 0, "T T>T|T=t3cc2"},
     {"Add", 13, 0, "T T>T|T=t13cc2"},
     {"Add", 14, 0, "T T>T|T=t13cfe"},
+    {"Affine", 1, 0, "T>T|T=tc02"},
+    {"Affine", 10, 0, ""},
     {"AffineGrid", 20, 0, "T1 T2>T1|T1=t10c02,T2=t80"},
     {"And", 1, 0, "T T>T1|T=t200,T1=t200"},
     {"And", 7, 0, "T T>T1|T=t200,T1=t200"},
@@ -8282,6 +8284,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"Constant", 13, 0, ">T|T=t1fffe"},
     {"Constant", 19, 0, ">T|T=t1ffffe"},
     {"Constant", 21, 0, ">T|T=t7ffffe"},
+    {"ConstantFill", 1, 0, "T1?>T2|T1=t2c2,T2=t2c2"},
     {"ConstantOfShape", 9, 0, "T1>T2|T1=t80,T2=t3efe"},
     {"ConstantOfShape", 20, 0, "T1>T2|T1=t80,T2=t1f3efe"},
     {"ConstantOfShape", 21, 0, "T1>T2|T1=t80,T2=t7f3efe"},
@@ -8292,6 +8295,8 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"ConvTranspose", 11, 0, "T T T?>T|T=tc02"},
     {"Cos", 7, 0, "T>T|T=tc02"},
     {"Cosh", 9, 0, "T>T|T=tc02"},
+    {"Crop", 1, 0, "T>T|T=tc02"},
+    {"Crop", 10, 0, ""},
     {"CumSum", 11, 0, "T T2>T|T=t38c2,T2=tc0"},
     {"CumSum", 14, 0, "T T2>T|T=t13cc2,T2=tc0"},
     {"DFT", 17, 0, "T1 T2?>T1|T1=t10c02,T2=tc0"},
@@ -8318,6 +8323,8 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"Dropout", 12, 0, "T T1? T2?>T T2?|T=tc02,T1=tc02,T2=t200"},
     {"Dropout", 13, 0, "T T1? T2?>T T2?|T=t10c02,T1=tc02,T2=t200"},
     {"DynamicQuantizeLinear", 11, 0, "T1>T2 =t2 T2|T1=t2,T2=t4"},
+    {"DynamicSlice", 1, 0, "T Tind Tind Tind?>T|T=tfffe,Tind=tc0"},
+    {"DynamicSlice", 10, 0, ""},
     {"Einsum", 12, 0, "T*>T|T=t3cfe"},
     {"Elu", 1, 0, "T>T|T=tc02"},
     {"Elu", 6, 0, "T>T|T=tc02"},
@@ -8347,6 +8354,8 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"GRU", 3, 0, "T T T T? T1? T?>T? T?|T=tc02,T1=t40"},
     {"GRU", 7, 0, "T T T T? T1? T?>T? T?|T=tc02,T1=t40"},
     {"GRU", 14, 0, "T T T T? T1? T?>T? T?|T=tc02,T1=t40"},
+    {"GRUUnit", 1, 0, "T T T T>T|T=tc02"},
+    {"GRUUnit", 10, 0, ""},
     {"Gather", 1, 0, "T Tind>T|T=tfffe,Tind=tc0"},
     {"Gather", 11, 0, "T Tind>T|T=tfffe,Tind=tc0"},
     {"Gather", 13, 0, "T Tind>T|T=t1fffe,Tind=tc0"},
@@ -8362,6 +8371,8 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"Gemm", 9, 0, "T T T>T|T=t3cc2"},
     {"Gemm", 11, 0, "T T T?>T|T=t3cc2"},
     {"Gemm", 13, 0, "T T T?>T|T=t13cc2"},
+    {"GivenTensorFill", 1, 0, "T?>T|T=tc02"},
+    {"GivenTensorFill", 10, 0, ""},
     {"GlobalAveragePool", 1, 0, "T>T|T=tc02"},
     {"GlobalLpPool", 1, 0, "T>T|T=tc02"},
     {"GlobalLpPool", 2, 0, "T>T|T=tc02"},
@@ -8398,6 +8409,8 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"If", 19, 0, "B>V+|V=t1ffffes1ffffeo1ffffeq1fffe,B=t200"},
     {"If", 21, 0, "B>V+|V=t7ffffes7ffffeo7ffffeq1fffe,B=t200"},
     {"ImageDecoder", 20, 0, "T1>T2|T1=t4,T2=t4"},
+    {"ImageScaler", 1, 0, "T>T|T=tc02"},
+    {"ImageScaler", 10, 0, ""},
     {"Imputer", 1, 1, "T>T|T=t8c2"},
     {"InstanceNormalization", 1, 0, "T T T>T|T=tc02"},
     {"InstanceNormalization", 6, 0, "T T T>T|T=tc02"},
@@ -8464,6 +8477,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"Mean", 6, 0, "T*>T|T=tc02"},
     {"Mean", 8, 0, "T*>T|T=tc02"},
     {"Mean", 13, 0, "T*>T|T=t10c02"},
+    {"MeanVarianceNormalization", 1, 0, "T>T|T=tc02"},
     {"MeanVarianceNormalization", 9, 0, "T>T|T=tc02"},
     {"MeanVarianceNormalization", 13, 0, "T>T|T=t10c02"},
     {"MelWeightMatrix", 17, 0, "T1 T1 T1 T2 T2>T3|T1=tc0,T2=t10c02,T3=t13cfe"},
@@ -8515,6 +8529,8 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"Pad", 18, 0, "T =t80 T? Tind?>T|T=t1fffe,Tind=tc0"},
     {"Pad", 19, 0, "T =t80 T? Tind?>T|T=t1fffe,Tind=tc0"},
     {"Pad", 21, 0, "T =t80 T? Tind?>T|T=t7ffffe,Tind=tc0"},
+    {"ParametricSoftplus", 1, 0, "T>T|T=tc02"},
+    {"ParametricSoftplus", 10, 0, ""},
     {"Pow", 1, 0, "T T>T|T=tc02"},
     {"Pow", 7, 0, "T T>T|T=tc02"},
     {"Pow", 12, 0, "T T1>T|T=tcc2,T1=t3cfe"},
@@ -8606,6 +8622,10 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"STFT", 17, 0, "T1 T2 T1? T2?>T1|T1=t10c02,T2=tc0"},
     {"SVMClassifier", 1, 1, "T1>T2 =t2|T1=t8c2,T2=t180"},
     {"SVMRegressor", 1, 1, "T>=t2|T=t8c2"},
+    {"Scale", 1, 0, "T>T|T=tc02"},
+    {"Scale", 10, 0, ""},
+    {"ScaledTanh", 1, 0, "T>T|T=tc02"},
+    {"ScaledTanh", 10, 0, ""},
     {"Scaler", 1, 1, "T>=t2|T=t8c2"},
     {"Scan", 8, 0, "I? V+>V+|I=t80,V=tfffe"},
     {"Scan", 9, 0, "V+>V+|V=tfffe"},
@@ -8694,6 +8714,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"Tanh", 13, 0, "T>T|T=t10c02"},
     {"TensorScatter", 24, 0, "T T =t80?>T|T=t1fffffe"},
     {"TfIdfVectorizer", 9, 0, "T>T1|T=t1c0,T1=t2"},
+    {"ThresholdedRelu", 1, 0, "T>T|T=tc02"},
     {"ThresholdedRelu", 10, 0, "T>T|T=tc02"},
     {"Tile", 1, 0, "T T T>T|T=tc02,T1=t80"},
     {"Tile", 6, 0, "T T1>T|T=tfffe,T1=t80"},
@@ -12523,7 +12544,9 @@ inline void register_elementwise_ops(OpRegistry& r) {
   for (const char* op :
        {"Sqrt", "Reciprocal", "Exp", "Log", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh",
         "Acosh", "Atanh", "Erf", "LeakyRelu", "Elu", "Selu", "Celu", "Sigmoid", "HardSigmoid", "HardSwish", "Softplus",
-        "Softsign", "Tanh", "ThresholdedRelu", "Mish", "Shrink", "Swish"})
+        "Softsign", "Tanh", "ThresholdedRelu", "Mish", "Shrink", "Swish",
+        // Experimental operators removed from ONNX in opset 10, still in opset 1-9 models.
+        "Affine", "ScaledTanh", "ParametricSoftplus", "Scale"})
     r.add("", op, &unary_rule<Un::Plain>);
   for (const char* op : {"Floor", "Ceil", "Round"}) r.add("", op, &unary_rule<Un::IntegralSame>);
   r.add("", "Neg", &unary_rule<Un::Neg>);
@@ -12995,6 +13018,12 @@ inline void rule_lrn(InferContext& c) {
 
 inline void rule_mvn(InferContext& c) {
   require_inputs(c, 1, 1);
+  // Before opset 9 the experimental MeanVarianceNormalization-1: across_channels and
+  // normalize_variance instead of axes, any rank.
+  if (c.opset() < 9) {
+    c.set_output(0, like_input(c, 0, c.input_elem(0)));
+    return;
+  }
   const auto axes = c.attr_ints("axes").value_or(std::vector<std::int64_t>{0, 2, 3});
   if (auto r = c.input_rank(0))
     for (auto a : axes) (void)c.normalize_axis(a, *r, "axes entry");
@@ -15214,9 +15243,10 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
   return max_of(DimExpr(0), ceil_div(s - e, DimExpr(k)));
 }
 
-inline void rule_slice(InferContext& c) {
-  const bool inputs = c.opset() >= 10;
-  require_inputs(c, inputs ? 3 : 1, inputs ? 5 : 1);
+/// Slice. `inputs`: starts, ends, axes and steps are inputs (Slice-10 and later; DynamicSlice,
+/// which has no steps, passes `max_inputs` 4), else attributes (Slice-1).
+inline void slice_rule(InferContext& c, bool inputs, std::size_t max_inputs) {
+  require_inputs(c, inputs ? 3 : 1, inputs ? max_inputs : 1);
   const DataType elem = c.input_elem(0);
   std::optional<Dims> starts, ends;
   std::optional<std::vector<I64>> axes, steps;
@@ -15326,6 +15356,12 @@ inline void rule_slice(InferContext& c) {
   }
   val.set(c);
 }
+
+inline void rule_slice(InferContext& c) { slice_rule(c, c.opset() >= 10, 5); }
+
+/// DynamicSlice (an experimental operator removed from ONNX in opset 10; ONNX Runtime still runs
+/// it under opsets 1-9): Slice-10 without steps.
+inline void rule_dynamic_slice(InferContext& c) { slice_rule(c, true, 4); }
 
 // ---------------------------------------------------------------------------------------------
 // Gather family, Scatter family
@@ -15657,6 +15693,66 @@ inline void rule_constant_of_shape(InferContext& c) {
       c.set_output_value(0, Dims(static_cast<std::size_t>(*k), *fill));
   }
 }
+
+/// ConstantFill and GivenTensorFill, experimental operators removed from ONNX in opset 10 that
+/// Caffe2-era exporters wrote: the output's shape is the `shape` attribute; else, with
+/// `input_as_shape`, the contents of the 1-D input; else the input's shape; `extra_shape` is
+/// appended to the last two. ConstantFill's element type is `dtype` (default FLOAT);
+/// GivenTensorFill's is its input's.
+inline void fill_rule(InferContext& c, bool given_values) {
+  require_inputs(c, 0, 1);
+  DataType elem = DataType::UNDEFINED;
+  if (given_values) {
+    elem = c.has_input(0) ? c.input_elem(0) : DataType::UNDEFINED;
+  } else {
+    const std::int64_t dt = c.attr_int("dtype", 1);
+    if (dt != 1 && dt != 6 && dt != 7 && dt != 9) c.fail("'dtype' must be FLOAT, INT32, INT64 or BOOL, got " + std::to_string(dt));
+    elem = static_cast<DataType>(dt);
+  }
+  auto sizes = [&](const std::vector<std::int64_t>& v, std::string_view what) {
+    Dims d;
+    for (auto x : v) {
+      if (x < 0) c.fail(std::string(what) + " holds a negative size");
+      d.emplace_back(x);
+    }
+    return d;
+  };
+  if (auto shape = c.attr_ints("shape")) {
+    c.set_output(0, elem, sizes(*shape, "'shape'"));
+    return;
+  }
+  if (!c.has_input(0)) {  // neither a shape nor an input: nothing says the rank
+    c.set_output(0, ValueType::tensor(elem));
+    return;
+  }
+  const Dims extra = sizes(c.attr_ints("extra_shape").value_or(std::vector<std::int64_t>{}), "'extra_shape'");
+  Dims out;
+  if (c.attr_int("input_as_shape", 0) != 0) {
+    if (auto r = c.input_rank(0); r && *r != 1) c.fail("with input_as_shape the input must be 1-D");
+    const Dims* v = c.input_value(0);
+    if (!v) {
+      if (auto len = vector_length(c, 0)) {
+        out = fresh_dims(c, *len);
+      } else {
+        c.set_output(0, ValueType::tensor(elem));
+        return;
+      }
+    } else {
+      out = resolved(c, *v);
+      for (const auto& d : out)
+        if (auto k = d.const_value(); k && *k < 0) c.fail("negative size in shape");
+    }
+  } else if (const Dims* s = c.input_shape(0)) {
+    out = resolved(c, *s);
+  } else {
+    c.set_output(0, ValueType::tensor(elem));
+    return;
+  }
+  out.insert(out.end(), extra.begin(), extra.end());
+  c.set_output(0, elem, std::move(out));
+}
+inline void rule_constant_fill(InferContext& c) { fill_rule(c, false); }
+inline void rule_given_tensor_fill(InferContext& c) { fill_rule(c, true); }
 
 inline void rule_range(InferContext& c) {
   require_inputs(c, 3, 3);
@@ -16015,6 +16111,7 @@ inline void register_shape_ops(OpRegistry& r) {
   r.add("", "Concat", &rule_concat);
   r.add("", "Split", &rule_split);
   r.add("", "Slice", &rule_slice);
+  r.add("", "DynamicSlice", &rule_dynamic_slice);
   r.add("", "Gather", &rule_gather);
   r.add("", "GatherElements", &rule_gather_elements);
   r.add("", "GatherND", &rule_gather_nd);
@@ -16025,6 +16122,8 @@ inline void register_shape_ops(OpRegistry& r) {
   r.add("", "Tile", &rule_tile);
   r.add("", "Pad", &rule_pad);
   r.add("", "ConstantOfShape", &rule_constant_of_shape);
+  r.add("", "ConstantFill", &rule_constant_fill);
+  r.add("", "GivenTensorFill", &rule_given_tensor_fill);
   r.add("", "Range", &rule_range);
   r.add("", "DepthToSpace", &rule_depth_to_space);
   r.add("", "SpaceToDepth", &rule_space_to_depth);
@@ -16610,6 +16709,15 @@ inline void resize(InferContext& c) {
 }
 
 inline void upsample(InferContext& c) {
+  if (c.opset() < 7) {
+    // Upsample-1 (experimental): an [N,C,H,W] input scaled by height_scale and width_scale.
+    if (c.input_count() != 1) c.fail("Upsample-1 takes 1 input");
+    if (!c.has_attr("height_scale") || !c.has_attr("width_scale"))
+      c.fail("missing required attribute 'height_scale' or 'width_scale'");
+    if (auto r = c.input_rank(0); r && *r != 4) c.fail("Upsample-1 expects a 4-D input [N,C,H,W]");
+    const std::vector<float> scales{1.0f, 1.0f, c.attr_float("height_scale", 1.0f), c.attr_float("width_scale", 1.0f)};
+    return resize_like(c, 1, std::nullopt, scales);
+  }
   if (c.opset() < 9) {
     if (c.input_count() != 1) c.fail("Upsample-7 takes 1 input");
     auto s = c.attr_floats("scales");
@@ -16821,6 +16929,69 @@ inline void rnn_common(InferContext& c, std::int64_t gates, bool lstm) {
 inline void rnn(InferContext& c) { rnn_common(c, 1, false); }
 inline void gru(InferContext& c) { rnn_common(c, 3, false); }
 inline void lstm(InferContext& c) { rnn_common(c, 4, true); }
+
+// ---- experimental operators removed from ONNX in opset 10 ----
+// ONNX 1.5 dropped them from the standard; older converters (WinMLTools, onnxmltools, Caffe2)
+// wrote them into opset 1-9 models, and ONNX Runtime still runs them there.
+
+/// ImageScaler: scale and per-channel bias of an [N,C,H,W] image; `bias` has one value per
+/// channel, so C is its length.
+inline void image_scaler(InferContext& c) {
+  require_inputs(c, 1, 1);
+  auto s = shape_of(c, 0);
+  if (s && s->size() != 4) c.fail("ImageScaler expects a 4-D input [N,C,H,W], got rank " + std::to_string(s->size()));
+  if (auto bias = c.attr_floats("bias"); bias && s) {
+    const DimExpr channels(static_cast<std::int64_t>(bias->size()));
+    if (c.unify((*s)[1], channels, "channels (input dim 1) and the length of 'bias'")) (*s)[1] = channels;
+  }
+  ValueType t = ValueType::tensor(c.input_elem(0));
+  if (s) t.shape = std::move(*s);
+  c.set_output(0, std::move(t));
+}
+
+/// Crop of an [N,C,H,W] image: `border` = (left, top, right, bottom) is removed, or with
+/// `scale` = (height, width) a window of that size is taken from (left, top).
+inline void crop(InferContext& c) {
+  require_inputs(c, 1, 1);
+  const DataType elem = c.input_elem(0);
+  const auto border = c.attr_ints("border");
+  if (!border || border->size() != 4)
+    c.fail("'border' must hold 4 values (left, top, right, bottom), got " + std::to_string(border ? border->size() : 0));
+  // No tensor has a dim of 2^60; the bound keeps the sums below from overflowing.
+  constexpr std::int64_t kMax = std::int64_t{1} << 60;
+  for (auto b : *border)
+    if (b < 0 || b > kMax) c.fail("'border' values must be sizes, got " + std::to_string(b));
+  const auto scale = c.attr_ints("scale");
+  if (scale && scale->size() != 2) c.fail("'scale' must hold 2 values (height, width)");
+  if (scale)
+    for (auto v : *scale)
+      if (v < 0 || v > kMax) c.fail("'scale' values must be sizes, got " + std::to_string(v));
+  auto s = shape_of(c, 0);
+  if (!s) {
+    c.set_output(0, ValueType::tensor(elem));
+    return;
+  }
+  if (s->size() != 4) c.fail("Crop expects a 4-D input [N,C,H,W], got rank " + std::to_string(s->size()));
+  const std::int64_t left = (*border)[0], top = (*border)[1], right = (*border)[2], bottom = (*border)[3];
+  // The window's far edge (bottom/right limit) must lie within the image.
+  const std::int64_t need[2] = {top + (scale ? (*scale)[0] : bottom), left + (scale ? (*scale)[1] : right)};
+  for (std::size_t i = 0; i < 2; ++i)
+    if (const auto k = (*s)[2 + i].const_value(); k && *k < need[i])
+      c.fail(std::string("the input's ") + (i == 0 ? "height " : "width ") + std::to_string(*k) +
+             " is less than the crop needs (" + std::to_string(need[i]) + ")");
+  Dims out = *s;
+  out[2] = scale ? DimExpr((*scale)[0]) : (*s)[2] - DimExpr(top + bottom);
+  out[3] = scale ? DimExpr((*scale)[1]) : (*s)[3] - DimExpr(left + right);
+  c.set_output(0, elem, std::move(out));
+}
+
+/// GRUUnit (Caffe2's fused GRU step): the new hidden state has the previous one's shape.
+inline void gru_unit(InferContext& c) {
+  require_inputs(c, 4, 4);
+  ValueType t = ValueType::tensor(c.input_elem(0));
+  if (auto s = shape_of(c, 0)) t.shape = std::move(*s);
+  c.set_output(0, std::move(t));
+}
 
 // ---- attention ----
 
@@ -17083,6 +17254,9 @@ inline void register_spatial_ops(OpRegistry& r) {
   r.add("", "RNN", &rnn);
   r.add("", "GRU", &gru);
   r.add("", "LSTM", &lstm);
+  r.add("", "GRUUnit", &gru_unit);
+  r.add("", "ImageScaler", &image_scaler);
+  r.add("", "Crop", &crop);
   r.add("", "Attention", &attention);
   r.add("", "RotaryEmbedding", &rotary_embedding);
   r.add("", "DFT", &dft);

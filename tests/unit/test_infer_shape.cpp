@@ -937,3 +937,39 @@ TEST_CASE("Contents known in part: a shape slice concatenated with a size comput
     CHECK(r2["z"] == "FLOAT[unk__0,unk__1]");
   }
 }
+
+// Experimental operators ONNX 1.5 removed (opset 10) that opset 1-9 models still hold.
+TEST_CASE("ConstantFill, GivenTensorFill and DynamicSlice (experimental operators of opsets 1-9)") {
+  // ConstantFill: dtype sets the element type; the shape is `shape`, or the input's contents
+  // (input_as_shape) or shape, with extra_shape appended.
+  auto r = run({node("ConstantFill", {}, {"y"}, {Attribute("shape", I{2, 3}), Attribute("dtype", std::int64_t{7})})}, {}, {}, 8);
+  CHECK(r["y"] == "INT64[2,3]");
+  r = run({node("Shape", {"x"}, {"s"}), node("ConstantFill", {"s"}, {"y"}, {Attribute("input_as_shape", std::int64_t{1}),
+                                                                           Attribute("extra_shape", I{4})})},
+          {{"x", DataType::FLOAT, {"N", "L"}}}, {}, 8);
+  CHECK(r["y"] == "FLOAT[N,L,4]");
+  r = run({node("ConstantFill", {"x"}, {"y"}, {Attribute("extra_shape", I{2}), Attribute("dtype", std::int64_t{9})})},
+          {{"x", DataType::FLOAT, {"N", "L"}}}, {}, 8);
+  CHECK(r["y"] == "BOOL[N,L,2]");
+  r = run({node("ConstantFill", {"x"}, {"y"}, {Attribute("input_as_shape", std::int64_t{1})})}, {{"x", DataType::INT64, {"3"}}}, {}, 8);
+  CHECK(r["y"] == "FLOAT[unk__0,unk__1,unk__2]");  // contents unknown, length 3
+  CHECK(r.report.nodes_failed == 0);
+  r = run({node("ConstantFill", {}, {"y"}, {Attribute("dtype", std::int64_t{8})})}, {}, {}, 8);  // STRING: not allowed
+  CHECK(r.report.nodes_failed == 1);
+  r = run({node("ConstantFill", {}, {"y"}, {Attribute("shape", I{2, -1})})}, {}, {}, 8);
+  CHECK(r.report.nodes_failed == 1);
+
+  // GivenTensorFill: its input's element type.
+  r = run({node("GivenTensorFill", {"x"}, {"y"}, {Attribute("extra_shape", I{5})})}, {{"x", DataType::DOUBLE, {"N"}}}, {}, 8);
+  CHECK(r["y"] == "DOUBLE[N,5]");
+  r = run({node("GivenTensorFill", {"x"}, {"y"}, {Attribute("shape", I{4})})}, {{"x", DataType::FLOAT, {"N"}}}, {}, 8);
+  CHECK(r["y"] == "FLOAT[4]");
+
+  // DynamicSlice: Slice-10 without steps, under any opset.
+  r = run({node("DynamicSlice", {"x", "s", "e", "a"}, {"y"})}, {{"x", DataType::FLOAT, {"N", "L", "8"}}},
+          {ints("s", {2, 1}), ints("e", {kMax, 5}), ints("a", {2, 0})}, 8);
+  CHECK(r["y"] == "FLOAT[max(0,min(N,5)-min(N,1)),L,6]");
+  r = run({node("DynamicSlice", {"x", "s", "e", "a", "st"}, {"y"})}, {{"x", DataType::FLOAT, {"N", "L", "8"}}},
+          {ints("s", {2}), ints("e", {5}), ints("a", {2}), ints("st", {1})}, 8);
+  CHECK(r.report.nodes_failed == 1);  // no steps input
+}

@@ -5,6 +5,8 @@
 //   transpose:  out = stride*(in-1) + output_padding + dilation*(k-1) + 1 - pad_begin - pad_end
 #include <doctest/doctest.h>
 
+#include <limits>
+
 #include "infer_test_util.hpp"
 
 using namespace oxir;
@@ -548,4 +550,52 @@ TEST_CASE("A map resized to run-time sizes and concatenated with a skip connecti
   CHECK(up[2] == p[2]);
   CHECK(up[3] == p[3]);
   CHECK(cat[2] == p[2]);
+}
+
+// Experimental operators ONNX 1.5 removed (opset 10); opset 1-9 models still hold them, and ONNX
+// Runtime runs them there (tests/infer/newops checks ImageScaler and Crop against it).
+TEST_CASE("ImageScaler, Crop, GRUUnit and Upsample-1 (experimental operators of opsets 1-9)") {
+  // ImageScaler: one bias per channel, so C is the bias length.
+  auto r = infer_one(node("ImageScaler", {"x"}, {"y"}, {Attribute("scale", 0.5f), Attribute("bias", std::vector<float>{1, 2, 3})}),
+                     {{"x", F, {"N", "C", "H", "W"}}}, {}, 8);
+  CHECK(r.out() == "FLOAT[N,3,H,W]");
+  CHECK(r.report.diagnostics.empty());
+  r = infer_one(node("ImageScaler", {"x"}, {"y"}, {Attribute("scale", 2.0f)}), {{"x", DataType::DOUBLE, {"N", "C", "H", "W"}}}, {}, 7);
+  CHECK(r.out() == "DOUBLE[N,C,H,W]");
+  CHECK(failed(infer_one(node("ImageScaler", {"x"}, {"y"}, {Attribute("bias", std::vector<float>{1, 2, 3})}),
+                         {{"x", F, {"N", "4", "H", "W"}}}, {}, 8)));  // 3 biases, 4 channels
+  CHECK(failed(infer_one(node("ImageScaler", {"x"}, {"y"}), {{"x", F, {"N", "C", "H"}}}, {}, 8)));  // not 4-D
+
+  // Crop: border (left, top, right, bottom) removed, or a (height, width) window.
+  r = infer_one(node("Crop", {"x"}, {"y"}, {Attribute("border", I64s{1, 2, 3, 4})}), {{"x", F, {"N", "C", "H", "W"}}}, {}, 8);
+  CHECK(r.out() == "FLOAT[N,C,H-6,W-4]");
+  r = infer_one(node("Crop", {"x"}, {"y"}, {Attribute("border", I64s{1, 2, 3, 4}), Attribute("scale", I64s{5, 6})}),
+                {{"x", F, {"N", "C", "H", "W"}}}, {}, 9);
+  CHECK(r.out() == "FLOAT[N,C,5,6]");
+  r = infer_one(node("Crop", {"x"}, {"y"}, {Attribute("border", I64s{0, 0, 2, 2})}), {{"x", F, {"1", "3", "10", "12"}}}, {}, 8);
+  CHECK(r.out() == "FLOAT[1,3,8,10]");
+  // Too small an image, a missing or short border, negative or absurd values, a 3-D input.
+  CHECK(failed(infer_one(node("Crop", {"x"}, {"y"}, {Attribute("border", I64s{1, 2, 3, 4})}), {{"x", F, {"N", "C", "5", "W"}}}, {}, 8)));
+  CHECK(failed(infer_one(node("Crop", {"x"}, {"y"}, {Attribute("border", I64s{1, 2, 0, 0}), Attribute("scale", I64s{5, 6})}),
+                         {{"x", F, {"N", "C", "H", "6"}}}, {}, 8)));
+  CHECK(failed(infer_one(node("Crop", {"x"}, {"y"}), {{"x", F, {"N", "C", "H", "W"}}}, {}, 8)));
+  CHECK(failed(infer_one(node("Crop", {"x"}, {"y"}, {Attribute("border", I64s{1, 2, 3})}), {{"x", F, {"N", "C", "H", "W"}}}, {}, 8)));
+  CHECK(failed(infer_one(node("Crop", {"x"}, {"y"}, {Attribute("border", I64s{-1, 0, 0, 0})}), {{"x", F, {"N", "C", "H", "W"}}}, {}, 8)));
+  const auto huge = std::numeric_limits<std::int64_t>::max();
+  CHECK(failed(infer_one(node("Crop", {"x"}, {"y"}, {Attribute("border", I64s{huge, huge, huge, huge})}),
+                         {{"x", F, {"N", "C", "H", "W"}}}, {}, 8)));
+  CHECK(failed(infer_one(node("Crop", {"x"}, {"y"}, {Attribute("border", I64s{0, 0, 0, 0})}), {{"x", F, {"N", "H", "W"}}}, {}, 8)));
+
+  // GRUUnit: the new hidden state has the previous one's shape.
+  r = infer_one(node("GRUUnit", {"h", "g", "l", "t"}, {"y"}),
+                {{"h", F, {"1", "N", "D"}}, {"g", F, {"1", "N", "G"}}, {"l", F, {"N"}}, {"t", F, {"1"}}}, {}, 8);
+  CHECK(r.out() == "FLOAT[1,N,D]");
+
+  // Upsample-1: height_scale and width_scale instead of scales.
+  r = infer_one(node("Upsample", {"x"}, {"y"}, {Attribute("height_scale", 2.0f), Attribute("width_scale", 3.0f)}),
+                {{"x", F, {"N", "C", "H", "5"}}}, {}, 6);
+  CHECK(r.out() == "FLOAT[N,C,2*H,15]");
+  CHECK(failed(infer_one(node("Upsample", {"x"}, {"y"}, {Attribute("height_scale", 2.0f)}), {{"x", F, {"N", "C", "H", "W"}}}, {}, 6)));
+  CHECK(failed(infer_one(node("Upsample", {"x"}, {"y"}, {Attribute("height_scale", 2.0f), Attribute("width_scale", 2.0f)}),
+                         {{"x", F, {"N", "H", "W"}}}, {}, 6)));
 }

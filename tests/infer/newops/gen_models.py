@@ -932,6 +932,35 @@ case("Attention_mask_sym_bcast", 23, N("Attention", ["Q_", "K_", "V", "mask"], [
 case("Einsum_sym_bcast", 12, N("Einsum", ["A", "B"], ["Y"], equation="...i,...i->..."),
      [("A", F, ["P", 4]), ("B", F, ["Q", 4])], ["Y"], sizes=ONES)
 
+# ---- Experimental operators removed in opset 10 (ONNX Runtime still runs them under opsets 7-9) ----------
+
+XC = [("X", F, ["N", "C", "H", "W"])]
+case("ImageScaler8_bias_sets_C", 8, N("ImageScaler", ["X"], ["Y"], scale=0.5, bias=[1.0, 2.0, 3.0]), XC, ["Y"],
+     sizes={"C": [3, 3, 3]}, ir=3)
+case("Crop8_border", 8, N("Crop", ["X"], ["Y"], border=[1, 2, 3, 4]), XC, ["Y"],
+     sizes={"H": [6, 11, 8], "W": [4, 9, 5]}, ir=3)
+case("Crop9_border_scale", 9, N("Crop", ["X"], ["Y"], border=[1, 2, 0, 0], scale=[3, 2]), XC, ["Y"],
+     sizes={"H": [5, 11, 8], "W": [3, 9, 5]}, ir=4)
+case("Affine7", 7, N("Affine", ["X"], ["Y"], alpha=2.0, beta=0.5), XC, ["Y"], ir=3)
+case("ScaledTanh8", 8, N("ScaledTanh", ["X"], ["Y"], alpha=2.0, beta=0.5), [("X", F, ["N", "L"])], ["Y"], ir=3)
+case("ParametricSoftplus9", 9, N("ParametricSoftplus", ["X"], ["Y"], alpha=2.0, beta=0.5), XC, ["Y"], ir=4)
+case("Scale7", 7, N("Scale", ["X"], ["Y"], scale=3.0), [("X", F, ["L"])], ["Y"], ir=3)
+case("ThresholdedRelu8", 8, N("ThresholdedRelu", ["X"], ["Y"], alpha=0.5), XC, ["Y"], ir=3)
+case("MeanVarianceNormalization7_across", 7, N("MeanVarianceNormalization", ["X"], ["Y"], across_channels=1), XC,
+     ["Y"], ir=3)
+case("MeanVarianceNormalization8_rank2", 8, N("MeanVarianceNormalization", ["X"], ["Y"]), [("X", F, ["N", "L"])],
+     ["Y"], ir=3)
+case("DynamicSlice8_axes", 8, N("DynamicSlice", ["X", "starts", "ends", "axes"], ["Y"]), XC, ["Y"],
+     {"starts": I64(1, -3), "ends": I64(1000, -1), "axes": I64(3, 2)}, ir=3)
+case("DynamicSlice9_int32_no_axes", 9, N("DynamicSlice", ["X", "starts", "ends"], ["Y"]), XC, ["Y"],
+     {"starts": np.array([0, 1], np.int32), "ends": np.array([-1, 2], np.int32)}, ir=4)
+case("Legacy8_scaler_crop_conv", 8,
+     [N("ImageScaler", ["X"], ["s"], scale=0.25, bias=[0.0, 0.5, 1.0]),
+      N("Conv", ["s", "Wc"], ["c"], kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[2, 2]),
+      N("Crop", ["c"], ["Y"], border=[0, 1, 1, 0])], XC, ["Y"],
+     {"Wc": np.ones([2, 3, 3, 3], np.float32)}, sizes={"C": [3, 3, 3], "H": [5, 8, 7], "W": [7, 4, 9]}, ir=3)
+
+
 # ---- Seeded random attribute combinations (pools, convolutions, Slice, Resize, Pad, DFT, STFT) ------------
 # Each is checked like the cases above; the combinations ONNX Runtime rejects (invalid ones, e.g. a
 # kernel larger than a padded input at some binding) are counted as skipped, not listed.

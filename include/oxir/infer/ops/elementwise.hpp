@@ -756,7 +756,9 @@ inline void register_elementwise_ops(OpRegistry& r) {
   for (const char* op :
        {"Sqrt", "Reciprocal", "Exp", "Log", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh",
         "Acosh", "Atanh", "Erf", "LeakyRelu", "Elu", "Selu", "Celu", "Sigmoid", "HardSigmoid", "HardSwish", "Softplus",
-        "Softsign", "Tanh", "ThresholdedRelu", "Mish", "Shrink", "Swish"})
+        "Softsign", "Tanh", "ThresholdedRelu", "Mish", "Shrink", "Swish",
+        // Experimental operators removed from ONNX in opset 10, still in opset 1-9 models.
+        "Affine", "ScaledTanh", "ParametricSoftplus", "Scale"})
     r.add("", op, &unary_rule<Un::Plain>);
   for (const char* op : {"Floor", "Ceil", "Round"}) r.add("", op, &unary_rule<Un::IntegralSame>);
   r.add("", "Neg", &unary_rule<Un::Neg>);

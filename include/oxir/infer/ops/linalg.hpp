@@ -433,6 +433,12 @@ inline void rule_lrn(InferContext& c) {
 
 inline void rule_mvn(InferContext& c) {
   require_inputs(c, 1, 1);
+  // Before opset 9 the experimental MeanVarianceNormalization-1: across_channels and
+  // normalize_variance instead of axes, any rank.
+  if (c.opset() < 9) {
+    c.set_output(0, like_input(c, 0, c.input_elem(0)));
+    return;
+  }
   const auto axes = c.attr_ints("axes").value_or(std::vector<std::int64_t>{0, 2, 3});
   if (auto r = c.input_rank(0))
     for (auto a : axes) (void)c.normalize_axis(a, *r, "axes entry");

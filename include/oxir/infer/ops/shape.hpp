@@ -709,9 +709,10 @@ inline DimExpr slice_length(const InferContext& c, const DimExpr& d, const DimEx
   return max_of(DimExpr(0), ceil_div(s - e, DimExpr(k)));
 }
 
-inline void rule_slice(InferContext& c) {
-  const bool inputs = c.opset() >= 10;
-  require_inputs(c, inputs ? 3 : 1, inputs ? 5 : 1);
+/// Slice. `inputs`: starts, ends, axes and steps are inputs (Slice-10 and later; DynamicSlice,
+/// which has no steps, passes `max_inputs` 4), else attributes (Slice-1).
+inline void slice_rule(InferContext& c, bool inputs, std::size_t max_inputs) {
+  require_inputs(c, inputs ? 3 : 1, inputs ? max_inputs : 1);
   const DataType elem = c.input_elem(0);
   std::optional<Dims> starts, ends;
   std::optional<std::vector<I64>> axes, steps;
@@ -821,6 +822,12 @@ inline void rule_slice(InferContext& c) {
   }
   val.set(c);
 }
+
+inline void rule_slice(InferContext& c) { slice_rule(c, c.opset() >= 10, 5); }
+
+/// DynamicSlice (an experimental operator removed from ONNX in opset 10; ONNX Runtime still runs
+/// it under opsets 1-9): Slice-10 without steps.
+inline void rule_dynamic_slice(InferContext& c) { slice_rule(c, true, 4); }
 
 // ---------------------------------------------------------------------------------------------
 // Gather family, Scatter family
@@ -1152,6 +1159,66 @@ inline void rule_constant_of_shape(InferContext& c) {
       c.set_output_value(0, Dims(static_cast<std::size_t>(*k), *fill));
   }
 }
+
+/// ConstantFill and GivenTensorFill, experimental operators removed from ONNX in opset 10 that
+/// Caffe2-era exporters wrote: the output's shape is the `shape` attribute; else, with
+/// `input_as_shape`, the contents of the 1-D input; else the input's shape; `extra_shape` is
+/// appended to the last two. ConstantFill's element type is `dtype` (default FLOAT);
+/// GivenTensorFill's is its input's.
+inline void fill_rule(InferContext& c, bool given_values) {
+  require_inputs(c, 0, 1);
+  DataType elem = DataType::UNDEFINED;
+  if (given_values) {
+    elem = c.has_input(0) ? c.input_elem(0) : DataType::UNDEFINED;
+  } else {
+    const std::int64_t dt = c.attr_int("dtype", 1);
+    if (dt != 1 && dt != 6 && dt != 7 && dt != 9) c.fail("'dtype' must be FLOAT, INT32, INT64 or BOOL, got " + std::to_string(dt));
+    elem = static_cast<DataType>(dt);
+  }
+  auto sizes = [&](const std::vector<std::int64_t>& v, std::string_view what) {
+    Dims d;
+    for (auto x : v) {
+      if (x < 0) c.fail(std::string(what) + " holds a negative size");
+      d.emplace_back(x);
+    }
+    return d;
+  };
+  if (auto shape = c.attr_ints("shape")) {
+    c.set_output(0, elem, sizes(*shape, "'shape'"));
+    return;
+  }
+  if (!c.has_input(0)) {  // neither a shape nor an input: nothing says the rank
+    c.set_output(0, ValueType::tensor(elem));
+    return;
+  }
+  const Dims extra = sizes(c.attr_ints("extra_shape").value_or(std::vector<std::int64_t>{}), "'extra_shape'");
+  Dims out;
+  if (c.attr_int("input_as_shape", 0) != 0) {
+    if (auto r = c.input_rank(0); r && *r != 1) c.fail("with input_as_shape the input must be 1-D");
+    const Dims* v = c.input_value(0);
+    if (!v) {
+      if (auto len = vector_length(c, 0)) {
+        out = fresh_dims(c, *len);
+      } else {
+        c.set_output(0, ValueType::tensor(elem));
+        return;
+      }
+    } else {
+      out = resolved(c, *v);
+      for (const auto& d : out)
+        if (auto k = d.const_value(); k && *k < 0) c.fail("negative size in shape");
+    }
+  } else if (const Dims* s = c.input_shape(0)) {
+    out = resolved(c, *s);
+  } else {
+    c.set_output(0, ValueType::tensor(elem));
+    return;
+  }
+  out.insert(out.end(), extra.begin(), extra.end());
+  c.set_output(0, elem, std::move(out));
+}
+inline void rule_constant_fill(InferContext& c) { fill_rule(c, false); }
+inline void rule_given_tensor_fill(InferContext& c) { fill_rule(c, true); }
 
 inline void rule_range(InferContext& c) {
   require_inputs(c, 3, 3);
@@ -1510,6 +1577,7 @@ inline void register_shape_ops(OpRegistry& r) {
   r.add("", "Concat", &rule_concat);
   r.add("", "Split", &rule_split);
   r.add("", "Slice", &rule_slice);
+  r.add("", "DynamicSlice", &rule_dynamic_slice);
   r.add("", "Gather", &rule_gather);
   r.add("", "GatherElements", &rule_gather_elements);
   r.add("", "GatherND", &rule_gather_nd);
@@ -1520,6 +1588,8 @@ inline void register_shape_ops(OpRegistry& r) {
   r.add("", "Tile", &rule_tile);
   r.add("", "Pad", &rule_pad);
   r.add("", "ConstantOfShape", &rule_constant_of_shape);
+  r.add("", "ConstantFill", &rule_constant_fill);
+  r.add("", "GivenTensorFill", &rule_given_tensor_fill);
   r.add("", "Range", &rule_range);
   r.add("", "DepthToSpace", &rule_depth_to_space);
   r.add("", "SpaceToDepth", &rule_space_to_depth);

@@ -569,6 +569,15 @@ inline void resize(InferContext& c) {
 }
 
 inline void upsample(InferContext& c) {
+  if (c.opset() < 7) {
+    // Upsample-1 (experimental): an [N,C,H,W] input scaled by height_scale and width_scale.
+    if (c.input_count() != 1) c.fail("Upsample-1 takes 1 input");
+    if (!c.has_attr("height_scale") || !c.has_attr("width_scale"))
+      c.fail("missing required attribute 'height_scale' or 'width_scale'");
+    if (auto r = c.input_rank(0); r && *r != 4) c.fail("Upsample-1 expects a 4-D input [N,C,H,W]");
+    const std::vector<float> scales{1.0f, 1.0f, c.attr_float("height_scale", 1.0f), c.attr_float("width_scale", 1.0f)};
+    return resize_like(c, 1, std::nullopt, scales);
+  }
   if (c.opset() < 9) {
     if (c.input_count() != 1) c.fail("Upsample-7 takes 1 input");
     auto s = c.attr_floats("scales");
@@ -780,6 +789,69 @@ inline void rnn_common(InferContext& c, std::int64_t gates, bool lstm) {
 inline void rnn(InferContext& c) { rnn_common(c, 1, false); }
 inline void gru(InferContext& c) { rnn_common(c, 3, false); }
 inline void lstm(InferContext& c) { rnn_common(c, 4, true); }
+
+// ---- experimental operators removed from ONNX in opset 10 ----
+// ONNX 1.5 dropped them from the standard; older converters (WinMLTools, onnxmltools, Caffe2)
+// wrote them into opset 1-9 models, and ONNX Runtime still runs them there.
+
+/// ImageScaler: scale and per-channel bias of an [N,C,H,W] image; `bias` has one value per
+/// channel, so C is its length.
+inline void image_scaler(InferContext& c) {
+  require_inputs(c, 1, 1);
+  auto s = shape_of(c, 0);
+  if (s && s->size() != 4) c.fail("ImageScaler expects a 4-D input [N,C,H,W], got rank " + std::to_string(s->size()));
+  if (auto bias = c.attr_floats("bias"); bias && s) {
+    const DimExpr channels(static_cast<std::int64_t>(bias->size()));
+    if (c.unify((*s)[1], channels, "channels (input dim 1) and the length of 'bias'")) (*s)[1] = channels;
+  }
+  ValueType t = ValueType::tensor(c.input_elem(0));
+  if (s) t.shape = std::move(*s);
+  c.set_output(0, std::move(t));
+}
+
+/// Crop of an [N,C,H,W] image: `border` = (left, top, right, bottom) is removed, or with
+/// `scale` = (height, width) a window of that size is taken from (left, top).
+inline void crop(InferContext& c) {
+  require_inputs(c, 1, 1);
+  const DataType elem = c.input_elem(0);
+  const auto border = c.attr_ints("border");
+  if (!border || border->size() != 4)
+    c.fail("'border' must hold 4 values (left, top, right, bottom), got " + std::to_string(border ? border->size() : 0));
+  // No tensor has a dim of 2^60; the bound keeps the sums below from overflowing.
+  constexpr std::int64_t kMax = std::int64_t{1} << 60;
+  for (auto b : *border)
+    if (b < 0 || b > kMax) c.fail("'border' values must be sizes, got " + std::to_string(b));
+  const auto scale = c.attr_ints("scale");
+  if (scale && scale->size() != 2) c.fail("'scale' must hold 2 values (height, width)");
+  if (scale)
+    for (auto v : *scale)
+      if (v < 0 || v > kMax) c.fail("'scale' values must be sizes, got " + std::to_string(v));
+  auto s = shape_of(c, 0);
+  if (!s) {
+    c.set_output(0, ValueType::tensor(elem));
+    return;
+  }
+  if (s->size() != 4) c.fail("Crop expects a 4-D input [N,C,H,W], got rank " + std::to_string(s->size()));
+  const std::int64_t left = (*border)[0], top = (*border)[1], right = (*border)[2], bottom = (*border)[3];
+  // The window's far edge (bottom/right limit) must lie within the image.
+  const std::int64_t need[2] = {top + (scale ? (*scale)[0] : bottom), left + (scale ? (*scale)[1] : right)};
+  for (std::size_t i = 0; i < 2; ++i)
+    if (const auto k = (*s)[2 + i].const_value(); k && *k < need[i])
+      c.fail(std::string("the input's ") + (i == 0 ? "height " : "width ") + std::to_string(*k) +
+             " is less than the crop needs (" + std::to_string(need[i]) + ")");
+  Dims out = *s;
+  out[2] = scale ? DimExpr((*scale)[0]) : (*s)[2] - DimExpr(top + bottom);
+  out[3] = scale ? DimExpr((*scale)[1]) : (*s)[3] - DimExpr(left + right);
+  c.set_output(0, elem, std::move(out));
+}
+
+/// GRUUnit (Caffe2's fused GRU step): the new hidden state has the previous one's shape.
+inline void gru_unit(InferContext& c) {
+  require_inputs(c, 4, 4);
+  ValueType t = ValueType::tensor(c.input_elem(0));
+  if (auto s = shape_of(c, 0)) t.shape = std::move(*s);
+  c.set_output(0, std::move(t));
+}
 
 // ---- attention ----
 
@@ -1042,6 +1114,9 @@ inline void register_spatial_ops(OpRegistry& r) {
   r.add("", "RNN", &rnn);
   r.add("", "GRU", &gru);
   r.add("", "LSTM", &lstm);
+  r.add("", "GRUUnit", &gru_unit);
+  r.add("", "ImageScaler", &image_scaler);
+  r.add("", "Crop", &crop);
   r.add("", "Attention", &attention);
   r.add("", "RotaryEmbedding", &rotary_embedding);
   r.add("", "DFT", &dft);
