@@ -54,7 +54,9 @@ const char* const kAttrs[] = {"axis", "axes", "perm", "pads", "strides", "kernel
                               "detect_negative", "detect_positive", "n_targets", "post_transform", "classlabels_int64s",
                               "nodes_featureids", "depth", "ratio", "training_mode", "seed", "high", "low",
                               "mean", "sparse_value", "value_ints", "value_float", "value_floats", "value_int",
-                              "axis_w", "output_shape", "blocksize", "channels_last", "keep_dims", "noop_with_empty_axes"};
+                              "axis_w", "output_shape", "blocksize", "channels_last", "keep_dims", "noop_with_empty_axes",
+                              "border", "height_scale", "width_scale", "extra_shape", "input_as_shape",
+                              "across_channels"};
 
 // Every operator the inference engine has a rule for (domain, op_type): operator swaps reach all
 // of them, not only those listed above.

@@ -959,6 +959,24 @@ case("Legacy8_scaler_crop_conv", 8,
       N("Conv", ["s", "Wc"], ["c"], kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[2, 2]),
       N("Crop", ["c"], ["Y"], border=[0, 1, 1, 0])], XC, ["Y"],
      {"Wc": np.ones([2, 3, 3, 3], np.float32)}, sizes={"C": [3, 3, 3], "H": [5, 8, 7], "W": [7, 4, 9]}, ir=3)
+# The head of WinMLTools' Tiny YOLOv2 (opset 8): ImageScaler, then Conv/BatchNormalization/LeakyRelu
+# stages with stride-2 pools, a stride-1 pool padded at the end, and a 1x1 convolution.
+tiny = [N("ImageScaler", ["X"], ["s"], scale=1 / 255, bias=[0.0, 0.0, 0.0])]
+prev, ch = "s", 3
+for i, (out_ch, pool) in enumerate([(4, (2, [0, 0, 0, 0])), (8, (2, [0, 0, 0, 0])), (8, (1, [0, 0, 1, 1]))]):
+    tiny += [N("Conv", [prev, f"w{i}"], [f"c{i}"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+             N("BatchNormalization", [f"c{i}", f"g{i}", f"b{i}", f"m{i}", f"v{i}"], [f"n{i}"], epsilon=1e-5),
+             N("LeakyRelu", [f"n{i}"], [f"l{i}"], alpha=0.1),
+             N("MaxPool", [f"l{i}"], [f"p{i}"], kernel_shape=[2, 2], strides=[pool[0]] * 2, pads=pool[1])]
+    prev, ch = f"p{i}", out_ch
+tiny.append(N("Conv", [prev, "wh", "bh"], ["Y"], kernel_shape=[1, 1]))
+tiny_inits = {"wh": np.ones([5, 8, 1, 1], np.float32), "bh": np.zeros([5], np.float32)}
+for i, (cin, cout) in enumerate([(3, 4), (4, 8), (8, 8)]):
+    tiny_inits.update({f"w{i}": np.ones([cout, cin, 3, 3], np.float32), f"g{i}": np.ones([cout], np.float32),
+                       f"b{i}": np.zeros([cout], np.float32), f"m{i}": np.zeros([cout], np.float32),
+                       f"v{i}": np.ones([cout], np.float32)})
+case("Legacy8_tiny_yolo_head", 8, tiny, XC, ["Y"], tiny_inits,
+     sizes={"C": [3, 3, 3], "H": [13, 16, 8], "W": [9, 20, 4]}, ir=3)
 
 
 # ---- Seeded random attribute combinations (pools, convolutions, Slice, Resize, Pad, DFT, STFT) ------------
