@@ -598,4 +598,20 @@ TEST_CASE("ImageScaler, Crop, GRUUnit and Upsample-1 (experimental operators of 
   CHECK(failed(infer_one(node("Upsample", {"x"}, {"y"}, {Attribute("height_scale", 2.0f)}), {{"x", F, {"N", "C", "H", "W"}}}, {}, 6)));
   CHECK(failed(infer_one(node("Upsample", {"x"}, {"y"}, {Attribute("height_scale", 2.0f), Attribute("width_scale", 2.0f)}),
                          {{"x", F, {"N", "H", "W"}}}, {}, 6)));
+
+  // Past the opset that deprecated them (10; Upsample 10, Scatter 11) they are still inferred,
+  // with a warning: ONNX Runtime refuses such models.
+  for (auto [op, opset] : {std::pair{"ImageScaler", 10}, std::pair{"Crop", 12}, std::pair{"Upsample", 10}}) {
+    CAPTURE(op);
+    Node n = std::string(op) == "Crop" ? node(op, {"x"}, {"y"}, {Attribute("border", I64s{0, 0, 0, 0})})
+             : std::string(op) == "Upsample" ? node(op, {"x", "s"}, {"y"})
+                                             : node(op, {"x"}, {"y"});
+    r = infer_one(n, {{"x", F, {"N", "C", "H", "W"}}}, {floats("s", {1, 1, 2, 2})}, opset);
+    CHECK(r.out() == (std::string(op) == "Upsample" ? "FLOAT[N,C,2*H,2*W]" : "FLOAT[N,C,H,W]"));
+    REQUIRE(r.report.diagnostics.size() == 1);
+    CHECK(r.report.diagnostics[0].severity == Severity::Warning);
+    CHECK(r.report.diagnostics[0].message.find("deprecated since opset 10") != std::string::npos);
+  }
+  r = infer_one(node("ImageScaler", {"x"}, {"y"}), {{"x", F, {"N", "C", "H", "W"}}}, {}, 9);
+  CHECK(r.report.diagnostics.empty());
 }

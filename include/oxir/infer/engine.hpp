@@ -1294,6 +1294,13 @@ inline void Engine::check_types(const InferContext& ctx, const Node& n, std::int
   bool beyond = false;
   const detail::TypeSignature* sig = detail::TypeSignatures::select(*types, domain, opset, beyond);
   if (!sig) return;
+  if (sig->deprecated) {  // inferred all the same: the types say what the model means to compute
+    if (!rule_failed)
+      diagnose(Severity::Warning, DiagnosticKind::Other, ctx.path(), &n,
+               "operator '" + n.op_type + "' is deprecated since opset " + std::to_string(sig->since) +
+                   " (this model imports " + std::to_string(opset) + "): ONNX Runtime refuses to load it");
+    return;
+  }
   static const ValueType unknown;
   detail::check_type_constraints(
       *sig, detail::TypeCheckMode{beyond, rule_failed}, n.op_type, n.inputs.size(), n.outputs.size(),
