@@ -5,9 +5,11 @@ Shape/Gather/Slice/arithmetic/Concat/Where and consumed by Reshape/Expand/Consta
 broadcasting against input dims that are 1 at some bindings, pools, pads and slices applied to
 derived sizes.
 
-Each program imports one of opsets 11, 13, 15, 17, 18, 21 and 23 and writes every operator in the
-form of that version (axes as attributes or inputs, Split sizes, Resize's roi/scales, Shape
-start/end).
+Each program imports one of opsets 9, 10, 11, 13, 15, 17, 18, 21 and 23 and writes every operator in
+the form of that version (axes as attributes or inputs, Split sizes, Resize's roi/scales, Shape
+start/end); under opsets 9 and 10 it leaves out the operators, input forms, attributes and negative
+axes those versions did not have yet (Program.check_old_version), so ONNX Runtime runs most of them.
+OXIR_PROGRAM_OPSETS=9,10 (say) draws from other opsets instead.
 Every value a program computes is also a graph output, so verify_newops.py checks all of them, not
 only the last. The generator tracks each value's concrete shape at every binding (and the contents
 of small int64 tensors) only to choose operands and attributes that are valid at all bindings; the
@@ -15,6 +17,7 @@ reference is what ONNX Runtime computes, never this tracking. A program ONNX Run
 binding is counted as skipped.
 """
 
+import os
 import random
 
 import numpy as np
@@ -31,7 +34,9 @@ PARAMS = {
 }
 MAX_ELEMS = 200_000
 OPSET = 18
-OPSETS = [11, 13, 15, 17, 18, 18, 21, 23]  # per program: the attribute/input forms of each version
+OPSETS = [9, 10, 11, 13, 15, 17, 18, 18, 21, 23]  # per program: the attribute/input forms of each version
+if os.environ.get("OXIR_PROGRAM_OPSETS"):  # e.g. "9,10" for a run at other opsets
+    OPSETS = [int(x) for x in os.environ["OXIR_PROGRAM_OPSETS"].split(",")]
 
 
 def _attr_ref(name, ref):
@@ -828,6 +833,8 @@ class Program:
             else_nodes = [const_node(kp, pads), helper.make_node("Pad", [v.name, kp], [b])]
             else_shape[axis] = tuple(x + pads[axis + v.rank] for x in v.shape[axis])
         else:
+            if self.opset < 11:
+                raise Reject()  # If-1's branches have one shape: ONNX Runtime refuses differing ranks it sees
             ku = self.fresh("ke")
             if self.opset >= 13:
                 else_nodes = [const_node(ku, [0]), helper.make_node("Unsqueeze", [v.name, ku], [b])]
@@ -1579,6 +1586,46 @@ class Program:
            ("op_position_gather", 1), ("op_size_div", 1), ("op_if_guarded", 1),
            ("op_arange_trunc", 1), ("op_compress_all", 1)]
 
+    # Before opset 11 (programs at opsets 9 and 10): operators newer than the program's opset,
+    # and input forms that came later, are left out (the methods write the opset 11+ forms).
+    OLD_SINCE = {"Range": 11, "SplitToSequence": 11, "SequenceConstruct": 11, "SequenceAt": 11,
+                 "SequenceInsert": 11, "SequenceErase": 11, "SequenceLength": 11, "SequenceEmpty": 11,
+                 "ConcatFromSequence": 11, "Unique": 11, "GatherElements": 11, "ScatterElements": 11,
+                 "ScatterND": 11, "GatherND": 11, "CumSum": 11, "Round": 11, "Det": 11, "BitShift": 11,
+                 "Mod": 10, "Resize": 10, "ReverseSequence": 10, "RoiAlign": 10, "IsInf": 10,
+                 "ThresholdedRelu": 10, "NonMaxSuppression": 10, "Einsum": 12, "Celu": 12, "Trilu": 14,
+                 "HardSwish": 14, "LayerNormalization": 17, "GroupNormalization": 18, "Mish": 18, "Gelu": 20,
+                 "CenterCropPad": 18, "Col2Im": 18}
+    # op -> the opset from which it takes more than this many inputs (attributes before).
+    OLD_INPUTS = {"Pad": (11, 1), "Clip": (11, 1), "Slice": (10, 1), "TopK": (10, 1), "Resize": (11, 2),
+                  "Split": (13, 1), "Squeeze": (13, 1), "Unsqueeze": (13, 1), "ReduceSum": (13, 1),
+                  "ReduceMean": (18, 1), "ReduceMax": (18, 1), "ReduceMin": (18, 1), "ReduceProd": (18, 1),
+                  "ReduceL1": (18, 1), "ReduceL2": (18, 1), "ReduceSumSquare": (18, 1), "ReduceLogSum": (18, 1),
+                  "ReduceLogSumExp": (18, 1)}
+
+    # (op, attribute) -> the opset that introduced the attribute.
+    OLD_ATTRS = {("MaxPool", "ceil_mode"): 10, ("MaxPool", "dilations"): 10, ("AveragePool", "ceil_mode"): 10,
+                 ("DepthToSpace", "mode"): 11}
+
+    def check_old_version(self, n):
+        if self.OLD_SINCE.get(n.op_type, 0) > self.opset:
+            raise Reject()
+        since, most = self.OLD_INPUTS.get(n.op_type, (0, 0))
+        if self.opset < since and len([i for i in n.input if i]) > most:
+            raise Reject()
+        if n.op_type == "Gemm" and self.opset < 11 and len(n.input) < 3:
+            raise Reject()  # C is optional from opset 11
+        for a in n.attribute:
+            if self.OLD_ATTRS.get((n.op_type, a.name), 0) > self.opset:
+                raise Reject()
+            # Negative axes count from the back from opset 11 on (a few operators had them before).
+            if a.name in ("axis", "axes") and n.op_type not in ("Gather", "TopK", "OneHot", "LpNormalization") and \
+                    (a.i < 0 or any(x < 0 for x in a.ints)):
+                raise Reject()
+            for g in ([a.g] if a.HasField("g") else []) + list(a.graphs):
+                for m in g.node:
+                    self.check_old_version(m)
+
     def build(self, steps):
         for _ in range(self.ri(1, 2)):
             self.new_input(self.random_labels(self.ri(1, 4)))
@@ -1594,6 +1641,12 @@ class Program:
                      dict(self.fills), len(self.functions))
             try:
                 getattr(self, op)()
+                if self.opset < 11:
+                    for n in self.nodes[saved[0]:]:
+                        self.check_old_version(n)
+                    for f in self.function_protos[saved[7]:]:
+                        for n in f.node:
+                            self.check_old_version(n)
                 done += 1
             except Reject:
                 n_nodes, n_vals, n_inputs, inits, aliases, count, fills, n_funcs = saved
