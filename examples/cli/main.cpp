@@ -146,7 +146,8 @@ int infer(const std::vector<std::string>& args) {
   oxir::save_model(m, positional[1]);
   std::cout << "inferred " << r.values_typed << " values (" << r.values_unknown << " unknown) over " << r.nodes
             << " nodes; " << r.nodes_unsupported << " without a rule, " << r.nodes_failed << " rejected, "
-            << r.conflicts << " conflicts, " << r.type_errors << " type errors\n";
+            << r.conflicts << " conflicts, " << r.type_errors << " type errors"
+            << (r.attribute_errors ? ", " + std::to_string(r.attribute_errors) + " unknown attributes" : std::string()) << "\n";
   return 0;
 }
 

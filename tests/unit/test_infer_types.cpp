@@ -178,3 +178,41 @@ TEST_CASE("type constraints: nodes in subgraphs are checked with their own field
   CHECK(type_errors(r.report) == 1);
   CHECK(first_type_error(r.report).find("graph.node[0].attribute[0].g.node[0]") != std::string::npos);
 }
+
+TEST_CASE("attributes a version does not define are errors (the table's names; inference goes on)") {
+  using oxir::Attribute;
+  auto with = [](std::string op, std::vector<Attribute> attrs) {
+    Node n(std::move(op), {"x"}, {"y"});
+    for (auto& a : attrs) n.set_attribute(std::move(a));
+    return n;
+  };
+  const std::vector<In> x{{"x", DataType::FLOAT, {"N", "C", "H", "W"}}};
+  const std::vector<std::int64_t> k2{2, 2};
+  // ceil_mode came with MaxPool-10.
+  auto r = infer_one(with("MaxPool", {Attribute("kernel_shape", k2), Attribute("ceil_mode", std::int64_t{1})}), x, {}, 8);
+  CHECK(r.report.attribute_errors == 1);
+  REQUIRE(r.report.diagnostics.size() == 1);
+  CHECK(r.report.diagnostics[0].to_string() == "error: graph.node[0] (MaxPool): attribute 'ceil_mode' is not defined for MaxPool-8");
+  CHECK(r.out() == "FLOAT[N,C,H-1,W-1]");  // still inferred (2x2 window, stride 1)
+  CHECK(r.report.has_errors());
+  r = infer_one(with("MaxPool", {Attribute("kernel_shape", k2), Attribute("ceil_mode", std::int64_t{1})}), x, {}, 10);
+  CHECK(r.report.diagnostics.empty());
+  // A misspelt name: Softmax has `axis`, not `axes` (the rule took the default axis).
+  r = infer_one(with("Softmax", {Attribute("axes", std::vector<std::int64_t>{1})}), x, {}, 13);
+  CHECK(r.report.attribute_errors == 1);
+  CHECK_THROWS_AS((void)[&] {
+    auto m = make_model({with("Softmax", {Attribute("axes", std::vector<std::int64_t>{1})})}, x, {}, 13);
+    return oxir::infer_shapes(m, {.strict = true});
+  }(), oxir::Error);
+  // Experimental operators: their ONNX Runtime definitions.
+  r = infer_one(with("ImageScaler", {Attribute("scale", 2.0f), Attribute("alpha", 1.0f)}), x, {}, 8);
+  CHECK(r.report.attribute_errors == 1);
+  // Versions the table has without attribute names (newer than onnx 1.12), and opsets beyond the
+  // table, are not checked.
+  r = infer_one(with("Pad", {Attribute("mode", std::string("wrap")), Attribute("bogus", std::int64_t{1})}), x, {}, 21);
+  CHECK(r.report.attribute_errors == 0);
+  r = infer_one(with("Relu", {Attribute("bogus", std::int64_t{1})}), x, {}, 26);
+  CHECK(r.report.attribute_errors == 0);
+  r = infer_one(with("Relu", {Attribute("bogus", std::int64_t{1})}), x, {}, 21);
+  CHECK(r.report.attribute_errors == 1);
+}

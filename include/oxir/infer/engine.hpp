@@ -1294,6 +1294,16 @@ inline void Engine::check_types(const InferContext& ctx, const Node& n, std::int
   bool beyond = false;
   const detail::TypeSignature* sig = detail::TypeSignatures::select(*types, domain, opset, beyond);
   if (!sig) return;
+  if (sig->attributes_known && !beyond) {
+    // An attribute the version does not define: a misspelt or misplaced name, which onnx's checker
+    // and ONNX Runtime's loader refuse (and which the rule ignored, taking a default instead).
+    for (const auto& a : n.attributes)
+      if (std::find(sig->attributes.begin(), sig->attributes.end(), std::string_view(a.name)) == sig->attributes.end()) {
+        ++report.attribute_errors;
+        diagnose(Severity::Error, DiagnosticKind::InvalidNode, ctx.path(), &n,
+                 "attribute '" + a.name + "' is not defined for " + n.op_type + "-" + std::to_string(sig->since));
+      }
+  }
   if (sig->deprecated) {  // inferred all the same: the types say what the model means to compute
     if (!rule_failed)
       diagnose(Severity::Warning, DiagnosticKind::Other, ctx.path(), &n,

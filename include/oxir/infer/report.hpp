@@ -73,6 +73,7 @@ struct InferReport {
   std::size_t values_unknown = 0;     ///< node outputs left unknown
   std::size_t conflicts = 0;          ///< error conflicts (see Severity: sizes in a subgraph that may not run are warnings)
   std::size_t type_errors = 0;        ///< types an operator's type constraints do not allow
+  std::size_t attribute_errors = 0;   ///< attributes the operator's version does not define
   std::size_t symbols = 0;            ///< symbols in the model's table
   /// Diagnostics not kept in `diagnostics` (over max_diagnostics or max_diagnostic_bytes); each
   /// is still counted above (conflicts, type_errors, nodes_failed, ...).
@@ -81,7 +82,7 @@ struct InferReport {
   [[nodiscard]] bool has_errors() const {
     for (const auto& d : diagnostics)
       if (d.severity == Severity::Error) return true;
-    return nodes_failed > 0 || conflicts > 0 || type_errors > 0;
+    return nodes_failed > 0 || conflicts > 0 || type_errors > 0 || attribute_errors > 0;
   }
 };
 

@@ -45,6 +45,8 @@ struct TypeSignature {
   std::uint8_t domain = 0;
   std::int64_t since = 0;
   bool deprecated = false;
+  bool attributes_known = false;                 ///< `attributes` lists the version's attributes
+  std::vector<std::string_view> attributes;      ///< attribute names the version defines
   std::vector<FormalParam> inputs, outputs;
   std::vector<std::pair<std::string_view, TypeSet>> constraints;
 };
@@ -96,6 +98,14 @@ inline TypeSignature parse_signature(const TypeSignatureRow& row) {
   TypeSignature sig;
   sig.domain = row.domain;
   sig.since = row.since;
+  if (row.attributes) {
+    sig.attributes_known = true;
+    std::string_view a = row.attributes;
+    while (!a.empty()) {
+      sig.attributes.push_back(take_until(a, " "));
+      if (!a.empty()) a.remove_prefix(1);
+    }
+  }
   std::string_view s = row.signature;
   if (s.empty()) {
     sig.deprecated = true;
