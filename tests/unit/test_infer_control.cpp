@@ -603,3 +603,35 @@ TEST_CASE("A branch that fails on sizes it never has is a warning: torch's squee
   strict.strict = true;
   CHECK_NOTHROW(infer_shapes(m2, strict));
 }
+
+TEST_CASE("A loop body inferred once per iteration reports each problem once") {
+  // body(i, cond, acc) -> (cond, Concat(Relu<bogus>(acc), Abs(acc))): acc grows, so the body is
+  // inferred again until it settles; Relu's unknown attribute and Abs's int8 input (Abs-13
+  // allows it; Concat does not mix float and int8) are said, and counted, once.
+  Graph body;
+  body.inputs = {value_info_of({"i", DataType::INT64, {}}), value_info_of({"cin", DataType::BOOL, {}}), ValueInfo{}};
+  body.inputs[2].name = "acc";
+  Node relu("Relu", {"acc"}, {"r"});
+  relu.set_attribute(Attribute("bogus", std::int64_t{1}));
+  body.nodes = {Node("Identity", {"cin"}, {"cout"}), relu, Node("Cast", {"acc"}, {"a8"}), Node("Concat", {"r", "a8"}, {"acc2"})};
+  body.nodes[2].set_attribute(Attribute("to", std::int64_t{3}));
+  body.nodes[3].set_attribute(Attribute("axis", std::int64_t{0}));
+  for (auto o : {"cout", "acc2"}) {
+    ValueInfo v;
+    v.name = o;
+    body.outputs.push_back(v);
+  }
+  Node loop("Loop", {"M", "", "acc0"}, {"acc_f"});
+  loop.set_attribute(Attribute("body", body));
+  auto m = make_model({loop}, {{"M", DataType::INT64, {}}, {"acc0", DataType::FLOAT, {"K"}}}, {}, 13);
+  const auto rep = infer_shapes(m);
+  CHECK(rep.attribute_errors == 1);
+  CHECK(rep.type_errors == 1);
+  std::size_t attr = 0, type = 0;
+  for (const auto& d : rep.diagnostics) {
+    attr += d.message.find("'bogus'") != std::string::npos;
+    type += d.kind == DiagnosticKind::TypeConstraint;
+  }
+  CHECK(attr == 1);
+  CHECK(type == 1);
+}

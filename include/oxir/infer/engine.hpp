@@ -311,7 +311,10 @@ class Engine {
   InferReport report;
 
   // ---- used by InferContext ----
-  void diagnose(Severity sev, DiagnosticKind kind, const std::string& where, const Node* n, std::string message);
+  /// Records a diagnostic; false when the same one (kind, place, message) was recorded before: a
+  /// loop body is inferred once per iteration until its carried values settle, and says the same
+  /// thing each time. Error conflicts are counted here (once).
+  bool diagnose(Severity sev, DiagnosticKind kind, const std::string& where, const Node* n, std::string message);
   /// A broadcast whose result is the fresh symbol `result` (operands not known equal yet).
   void note_broadcast(std::int64_t result, std::vector<DimExpr> operands) {
     if (pending_broadcasts_.size() < kMaxPendingBroadcasts) pending_broadcasts_.push_back({result, std::move(operands)});
@@ -427,6 +430,7 @@ class Engine {
 
   /// Text bytes of the diagnostics kept in `report` (InferOptions::max_diagnostic_bytes).
   std::size_t diagnostic_bytes_ = 0;
+  std::unordered_set<std::size_t> diagnostics_seen_;  ///< hashes of the diagnostics kept (see diagnose)
   Model& model_;
   InferOptions opts_;
   const OpRegistry& reg_;
@@ -545,15 +549,23 @@ class Engine {
 
 // ============================================================================================
 
-inline void Engine::diagnose(Severity sev, DiagnosticKind kind, const std::string& where, const Node* n,
+inline bool Engine::diagnose(Severity sev, DiagnosticKind kind, const std::string& where, const Node* n,
                              std::string message) {
-  if (kind == DiagnosticKind::Conflict && sev == Severity::Error) ++report.conflicts;
   const bool throws = opts_.strict && sev == Severity::Error;
   const std::size_t bytes = where.size() + message.size() + (n ? n->name.size() + n->domain.size() + n->op_type.size() : 0);
-  if (!throws && (report.diagnostics.size() >= opts_.max_diagnostics ||
-                  diagnostic_bytes_ + bytes > opts_.max_diagnostic_bytes)) {
+  const bool full = report.diagnostics.size() >= opts_.max_diagnostics || diagnostic_bytes_ + bytes > opts_.max_diagnostic_bytes;
+  if (!throws && !full) {
+    // Among the diagnostics kept (the set stays as small as they are): the same one again is
+    // not repeated, nor counted.
+    const std::hash<std::string_view> h;
+    const std::size_t key = h(where) ^ (h(message) * 0x9e3779b97f4a7c15ull) ^ (static_cast<std::size_t>(kind) << 3) ^
+                            static_cast<std::size_t>(sev);
+    if (!diagnostics_seen_.insert(key).second) return false;
+  }
+  if (kind == DiagnosticKind::Conflict && sev == Severity::Error) ++report.conflicts;
+  if (!throws && full) {
     ++report.diagnostics_dropped;
-    return;
+    return true;
   }
   Diagnostic d;
   d.severity = sev;
@@ -571,6 +583,7 @@ inline void Engine::diagnose(Severity sev, DiagnosticKind kind, const std::strin
   }
   diagnostic_bytes_ += bytes;
   report.diagnostics.push_back(std::move(d));
+  return true;
 }
 
 inline ValueType Engine::convert_type(const Type& t, const std::string* prefix, std::string_view suffix) {
@@ -1299,9 +1312,9 @@ inline void Engine::check_types(const InferContext& ctx, const Node& n, std::int
     // and ONNX Runtime's loader refuse (and which the rule ignored, taking a default instead).
     for (const auto& a : n.attributes)
       if (std::find(sig->attributes.begin(), sig->attributes.end(), std::string_view(a.name)) == sig->attributes.end()) {
-        ++report.attribute_errors;
-        diagnose(Severity::Error, DiagnosticKind::InvalidNode, ctx.path(), &n,
-                 "attribute '" + a.name + "' is not defined for " + n.op_type + "-" + std::to_string(sig->since));
+        if (diagnose(Severity::Error, DiagnosticKind::InvalidNode, ctx.path(), &n,
+                     "attribute '" + a.name + "' is not defined for " + n.op_type + "-" + std::to_string(sig->since)))
+          ++report.attribute_errors;
       }
   }
   if (sig->deprecated) {  // inferred all the same: the types say what the model means to compute
@@ -1319,8 +1332,8 @@ inline void Engine::check_types(const InferContext& ctx, const Node& n, std::int
         return i < ctx.outputs_.size() && ctx.outputs_[i] ? ctx.outputs_[i]->type : unknown;
       },
       [&](std::string message) {
-        ++report.type_errors;
-        diagnose(Severity::Error, DiagnosticKind::TypeConstraint, ctx.path(), &n, std::move(message));
+        if (diagnose(Severity::Error, DiagnosticKind::TypeConstraint, ctx.path(), &n, std::move(message)))
+          ++report.type_errors;
       });
 }
 

@@ -833,7 +833,9 @@ inline void crop(InferContext& c) {
   }
   if (s->size() != 4) c.fail("Crop expects a 4-D input [N,C,H,W], got rank " + std::to_string(s->size()));
   const std::int64_t left = (*border)[0], top = (*border)[1], right = (*border)[2], bottom = (*border)[3];
-  // The window's far edge (bottom/right limit) must lie within the image.
+  // The window's far edge (bottom/right limit) must lie within the image. With a window, ONNX
+  // Runtime does not also require the bottom/right borders to fit (1x1x10x8, border 0,2,0,9 and
+  // scale 5,6 gives 1x1x5x6), so neither does this.
   const std::int64_t need[2] = {top + (scale ? (*scale)[0] : bottom), left + (scale ? (*scale)[1] : right)};
   for (std::size_t i = 0; i < 2; ++i)
     if (const auto k = (*s)[2 + i].const_value(); k && *k < need[i])
