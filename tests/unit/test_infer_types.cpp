@@ -207,12 +207,38 @@ TEST_CASE("attributes a version does not define are errors (the table's names; i
   // Experimental operators: their ONNX Runtime definitions.
   r = infer_one(with("ImageScaler", {Attribute("scale", 2.0f), Attribute("alpha", 1.0f)}), x, {}, 8);
   CHECK(r.report.attribute_errors == 1);
-  // Versions the table has without attribute names (newer than onnx 1.12), and opsets beyond the
-  // table, are not checked.
-  r = infer_one(with("Pad", {Attribute("mode", std::string("wrap")), Attribute("bogus", std::int64_t{1})}), x, {}, 21);
-  CHECK(r.report.attribute_errors == 0);
-  r = infer_one(with("Relu", {Attribute("bogus", std::int64_t{1})}), x, {}, 26);
-  CHECK(r.report.attribute_errors == 0);
   r = infer_one(with("Relu", {Attribute("bogus", std::int64_t{1})}), x, {}, 21);
   CHECK(r.report.attribute_errors == 1);
+  // Versions newer than onnx 1.12 (names from ONNX Runtime's loader): Pad-21 has `mode` but no
+  // other attribute; GroupNormalization's stash_type came with version 21.
+  r = infer_one(with("Pad", {Attribute("mode", std::string("wrap")), Attribute("bogus", std::int64_t{1})}), x, {}, 21);
+  CHECK(r.report.attribute_errors == 1);
+  CHECK(std::any_of(r.report.diagnostics.begin(), r.report.diagnostics.end(), [](const auto& d) {
+    return d.message == "attribute 'bogus' is not defined for Pad-21";
+  }));
+  const std::vector<In> xsb{{"x", DataType::FLOAT, {"N", "C", "H", "W"}}, {"s", DataType::FLOAT, {"G"}},
+                            {"b", DataType::FLOAT, {"G"}}};
+  auto group_norm = [&](std::int64_t opset) {
+    Node n("GroupNormalization", {"x", "s", "b"}, {"y"});
+    n.set_attribute(Attribute("num_groups", std::int64_t{2}));
+    n.set_attribute(Attribute("stash_type", std::int64_t{1}));
+    return infer_one(n, xsb, {}, opset).report.attribute_errors;
+  };
+  CHECK(group_norm(18) == 1);
+  CHECK(group_norm(21) == 0);
+  // Opsets after the signatures (22-26): per-opset names. Cast's round_mode came with opset 24.
+  auto cast = [&](std::int64_t opset) {
+    return infer_one(with("Cast", {Attribute("to", std::int64_t{10}), Attribute("round_mode", std::string("up"))}), x,
+                     {}, opset);
+  };
+  r = cast(23);
+  CHECK(r.report.attribute_errors == 1);
+  CHECK(r.report.diagnostics[0].message == "attribute 'round_mode' is not defined for Cast at opset 23");
+  CHECK(cast(24).report.attribute_errors == 0);
+  CHECK(cast(26).report.attribute_errors == 0);
+  r = infer_one(with("Relu", {Attribute("bogus", std::int64_t{1})}), x, {}, 26);
+  CHECK(r.report.attribute_errors == 1);
+  // Past the newest opset ONNX Runtime knows: not checked.
+  r = infer_one(with("Relu", {Attribute("bogus", std::int64_t{1})}), x, {}, 27);
+  CHECK(r.report.attribute_errors == 0);
 }

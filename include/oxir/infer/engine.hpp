@@ -1303,20 +1303,27 @@ inline void Engine::check_types(const InferContext& ctx, const Node& n, std::int
                                 const std::vector<detail::TypeSignature>* types, bool rule_failed) {
   if (!types) return;
   const int domain = detail::type_table_domain(n.domain);
-  if (domain < 0 || opset <= 0 || opset > detail::kTypeCheckHorizon[domain]) return;
+  if (domain < 0 || opset <= 0) return;
   bool beyond = false;
   const detail::TypeSignature* sig = detail::TypeSignatures::select(*types, domain, opset, beyond);
   if (!sig) return;
-  if (sig->attributes_known && !beyond) {
-    // An attribute the version does not define: a misspelt or misplaced name, which onnx's checker
-    // and ONNX Runtime's loader refuse (and which the rule ignored, taking a default instead).
+  // An attribute the version does not define: a misspelt or misplaced name, which onnx's checker
+  // and ONNX Runtime's loader refuse (and which the rule ignored, taking a default instead). Past
+  // the signatures' newest opset the names come from the per-opset table, as far as it goes.
+  const std::vector<std::string_view>* names =
+      !beyond ? (sig->attributes_known ? &sig->attributes : nullptr)
+              : detail::TypeSignatures::get().attributes_beyond(domain, n.op_type, opset);
+  if (names && !(beyond && sig->deprecated)) {
     for (const auto& a : n.attributes)
-      if (std::find(sig->attributes.begin(), sig->attributes.end(), std::string_view(a.name)) == sig->attributes.end()) {
+      if (std::find(names->begin(), names->end(), std::string_view(a.name)) == names->end()) {
+        const std::string version =
+            beyond ? n.op_type + " at opset " + std::to_string(opset) : n.op_type + "-" + std::to_string(sig->since);
         if (diagnose(Severity::Error, DiagnosticKind::InvalidNode, ctx.path(), &n,
-                     "attribute '" + a.name + "' is not defined for " + n.op_type + "-" + std::to_string(sig->since)))
+                     "attribute '" + a.name + "' is not defined for " + version))
           ++report.attribute_errors;
       }
   }
+  if (opset > detail::kTypeCheckHorizon[domain]) return;
   if (sig->deprecated) {  // inferred all the same: the types say what the model means to compute
     if (!rule_failed)
       diagnose(Severity::Warning, DiagnosticKind::Other, ctx.path(), &n,

@@ -94,17 +94,22 @@ inline std::string_view take_until(std::string_view& s, std::string_view stops) 
   return head;
 }
 
+inline std::vector<std::string_view> split_attribute_names(std::string_view a) {
+  std::vector<std::string_view> names;
+  while (!a.empty()) {
+    names.push_back(take_until(a, " "));
+    if (!a.empty()) a.remove_prefix(1);
+  }
+  return names;
+}
+
 inline TypeSignature parse_signature(const TypeSignatureRow& row) {
   TypeSignature sig;
   sig.domain = row.domain;
   sig.since = row.since;
   if (row.attributes) {
     sig.attributes_known = true;
-    std::string_view a = row.attributes;
-    while (!a.empty()) {
-      sig.attributes.push_back(take_until(a, " "));
-      if (!a.empty()) a.remove_prefix(1);
-    }
+    sig.attributes = split_attribute_names(row.attributes);
   }
   std::string_view s = row.signature;
   if (s.empty()) {
@@ -180,12 +185,36 @@ class TypeSignatures {
     const auto* v = versions(op);
     return v ? select(*v, domain, opset, beyond) : nullptr;
   }
+  /// The attribute names `op` of domain `domain` defines at `opset`, an opset newer than the
+  /// signatures (kTypeTableNewest) and not newer than kAttributeNamesHorizon; nullptr when not known.
+  [[nodiscard]] const std::vector<std::string_view>* attributes_beyond(int domain, std::string_view op,
+                                                                       std::int64_t opset) const {
+    if (domain < 0 || domain > 2 || opset <= kTypeTableNewest[domain] || opset > kAttributeNamesHorizon[domain])
+      return nullptr;
+    auto it = beyond_.find(op);
+    if (it == beyond_.end()) return nullptr;
+    const BeyondNames* best = nullptr;
+    for (const auto& b : it->second)
+      if (b.domain == domain && b.from <= opset && (!best || b.from > best->from)) best = &b;
+    return best && best->known ? &best->names : nullptr;
+  }
 
  private:
+  struct BeyondNames {
+    std::uint8_t domain = 0;
+    std::int64_t from = 0;
+    bool known = false;
+    std::vector<std::string_view> names;
+  };
   TypeSignatures() {
     for (const auto& row : kTypeSignatures) by_op_[row.op].push_back(parse_signature(row));
+    for (const auto& row : kAttributeNamesBeyond)
+      beyond_[row.op].push_back(BeyondNames{row.domain, row.from, row.attributes != nullptr,
+                                            row.attributes ? split_attribute_names(row.attributes)
+                                                           : std::vector<std::string_view>{}});
   }
   std::unordered_map<std::string_view, std::vector<TypeSignature>> by_op_;
+  std::unordered_map<std::string_view, std::vector<BeyondNames>> beyond_;
 };
 
 /// Domain index of a node's domain for TypeSignatures::find; -1 for other domains.
