@@ -17,7 +17,7 @@ Sources (facts, not code):
   - scripts/data/onnx_attributes_probed.json: the attribute names of the versions after opset 17
     (and ai.onnx.ml 3), as ONNX Runtime 1.30's loader answers them (scripts/probe_ort_attributes.py);
   - scripts/data/onnx_attributes_beyond.json: every operator's attribute names at each opset after
-    the table's newest, up to ONNX Runtime 1.30's (probe_ort_attributes.py --beyond), for the
+    the table's newest, up to opset 25 (probe_ort_attributes.py --beyond), for the
     second table (kAttributeNamesBeyond): which versions came after opset 21 is not known here,
     but which attribute names each opset's version defines is;
   - scripts/data/onnx_schemas_experimental.json: the experimental operators ONNX 1.5 removed
@@ -55,7 +55,7 @@ ATTRS_BEYOND = os.path.join(HERE, "data", "onnx_attributes_beyond.json")
 # it checks attributes; Constant-19 and -21 only widened the types.
 SAME_NAMES_AS_PREVIOUS = {("Constant", 19), ("Constant", 21)}
 # The same for the per-opset names after the table: Constant-23, -24 and -25 only widened the
-# types (onnx's changelog; 1.20's release notes for 25). Opset 26 is left unchecked.
+# types (onnx's changelog; 1.20's release notes for 25).
 SAME_NAMES_BEYOND = {"Constant": range(22, 26)}
 
 ELEM = {"float": 1, "uint8": 2, "int8": 3, "uint16": 4, "int16": 5, "int32": 6, "int64": 7, "string": 8,

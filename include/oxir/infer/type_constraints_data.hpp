@@ -581,7 +581,7 @@ struct AttributeNamesRow {
 };
 
 /// The newest opset of each domain kAttributeNamesBeyond covers.
-inline constexpr std::int64_t kAttributeNamesHorizon[3] = {26, 5, 1};
+inline constexpr std::int64_t kAttributeNamesHorizon[3] = {25, 5, 1};
 
 inline constexpr AttributeNamesRow kAttributeNamesBeyond[] = {
     {"Abs", 22, 0, ""},
@@ -623,7 +623,6 @@ inline constexpr AttributeNamesRow kAttributeNamesBeyond[] = {
     {"Concat", 22, 0, "axis"},
     {"ConcatFromSequence", 22, 0, "axis new_axis"},
     {"Constant", 22, 0, "sparse_value value value_float value_floats value_int value_ints value_string value_strings"},
-    {"Constant", 26, 0, nullptr},
     {"ConstantOfShape", 22, 0, "value"},
     {"Conv", 22, 0, "auto_pad dilations group kernel_shape pads strides"},
     {"ConvInteger", 22, 0, "auto_pad dilations group kernel_shape pads strides"},
