@@ -176,8 +176,7 @@ def main():
                 attrs = sorted(attrs_probed[key])
             elif (name, since) in SAME_NAMES_AS_PREVIOUS and d == 0:
                 attrs = prev[(d, name)]
-        if not deprecated:
-            prev[(d, name)] = attrs
+        prev[(d, name)] = None if deprecated else attrs  # after the loop: each operator's newest names
         sig = "" if deprecated else signature(ins, outs, cons)
         names = "nullptr" if attrs is None or deprecated else '"' + " ".join(attrs) + '"'
         lines.append(f'    {{"{name}", {since}, {d}, "{sig}", {names}}},')
@@ -188,12 +187,9 @@ def main():
     for key, names in beyond.items():
         op, opset, *dom = key.split("@")
         by_op.setdefault((domain_index[dom[0] if dom else ""], op), []).append((int(opset), sorted(names)))
-    last_names = {}
-    for d, name, since, deprecated, *_ in rows:
-        last_names[(d, name)] = None if deprecated else prev.get((d, name))
     for op, opsets in SAME_NAMES_BEYOND.items():
         for o in opsets:
-            by_op.setdefault((0, op), []).append((o, last_names[(0, op)]))
+            by_op.setdefault((0, op), []).append((o, prev[(0, op)]))
     horizon = dict(newest)
     for (d, op), versions in by_op.items():
         horizon[d] = max([horizon[d]] + [o for o, _ in versions])
