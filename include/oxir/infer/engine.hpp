@@ -1323,7 +1323,7 @@ inline void Engine::check_types(const InferContext& ctx, const Node& n, std::int
           ++report.attribute_errors;
       }
   }
-  if (opset > detail::kTypeCheckHorizon[domain]) return;
+  if (beyond && opset > detail::kTypeCheckHorizon[domain]) return;
   if (sig->deprecated) {  // inferred all the same: the types say what the model means to compute
     if (!rule_failed)
       diagnose(Severity::Warning, DiagnosticKind::Other, ctx.path(), &n,

@@ -1,0 +1,294 @@
+#!/usr/bin/python3
+"""Asks ONNX Runtime which version of each operator a model at a given opset gets, for
+scripts/data/onnx_versions_probed.json.
+
+    /usr/bin/python3 scripts/probe_ort_versions.py [--cache ~/.cache/oxir] [--out FILE]
+
+For every operator of the type table (include/oxir/infer/type_constraints_data.hpp) and every
+opset of its domain up to PROBED (ai.onnx 1-26, ai.onnx.ml 1-5, training 1), builds a one-node
+model whose inputs have types the table's newest version at that opset allows (plus the required
+attributes and subgraphs a loader insists on), has ONNX Runtime (npm onnxruntime-node) load it
+and save it in its own ORT format, and reads the node's since_version from that file: the
+version ONNX Runtime's schema registry resolved. When the session fails only for want of a
+kernel, the message "Could not find an implementation for OP(V)" names the version too.
+
+A node the loader replaced (a function-defined operator it inlined, Constant folded into an
+initializer) says nothing about its operator and is left out, as are nodes the loader refused.
+
+The output maps "Op[@domain]" to {opset: since_version} for the opsets that answered, so
+gen_type_constraints.py can tell, for the opsets newer than the table, which operators still
+have the table's newest version (their signature and attribute names are then exact) and which
+gained a version the table does not have.
+"""
+
+import argparse
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "tests", "infer", "real"))
+import probe_ort_attributes as pa  # noqa: E402  (parse_table, DOMAIN_NAMES)
+import verify_real as vr  # noqa: E402  (ensure_ort)
+
+PROBED = {0: 26, 1: 5, 2: 1}
+SAVE_JS = r"""
+const fs = require('fs'), path = require('path');
+const ort = require(path.join(process.env.OXIR_ORT_DIR, 'node_modules', 'onnxruntime-node'));
+(async () => {
+  const jobs = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+  const out = {};
+  for (const f of jobs) {
+    const o = f.replace(/\.onnx$/, '.ort');
+    try {
+      const s = await ort.InferenceSession.create(f, {graphOptimizationLevel: 'disabled', logSeverityLevel: 4,
+          optimizedModelFilePath: o, extra: {session: {save_model_format: 'ORT'}}});
+      out[f] = {ort: o};
+      if (s.release) await s.release();
+    } catch (e) {
+      out[f] = {error: String(e && e.message ? e.message : e).split('\n')[0].slice(0, 400)};
+    }
+  }
+  process.stdout.write(JSON.stringify(out));
+})();
+"""
+
+
+# ---- ORT format (a flatbuffer; onnxruntime's ort.fbs): InferenceSession.model(1) -> Model.graph(7)
+# ---- -> Graph.nodes(2) -> Node {domain(2), since_version(3), op_type(5)}
+class _Table:
+    def __init__(self, b, pos):
+        self.b, self.pos = b, pos
+        self.vt = pos - struct.unpack_from("<i", b, pos)[0]
+        self.vlen = struct.unpack_from("<H", b, self.vt)[0]
+
+    def _off(self, i):
+        o = 4 + 2 * i
+        return struct.unpack_from("<H", self.b, self.vt + o)[0] if o < self.vlen else 0
+
+    def i32(self, i):
+        o = self._off(i)
+        return struct.unpack_from("<i", self.b, self.pos + o)[0] if o else None
+
+    def _ref(self, i):
+        o = self._off(i)
+        if not o:
+            return None
+        p = self.pos + o
+        return p + struct.unpack_from("<I", self.b, p)[0]
+
+    def table(self, i):
+        p = self._ref(i)
+        return _Table(self.b, p) if p is not None else None
+
+    def string(self, i):
+        p = self._ref(i)
+        if p is None:
+            return ""
+        n = struct.unpack_from("<I", self.b, p)[0]
+        return self.b[p + 4:p + 4 + n].decode()
+
+    def tables(self, i):
+        p = self._ref(i)
+        if p is None:
+            return []
+        n = struct.unpack_from("<I", self.b, p)[0]
+        out = []
+        for k in range(n):
+            q = p + 4 + 4 * k
+            out.append(_Table(self.b, q + struct.unpack_from("<I", self.b, q)[0]))
+        return out
+
+
+def ort_nodes(path):
+    """[(domain, op_type, since_version)] of the main graph of an ORT-format file."""
+    with open(path, "rb") as f:
+        b = f.read()
+    if b[4:8] != b"ORTM":
+        raise ValueError(f"{path}: not an ORT-format file")
+    root = _Table(b, struct.unpack_from("<I", b, 0)[0])
+    graph = root.table(1).table(7)
+    return [(n.string(2), n.string(5), n.i32(3)) for n in graph.tables(2)]
+
+
+# ---- models ----
+def parse_types(part):
+    """{'T': 't3cfe', ...} from the signature's constraint part."""
+    out = {}
+    for item in filter(None, part.split(",")):
+        k, v = item.split("=", 1)
+        out[k] = v
+    return out
+
+
+def pick_elem(mask):
+    for dt in (1, 7, 9, 6, 8, 2, 11, 10):  # float, int64, bool, int32, string, uint8, double, f16
+        if mask >> dt & 1:
+            return dt
+    for dt in range(1, 32):
+        if mask >> dt & 1:
+            return dt
+    return 1
+
+
+def make_type(spec):
+    """A TypeProto for a type-set string ('t1fffe', 'sfffe', 't..s..o..'), or None."""
+    from onnx import helper
+    kinds = dict(re.findall(r"([tsoq])([0-9a-f]+)", spec))
+    if "t" in kinds:
+        return helper.make_tensor_type_proto(pick_elem(int(kinds["t"], 16)), None)
+    if "s" in kinds:
+        return helper.make_sequence_type_proto(helper.make_tensor_type_proto(pick_elem(int(kinds["s"], 16)), None))
+    if "o" in kinds:
+        return helper.make_optional_type_proto(helper.make_tensor_type_proto(pick_elem(int(kinds["o"], 16)), None))
+    return None
+
+
+def subgraph(name, inputs, outputs_from):
+    """A graph of Identity nodes: output k copies outputs_from[k] = (visible name, element type)."""
+    from onnx import helper
+    nodes = [helper.make_node("Identity", [src], [f"{name}_o{k}"]) for k, (src, _) in enumerate(outputs_from)]
+    outs = [helper.make_tensor_value_info(f"{name}_o{k}", t, None) for k, (_, t) in enumerate(outputs_from)]
+    return helper.make_graph(nodes, name, inputs, outs)
+
+
+def build(op, domain, opset, sig, attrs):
+    """The probe model of op at opset, or None when the table's signature cannot be fed."""
+    import onnx
+    from onnx import helper, TensorProto
+    params, types = (sig.split("|") + [""])[:2]
+    ins_spec, outs_spec = params.split(">")
+    constraints = parse_types(types)
+    inputs, names = [], []
+    for i, tok in enumerate(ins_spec.split()):
+        optional = tok.endswith("?")
+        base = tok.rstrip("?+*")
+        spec = base[1:] if base.startswith("=") else constraints.get(base, "")
+        if optional and op not in ("Loop",):
+            names.append("")
+            continue
+        t = make_type(spec)
+        if t is None:
+            return None
+        if op == "Loop" and i < 2:  # M (int64) and cond (bool) of a Loop are given
+            t = helper.make_tensor_type_proto(TensorProto.INT64 if i == 0 else TensorProto.BOOL, None)
+        names.append(f"x{i}")
+        inputs.append(helper.make_value_info(f"x{i}", t))
+    while names and names[-1] == "":
+        names.pop()
+    n_out = len(outs_spec.split())
+    node = helper.make_node(op, names, [f"y{k}" for k in range(n_out)], domain=pa.DOMAIN_NAMES[domain])
+    have = set((attrs or "").split())
+    simple = {"to": 1, "blocksize": 1, "hidden_size": 1, "kernel_shape": [1], "equation": "i->i",
+              "pooled_shape": [1, 1], "direction": "LEFT", "size": 1}
+    for a, v in simple.items():
+        if a in have:
+            node.attribute.append(helper.make_attribute(a, v))
+    if op in ("RandomNormal", "RandomUniform"):
+        node.attribute.append(helper.make_attribute("shape", [1]))
+    if op in ("Concat", "ConcatFromSequence"):
+        node.attribute.append(helper.make_attribute("axis", 0))
+    if op == "If":
+        x = helper.make_tensor_value_info("outer", TensorProto.FLOAT, None)
+        inputs.append(x)
+        node.attribute.append(helper.make_attribute("then_branch", subgraph("t", [], [("outer", TensorProto.FLOAT)])))
+        node.attribute.append(helper.make_attribute("else_branch", subgraph("e", [], [("outer", TensorProto.FLOAT)])))
+        del node.output[1:]
+    if op == "Loop":
+        # M, cond, one carried float value
+        inputs[-1:] = [helper.make_tensor_value_info(names[2], TensorProto.FLOAT, None)] if len(names) > 2 else []
+        body_in = [helper.make_tensor_value_info("it", TensorProto.INT64, []),
+                   helper.make_tensor_value_info("cond", TensorProto.BOOL, []),
+                   helper.make_tensor_value_info("v", TensorProto.FLOAT, None)]
+        node.attribute.append(helper.make_attribute("body", subgraph("b", body_in, [("cond", TensorProto.BOOL), ("v", TensorProto.FLOAT)])))
+        del node.output[1:]
+    if op == "Scan":
+        if opset < 9:
+            return None
+        body_in = [helper.make_tensor_value_info("s", TensorProto.FLOAT, None)]
+        node.attribute.append(helper.make_attribute("body", subgraph("b", body_in, [("s", TensorProto.FLOAT)])))
+        node.attribute.append(helper.make_attribute("num_scan_inputs", 1))
+        del node.output[1:]
+    graph = helper.make_graph([node], "probe", inputs,
+                              [helper.make_value_info(o, onnx.TypeProto()) for o in node.output])
+    opsets = [helper.make_opsetid(pa.DOMAIN_NAMES[domain], opset)]
+    if domain != 0:
+        opsets.append(helper.make_opsetid("", 21))
+    model = helper.make_model(graph, opset_imports=opsets)
+    model.ir_version = 7 if opset <= 13 and domain == 0 else 10
+    return model
+
+
+def main():
+    import onnx
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cache", default=os.path.expanduser("~/.cache/oxir"))
+    ap.add_argument("--out", default=os.path.join(HERE, "data", "onnx_versions_probed.json"))
+    ap.add_argument("--jobs", type=int, default=2, help="ONNX Runtime processes in parallel")
+    args = ap.parse_args()
+    rows = pa.parse_table()
+    versions = {}
+    for r in rows:
+        versions.setdefault((r[2], r[0]), []).append(r)
+    ort_dir = vr.ensure_ort(args.cache)
+    with tempfile.TemporaryDirectory(prefix="oxir-probe-ver-") as tmp:
+        meta = {}
+        for (domain, op), vs in sorted(versions.items()):
+            for opset in range(1, PROBED[domain] + 1):
+                usable = [r for r in vs if r[1] <= opset and r[3]]
+                row = usable[-1] if usable else next((r for r in vs if r[3]), None)
+                if row is None:
+                    continue
+                model = build(op, domain, opset, row[3], row[4])
+                if model is None:
+                    continue
+                fn = os.path.join(tmp, f"{len(meta)}.onnx")
+                onnx.save(model, fn)
+                meta[fn] = (domain, op, opset)
+        js = os.path.join(tmp, "save.js")
+        with open(js, "w") as f:
+            f.write(SAVE_JS)
+        files = sorted(meta)
+        procs = []
+        for k in range(args.jobs):
+            jp = os.path.join(tmp, f"jobs{k}.json")
+            with open(jp, "w") as f:
+                json.dump(files[k::args.jobs], f)
+            procs.append(subprocess.Popen(["node", js, jp], stdout=subprocess.PIPE, text=True,
+                                          env=dict(os.environ, OXIR_ORT_DIR=ort_dir)))
+        res = {}
+        for p in procs:
+            out, _ = p.communicate()
+            if p.returncode != 0:
+                raise SystemExit("ONNX Runtime batch failed")
+            res.update(json.loads(out))
+        found = {}
+        for fn, (domain, op, opset) in meta.items():
+            r, since = res.get(fn, {}), None
+            if "ort" in r:
+                nodes = ort_nodes(r["ort"])
+                if len(nodes) == 1 and nodes[0][1] == op and nodes[0][0] in (pa.DOMAIN_NAMES[domain], "ai.onnx" if not domain else None):
+                    since = nodes[0][2]
+            else:
+                m = re.search(r"Could not find an implementation for (\w+)\((\d+)\)", r.get("error", ""))
+                if m and m.group(1) == op:
+                    since = int(m.group(2))
+            if since is not None:
+                key = op + (f"@{pa.DOMAIN_NAMES[domain]}" if domain else "")
+                found.setdefault(key, {})[str(opset)] = since
+    out = {k: dict(sorted(v.items(), key=lambda kv: int(kv[0]))) for k, v in sorted(found.items())}
+    with open(args.out, "w") as f:
+        json.dump(out, f, indent=1)
+        f.write("\n")
+    print(f"{sum(len(v) for v in out.values())} (operator, opset) answers for {len(out)} operators "
+          f"of {len(versions)} written to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
