@@ -78,6 +78,25 @@ def formal_counts(signature):
     return len(ins.split()), len(outs.split())
 
 
+def run_split(script, items, parts, tmp, ort_dir):
+    """Runs `node script JOBS.json` on `parts` slices of `items` at once (each slice a JSON list in
+    tmp) and merges the JSON objects they print."""
+    procs = []
+    for k in range(parts):
+        jp = os.path.join(tmp, f"jobs{k}.json")
+        with open(jp, "w") as f:
+            json.dump(items[k::parts], f)
+        procs.append(subprocess.Popen(["node", script, jp], stdout=subprocess.PIPE, text=True,
+                                      env=dict(os.environ, OXIR_ORT_DIR=ort_dir)))
+    res = {}
+    for p in procs:
+        out, _ = p.communicate()
+        if p.returncode != 0:
+            raise SystemExit(f"{os.path.basename(script)} failed")
+        res.update(json.loads(out))
+    return res
+
+
 def main():
     import onnx
     from onnx import helper, TensorProto
@@ -138,20 +157,8 @@ def main():
                 onnx.save(model, fn)
                 jobs.append({"name": fn, "model": fn, "runs": []})
                 meta[fn] = (op, since, domain, name)
-        procs = []
-        for k in range(args.jobs):
-            jp = os.path.join(tmp, f"jobs{k}.json")
-            with open(jp, "w") as f:
-                json.dump(jobs[k::args.jobs], f)
-            procs.append(subprocess.Popen(
-                ["node", os.path.join(ROOT, "tests", "infer", "newops", "run_ort_batch.js"), jp],
-                stdout=subprocess.PIPE, text=True, env=dict(os.environ, OXIR_ORT_DIR=ort_dir)))
-        res = {}
-        for p in procs:
-            out, _ = p.communicate()
-            if p.returncode != 0:
-                raise SystemExit("run_ort_batch.js failed")
-            res.update(json.loads(out))
+        res = run_split(os.path.join(ROOT, "tests", "infer", "newops", "run_ort_batch.js"), jobs, args.jobs, tmp,
+                        ort_dir)
     found = {}
     unsupported = set()
     for fn, (op, since, domain, name) in meta.items():

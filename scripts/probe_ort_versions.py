@@ -26,7 +26,6 @@ import json
 import os
 import re
 import struct
-import subprocess
 import sys
 import tempfile
 
@@ -254,20 +253,7 @@ def main():
         js = os.path.join(tmp, "save.js")
         with open(js, "w") as f:
             f.write(SAVE_JS)
-        files = sorted(meta)
-        procs = []
-        for k in range(args.jobs):
-            jp = os.path.join(tmp, f"jobs{k}.json")
-            with open(jp, "w") as f:
-                json.dump(files[k::args.jobs], f)
-            procs.append(subprocess.Popen(["node", js, jp], stdout=subprocess.PIPE, text=True,
-                                          env=dict(os.environ, OXIR_ORT_DIR=ort_dir)))
-        res = {}
-        for p in procs:
-            out, _ = p.communicate()
-            if p.returncode != 0:
-                raise SystemExit("ONNX Runtime batch failed")
-            res.update(json.loads(out))
+        res = pa.run_split(js, sorted(meta), args.jobs, tmp, ort_dir)
         found = {}
         for fn, (domain, op, opset) in meta.items():
             r, since = res.get(fn, {}), None

@@ -64,6 +64,26 @@ TEST_CASE("type constraints: every row of the generated table parses into consis
   CHECK(t.find(0, "NoSuchOp", 13, beyond) == nullptr);
   CHECK(t.find(0, "Add", 0, beyond) == nullptr);
   CHECK(t.find(1, "LabelEncoder", 4, beyond)->since == 4);
+  // Every kUnchangedThrough row names an operator's newest version in its domain, a version the
+  // table has (not deprecated), and reaches past the table's newest opset.
+  std::size_t unchanged = 0;
+  for (const auto& row : d::kUnchangedThrough) {
+    CAPTURE(row.op);
+    ++unchanged;
+    CHECK(row.through > d::kTypeTableNewest[row.domain]);
+    const auto* versions = t.versions(row.op);
+    REQUIRE(versions);
+    const d::TypeSignature* newest = nullptr;
+    for (const auto& s : *versions)
+      if (s.domain == row.domain && (!newest || s.since > newest->since)) newest = &s;
+    REQUIRE(newest);
+    CHECK_FALSE(newest->deprecated);
+    CHECK(newest->since <= d::kTypeTableNewest[row.domain]);
+    CHECK(newest->unchanged_through == row.through);
+    for (const auto& s : *versions)
+      if (&s != newest && s.domain == row.domain) CHECK(s.unchanged_through == 0);
+  }
+  CHECK(unchanged > 100);
 }
 
 TEST_CASE("type constraints: inputs the operator does not allow are errors; the output is still typed") {
