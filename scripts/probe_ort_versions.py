@@ -224,12 +224,55 @@ def build(op, domain, opset, sig, attrs):
     return model
 
 
+# ONNX Runtime defines LayerNormalization in the default domain from version 1 (its own kernel's
+# schema), where ONNX has it only from opset 17.
+ORT_EARLIER = {("LayerNormalization", 0): 17}
+
+
+def check(out, versions, committed_path):
+    """0 when ONNX Runtime's answers agree with the table up to its newest opset and equal the
+    committed data file (which kUnchangedThrough is generated from); else 1, printing why."""
+    with open(pa.TABLE) as f:
+        m = re.search(r"kTypeTableNewest\[3\] = \{(\d+), (\d+), (\d+)\}", f.read())
+    newest = {d: int(m.group(d + 1)) for d in range(3)}
+    bad = 0
+    compared = 0
+    for (domain, op), vs in sorted(versions.items()):
+        key = op + (f"@{pa.DOMAIN_NAMES[domain]}" if domain else "")
+        for opset, since in out.get(key, {}).items():
+            opset = int(opset)
+            if opset > newest[domain] or opset < ORT_EARLIER.get((op, domain), 0):
+                continue
+            ours = max((r[1] for r in vs if r[1] <= opset), default=None)
+            compared += 1
+            if ours != since:
+                bad += 1
+                print(f"MISMATCH {key} at opset {opset}: the table has version {ours}, ONNX Runtime {since}")
+    with open(committed_path) as f:
+        committed = json.load(f)
+    if committed != out:
+        bad += 1
+        for key in sorted(set(committed) | set(out)):
+            if committed.get(key) != out.get(key):
+                print(f"DRIFT {key}: committed {committed.get(key)}, now {out.get(key)}")
+        print("the answers differ from the committed file: rerun this script without --check and "
+              "scripts/gen_type_constraints.py")
+    print(f"{compared} (operator, opset) pairs up to opset {newest[0]} (ml {newest[1]}) compared with the table, "
+          f"{sum(len(v) for v in out.values())} answers with {os.path.basename(committed_path)}: "
+          + ("OK" if not bad else f"{bad} problems"))
+    return 1 if bad else 0
+
+
 def main():
     import onnx
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cache", default=os.path.expanduser("~/.cache/oxir"))
     ap.add_argument("--out", default=os.path.join(HERE, "data", "onnx_versions_probed.json"))
     ap.add_argument("--jobs", type=int, default=2, help="ONNX Runtime processes in parallel")
+    ap.add_argument("--check", action="store_true",
+                    help="write nothing; fail (exit 1) unless every answer up to the table's newest opset "
+                    "agrees with the table and all answers equal the committed data file (ctest "
+                    "infer_versions_differential)")
     args = ap.parse_args()
     rows = pa.parse_table()
     versions = {}
@@ -269,6 +312,8 @@ def main():
                 key = op + (f"@{pa.DOMAIN_NAMES[domain]}" if domain else "")
                 found.setdefault(key, {})[str(opset)] = since
     out = {k: dict(sorted(v.items(), key=lambda kv: int(kv[0]))) for k, v in sorted(found.items())}
+    if args.check:
+        sys.exit(check(out, versions, args.out))
     with open(args.out, "w") as f:
         json.dump(out, f, indent=1)
         f.write("\n")
