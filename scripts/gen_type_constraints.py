@@ -62,6 +62,9 @@ SAME_NAMES_AS_PREVIOUS = {("Constant", 19), ("Constant", 21)}
 # The same for the per-opset names after the table: Constant-23, -24 and -25 only widened the
 # types (onnx's changelog; 1.20's release notes for 25).
 SAME_NAMES_BEYOND = {"Constant": range(22, 26)}
+# The newest opset of each domain whose names the per-opset table extends to through
+# onnx_versions_probed.json (one past the probed names: ONNX Runtime 1.30 knows ai.onnx 26).
+NAMES_EXTEND_TO = {0: 26, 1: 5, 2: 1}
 
 ELEM = {"float": 1, "uint8": 2, "int8": 3, "uint16": 4, "int16": 5, "int32": 6, "int64": 7, "string": 8,
         "bool": 9, "float16": 10, "double": 11, "uint32": 12, "uint64": 13, "complex64": 14, "complex128": 15,
@@ -195,6 +198,17 @@ def main():
     for op, opsets in SAME_NAMES_BEYOND.items():
         for o in opsets:
             by_op.setdefault((0, op), []).append((o, prev[(0, op)]))
+    # One opset past the probed names (ONNX Runtime knows opset 26, ONNX 1.21): an operator keeps
+    # its names of the opset before where ONNX Runtime resolves the same version at both; where it
+    # gave no answer, or a different version, its names there are not known.
+    with open(VERSIONS_PROBED) as f:
+        resolved = json.load(f)
+    for (d, op), versions in by_op.items():
+        last = max(o for o, _ in versions)
+        at = resolved.get(op + domain_names[d], {})
+        if last + 1 <= NAMES_EXTEND_TO[d]:
+            same = at.get(str(last)) is not None and at.get(str(last)) == at.get(str(last + 1))
+            versions.append((last + 1, dict(versions)[last] if same else None))
     horizon = dict(newest)
     for (d, op), versions in by_op.items():
         horizon[d] = max([horizon[d]] + [o for o, _ in versions])
@@ -210,8 +224,6 @@ def main():
                 last = names
     # Up to which opset after the table's newest each operator's newest version is still the one
     # ONNX Runtime resolves (every opset in between answered, all with that version).
-    with open(VERSIONS_PROBED) as f:
-        resolved = json.load(f)
     newest_row = {}
     for d, name, since, deprecated, *_ in rows:
         if (d, name) not in newest_row or since > newest_row[(d, name)][0]:

@@ -169,7 +169,7 @@ def build(op, domain, opset, sig, attrs):
         optional = tok.endswith("?")
         base = tok.rstrip("?+*")
         spec = base[1:] if base.startswith("=") else constraints.get(base, "")
-        if optional and op not in ("Loop",):
+        if optional and op not in ("Loop",) and not (op == "Resize" and i == 2):
             names.append("")
             continue
         t = make_type(spec)
@@ -181,11 +181,12 @@ def build(op, domain, opset, sig, attrs):
         inputs.append(helper.make_value_info(f"x{i}", t))
     while names and names[-1] == "":
         names.pop()
-    n_out = len(outs_spec.split())
-    node = helper.make_node(op, names, [f"y{k}" for k in range(n_out)], domain=pa.DOMAIN_NAMES[domain])
+    # outputs: the required ones (at least one); optional ones would ask for a training mode
+    outs = [f"y{k}" for k, tok in enumerate(outs_spec.split()) if not tok.endswith("?") or k == 0]
+    node = helper.make_node(op, names, outs, domain=pa.DOMAIN_NAMES[domain])
     have = set((attrs or "").split())
     simple = {"to": 1, "blocksize": 1, "hidden_size": 1, "kernel_shape": [1], "equation": "i->i",
-              "pooled_shape": [1, 1], "direction": "LEFT", "size": 1}
+              "pooled_shape": [1, 1], "direction": "LEFT" if op == "BitShift" else "forward", "size": 1}
     for a, v in simple.items():
         if a in have:
             node.attribute.append(helper.make_attribute(a, v))

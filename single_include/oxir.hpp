@@ -8762,7 +8762,7 @@ struct AttributeNamesRow {
 };
 
 /// The newest opset of each domain kAttributeNamesBeyond covers.
-inline constexpr std::int64_t kAttributeNamesHorizon[3] = {25, 5, 1};
+inline constexpr std::int64_t kAttributeNamesHorizon[3] = {26, 5, 1};
 
 inline constexpr AttributeNamesRow kAttributeNamesBeyond[] = {
     {"Abs", 22, 0, ""},
@@ -8782,6 +8782,7 @@ inline constexpr AttributeNamesRow kAttributeNamesBeyond[] = {
     {"AveragePool", 22, 0, "auto_pad ceil_mode count_include_pad dilations kernel_shape pads strides"},
     {"BatchNormalization", 22, 0, "epsilon momentum training_mode"},
     {"Bernoulli", 22, 0, "dtype seed"},
+    {"Bernoulli", 26, 0, nullptr},
     {"Binarizer", 5, 1, "threshold"},
     {"BitShift", 22, 0, "direction"},
     {"BitwiseAnd", 22, 0, ""},
@@ -8793,17 +8794,20 @@ inline constexpr AttributeNamesRow kAttributeNamesBeyond[] = {
     {"Cast", 24, 0, "round_mode saturate to"},
     {"CastLike", 22, 0, "saturate"},
     {"CastLike", 24, 0, "round_mode saturate"},
+    {"CastLike", 26, 0, nullptr},
     {"CastMap", 5, 1, "cast_to map_form max_map"},
     {"CategoryMapper", 5, 1, "cats_int64s cats_strings default_int64 default_string"},
     {"Ceil", 22, 0, ""},
     {"Celu", 22, 0, "alpha"},
     {"CenterCropPad", 22, 0, "axes"},
+    {"CenterCropPad", 26, 0, nullptr},
     {"Clip", 22, 0, ""},
     {"Col2Im", 22, 0, "dilations pads strides"},
     {"Compress", 22, 0, "axis"},
     {"Concat", 22, 0, "axis"},
     {"ConcatFromSequence", 22, 0, "axis new_axis"},
     {"Constant", 22, 0, "sparse_value value value_float value_floats value_int value_ints value_string value_strings"},
+    {"Constant", 26, 0, nullptr},
     {"ConstantOfShape", 22, 0, "value"},
     {"Conv", 22, 0, "auto_pad dilations group kernel_shape pads strides"},
     {"ConvInteger", 22, 0, "auto_pad dilations group kernel_shape pads strides"},
@@ -8844,10 +8848,12 @@ inline constexpr AttributeNamesRow kAttributeNamesBeyond[] = {
     {"GreaterOrEqual", 22, 0, ""},
     {"GridSample", 22, 0, "align_corners mode padding_mode"},
     {"GroupNormalization", 22, 0, "epsilon num_groups stash_type"},
+    {"GroupNormalization", 26, 0, nullptr},
     {"HammingWindow", 22, 0, "output_datatype periodic"},
     {"HannWindow", 22, 0, "output_datatype periodic"},
     {"HardSigmoid", 22, 0, "alpha beta"},
     {"HardSwish", 22, 0, ""},
+    {"HardSwish", 26, 0, nullptr},
     {"Hardmax", 22, 0, "axis"},
     {"Identity", 22, 0, ""},
     {"If", 22, 0, "else_branch then_branch"},
@@ -8880,11 +8886,13 @@ inline constexpr AttributeNamesRow kAttributeNamesBeyond[] = {
     {"MelWeightMatrix", 22, 0, "output_datatype"},
     {"Min", 22, 0, ""},
     {"Mish", 22, 0, ""},
+    {"Mish", 26, 0, nullptr},
     {"Mod", 22, 0, "fmod"},
     {"Mul", 22, 0, ""},
     {"Multinomial", 22, 0, "dtype sample_size seed"},
     {"Neg", 22, 0, ""},
     {"NegativeLogLikelihoodLoss", 22, 0, "ignore_index reduction"},
+    {"NegativeLogLikelihoodLoss", 26, 0, nullptr},
     {"NonMaxSuppression", 22, 0, "center_point_box"},
     {"NonZero", 22, 0, ""},
     {"Normalizer", 5, 1, "norm"},
@@ -8892,6 +8900,7 @@ inline constexpr AttributeNamesRow kAttributeNamesBeyond[] = {
     {"OneHot", 22, 0, "axis"},
     {"OneHotEncoder", 5, 1, "cats_int64s cats_strings zeros"},
     {"Optional", 22, 0, "type"},
+    {"Optional", 26, 0, nullptr},
     {"OptionalGetElement", 22, 0, ""},
     {"OptionalHasElement", 22, 0, ""},
     {"Or", 22, 0, ""},
@@ -8921,6 +8930,7 @@ inline constexpr AttributeNamesRow kAttributeNamesBeyond[] = {
     {"ReduceSum", 22, 0, "keepdims noop_with_empty_axes"},
     {"ReduceSumSquare", 22, 0, "keepdims noop_with_empty_axes"},
     {"RegexFullMatch", 22, 0, "pattern"},
+    {"RegexFullMatch", 26, 0, nullptr},
     {"Relu", 22, 0, ""},
     {"Reshape", 22, 0, "allowzero"},
     {"Resize", 22, 0, "antialias axes coordinate_transformation_mode cubic_coeff_a exclude_outside extrapolation_value keep_aspect_ratio_policy mode nearest_mode"},
@@ -8943,6 +8953,7 @@ inline constexpr AttributeNamesRow kAttributeNamesBeyond[] = {
     {"SequenceInsert", 22, 0, ""},
     {"SequenceLength", 22, 0, ""},
     {"SequenceMap", 22, 0, "body"},
+    {"SequenceMap", 26, 0, nullptr},
     {"Shape", 22, 0, "end start"},
     {"Shrink", 22, 0, "bias lambd"},
     {"Sigmoid", 22, 0, ""},
@@ -8953,6 +8964,7 @@ inline constexpr AttributeNamesRow kAttributeNamesBeyond[] = {
     {"Slice", 22, 0, ""},
     {"Softmax", 22, 0, "axis"},
     {"SoftmaxCrossEntropyLoss", 22, 0, "ignore_index reduction"},
+    {"SoftmaxCrossEntropyLoss", 26, 0, nullptr},
     {"Softplus", 22, 0, ""},
     {"Softsign", 22, 0, ""},
     {"SpaceToDepth", 22, 0, "blocksize"},
@@ -8970,6 +8982,7 @@ inline constexpr AttributeNamesRow kAttributeNamesBeyond[] = {
     {"Tanh", 22, 0, ""},
     {"TensorScatter", 24, 0, "axis mode"},
     {"TfIdfVectorizer", 22, 0, "max_gram_length max_skip_count min_gram_length mode ngram_counts ngram_indexes pool_int64s pool_strings weights"},
+    {"TfIdfVectorizer", 26, 0, nullptr},
     {"ThresholdedRelu", 22, 0, "alpha"},
     {"Tile", 22, 0, ""},
     {"TopK", 22, 0, "axis largest sorted"},
@@ -8999,6 +9012,7 @@ inline constexpr UnchangedRow kUnchangedThrough[] = {
     {"ArgMax", 0, 26},
     {"ArgMin", 0, 26},
     {"ArrayFeatureExtractor", 1, 5},
+    {"BatchNormalization", 0, 26},
     {"Binarizer", 1, 5},
     {"BitShift", 0, 26},
     {"BitwiseAnd", 0, 26},
@@ -9090,6 +9104,7 @@ inline constexpr UnchangedRow kUnchangedThrough[] = {
     {"ReduceSumSquare", 0, 26},
     {"Relu", 0, 26},
     {"Reshape", 0, 22},
+    {"Resize", 0, 26},
     {"ReverseSequence", 0, 26},
     {"STFT", 0, 26},
     {"Scan", 0, 22},
@@ -9458,8 +9473,9 @@ struct TypeCheckMode {
   bool inputs_only = false;
 };
 
-/// Versions up to which a signature found `beyond` the table is still checked (widened): the
-/// newest opsets oxir's rules know. Past them nothing is checked.
+/// Opsets up to which a signature found `beyond` the table is checked (widened) for every operator.
+/// Past them (opset 26), only where kAttributeNamesBeyond knows the operator's names at that opset,
+/// i.e. ONNX Runtime resolves there the version it resolves at the horizon.
 inline constexpr std::int64_t kTypeCheckHorizon[3] = {25, 5, 1};
 
 /// Checks a node's input and output types against `sig`; calls report(message) per violation.
@@ -10992,7 +11008,9 @@ inline void Engine::check_types(const InferContext& ctx, const Node& n, std::int
           ++report.attribute_errors;
       }
   }
-  if (beyond && opset > detail::kTypeCheckHorizon[domain]) return;
+  // Past the horizon a widened signature still holds where the per-opset table knows the
+  // operator's names there: ONNX Runtime resolves the same version as at the horizon.
+  if (beyond && opset > detail::kTypeCheckHorizon[domain] && !names) return;
   if (sig->deprecated) {  // inferred all the same: the types say what the model means to compute
     if (!rule_failed)
       diagnose(Severity::Warning, DiagnosticKind::Other, ctx.path(), &n,

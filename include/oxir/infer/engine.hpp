@@ -1323,7 +1323,9 @@ inline void Engine::check_types(const InferContext& ctx, const Node& n, std::int
           ++report.attribute_errors;
       }
   }
-  if (beyond && opset > detail::kTypeCheckHorizon[domain]) return;
+  // Past the horizon a widened signature still holds where the per-opset table knows the
+  // operator's names there: ONNX Runtime resolves the same version as at the horizon.
+  if (beyond && opset > detail::kTypeCheckHorizon[domain] && !names) return;
   if (sig->deprecated) {  // inferred all the same: the types say what the model means to compute
     if (!rule_failed)
       diagnose(Severity::Warning, DiagnosticKind::Other, ctx.path(), &n,

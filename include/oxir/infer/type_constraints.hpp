@@ -350,8 +350,9 @@ struct TypeCheckMode {
   bool inputs_only = false;
 };
 
-/// Versions up to which a signature found `beyond` the table is still checked (widened): the
-/// newest opsets oxir's rules know. Past them nothing is checked.
+/// Opsets up to which a signature found `beyond` the table is checked (widened) for every operator.
+/// Past them (opset 26), only where kAttributeNamesBeyond knows the operator's names at that opset,
+/// i.e. ONNX Runtime resolves there the version it resolves at the horizon.
 inline constexpr std::int64_t kTypeCheckHorizon[3] = {25, 5, 1};
 
 /// Checks a node's input and output types against `sig`; calls report(message) per violation.
