@@ -199,22 +199,18 @@ def build(op, domain, opset, sig, attrs):
         inputs.append(x)
         node.attribute.append(helper.make_attribute("then_branch", subgraph("t", [], [("outer", TensorProto.FLOAT)])))
         node.attribute.append(helper.make_attribute("else_branch", subgraph("e", [], [("outer", TensorProto.FLOAT)])))
-        del node.output[1:]
     if op == "Loop":
-        # M, cond, one carried float value
-        inputs[-1:] = [helper.make_tensor_value_info(names[2], TensorProto.FLOAT, None)] if len(names) > 2 else []
+        # M, cond and one carried value (the signature's V: float), each a graph input
         body_in = [helper.make_tensor_value_info("it", TensorProto.INT64, []),
                    helper.make_tensor_value_info("cond", TensorProto.BOOL, []),
                    helper.make_tensor_value_info("v", TensorProto.FLOAT, None)]
         node.attribute.append(helper.make_attribute("body", subgraph("b", body_in, [("cond", TensorProto.BOOL), ("v", TensorProto.FLOAT)])))
-        del node.output[1:]
     if op == "Scan":
         if opset < 9:
             return None
         body_in = [helper.make_tensor_value_info("s", TensorProto.FLOAT, None)]
         node.attribute.append(helper.make_attribute("body", subgraph("b", body_in, [("s", TensorProto.FLOAT)])))
         node.attribute.append(helper.make_attribute("num_scan_inputs", 1))
-        del node.output[1:]
     graph = helper.make_graph([node], "probe", inputs,
                               [helper.make_value_info(o, onnx.TypeProto()) for o in node.output])
     opsets = [helper.make_opsetid(pa.DOMAIN_NAMES[domain], opset)]
