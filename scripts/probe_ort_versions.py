@@ -47,6 +47,7 @@ const ort = require(path.join(process.env.OXIR_ORT_DIR, 'node_modules', 'onnxrun
     const o = f.replace(/\.onnx$/, '.ort');
     try {
       const s = await ort.InferenceSession.create(f, {graphOptimizationLevel: 'disabled', logSeverityLevel: 4,
+          intraOpNumThreads: 1, interOpNumThreads: 1,
           optimizedModelFilePath: o, extra: {session: {save_model_format: 'ORT'}}});
       out[f] = {ort: o};
       if (s.release) await s.release();

@@ -29,7 +29,7 @@ async function main() {
     if (process.env.OXIR_ORT_TRACE) process.stderr.write(job.name + '\n');
     let session;
     try {
-      session = await ort.InferenceSession.create(job.model, {graphOptimizationLevel: 'disabled'});
+      session = await ort.InferenceSession.create(job.model, {graphOptimizationLevel: 'disabled', intraOpNumThreads: 1, interOpNumThreads: 1});
     } catch (e) {
       result[job.name] = {error: msg(e)};
       continue;

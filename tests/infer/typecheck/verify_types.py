@@ -25,6 +25,7 @@ ORT's own newer schemas (it rejects Erf on int32 that onnx 1.12's Erf-13 allows)
 Prints "SKIPPED: ..." and exits 0 without onnx, node/npm or the network.
 """
 import argparse
+import inspect
 import collections
 import json
 import os
@@ -32,6 +33,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "real"))
@@ -42,10 +44,12 @@ CLASSIC = list(range(1, 17))  # FLOAT .. BFLOAT16: element types of every opset
 ORT_JS = r"""
 const ort = require(require('path').join(process.env.OXIR_ORT_DIR, 'node_modules', 'onnxruntime-node'));
 const files = JSON.parse(require('fs').readFileSync(process.argv[2], 'utf8'));
+// One thread: a session's default thread pools cost ~13 ms each to create, 20x the load itself.
+const opts = {intraOpNumThreads: 1, interOpNumThreads: 1};
 (async () => {
   const out = {};
   for (const f of files) {
-    try { await ort.InferenceSession.create(f); out[f] = 'ok'; }
+    try { await ort.InferenceSession.create(f, opts); out[f] = 'ok'; }
     catch (e) {
       const m = String(e);
       out[f] = /Type Error/.test(m) ? 'type' : /Could not find an implementation/.test(m) ? 'ok' : 'other: ' + m.slice(0, 200);
@@ -130,6 +134,7 @@ def main():
         vr.skip(f"{args.corpus} not found (Debian libonnx-testdata)")
     ort_dir = vr.ensure_ort(args.cache)
 
+    t0 = time.monotonic()
     rng = random.Random(20261125)
     with tempfile.TemporaryDirectory(prefix="oxir-types-") as tmp:
         newops = os.path.join(tmp, "newops")
@@ -145,7 +150,8 @@ def main():
         for src, tag in sources:
             if os.path.exists(src):
                 files += make_variants(src, vdir, tag, rng, onnx, opsets)
-        print(f"{len(sources)} models, {len(files)} variants")
+        print(f"{len(sources)} models, {len(files)} variants ({time.monotonic() - t0:.0f} s)")
+        t0 = time.monotonic()
 
         r = subprocess.run([args.batch], input="\n".join(files) + "\n", capture_output=True, text=True, timeout=1200)
         if r.returncode != 0:
@@ -155,20 +161,44 @@ def main():
         for line in r.stdout.splitlines():
             path, n, msg = line.split("\t", 2)
             oxir[path] = (n, msg)
+        print(f"oxir: {time.monotonic() - t0:.0f} s")
+        t0 = time.monotonic()
 
-        listing = os.path.join(tmp, "files.json")
-        with open(listing, "w") as f:
-            json.dump(files, f)
-        js = os.path.join(tmp, "load.js")
-        with open(js, "w") as f:
-            f.write(ORT_JS)
-        r = subprocess.run(["node", js, listing], capture_output=True, text=True, timeout=1800,
-                           env=dict(os.environ, OXIR_ORT_DIR=ort_dir))
-        if r.returncode != 0:
-            print(f"error: ORT loader failed: {r.stderr[-2000:]}", file=sys.stderr)
-            return 2
-        ort = json.loads(r.stdout.strip().splitlines()[-1])
-        onx = {f: onnx_verdict(f, onnx) for f in files}
+        # The oracles' verdicts are kept across runs (verify_real.OracleCache), keyed by each
+        # variant's bytes: a second run (CI's sanitizer pass) only asks about new variants.
+        ort_cache = vr.OracleCache(args.cache, "ort_load", vr.ort_version(ort_dir), ORT_JS)
+        onnx_cache = vr.OracleCache(args.cache, "onnx_types", onnx.__version__, inspect.getsource(onnx_verdict))
+        ort_keys = {f: ort_cache.key(f) for f in files}
+        ort = {f: ort_cache.get(k) for f, k in ort_keys.items()}
+        ask = [f for f, v in ort.items() if v is None]
+        if ask:
+            listing = os.path.join(tmp, "files.json")
+            with open(listing, "w") as f:
+                json.dump(ask, f)
+            js = os.path.join(tmp, "load.js")
+            with open(js, "w") as f:
+                f.write(ORT_JS)
+            r = subprocess.run(["node", js, listing], capture_output=True, text=True, timeout=1800,
+                               env=dict(os.environ, OXIR_ORT_DIR=ort_dir))
+            if r.returncode != 0:
+                print(f"error: ORT loader failed: {r.stderr[-2000:]}", file=sys.stderr)
+                return 2
+            for f, v in json.loads(r.stdout.strip().splitlines()[-1]).items():
+                ort[f] = v
+                ort_cache.put(ort_keys[f], v)
+        print(f"ORT: {time.monotonic() - t0:.0f} s ({ort_cache.stats()})")
+        t0 = time.monotonic()
+        onx = {}
+        for f in files:
+            k = onnx_cache.key(f)
+            v = onnx_cache.get(k)
+            if v is None:
+                v = onnx_verdict(f, onnx)
+                onnx_cache.put(k, v or "")
+            onx[f] = v or None
+        print(f"onnx: {time.monotonic() - t0:.0f} s ({onnx_cache.stats()})")
+        ort_cache.save()
+        onnx_cache.save()
 
     table = collections.Counter()
     false_claims, load_errors = [], []
