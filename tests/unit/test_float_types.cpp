@@ -2,6 +2,8 @@
 // and against independent computations.
 #include <doctest/doctest.h>
 
+#include "dtype_csv.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -52,45 +54,9 @@ static_assert(!std::is_convertible_v<float, float16>);  // explicit: conversions
 
 // ---- test vector files ----
 
-/// A CSV file read whole, addressed by column name.
-struct Csv {
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
-
-  [[nodiscard]] std::size_t col(const std::string& name) const {
-    const auto it = std::find(header.begin(), header.end(), name);
-    REQUIRE_MESSAGE(it != header.end(), "no column " << name);
-    return static_cast<std::size_t>(it - header.begin());
-  }
-};
-
-std::vector<std::string> split(std::string line) {
-  if (!line.empty() && line.back() == '\r') line.pop_back();  // the files use CRLF
-  std::vector<std::string> out;
-  std::string cell;
-  std::istringstream in(line);
-  while (std::getline(in, cell, ',')) out.push_back(cell);
-  if (!line.empty() && line.back() == ',') out.emplace_back();
-  return out;
-}
-
-Csv read_csv(const std::string& name) {
-  const std::string path = std::string(OXIR_TEST_DATA_DIR) + "/dtypes/" + name;
-  std::ifstream in(path);
-  REQUIRE_MESSAGE(in.good(), "cannot open " << path);
-  Csv csv;
-  std::string line;
-  std::getline(in, line);
-  csv.header = split(line);
-  while (std::getline(in, line)) {
-    if (line.empty() || line == "\r") continue;
-    csv.rows.push_back(split(line));
-    csv.rows.back().resize(csv.header.size());
-  }
-  return csv;
-}
-
-std::uint32_t hex(const std::string& s) { return static_cast<std::uint32_t>(std::stoul(s, nullptr, 16)); }
+using oxir_test::Csv;
+using oxir_test::hex;
+Csv read_csv(const std::string& name) { return oxir_test::read_dtype_csv(name); }
 float f32(std::uint32_t u) { return std::bit_cast<float>(u); }
 std::uint32_t u32(float f) { return std::bit_cast<std::uint32_t>(f); }
 

@@ -1,6 +1,8 @@
 // Tests of the sub-byte integer types against the ONNX test vectors (tests/data/dtypes).
 #include <doctest/doctest.h>
 
+#include "dtype_csv.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -35,45 +37,9 @@ static_assert(std::numeric_limits<int4>::min() == int4(-8));
 static_assert(std::is_trivial_v<int4> && std::is_standard_layout_v<uint4>);
 static_assert(!std::is_convertible_v<int, int4>);
 
-// ---- test vector files (same format as the float ones; CRLF line ends) ----
-struct Csv {
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
-
-  [[nodiscard]] std::size_t col(const std::string& name) const {
-    const auto it = std::find(header.begin(), header.end(), name);
-    REQUIRE_MESSAGE(it != header.end(), "no column " << name);
-    return static_cast<std::size_t>(it - header.begin());
-  }
-};
-
-std::vector<std::string> split(std::string line) {
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  std::vector<std::string> out;
-  std::string cell;
-  std::istringstream in(line);
-  while (std::getline(in, cell, ',')) out.push_back(cell);
-  if (!line.empty() && line.back() == ',') out.emplace_back();
-  return out;
-}
-
-Csv read_csv(const std::string& name) {
-  const std::string path = std::string(OXIR_TEST_DATA_DIR) + "/dtypes/" + name;
-  std::ifstream in(path);
-  REQUIRE_MESSAGE(in.good(), "cannot open " << path);
-  Csv csv;
-  std::string line;
-  std::getline(in, line);
-  csv.header = split(line);
-  while (std::getline(in, line)) {
-    if (line.empty() || line == "\r") continue;
-    csv.rows.push_back(split(line));
-    csv.rows.back().resize(csv.header.size());
-  }
-  return csv;
-}
-
-std::uint32_t hex(const std::string& s) { return static_cast<std::uint32_t>(std::stoul(s, nullptr, 16)); }
+using oxir_test::Csv;
+using oxir_test::hex;
+Csv read_csv(const std::string& name) { return oxir_test::read_dtype_csv(name); }
 
 template <class T>
 constexpr int width = std::numeric_limits<T>::digits + (std::numeric_limits<T>::is_signed ? 1 : 0);
