@@ -25,8 +25,8 @@ ORT's own newer schemas (it rejects Erf on int32 that onnx 1.12's Erf-13 allows)
 Prints "SKIPPED: ..." and exits 0 without onnx, node/npm or the network.
 """
 import argparse
-import inspect
 import collections
+import inspect
 import json
 import os
 import random
