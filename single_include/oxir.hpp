@@ -5867,6 +5867,17 @@ class ExprTooLarge : public Error {
   ExprTooLarge(std::string what, std::string message) : Error(std::move(what), std::move(message)) {}
 };
 
+/// Thrown when a coefficient of a term with symbols leaves int64 (2584*A + 4181*B doubling along
+/// a chain of Concats). Unlike a number that overflows, such an expression is not proof of an
+/// invalid model (it is a size whenever its symbols are 0; as shape-tensor contents it is what
+/// int64 arithmetic wraps around at run time), so like ExprTooLarge the sizes concerned are
+/// only left unknown.
+class CoefficientOverflow : public ExprTooLarge {
+ public:
+  CoefficientOverflow()
+      : ExprTooLarge("dimension expression", "a coefficient of a symbolic size outside the int64 range") {}
+};
+
 /// A variable of the polynomial: a symbol or a compound expression the polynomial cannot absorb.
 struct Atom {
   enum class Op : std::uint8_t { Symbol = 0, FloorDivConst = 1, FloorDiv = 2, Min = 3, Max = 4 };
@@ -6041,6 +6052,17 @@ inline std::int64_t checked_mul(std::int64_t a, std::int64_t b) {
   if (__builtin_mul_overflow(a, b, &r)) throw Error("dimension expression", "integer overflow");
   return r;
 }
+/// checked_add / checked_mul for the coefficient of a term with factors (CoefficientOverflow).
+inline std::int64_t coeff_add(std::int64_t a, std::int64_t b) {
+  std::int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) throw CoefficientOverflow();
+  return r;
+}
+inline std::int64_t coeff_mul(std::int64_t a, std::int64_t b) {
+  std::int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) throw CoefficientOverflow();
+  return r;
+}
 inline std::int64_t floordiv_int(std::int64_t a, std::int64_t b) {
   if (a == std::numeric_limits<std::int64_t>::min() && b == -1) throw Error("dimension expression", "integer overflow");
   std::int64_t q = a / b;
@@ -6134,7 +6156,8 @@ inline DimExpr DimExpr::from_terms(std::vector<Term> terms) {
   for (auto& t : terms) {
     if (t.coeff == 0) continue;
     if (!out.empty() && detail::compare_factor_lists(out.back().factors, t.factors) == 0) {
-      out.back().coeff = detail::checked_add(out.back().coeff, t.coeff);
+      out.back().coeff = t.factors.empty() ? detail::checked_add(out.back().coeff, t.coeff)
+                                           : detail::coeff_add(out.back().coeff, t.coeff);
       if (out.back().coeff == 0) out.pop_back();
     } else {
       out.push_back(std::move(t));
@@ -6171,7 +6194,7 @@ inline DimExpr operator+(const DimExpr& a, const DimExpr& b) {
 inline DimExpr operator-(const DimExpr& a) {
   if (a.is_const()) return DimExpr(detail::checked_mul(a.v_, -1));
   std::vector<Term> t = a.terms();
-  for (auto& x : t) x.coeff = detail::checked_mul(x.coeff, -1);
+  for (auto& x : t) x.coeff = x.factors.empty() ? detail::checked_mul(x.coeff, -1) : detail::coeff_mul(x.coeff, -1);
   return DimExpr::from_terms(std::move(t));
 }
 
@@ -6197,7 +6220,9 @@ inline DimExpr operator*(const DimExpr& a, const DimExpr& b) {
   t.reserve(at.size() * bt.size());
   for (const auto& x : at)
     for (const auto& y : bt) {
-      Term p{detail::checked_mul(x.coeff, y.coeff), x.factors};
+      Term p{x.factors.empty() && y.factors.empty() ? detail::checked_mul(x.coeff, y.coeff)
+                                                    : detail::coeff_mul(x.coeff, y.coeff),
+             x.factors};
       p.factors.insert(p.factors.end(), y.factors.begin(), y.factors.end());
       t.push_back(std::move(p));
     }

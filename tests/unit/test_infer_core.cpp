@@ -857,6 +857,36 @@ TEST_CASE("A declared size below INT64_MIN + 1 against 1 - N (ConstantOfShape of
   CHECK_NOTHROW((void)oxir::infer_shapes(m));
 }
 
+TEST_CASE("A symbolic coefficient past int64 (Concat Fibonacci chain): sizes left unknown, no error") {
+  // c[i] = Concat(c[i-2], c[i-1]) has size F(i)*A + F(i+1)*B; the coefficients leave int64
+  // near i = 90. The model is valid (A = B = 0 runs), so that is no rejected node, no error and
+  // no strict-mode exception: the sizes from there on are left unknown, each later Concat's a
+  // fresh symbol; none is a wrapped-around number.
+  std::vector<Node> nodes;
+  std::string a = "A_in", b = "B_in";
+  for (int i = 0; i < 100; ++i) {
+    const std::string c = "c" + std::to_string(i);
+    nodes.push_back(Node("Concat", {a, b}, {c}));
+    nodes.back().attributes.emplace_back("axis", std::int64_t{0});
+    a = b;
+    b = c;
+  }
+  Model m = make_model(std::move(nodes), {{"A_in", DataType::FLOAT, {"A"}}, {"B_in", DataType::FLOAT, {"B"}}});
+  Model strict_copy = m;
+  const InferReport rep = oxir::infer_shapes(m);
+  CHECK(rep.nodes_failed == 0);
+  CHECK_FALSE(rep.has_errors());
+  bool warned = false;
+  for (const auto& d : rep.diagnostics) warned = warned || d.message.find("int64 range") != std::string::npos;
+  CHECK(warned);
+  CHECK(type_of(m, "c0") == "FLOAT[A+B]");
+  CHECK(type_of(m, "c10") == "FLOAT[89*A+144*B]");  // F(11)*A + F(12)*B
+  const std::string last = type_of(m, "c99");
+  CHECK(last.rfind("FLOAT[", 0) == 0);
+  CHECK(last.find('-') == std::string::npos);  // no negative (wrapped) coefficient
+  CHECK_NOTHROW((void)oxir::infer_shapes(strict_copy, InferOptions{.strict = true}));
+}
+
 namespace {
 // "s" + 3 -> "s3" (appending avoids GCC 12's false -Wrestrict on "literal" + std::string).
 std::string nm(const char* prefix, int i) {
