@@ -253,8 +253,8 @@ class OracleCache:
                 self.data = {}
 
     @staticmethod
-    def _digest(parts, h=None):
-        h = h or hashlib.sha256()
+    def _digest(parts):
+        h = hashlib.sha256()
         for p in parts:
             b = p if isinstance(p, bytes) else json.dumps(p, sort_keys=True).encode()
             h.update(len(b).to_bytes(8, "little"))
@@ -264,7 +264,11 @@ class OracleCache:
     def key(self, model_path, *request):
         """The key of asking about the model file at model_path (its bytes) with `request`."""
         with open(model_path, "rb") as f:
-            return self._digest((self.salt, f.read()) + request)
+            return self.key_of_bytes(f.read(), *request)
+
+    def key_of_bytes(self, model_bytes, *request):
+        """The key of asking about a model given as its bytes with `request`."""
+        return self._digest((self.salt, model_bytes) + request)
 
     def get(self, key):
         if self.enabled and key in self.data:

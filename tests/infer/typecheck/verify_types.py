@@ -168,7 +168,13 @@ def main():
         # variant's bytes: a second run (CI's sanitizer pass) only asks about new variants.
         ort_cache = vr.OracleCache(args.cache, "ort_load", vr.ort_version(ort_dir), ORT_JS)
         onnx_cache = vr.OracleCache(args.cache, "onnx_types", onnx.__version__, inspect.getsource(onnx_verdict))
-        ort_keys = {f: ort_cache.key(f) for f in files}
+        # Each variant's bytes are read once for both caches' keys.
+        ort_keys, onnx_keys = {}, {}
+        for f in files:
+            with open(f, "rb") as fh:
+                data = fh.read()
+            ort_keys[f] = ort_cache.key_of_bytes(data)
+            onnx_keys[f] = onnx_cache.key_of_bytes(data)
         ort = {f: ort_cache.get(k) for f, k in ort_keys.items()}
         ask = [f for f, v in ort.items() if v is None]
         if ask:
@@ -190,7 +196,7 @@ def main():
         t0 = time.monotonic()
         onx = {}
         for f in files:
-            k = onnx_cache.key(f)
+            k = onnx_keys[f]
             v = onnx_cache.get(k)
             if v is None:
                 v = onnx_verdict(f, onnx)
