@@ -979,6 +979,103 @@ case("Legacy8_tiny_yolo_head", 8, tiny, XC, ["Y"], tiny_inits,
      sizes={"C": [3, 3, 3], "H": [13, 16, 8], "W": [9, 20, 4]}, ir=3)
 
 
+# ---- ONNX Runtime contrib operators (com.microsoft; SimplifiedLayerNormalization in the default domain) ----
+
+MS = {"com.microsoft": 1}
+
+
+def ms(op, ins, outs, **kw):
+    return N(op, ins, outs, domain="com.microsoft", **kw)
+
+
+U8, I8, U16, F16 = TP.UINT8, TP.INT8, TP.UINT16, TP.FLOAT16
+XS = [("X", F, ["N", "S", 8])]
+BIAS8 = {"bias": F32(*range(8))}
+case("ms_Gelu", 17, ms("Gelu", ["X"], ["Y"]), XS, ["Y"], domains=MS)
+case("ms_QuickGelu", 17, ms("QuickGelu", ["X"], ["Y"], alpha=1.5), XS, ["Y"], domains=MS)
+case("ms_FastGelu_bias", 17, ms("FastGelu", ["X", "bias"], ["Y"]), XS, ["Y"], BIAS8, domains=MS)
+case("ms_FastGelu", 17, ms("FastGelu", ["X"], ["Y"]), [("X", F, ["N", "T"])], ["Y"], domains=MS)
+case("ms_BiasGelu", 17, ms("BiasGelu", ["X", "bias"], ["Y"]), XS, ["Y"], BIAS8, domains=MS)
+case("ms_BiasGelu_dynamic_hidden", 17, ms("BiasGelu", ["X", "bias"], ["Y"]),
+     [("X", F, ["N", "S", "H"]), ("bias", F, ["H"])], ["Y"], domains=MS)
+LN = {"gamma": F32(*([1.0] * 8)), "beta": F32(*([0.0] * 8)), "bias": F32(*([0.5] * 8))}
+case("ms_SkipLayerNormalization", 17,
+     ms("SkipLayerNormalization", ["X", "skip", "gamma", "beta", "bias"], ["Y", "mean", "inv_std", "sum"],
+        epsilon=1e-5), XS + [("skip", F, ["N", "S", 8])], ["Y", "mean", "inv_std", "sum"], LN, domains=MS)
+case("ms_SkipLayerNormalization_min", 17, ms("SkipLayerNormalization", ["X", "skip", "gamma"], ["Y"]),
+     XS + [("skip", F, ["N", "S", 8])], ["Y"], {"gamma": LN["gamma"]}, domains=MS)
+case("ms_SkipSimplifiedLayerNormalization", 17,
+     ms("SkipSimplifiedLayerNormalization", ["X", "skip", "gamma", "bias"], ["Y", "", "", "sum"], epsilon=1e-5),
+     XS + [("skip", F, ["N", "S", 8])], ["Y", "sum"], {"gamma": LN["gamma"], "bias": LN["bias"]}, domains=MS)
+case("SimplifiedLayerNormalization_ort", 17, N("SimplifiedLayerNormalization", ["X", "scale"], ["Y"], epsilon=1e-5),
+     XS, ["Y"], {"scale": LN["gamma"]})
+case("SimplifiedLayerNormalization_axis", 17,
+     N("SimplifiedLayerNormalization", ["X", "scale"], ["Y"], axis=1),
+     [("X", F, ["N", 2, 4])], ["Y"], {"scale": np.ones((2, 4), np.float32)})
+case("ms_FusedMatMul", 17, ms("FusedMatMul", ["A", "B"], ["Y"], alpha=2.0),
+     [("A", F, ["N", "M", 8]), ("B", F, [8, "K"])], ["Y"], domains=MS)
+case("ms_FusedMatMul_transB", 17, ms("FusedMatMul", ["A", "B"], ["Y"], transB=1),
+     [("A", F, ["N", "M", 8]), ("B", F, ["K", 8])], ["Y"], domains=MS)
+case("ms_FusedMatMul_transA_batch", 17, ms("FusedMatMul", ["A", "B"], ["Y"], transA=1),
+     [("A", F, ["B", 8, "M"]), ("B", F, ["B", 8, "K"])], ["Y"], domains=MS)
+case("ms_FusedMatMul_transAB_bcast", 17, ms("FusedMatMul", ["A", "B"], ["Y"], transA=1, transB=1),
+     [("A", F, [8, "M"]), ("B", F, ["N", "K", 8])], ["Y"], domains=MS)
+case("ms_FusedConv", 17, ms("FusedConv", ["X", "W", "Bc"], ["Y"], activation="Relu", pads=[1, 1, 1, 1],
+                            strides=[2, 2], kernel_shape=[3, 3]),
+     [("X", F, ["N", 3, "H", "W"])], ["Y"], {"W": np.ones((4, 3, 3, 3), np.float32), "Bc": F32(1, 2, 3, 4)},
+     domains=MS)
+case("ms_FusedConv_sum", 17, ms("FusedConv", ["X", "W", "Bc", "Z"], ["Y"], activation="Relu"),
+     [("X", F, ["N", 3, "H", "W"]), ("Z", F, ["N", 4, "H", "W"])], ["Y"],
+     {"W": np.ones((4, 3, 1, 1), np.float32), "Bc": F32(1, 2, 3, 4)}, domains=MS)
+# MatMulNBits: K = 32 in blocks of 16, 4 bits: B is [N, 2 blocks, 8 bytes], one scale per block.
+case("ms_MatMulNBits", 17, ms("MatMulNBits", ["A", "Bq", "scales"], ["Y"], K=32, N=6, bits=4, block_size=16),
+     [("A", F, ["N", "S", 32])], ["Y"],
+     {"Bq": np.full((6, 2, 8), 0x88, np.uint8), "scales": np.full((12,), 0.5, np.float32)}, domains=MS)
+case("ms_MatMulNBits_2d", 17, ms("MatMulNBits", ["A", "Bq", "scales"], ["Y"], K=32, N=6, bits=4, block_size=16),
+     [("A", F, ["M", 32])], ["Y"],
+     {"Bq": np.full((6, 2, 8), 0x88, np.uint8), "scales": np.full((12,), 0.5, np.float32)}, domains=MS)
+QS = {"sa": np.array(0.1, np.float32), "za": np.array(128, np.uint8), "sb": np.array(0.2, np.float32),
+      "zb": np.array(120, np.uint8), "sc": np.array(0.3, np.float32), "zc": np.array(100, np.uint8)}
+for op in ("QLinearAdd", "QLinearMul"):
+    case(f"ms_{op}", 17, ms(op, ["A", "sa", "za", "B", "sb", "zb", "sc", "zc"], ["C"]),
+         [("A", U8, ["N", "H", "W"]), ("B", U8, ["W"])], ["C"], QS, domains=MS)
+    case(f"ms_{op}_bcast", 17, ms(op, ["A", "sa", "za", "B", "sb", "zb", "sc", "zc"], ["C"]),
+         [("A", U8, ["N", 1, "W"]), ("B", U8, ["H", 1])], ["C"], QS, domains=MS)
+case("ms_QLinearSigmoid", 17, ms("QLinearSigmoid", ["X", "sa", "za", "sc", "zc"], ["Y"]),
+     [("X", U8, ["N", "H", "W"])], ["Y"], QS, domains=MS)
+case("ms_QLinearLeakyRelu", 17, ms("QLinearLeakyRelu", ["X", "sa", "za", "sc", "zc"], ["Y"], alpha=0.1),
+     [("X", U8, ["N", "H", "W"])], ["Y"], QS, domains=MS)
+case("ms_QLinearGlobalAveragePool", 17, ms("QLinearGlobalAveragePool", ["X", "sa", "za", "sc", "zc"], ["Y"]),
+     [("X", U8, ["N", 4, "H", "W"])], ["Y"], QS, domains=MS)
+case("ms_QLinearGlobalAveragePool_nhwc", 17,
+     ms("QLinearGlobalAveragePool", ["X", "sa", "za", "sc", "zc"], ["Y"], channels_last=1),
+     [("X", U8, ["N", "H", "W", 4])], ["Y"], QS, domains=MS)
+case("ms_QuantizeLinear_int8", 17, ms("QuantizeLinear", ["X", "sa", "z8"], ["Y"]), [("X", F, ["N", "H"])], ["Y"],
+     {"sa": QS["sa"], "z8": np.array(3, np.int8)}, domains=MS)
+case("ms_QuantizeLinear_uint16", 17, ms("QuantizeLinear", ["X", "sa", "z16"], ["Y"]), [("X", F, ["N", "H"])],
+     ["Y"], {"sa": QS["sa"], "z16": np.array(300, np.uint16)}, domains=MS)
+case("ms_QuantizeLinear_no_zp", 17, ms("QuantizeLinear", ["X", "sa"], ["Y"]), [("X", F, ["N", "H"])], ["Y"],
+     {"sa": QS["sa"]}, domains=MS)
+case("ms_DequantizeLinear", 17, ms("DequantizeLinear", ["X", "sa", "z8"], ["Y"]), [("X", I8, ["N", "H"])], ["Y"],
+     {"sa": QS["sa"], "z8": np.array(3, np.int8)}, domains=MS)
+case("ms_DequantizeLinear_axis", 17, ms("DequantizeLinear", ["X", "s4", "z4"], ["Y"], axis=1),
+     [("X", U8, ["N", 4, "H"])], ["Y"], {"s4": F32(0.1, 0.2, 0.3, 0.4), "z4": np.array([1, 2, 3, 4], np.uint8)},
+     domains=MS)
+case("ms_DynamicQuantizeMatMul", 17, ms("DynamicQuantizeMatMul", ["A", "Bq", "sb", "zb8"], ["Y"]),
+     [("A", F, ["N", "M", 8])], ["Y"],
+     {"Bq": np.ones((8, 5), np.int8), "sb": np.array([0.5], np.float32), "zb8": np.array([0], np.int8)},
+     domains=MS)
+case("ms_MatMulIntegerToFloat", 17, ms("MatMulIntegerToFloat", ["A", "Bq", "sa", "sb", "za"], ["Y"]),
+     [("A", U8, ["N", "M", 8])], ["Y"],
+     {"Bq": np.ones((8, 5), np.int8), "sa": np.array(0.1, np.float32), "sb": np.array(0.2, np.float32),
+      "za": np.array(128, np.uint8)}, domains=MS)
+# RotaryEmbedding: [batch, seq, hidden] with 2 heads of 8; position ids below the caches' 16 rows.
+case("ms_RotaryEmbedding", 17, ms("RotaryEmbedding", ["X", "pos", "cos", "sin"], ["Y"], num_heads=2),
+     [("X", F, ["N", "S", 16]), ("pos", I, ["N", "S"])], ["Y"],
+     {"cos": np.ones((16, 4), np.float32), "sin": np.zeros((16, 4), np.float32)},
+     fills={"pos": {"int_range": [0, 10]}}, domains=MS)
+
+
 # ---- Seeded random attribute combinations (pools, convolutions, Slice, Resize, Pad, DFT, STFT) ------------
 # Each is checked like the cases above; the combinations ONNX Runtime rejects (invalid ones, e.g. a
 # kernel larger than a padded input at some binding) are counted as skipped, not listed.

@@ -2,6 +2,7 @@
 // The built-in rule set: every family registers its operators here.
 
 #include "../registry.hpp"
+#include "contrib.hpp"
 #include "control.hpp"
 #include "elementwise.hpp"
 #include "linalg.hpp"
@@ -24,7 +25,8 @@ OXIR_INFER_ENTRY const OpRegistry& OpRegistry::standard() {
     ops::register_misc_ops(r);
     ops::register_control_ops(r);
     ops::register_loss_ops(r);
-    ops::register_newer_ops(r);  // last: may refine rules for opsets newer than 17
+    ops::register_newer_ops(r);  // may refine rules for opsets newer than 17
+    ops::register_contrib_ops(r);  // ONNX Runtime's com.microsoft operators
     return r;
   }();
   return reg;

@@ -1,0 +1,225 @@
+#pragma once
+// Inference rules: the ONNX Runtime contrib operators (domain com.microsoft, and the
+// SimplifiedLayerNormalization ONNX Runtime defines in the default domain) that its exporters,
+// transformer optimizer and quantizer put into real models: the Gelu family, the fused
+// normalizations, FusedMatMul/FusedConv, MatMulNBits, the QOperator quantized element-wise ops,
+// the com.microsoft Quantize/DequantizeLinear and RotaryEmbedding (see docs/inference.md).
+//
+// These operators have no ONNX schema: their semantics are ONNX Runtime's (its contrib operator
+// documentation and kernels). Only what those kernels require is claimed: outputs whose shape
+// the kernels leave open (the normalizations' mean and inv_std_var) stay unknown, and any other
+// com.microsoft operator stays an unknown operator. tests/infer/newops compares every rule here
+// with ONNX Runtime runs.
+
+#include <string>
+
+#include "../engine.hpp"
+#include "common.hpp"
+#include "linalg.hpp"
+#include "spatial.hpp"
+
+namespace oxir::infer::ops {
+
+namespace contrib_detail {
+
+inline constexpr std::string_view kMs = "com.microsoft";
+
+/// Output 0 with input 0's element type and shape.
+inline void like_x(InferContext& c, std::size_t out = 0) {
+  c.set_output(out, linalg_detail::like_input(c, 0, c.input_elem(0)));
+}
+
+/// A 1-D parameter of the last dim of input 0 (a bias, gamma, beta): unified with that dim when
+/// both ranks are known and the parameter is 1-D (the kernels check exactly that).
+inline void unify_last_dim_param(InferContext& c, std::size_t i, std::string_view what) {
+  if (!c.has_input(i)) return;
+  const Dims* x = c.input_shape(0);
+  const Dims* p = c.input_shape(i);
+  if (!x || !p || x->empty()) return;
+  if (p->size() != 1) c.fail(std::string(what) + " must be 1-D, got rank " + std::to_string(p->size()));
+  c.unify((*p)[0], x->back(), std::string(what) + " size vs the last dimension of the input");
+}
+
+/// Gelu, QuickGelu (X), FastGelu (X, optional bias), BiasGelu (A, bias): the input's shape.
+inline void rule_gelu(InferContext& c) {
+  require_inputs(c, 1, 1);
+  like_x(c);
+}
+inline void rule_fast_gelu(InferContext& c) {
+  require_inputs(c, 1, 2);
+  unify_last_dim_param(c, 1, "bias");
+  like_x(c);
+}
+inline void rule_bias_gelu(InferContext& c) {
+  require_inputs(c, 2, 2);
+  unify_last_dim_param(c, 1, "bias");
+  like_x(c);
+}
+
+/// SkipLayerNormalization (input, skip, gamma, [beta], [bias]) and SkipSimplifiedLayerNormalization
+/// (input, skip, gamma, [bias]): output 0 and input_skip_bias_sum (output 3) have the input's
+/// type and shape; mean and inv_std_var are left unknown.
+template <bool Simplified>
+inline void rule_skip_layer_norm(InferContext& c) {
+  require_inputs(c, 3, Simplified ? 4 : 5);
+  const Dims* x = c.input_shape(0);
+  if (x && x->size() < 2) c.fail("input must have rank 2 or 3, got " + std::to_string(x->size()));
+  unify_last_dim_param(c, 2, "gamma");
+  if constexpr (Simplified) {
+    unify_last_dim_param(c, 3, "bias");
+  } else {
+    unify_last_dim_param(c, 3, "beta");
+    unify_last_dim_param(c, 4, "bias");
+  }
+  // skip: the input's shape, or one that broadcasts to it ([1, S, H], [S, H]); its last dim
+  // is the hidden size either way.
+  if (const Dims* s = c.input_shape(1); x && s && !s->empty() && !x->empty())
+    c.unify(s->back(), x->back(), "skip size vs hidden size");
+  like_x(c, 0);
+  if (c.has_output(3)) like_x(c, 3);
+}
+
+/// SimplifiedLayerNormalization (X, scale): Y has the scale's element type (mixed-precision models
+/// normalize float16 activations with float scales and the other way round) and X's shape.
+inline void rule_simplified_layer_norm(InferContext& c) {
+  require_inputs(c, 2, 2);
+  const Dims* x = c.input_shape(0);
+  if (x) (void)c.normalize_axis(c.attr_int("axis", -1), static_cast<std::int64_t>(x->size()));
+  c.set_output(0, linalg_detail::like_input(c, 0, c.input_elem(1)));
+}
+
+/// FusedMatMul: MatMul of A and B, each transposed in its last two dims when transA/transB.
+/// transBatchA/transBatchB move the batch dims too: only the element type is claimed then.
+inline void rule_fused_matmul(InferContext& c) {
+  require_inputs(c, 2, 2);
+  const DataType elem = c.input_elem(0);
+  if (c.attr_int("transBatchA", 0) != 0 || c.attr_int("transBatchB", 0) != 0)
+    return c.set_output(0, ValueType::tensor(elem));
+  const Dims* a = c.input_shape(0);
+  const Dims* b = c.input_shape(1);
+  if (!a || !b) return c.set_output(0, ValueType::tensor(elem));
+  Dims A = *a, B = *b;
+  for (auto [d, t] : {std::pair{&A, c.attr_int("transA", 0)}, std::pair{&B, c.attr_int("transB", 0)}})
+    if (t != 0) {
+      if (d->size() < 2) return c.set_output(0, ValueType::tensor(elem));
+      std::swap((*d)[d->size() - 2], (*d)[d->size() - 1]);
+    }
+  c.set_output(0, elem, linalg_detail::matmul_dims(c, A, B));
+}
+
+/// FusedConv (X, W, [B], [Z]): Conv's output (Z, when given, is added to it).
+inline void rule_fused_conv(InferContext& c) {
+  require_inputs(c, 2, 4);
+  spatial_detail::conv_common(c, 0, 1, 2, c.input_elem(0), false);
+}
+
+/// MatMulNBits (A, B, scales, [zero_points], [g_idx], [bias]): A [..., K] times the N x K matrix
+/// packed in B: [..., N], of A's element type.
+inline void rule_matmul_nbits(InferContext& c) {
+  require_inputs(c, 3, 6);
+  const std::int64_t K = c.require_int("K");
+  const std::int64_t N = c.require_int("N");
+  if (K <= 0 || N <= 0) c.fail("K and N must be positive");
+  const DataType elem = c.input_elem(0);
+  const Dims* a = c.input_shape(0);
+  if (!a) return c.set_output(0, ValueType::tensor(elem));
+  if (a->empty()) c.fail("A must have rank >= 1");
+  c.unify(a->back(), DimExpr(K), "A's last dimension vs K");
+  Dims out(a->begin(), a->end() - 1);
+  out.emplace_back(N);
+  c.set_output(0, elem, std::move(out));
+}
+
+/// DynamicQuantizeMatMul (A, B, b_scale, [b_zero_point], [bias]): float MatMul of A and B.
+/// MatMulIntegerToFloat (A, B, a_scale, b_scale, [a_zp], [b_zp], [bias]): MatMul of A and B in
+/// a_scale's element type.
+inline void rule_dynamic_quantize_matmul(InferContext& c) {
+  require_inputs(c, 3, 5);
+  linalg_detail::matmul_out(c, 0, 1, DataType::FLOAT);
+}
+inline void rule_matmul_integer_to_float(InferContext& c) {
+  require_inputs(c, 4, 7);
+  linalg_detail::matmul_out(c, 0, 1, c.input_elem(2));
+}
+
+/// QLinearAdd, QLinearMul (A, A_scale, [A_zp], B, B_scale, [B_zp], C_scale, [C_zp]): A and B
+/// broadcast, in A's (quantized) element type.
+inline void rule_qlinear_binary(InferContext& c) {
+  require_inputs(c, 7, 8);
+  const DataType elem = c.input_elem(0);
+  const Dims* a = c.input_shape(0);
+  const Dims* b = c.input_shape(3);
+  if (!a || !b) return c.set_output(0, ValueType::tensor(elem));
+  c.set_output(0, elem, c.broadcast(*a, *b));
+}
+
+/// QLinearSigmoid, QLinearLeakyRelu (X, X_scale, [X_zp], Y_scale, [Y_zp]): X's type and shape.
+inline void rule_qlinear_unary(InferContext& c) {
+  require_inputs(c, 4, 5);
+  like_x(c);
+}
+
+/// QLinearGlobalAveragePool (X, x_scale, x_zp, y_scale, y_zp): the spatial dims become 1; with
+/// channels_last the channels are the last dim.
+inline void rule_qlinear_global_average_pool(InferContext& c) {
+  require_inputs(c, 5, 5);
+  const DataType elem = c.input_elem(0);
+  const Dims* x = c.input_shape(0);
+  if (!x) return c.set_output(0, ValueType::tensor(elem));
+  if (x->size() < 3) c.fail("input must have rank >= 3, got " + std::to_string(x->size()));
+  const bool last = c.attr_int("channels_last", 0) != 0;
+  Dims out(x->size(), DimExpr(1));
+  out[0] = (*x)[0];
+  if (last)
+    out.back() = x->back();
+  else
+    out[1] = (*x)[1];
+  c.set_output(0, elem, std::move(out));
+}
+
+/// com.microsoft QuantizeLinear (x, y_scale, [y_zero_point]): x's shape in the zero point's
+/// element type (uint8 without one). DequantizeLinear (x, x_scale, [x_zero_point]): x's shape
+/// in the scale's element type.
+inline void rule_ms_quantize_linear(InferContext& c) {
+  require_inputs(c, 2, 3);
+  const DataType out = c.has_input(2) ? c.input_elem(2) : DataType::UINT8;
+  c.set_output(0, linalg_detail::like_input(c, 0, out));
+}
+inline void rule_ms_dequantize_linear(InferContext& c) {
+  require_inputs(c, 2, 3);
+  c.set_output(0, linalg_detail::like_input(c, 0, c.input_elem(1)));
+}
+
+/// com.microsoft RotaryEmbedding (input, position_ids, cos_cache, sin_cache): the input's shape.
+inline void rule_ms_rotary_embedding(InferContext& c) {
+  require_inputs(c, 4, 4);
+  like_x(c);
+}
+
+}  // namespace contrib_detail
+
+inline void register_contrib_ops(OpRegistry& r) {
+  using namespace contrib_detail;
+  r.add(kMs, "Gelu", &rule_gelu);
+  r.add(kMs, "QuickGelu", &rule_gelu);
+  r.add(kMs, "FastGelu", &rule_fast_gelu);
+  r.add(kMs, "BiasGelu", &rule_bias_gelu);
+  r.add(kMs, "SkipLayerNormalization", &rule_skip_layer_norm<false>);
+  r.add(kMs, "SkipSimplifiedLayerNormalization", &rule_skip_layer_norm<true>);
+  r.add("", "SimplifiedLayerNormalization", &rule_simplified_layer_norm);
+  r.add(kMs, "FusedMatMul", &rule_fused_matmul);
+  r.add(kMs, "FusedConv", &rule_fused_conv);
+  r.add(kMs, "MatMulNBits", &rule_matmul_nbits);
+  r.add(kMs, "DynamicQuantizeMatMul", &rule_dynamic_quantize_matmul);
+  r.add(kMs, "MatMulIntegerToFloat", &rule_matmul_integer_to_float);
+  r.add(kMs, "QLinearAdd", &rule_qlinear_binary);
+  r.add(kMs, "QLinearMul", &rule_qlinear_binary);
+  r.add(kMs, "QLinearSigmoid", &rule_qlinear_unary);
+  r.add(kMs, "QLinearLeakyRelu", &rule_qlinear_unary);
+  r.add(kMs, "QLinearGlobalAveragePool", &rule_qlinear_global_average_pool);
+  r.add(kMs, "QuantizeLinear", &rule_ms_quantize_linear);
+  r.add(kMs, "DequantizeLinear", &rule_ms_dequantize_linear);
+  r.add(kMs, "RotaryEmbedding", &rule_ms_rotary_embedding);
+}
+
+}  // namespace oxir::infer::ops
