@@ -11777,7 +11777,8 @@ inline std::size_t InferContext::subgraph_output_count(std::string_view attr) co
 // SimplifiedLayerNormalization ONNX Runtime defines in the default domain) that its exporters,
 // transformer optimizer and quantizer put into real models: the Gelu family, the fused
 // normalizations, FusedMatMul/FusedConv, MatMulNBits, the QOperator quantized element-wise ops,
-// the com.microsoft Quantize/DequantizeLinear and RotaryEmbedding (see docs/inference.md).
+// the com.microsoft Quantize/DequantizeLinear, RotaryEmbedding, Attention, MultiHeadAttention and
+// EmbedLayerNormalization (see docs/inference.md).
 //
 // These operators have no ONNX schema: their semantics are ONNX Runtime's (its contrib operator
 // documentation and kernels). Only what those kernels require is claimed: outputs whose shape
@@ -13785,6 +13786,92 @@ inline void rule_ms_rotary_embedding(InferContext& c) {
   like_x(c);
 }
 
+/// A size divided by k when the division is exact and known to be (a number divisible by k);
+/// otherwise a fresh symbol, or a failure when a number is not divisible.
+inline DimExpr div_exact_or_fresh(InferContext& c, const DimExpr& d, std::int64_t k, std::string_view what) {
+  const DimExpr r = c.resolve(d);
+  if (const auto v = r.const_value()) {
+    if (*v % k != 0) c.fail(std::string(what) + " " + std::to_string(*v) + " is not divisible by " + std::to_string(k));
+    return DimExpr(*v / k);
+  }
+  return c.fresh();
+}
+
+/// Attention (input, weights, [bias], [mask_index], [past], ...): output [B, S, v_hidden] with
+/// v_hidden = qkv_hidden_sizes[2], or a third of the weights' columns. The other outputs
+/// (present, and those of the newer versions) are left unknown.
+inline void rule_attention(InferContext& c) {
+  require_inputs(c, 2, 8);
+  const std::int64_t heads = c.require_int("num_heads");
+  if (heads <= 0) c.fail("num_heads must be positive");
+  const DataType elem = c.input_elem(0);
+  const Dims* x = c.input_shape(0);
+  const Dims* w = c.input_shape(1);
+  if (x && x->size() != 3) c.fail("input must be 3-D, got rank " + std::to_string(x->size()));
+  if (w && w->size() != 2) c.fail("weights must be 2-D, got rank " + std::to_string(w->size()));
+  if (x && w) c.unify((*x)[2], (*w)[0], "input hidden size vs weights");
+  DimExpr v_hidden;
+  if (const auto sizes = c.attr_ints("qkv_hidden_sizes"); sizes && !sizes->empty()) {
+    if (sizes->size() != 3) c.fail("qkv_hidden_sizes must have 3 values");
+    for (auto v : *sizes)
+      if (v <= 0 || v % heads != 0) c.fail("qkv_hidden_sizes must be positive multiples of num_heads");
+    v_hidden = DimExpr((*sizes)[2]);
+    if (w) c.unify((*w)[1], DimExpr((*sizes)[0] + (*sizes)[1] + (*sizes)[2]), "weights columns vs qkv_hidden_sizes");
+  } else {
+    v_hidden = w ? div_exact_or_fresh(c, (*w)[1], 3, "weights columns") : c.fresh();
+  }
+  if (!x) return c.set_output(0, ValueType::tensor(elem));
+  c.set_output(0, elem, Dims{(*x)[0], (*x)[1], v_hidden});
+}
+
+/// MultiHeadAttention (query, [key], [value], ...): output [B, S, v_hidden] for a 3-D query, with
+/// v_hidden the value's last dim (3-D value [B, L, v_hidden]) or num_heads times it (4-D value
+/// [B, num_heads, L, v_head_size]). Packed layouts (5-D query or key): only the type.
+inline void rule_multi_head_attention(InferContext& c) {
+  require_inputs(c, 1, 11);
+  const std::int64_t heads = c.require_int("num_heads");
+  if (heads <= 0) c.fail("num_heads must be positive");
+  const DataType elem = c.input_elem(0);
+  const Dims* q = c.input_shape(0);
+  const Dims* v = c.has_input(2) ? c.input_shape(2) : nullptr;
+  if (!q || q->size() != 3 || !v) return c.set_output(0, ValueType::tensor(elem));
+  DimExpr v_hidden;
+  if (v->size() == 3)
+    v_hidden = (*v)[2];
+  else if (v->size() == 4)
+    v_hidden = DimExpr(heads) * (*v)[3];
+  else
+    return c.set_output(0, ValueType::tensor(elem));
+  c.set_output(0, elem, Dims{(*q)[0], (*q)[1], v_hidden});
+}
+
+/// EmbedLayerNormalization (input_ids, segment_ids, word_embedding, position_embedding,
+/// segment_embedding, gamma, beta, [mask], [position_ids]): output and embedding_sum
+/// [B, S, hidden] in the word embedding's type, mask_index [B] int32.
+inline void rule_embed_layer_norm(InferContext& c) {
+  require_inputs(c, 7, 9);
+  const Dims* ids = c.input_shape(0);
+  const Dims* we = c.input_shape(2);
+  if (ids && ids->size() != 2) c.fail("input_ids must be 2-D, got rank " + std::to_string(ids->size()));
+  if (we && we->size() != 2) c.fail("word_embedding must be 2-D, got rank " + std::to_string(we->size()));
+  const DataType elem = c.input_elem(2);
+  const DimExpr hidden = we ? (*we)[1] : c.fresh();
+  for (std::size_t i : {std::size_t{5}, std::size_t{6}})
+    if (const Dims* p = c.has_input(i) ? c.input_shape(i) : nullptr) {
+      if (p->size() != 1) c.fail(std::string(i == 5 ? "gamma" : "beta") + " must be 1-D");
+      if (we) c.unify((*p)[0], hidden, std::string(i == 5 ? "gamma" : "beta") + " size vs hidden size");
+    }
+  if (!ids) {
+    c.set_output(0, ValueType::tensor(elem));
+    c.set_output(1, ValueType::tensor(DataType::INT32));
+    if (c.has_output(2)) c.set_output(2, ValueType::tensor(elem));
+    return;
+  }
+  c.set_output(0, elem, Dims{(*ids)[0], (*ids)[1], hidden});
+  c.set_output(1, DataType::INT32, Dims{(*ids)[0]});
+  if (c.has_output(2)) c.set_output(2, elem, Dims{(*ids)[0], (*ids)[1], hidden});
+}
+
 }  // namespace contrib_detail
 
 inline void register_contrib_ops(OpRegistry& r) {
@@ -13809,6 +13896,9 @@ inline void register_contrib_ops(OpRegistry& r) {
   r.add(kMs, "QuantizeLinear", &rule_ms_quantize_linear);
   r.add(kMs, "DequantizeLinear", &rule_ms_dequantize_linear);
   r.add(kMs, "RotaryEmbedding", &rule_ms_rotary_embedding);
+  r.add(kMs, "Attention", &rule_attention);
+  r.add(kMs, "MultiHeadAttention", &rule_multi_head_attention);
+  r.add(kMs, "EmbedLayerNormalization", &rule_embed_layer_norm);
 }
 
 }  // namespace oxir::infer::ops

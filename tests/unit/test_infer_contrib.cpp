@@ -123,8 +123,42 @@ TEST_CASE("contrib: QOperator element-wise ops, pooling, quantize/dequantize, Fu
             .out() == "FLOAT[B,S,D]");
 }
 
+TEST_CASE("contrib: Attention, MultiHeadAttention, EmbedLayerNormalization") {
+  const In x{"x", DataType::FLOAT16, {"B", "S", "D"}};
+  const std::vector<Attribute> heads{Attribute("num_heads", std::int64_t{4})};
+  // Packed weights [D, 3*hidden]: the output has a third of their columns; D is their rows.
+  auto r = infer_one(ms("Attention", {"x", "w"}, {"y"}, heads), {x, {"w", DataType::FLOAT16, {"768", "2304"}}});
+  CHECK(r.out() == "FLOAT16[B,S,768]");
+  CHECK(failed(infer_one(ms("Attention", {"x", "w"}, {"y"}, heads), {x, {"w", DataType::FLOAT16, {"768", "1000"}}})));
+  auto q = heads;
+  q.emplace_back("qkv_hidden_sizes", std::vector<std::int64_t>{64, 64, 32});
+  CHECK(infer_one(ms("Attention", {"x", "w"}, {"y"}, q), {x, {"w", DataType::FLOAT16, {"D", "160"}}}).out() ==
+        "FLOAT16[B,S,32]");
+  CHECK(failed(infer_one(ms("Attention", {"x", "w"}, {"y"}, q), {x, {"w", DataType::FLOAT16, {"D", "161"}}})));
+  CHECK(failed(infer_one(ms("Attention", {"x", "w"}, {"y"}), {x, {"w", DataType::FLOAT16, {"D", "9"}}})));  // num_heads
+
+  // MultiHeadAttention: the value's hidden size, from a [B, L, Dv] or a [B, heads, L, Hv] value.
+  const In k{"k", DataType::FLOAT16, {"B", "L", "D"}};
+  CHECK(infer_one(ms("MultiHeadAttention", {"x", "k", "v"}, {"y"}, heads), {x, k, {"v", DataType::FLOAT16, {"B", "L", "E"}}})
+            .out() == "FLOAT16[B,S,E]");
+  CHECK(infer_one(ms("MultiHeadAttention", {"x", "k", "v"}, {"y"}, heads),
+                  {x, {"k", DataType::FLOAT16, {"B", "4", "L", "H"}}, {"v", DataType::FLOAT16, {"B", "4", "L", "16"}}})
+            .out() == "FLOAT16[B,S,64]");
+  // A packed query [B, S, heads, 3, H] and no value: only the type.
+  CHECK(infer_one(ms("MultiHeadAttention", {"x"}, {"y"}, heads), {{"x", DataType::FLOAT, {"B", "S", "4", "3", "8"}}})
+            .out() == "FLOAT[*]");
+
+  auto e = infer_one(ms("EmbedLayerNormalization", {"ids", "seg", "we", "pe", "se", "g", "b"}, {"y", "mask"}),
+                     {{"ids", DataType::INT32, {"B", "S"}}, {"seg", DataType::INT32, {"B", "S"}},
+                      {"we", DataType::FLOAT, {"V", "H"}}, {"pe", DataType::FLOAT, {"P", "H"}},
+                      {"se", DataType::FLOAT, {"2", "H"}}},
+                     {floats("g", {32}), floats("b", {32})});
+  CHECK(e.out(0) == "FLOAT[B,S,32]");  // gamma and beta give the hidden size
+  CHECK(e.out(1) == "INT32[B]");
+}
+
 TEST_CASE("contrib: other com.microsoft operators stay unknown, with a diagnostic") {
-  auto r = infer_one(ms("Attention", {"x", "w"}, {"y"}), {{"x", DataType::FLOAT, {"B", "S", "H"}}});
+  auto r = infer_one(ms("GroupQueryAttention", {"x"}, {"y"}), {{"x", DataType::FLOAT, {"B", "S", "H"}}});
   CHECK(r.out() == "?");
   CHECK(r.report.nodes_unsupported == 1);
 }

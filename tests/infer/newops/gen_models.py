@@ -1076,6 +1076,38 @@ case("ms_RotaryEmbedding", 17, ms("RotaryEmbedding", ["X", "pos", "cos", "sin"],
      fills={"pos": {"int_range": [0, 10]}}, domains=MS)
 
 
+# Attention: hidden 8 in 2 heads; packed weights [8, 24] or qkv_hidden_sizes (8, 8, 4).
+case("ms_Attention", 17, ms("Attention", ["X", "Wqkv", "Bqkv"], ["Y"], num_heads=2), XS, ["Y"],
+     {"Wqkv": np.full((8, 24), 0.1, np.float32), "Bqkv": np.zeros((24,), np.float32)}, domains=MS)
+case("ms_Attention_qkv_sizes", 17,
+     ms("Attention", ["X", "Wqkv", "Bqkv"], ["Y"], num_heads=2, qkv_hidden_sizes=[8, 8, 4]), XS, ["Y"],
+     {"Wqkv": np.full((8, 20), 0.1, np.float32), "Bqkv": np.zeros((20,), np.float32)}, domains=MS)
+case("ms_Attention_mask", 17, ms("Attention", ["X", "Wqkv", "Bqkv", "mask"], ["Y"], num_heads=2, unidirectional=1),
+     XS + [("mask", TP.INT32, ["N", "S"])], ["Y"],
+     {"Wqkv": np.full((8, 24), 0.1, np.float32), "Bqkv": np.zeros((24,), np.float32)},
+     fills={"mask": {"value": [1]}}, domains=MS)
+case("ms_MultiHeadAttention", 17, ms("MultiHeadAttention", ["Q", "K", "V"], ["Y"], num_heads=2),
+     [("Q", F, ["N", "S", 8]), ("K", F, ["N", "L", 8]), ("V", F, ["N", "L", 8])], ["Y"], domains=MS)
+case("ms_MultiHeadAttention_v6", 17, ms("MultiHeadAttention", ["Q", "K", "V"], ["Y"], num_heads=2),
+     [("Q", F, ["N", "S", 8]), ("K", F, ["N", "L", 8]), ("V", F, ["N", "L", 6])], ["Y"], domains=MS)
+case("ms_MultiHeadAttention_bnsh_kv", 17, ms("MultiHeadAttention", ["Q", "K", "V"], ["Y"], num_heads=2),
+     [("Q", F, ["N", "S", 8]), ("K", F, ["N", 2, "L", 4]), ("V", F, ["N", 2, "L", 4])], ["Y"], domains=MS)
+case("ms_EmbedLayerNormalization", 17,
+     ms("EmbedLayerNormalization", ["ids", "seg", "we", "pe", "se", "gamma", "beta"], ["Y", "mask_index"]),
+     [("ids", TP.INT32, ["N", "S"]), ("seg", TP.INT32, ["N", "S"])], ["Y", "mask_index"],
+     {"we": np.full((20, 8), 0.1, np.float32), "pe": np.full((16, 8), 0.2, np.float32),
+      "se": np.full((2, 8), 0.3, np.float32), "gamma": LN["gamma"], "beta": LN["beta"]},
+     fills={"ids": {"int_range": [0, 20]}, "seg": {"int_range": [0, 2]}}, domains=MS)
+case("ms_EmbedLayerNormalization_sum", 17,
+     ms("EmbedLayerNormalization", ["ids", "seg", "we", "pe", "se", "gamma", "beta", "mask"],
+        ["Y", "mask_index", "esum"]),
+     [("ids", TP.INT32, ["N", "S"]), ("seg", TP.INT32, ["N", "S"]), ("mask", TP.INT32, ["N", "S"])],
+     ["Y", "mask_index", "esum"],
+     {"we": np.full((20, 8), 0.1, np.float32), "pe": np.full((16, 8), 0.2, np.float32),
+      "se": np.full((2, 8), 0.3, np.float32), "gamma": LN["gamma"], "beta": LN["beta"]},
+     fills={"ids": {"int_range": [0, 20]}, "seg": {"int_range": [0, 2]}, "mask": {"value": [1]}}, domains=MS)
+
+
 # ---- Seeded random attribute combinations (pools, convolutions, Slice, Resize, Pad, DFT, STFT) ------------
 # Each is checked like the cases above; the combinations ONNX Runtime rejects (invalid ones, e.g. a
 # kernel larger than a padded input at some binding) are counted as skipped, not listed.
