@@ -16984,6 +16984,7 @@ inline void rule_concat(InferContext& c) {
   Dims out;
   const Dims* first = nullptr;
   DimExpr sum(0);
+  bool sum_known = all_known;
   for (std::size_t i = 0; i < c.input_count(); ++i) {
     const Dims* s = c.input_shape(i);
     if (!s) continue;
@@ -16994,10 +16995,17 @@ inline void rule_concat(InferContext& c) {
       for (std::size_t k = 0; k < s->size(); ++k)
         if (k != axis) c.unify(out[k], (*s)[k], "concatenated inputs' dimension " + std::to_string(k));
     }
-    sum = sum + c.resolve((*s)[axis]);
+    // A sum too large to track (thousands of symbolic inputs, coefficients past int64) leaves
+    // only the concatenated size unknown: the rank and the other dims are still known.
+    if (sum_known) try {
+        sum = sum + c.resolve((*s)[axis]);
+      } catch (const ExprTooLarge& e) {
+        sum_known = false;
+        c.warn(std::string(e.message()) + ": the concatenated size is left unknown");
+      }
   }
   for (auto& d : out) d = c.resolve(d);
-  out[axis] = all_known ? sum : c.fresh();
+  out[axis] = sum_known ? sum : c.fresh();
   c.set_output(0, elem, out);
   if (all_known && *rank == 1) {
     // The contents, as far as they are known: an input without contents but of known length

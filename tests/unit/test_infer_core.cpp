@@ -881,8 +881,11 @@ TEST_CASE("A symbolic coefficient past int64 (Concat Fibonacci chain): sizes lef
   CHECK(warned);
   CHECK(type_of(m, "c0") == "FLOAT[A+B]");
   CHECK(type_of(m, "c10") == "FLOAT[89*A+144*B]");  // F(11)*A + F(12)*B
+  // The rank stays known: only the concatenated size is a fresh symbol there.
   const std::string last = type_of(m, "c99");
   CHECK(last.rfind("FLOAT[", 0) == 0);
+  CHECK(last.find(',') == std::string::npos);
+  CHECK(last != "FLOAT[*]");
   CHECK(last.find('-') == std::string::npos);  // no negative (wrapped) coefficient
   CHECK_NOTHROW((void)oxir::infer_shapes(strict_copy, InferOptions{.strict = true}));
 }
