@@ -197,15 +197,21 @@ inline void rule_ms_rotary_embedding(InferContext& c) {
   like_x(c);
 }
 
-/// A size divided by k when the division is exact and known to be (a number divisible by k);
-/// otherwise a fresh symbol, or a failure when a number is not divisible.
+/// A size divided by k where the division is provably exact (exact_div); a failure for a number
+/// k does not divide; otherwise a fresh symbol.
 inline DimExpr div_exact_or_fresh(InferContext& c, const DimExpr& d, std::int64_t k, std::string_view what) {
   const DimExpr r = c.resolve(d);
-  if (const auto v = r.const_value()) {
-    if (*v % k != 0) c.fail(std::string(what) + " " + std::to_string(*v) + " is not divisible by " + std::to_string(k));
-    return DimExpr(*v / k);
-  }
+  if (auto q = exact_div(r, DimExpr(k))) return *q;
+  if (const auto v = r.const_value())
+    c.fail(std::string(what) + " " + std::to_string(*v) + " is not divisible by " + std::to_string(k));
   return c.fresh();
+}
+
+/// The attention operators' required, positive num_heads.
+inline std::int64_t require_heads(const InferContext& c) {
+  const std::int64_t heads = c.require_int("num_heads");
+  if (heads <= 0) c.fail("num_heads must be positive");
+  return heads;
 }
 
 /// Attention (input, weights, [bias], [mask_index], [past], ...): output [B, S, v_hidden] with
@@ -213,8 +219,7 @@ inline DimExpr div_exact_or_fresh(InferContext& c, const DimExpr& d, std::int64_
 /// (present, and those of the newer versions) are left unknown.
 inline void rule_attention(InferContext& c) {
   require_inputs(c, 2, 8);
-  const std::int64_t heads = c.require_int("num_heads");
-  if (heads <= 0) c.fail("num_heads must be positive");
+  const std::int64_t heads = require_heads(c);
   const DataType elem = c.input_elem(0);
   const Dims* x = c.input_shape(0);
   const Dims* w = c.input_shape(1);
@@ -240,8 +245,7 @@ inline void rule_attention(InferContext& c) {
 /// [B, num_heads, L, v_head_size]). Packed layouts (5-D query or key): only the type.
 inline void rule_multi_head_attention(InferContext& c) {
   require_inputs(c, 1, 11);
-  const std::int64_t heads = c.require_int("num_heads");
-  if (heads <= 0) c.fail("num_heads must be positive");
+  const std::int64_t heads = require_heads(c);
   const DataType elem = c.input_elem(0);
   const Dims* q = c.input_shape(0);
   const Dims* v = c.has_input(2) ? c.input_shape(2) : nullptr;
