@@ -157,8 +157,125 @@ TEST_CASE("contrib: Attention, MultiHeadAttention, EmbedLayerNormalization") {
   CHECK(e.out(1) == "INT32[B]");
 }
 
+TEST_CASE("contrib: the caches of Attention, MultiHeadAttention and GroupQueryAttention") {
+  const std::vector<Attribute> heads{Attribute("num_heads", std::int64_t{4})};
+  // Attention's present: [2, B, heads, P + S, head] after a past of P.
+  auto r = infer_one(ms("Attention", {"x", "w", "", "", "past"}, {"y", "present"}, heads),
+                     {{"x", DataType::FLOAT, {"B", "S", "D"}}, {"w", DataType::FLOAT, {"D", "96"}},
+                      {"past", DataType::FLOAT, {"2", "B", "4", "P", "8"}}});
+  CHECK(r.out(1) == "FLOAT[2,B,4,S+P,8]");
+  CHECK(failed(infer_one(ms("Attention", {"x", "w", "", "", "past"}, {"y", "present"}, heads),
+                         {{"x", DataType::FLOAT, {"B", "S", "D"}}, {"w", DataType::FLOAT, {"D", "96"}},
+                          {"past", DataType::FLOAT, {"2", "B", "4", "P", "9"}}})));  // head size 8
+  // A shared buffer keeps its own length: not claimed.
+  auto shared = heads;
+  shared.emplace_back("past_present_share_buffer", std::int64_t{1});
+  CHECK(infer_one(ms("Attention", {"x", "w", "", "", "past"}, {"y", "present"}, shared),
+                  {{"x", DataType::FLOAT, {"B", "S", "D"}}, {"w", DataType::FLOAT, {"D", "96"}},
+                   {"past", DataType::FLOAT, {"2", "B", "4", "M", "8"}}})
+            .out(1) == "?");
+
+  // MultiHeadAttention: [B, heads, P + L, head] per cache; without a past P = 0.
+  r = infer_one(ms("MultiHeadAttention", {"q", "k", "v", "", "", "", "pk", "pv"}, {"y", "pk2", "pv2"}, heads),
+                {{"q", DataType::FLOAT, {"B", "S", "32"}}, {"k", DataType::FLOAT, {"B", "S", "32"}},
+                 {"v", DataType::FLOAT, {"B", "S", "32"}}, {"pk", DataType::FLOAT, {"B", "4", "P", "H"}},
+                 {"pv", DataType::FLOAT, {"B", "4", "P", "8"}}});
+  CHECK(r.out(1) == "FLOAT[B,4,S+P,8]");
+  CHECK(r.out(2) == "FLOAT[B,4,S+P,8]");
+  r = infer_one(ms("MultiHeadAttention", {"q", "k", "v"}, {"y", "pk2", "pv2"}, heads),
+                {{"q", DataType::FLOAT, {"B", "S", "32"}}, {"k", DataType::FLOAT, {"B", "L", "32"}},
+                 {"v", DataType::FLOAT, {"B", "L", "16"}}});
+  CHECK(r.out(1) == "FLOAT[B,4,L,8]");
+  CHECK(r.out(2) == "FLOAT[B,4,L,4]");
+
+  // GroupQueryAttention: total_sequence_length built from the shapes (Shape, Gather, Add, Cast)
+  // gives the caches' length max(total, P) = S + P.
+  const std::vector<Attribute> gqa{Attribute("num_heads", std::int64_t{4}), Attribute("kv_num_heads", std::int64_t{2})};
+  auto i64 = [](std::string name, std::int64_t v) { return Tensor::from_values<std::int64_t>(std::move(name), {}, std::vector<std::int64_t>{v}); };
+  {
+    Node cast_to_int32("Cast", {"t64"}, {"total"});
+    cast_to_int32.set_attribute(Attribute("to", static_cast<std::int64_t>(DataType::INT32)));
+    Model m = make_model({Node("Identity", {"pk"}, {"pk_copy"}), Node("Shape", {"pk"}, {"pks"}), Node("Gather", {"pks", "two"}, {"p"}),
+                          Node("Shape", {"q"}, {"qs"}), Node("Gather", {"qs", "one"}, {"s"}),
+                          Node("Add", {"p", "s"}, {"t64"}), cast_to_int32,
+                          ms("GroupQueryAttention", {"q", "k", "v", "pk", "pv", "seqlens", "total"}, {"y", "pk2", "pv2"}, gqa)},
+                         {{"q", DataType::FLOAT16, {"B", "S", "D"}}, {"k", DataType::FLOAT16, {"B", "S", "E"}},
+                          {"v", DataType::FLOAT16, {"B", "S", "E"}}, {"pk", DataType::FLOAT16, {"B", "KV", "P", "16"}},
+                          {"pv", DataType::FLOAT16, {"B", "2", "P", "H"}}, {"seqlens", DataType::INT32, {"B"}}},
+                         {i64("one", 1), i64("two", 2)});
+    (void)oxir::infer_shapes(m);
+    CHECK(type_of(m, "y") == "FLOAT16[B,S,D]");
+    CHECK(type_of(m, "pk2") == "FLOAT16[B,2,S+P,floor(D/4)]");
+    CHECK(type_of(m, "pk_copy") == "FLOAT16[B,2,P,16]");  // the kernel checks the past's heads
+  }
+  // Packed QKV [B, S, (4 + 2*2) * 16]: head 16, output 4 heads of it; total unknown: the caches'
+  // length is a fresh symbol, shared by both.
+  r = infer_one(ms("GroupQueryAttention", {"qkv", "", "", "", "", "seqlens", "total"}, {"y", "pk2", "pv2"}, gqa),
+                {{"qkv", DataType::FLOAT, {"B", "S", "128"}}, {"seqlens", DataType::INT32, {"B"}},
+                 {"total", DataType::INT32, {}}});
+  CHECK(r.out(0) == "FLOAT[B,S,64]");
+  CHECK(r.out(1).rfind("FLOAT[B,2,", 0) == 0);
+  CHECK(r.out(1) == r.out(2));
+  CHECK(failed(infer_one(ms("GroupQueryAttention", {"q", "k", "", "", "", "seqlens", "total"}, {"y"}, gqa),
+                         {{"q", DataType::FLOAT, {"B", "S", "64"}}, {"k", DataType::FLOAT, {"B", "S", "32"}}})));
+  CHECK(failed(infer_one(ms("GroupQueryAttention", {"q", "k", "v", "", "", "seqlens"}, {"y"}, gqa),
+                         {{"q", DataType::FLOAT, {"B", "S", "64"}}})));  // total_sequence_length is required
+}
+
+TEST_CASE("contrib: QOperator pools, concat, gemm, softmax; GatherBlockQuantized") {
+  const In s{"s", DataType::FLOAT, {}};
+  const In z{"z", DataType::UINT8, {}};
+  const std::vector<Attribute> k3s2{Attribute("kernel_shape", std::vector<std::int64_t>{3, 3}),
+                                    Attribute("strides", std::vector<std::int64_t>{2, 2})};
+  CHECK(infer_one(ms("QLinearAveragePool", {"x", "s", "z", "s", "z"}, {"y"}, k3s2),
+                  {{"x", DataType::UINT8, {"N", "C", "H", "W"}}, s, z})
+            .out() == "UINT8[N,C,floor((H+1)/2)-1,floor((W+1)/2)-1]");
+  auto nhwc = k3s2;
+  nhwc.emplace_back("channels_last", std::int64_t{1});
+  CHECK(infer_one(ms("QLinearAveragePool", {"x", "s", "z", "s", "z"}, {"y"}, nhwc),
+                  {{"x", DataType::UINT8, {"N", "H", "W", "C"}}, s, z})
+            .out() == "UINT8[N,floor((H+1)/2)-1,floor((W+1)/2)-1,C]");
+  CHECK(infer_one(ms("NhwcMaxPool", {"x"}, {"y"}, k3s2), {{"x", DataType::INT8, {"N", "9", "W", "C"}}}).out() ==
+        "INT8[N,4,floor((W+1)/2)-1,C]");
+  CHECK(failed(infer_one(ms("NhwcMaxPool", {"x"}, {"y"}, k3s2), {{"x", DataType::INT8, {"N", "W", "C"}}})));
+
+  // QLinearConcat: off-axis dims unified (H is 7 after it), the axis summed.
+  Model m = make_model({Node("Identity", {"a"}, {"a2"}),
+                        ms("QLinearConcat", {"s", "z", "a2", "s", "z", "b", "s", "z"}, {"y"},
+                           {Attribute("axis", std::int64_t{-1})})},
+                       {{"a", DataType::UINT8, {"N", "H", "K"}}, {"b", DataType::UINT8, {"N", "7", "4"}}, s, z});
+  (void)oxir::infer_shapes(m);
+  CHECK(type_of(m, "y") == "UINT8[N,7,K+4]");
+  CHECK(type_of(m, "a2") == "UINT8[N,7,K]");
+  CHECK(failed(infer_one(ms("QLinearConcat", {"s", "z", "a", "s"}, {"y"}, {Attribute("axis", std::int64_t{0})}),
+                         {{"a", DataType::UINT8, {"N"}}, s, z})));
+
+  // QGemm: float without y_scale, else the y zero point's type.
+  const In a{"a", DataType::UINT8, {"M", "K"}};
+  const In b{"b", DataType::INT8, {"K", "N"}};
+  CHECK(infer_one(ms("QGemm", {"a", "s", "z", "b", "s", "z"}, {"y"}), {a, s, z, b}).out() == "FLOAT[M,N]");
+  CHECK(infer_one(ms("QGemm", {"a", "s", "z", "b", "s", "z", "", "s", "z"}, {"y"}, {Attribute("transB", std::int64_t{1})}),
+                  {a, s, z, {"b", DataType::INT8, {"N", "K"}}})
+            .out() == "UINT8[M,N]");
+  CHECK(infer_one(ms("QLinearSoftmax", {"x", "s", "z", "s", "z"}, {"y"}), {{"x", DataType::UINT8, {"N", "S"}}, s, z})
+            .out() == "UINT8[N,S]");
+
+  // GatherBlockQuantized: uint8 data packs two 4-bit values per byte along the quantize axis.
+  const In idx{"i", DataType::INT64, {"B", "S"}};
+  const In sc{"sc", DataType::FLOAT16, {"V", "2"}};
+  CHECK(infer_one(ms("GatherBlockQuantized", {"d", "i", "sc"}, {"y"}), {{"d", DataType::UINT8, {"V", "H"}}, idx, sc})
+            .out() == "FLOAT16[B,S,2*H]");
+  CHECK(infer_one(ms("GatherBlockQuantized", {"d", "i", "sc"}, {"y"}, {Attribute("bits", std::int64_t{8})}),
+                  {{"d", DataType::UINT8, {"V", "H"}}, idx, sc})
+            .out() == "FLOAT16[B,S,H]");
+  CHECK(infer_one(ms("GatherBlockQuantized", {"d", "i", "sc"}, {"y"}), {{"d", DataType::INT4, {"V", "H"}}, idx, sc})
+            .out() == "FLOAT16[B,S,H]");
+  CHECK(failed(infer_one(ms("GatherBlockQuantized", {"d", "i", "sc"}, {"y"}, {Attribute("bits", std::int64_t{3})}),
+                         {{"d", DataType::UINT8, {"V", "H"}}, idx, sc})));
+}
+
 TEST_CASE("contrib: other com.microsoft operators stay unknown, with a diagnostic") {
-  auto r = infer_one(ms("GroupQueryAttention", {"x"}, {"y"}), {{"x", DataType::FLOAT, {"B", "S", "H"}}});
+  auto r = infer_one(ms("SparseAttention", {"x"}, {"y"}), {{"x", DataType::FLOAT, {"B", "S", "H"}}});
   CHECK(r.out() == "?");
   CHECK(r.report.nodes_unsupported == 1);
 }

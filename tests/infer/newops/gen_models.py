@@ -1092,6 +1092,103 @@ case("ms_MultiHeadAttention_v6", 17, ms("MultiHeadAttention", ["Q", "K", "V"], [
      [("Q", F, ["N", "S", 8]), ("K", F, ["N", "L", 8]), ("V", F, ["N", "L", 6])], ["Y"], domains=MS)
 case("ms_MultiHeadAttention_bnsh_kv", 17, ms("MultiHeadAttention", ["Q", "K", "V"], ["Y"], num_heads=2),
      [("Q", F, ["N", "S", 8]), ("K", F, ["N", 2, "L", 4]), ("V", F, ["N", 2, "L", 4])], ["Y"], domains=MS)
+# GroupQueryAttention (2 query heads, 1 kv head of 16): seqlens_k and total_sequence_length built
+# from shapes as ONNX Runtime's model builder does, so the caches' sequence length is known.
+I32 = TP.INT32
+GQA_PROMPT = [  # no past: total = the mask's length = S (a first prompt)
+    N("Shape", ["mask"], ["mshape"]), N("Gather", ["mshape", "one"], ["tot64"], axis=0),
+    N("Cast", ["tot64"], ["total"], to=I32),
+    N("ReduceSum", ["mask", "axes1"], ["msum"], keepdims=0), N("Sub", ["msum", "one"], ["sk64"]),
+    N("Cast", ["sk64"], ["seqlens_k"], to=I32)]
+case("ms_GroupQueryAttention_prompt", 17,
+     GQA_PROMPT + [ms("GroupQueryAttention", ["Q", "K", "V", "", "", "seqlens_k", "total"], ["Y", "pk", "pv"],
+                      num_heads=2, kv_num_heads=1)],
+     [("Q", F, ["N", "S", 32]), ("K", F, ["N", "S", 16]), ("V", F, ["N", "S", 16]), ("mask", I, ["N", "S"])],
+     ["Y", "pk", "pv"], {"one": I64(1), "axes1": I64(1)}, fills={"mask": {"value": [1]}}, domains=MS)
+case("ms_GroupQueryAttention_packed", 17,
+     GQA_PROMPT + [ms("GroupQueryAttention", ["QKV", "", "", "", "", "seqlens_k", "total"], ["Y", "pk", "pv"],
+                      num_heads=2, kv_num_heads=1)],
+     [("QKV", F, ["N", "S", 64]), ("mask", I, ["N", "S"])],
+     ["Y", "pk", "pv"], {"one": I64(1), "axes1": I64(1)}, fills={"mask": {"value": [1]}}, domains=MS)
+# A past of P: total = P + S (batch 1, as ONNX Runtime requires for a prompt after a past).
+case("ms_GroupQueryAttention_past", 17,
+     [N("Shape", ["PK"], ["pks"]), N("Gather", ["pks", "two"], ["plen"], axis=0),
+      N("Shape", ["Q"], ["qs"]), N("Gather", ["qs", "one"], ["slen"], axis=0),
+      N("Add", ["plen", "slen"], ["tot64"]), N("Cast", ["tot64"], ["total"], to=I32),
+      N("Sub", ["tot64", "one"], ["sk0"]), N("Reshape", ["sk0", "shape1"], ["sk1"]),
+      N("Cast", ["sk1"], ["seqlens_k"], to=I32),
+      ms("GroupQueryAttention", ["Q", "K", "V", "PK", "PV", "seqlens_k", "total"], ["Y", "pk", "pv"],
+         num_heads=2, kv_num_heads=1)],
+     [("Q", F, [1, "S", 32]), ("K", F, [1, "S", 16]), ("V", F, [1, "S", 16]),
+      ("PK", F, [1, 1, "P", 16]), ("PV", F, [1, 1, "P", 16])],
+     ["Y", "pk", "pv"], {"one": I64(1), "two": I64(2), "shape1": I64(1)},
+     sizes={"P": [3, 6, 0]}, domains=MS)
+# Token generation into a fixed-size cache of M >= total (past and present share the buffer): the
+# caches keep M when the mask's length T is at most M.
+case("ms_GroupQueryAttention_shared_buffer", 17,
+     GQA_PROMPT[:3] + [
+         N("Sub", ["tot64", "one"], ["sk0"]), N("Expand", ["sk0", "bshape"], ["sk1"]),
+         N("Cast", ["sk1"], ["seqlens_k"], to=I32),
+         N("Shape", ["Q"], ["qs"]), N("Gather", ["qs", "zero"], ["b0"], axis=0),
+         N("Unsqueeze", ["b0", "zero1"], ["bshape"]),
+         ms("GroupQueryAttention", ["Q", "K", "V", "PK", "PV", "seqlens_k", "total"], ["Y", "pk", "pv"],
+            num_heads=2, kv_num_heads=1)],
+     [("Q", F, ["N", 1, 32]), ("K", F, ["N", 1, 16]), ("V", F, ["N", 1, 16]),
+      ("PK", F, ["N", 1, "M", 16]), ("PV", F, ["N", 1, "M", 16]), ("mask", I, ["N", "T"])],
+     ["Y", "pk", "pv"], {"one": I64(1), "zero": np.array(0, np.int64), "zero1": I64(0)},
+     fills={"mask": {"value": [1]}}, sizes={"M": [8, 8, 8], "T": [3, 8, 5]}, domains=MS)
+
+# present: [2, B, heads, P + S, head] (P = 0 without a past).
+case("ms_Attention_present", 17, ms("Attention", ["X", "Wqkv", "Bqkv"], ["Y", "present"], num_heads=2), XS,
+     ["Y", "present"], {"Wqkv": np.full((8, 24), 0.1, np.float32), "Bqkv": np.zeros((24,), np.float32)}, domains=MS)
+case("ms_Attention_past", 17,
+     ms("Attention", ["X", "Wqkv", "Bqkv", "", "past"], ["Y", "present"], num_heads=2, unidirectional=1),
+     XS + [("past", F, [2, "N", 2, "P", 4])], ["Y", "present"],
+     {"Wqkv": np.full((8, 24), 0.1, np.float32), "Bqkv": np.zeros((24,), np.float32)},
+     sizes={"P": [3, 0, 6]}, domains=MS)
+case("ms_MultiHeadAttention_present", 17,
+     ms("MultiHeadAttention", ["Q", "K", "V"], ["Y", "pk", "pv"], num_heads=2),
+     [("Q", F, ["N", "S", 8]), ("K", F, ["N", "L", 8]), ("V", F, ["N", "L", 6])], ["Y", "pk", "pv"], domains=MS)
+case("ms_MultiHeadAttention_past", 17,
+     ms("MultiHeadAttention", ["Q", "K", "V", "", "", "", "PK", "PV"], ["Y", "pk", "pv"], num_heads=2),
+     [("Q", F, ["N", "S", 8]), ("K", F, ["N", "S", 8]), ("V", F, ["N", "S", 8]),
+      ("PK", F, ["N", 2, "P", 4]), ("PV", F, ["N", 2, "P", 4])], ["Y", "pk", "pv"],
+     sizes={"P": [3, 0, 6]}, domains=MS)
+
+# QOperator pools, concat, gemm and softmax; GatherBlockQuantized (4-bit rows packed in uint8).
+U8 = TP.UINT8
+QS = {"s": np.array(0.05, np.float32), "z": np.array(128, np.uint8)}
+case("ms_QLinearAveragePool", 17,
+     ms("QLinearAveragePool", ["X", "s", "z", "s", "z"], ["Y"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
+     [("X", U8, ["N", 4, "H", "W"])], ["Y"], QS, fills={"X": {"int_range": [0, 255]}}, domains=MS)
+case("ms_QLinearAveragePool_nhwc_ceil", 17,
+     ms("QLinearAveragePool", ["X", "s", "z", "s", "z"], ["Y"], kernel_shape=[2, 3], strides=[2, 2], ceil_mode=1,
+        channels_last=1), [("X", U8, ["N", "H", "W", 4])], ["Y"], QS, fills={"X": {"int_range": [0, 255]}},
+     domains=MS)
+case("ms_NhwcMaxPool", 17, ms("NhwcMaxPool", ["X"], ["Y"], kernel_shape=[2, 2], strides=[2, 1], pads=[0, 1, 0, 1]),
+     [("X", U8, ["N", "H", "W", 3])], ["Y"], fills={"X": {"int_range": [0, 255]}}, domains=MS)
+case("ms_QLinearConcat", 17,
+     ms("QLinearConcat", ["s", "z", "A", "s", "z", "B", "s", "z"], ["Y"], axis=1),
+     [("A", U8, ["N", 2, "H"]), ("B", U8, ["N", "C", "H"])], ["Y"], QS,
+     fills={"A": {"int_range": [0, 255]}, "B": {"int_range": [0, 255]}}, domains=MS)
+QG = {"Bq": np.full((8, 5), 3, np.uint8), "sb": np.array(0.1, np.float32), "zb": np.array(2, np.uint8)}
+case("ms_QGemm", 17, ms("QGemm", ["A", "s", "z", "Bq", "sb", "zb", "", "s", "z"], ["Y"]),
+     [("A", U8, ["M", 8])], ["Y"], {**QS, **QG}, fills={"A": {"int_range": [0, 255]}}, domains=MS)
+case("ms_QGemm_float_transA", 17, ms("QGemm", ["A", "s", "z", "Bq", "sb", "zb"], ["Y"], transA=1, alpha=0.5),
+     [("A", U8, [8, "M"])], ["Y"], {**QS, **QG}, fills={"A": {"int_range": [0, 255]}}, domains=MS)
+case("ms_QLinearSoftmax", 17, ms("QLinearSoftmax", ["X", "s", "z", "s", "z"], ["Y"], axis=-1, opset=13),
+     [("X", U8, ["N", "S", 8])], ["Y"], QS, fills={"X": {"int_range": [0, 255]}}, domains=MS)
+case("ms_GatherBlockQuantized_4bit", 17,
+     ms("GatherBlockQuantized", ["D", "idx", "sc"], ["Y"], block_size=16),
+     [("idx", I, ["N", "S"])], ["Y"],
+     {"D": np.full((20, 8), 0x21, np.uint8), "sc": np.full((20, 1), 0.5, np.float32)},
+     fills={"idx": {"int_range": [0, 20]}}, domains=MS)
+case("ms_GatherBlockQuantized_8bit_f16", 17,
+     ms("GatherBlockQuantized", ["D", "idx", "sc"], ["Y"], block_size=16, bits=8),
+     [("idx", I, ["S"])], ["Y"],
+     {"D": np.full((20, 32), 7, np.uint8), "sc": np.full((20, 2), 0.5, np.float16)},
+     fills={"idx": {"int_range": [0, 20]}}, domains=MS)
+
 case("ms_EmbedLayerNormalization", 17,
      ms("EmbedLayerNormalization", ["ids", "seg", "we", "pe", "se", "gamma", "beta"], ["Y", "mask_index"]),
      [("ids", TP.INT32, ["N", "S"]), ("seg", TP.INT32, ["N", "S"])], ["Y", "mask_index"],
