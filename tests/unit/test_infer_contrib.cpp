@@ -136,6 +136,11 @@ TEST_CASE("contrib: Attention, MultiHeadAttention, EmbedLayerNormalization") {
         "FLOAT16[B,S,32]");
   CHECK(failed(infer_one(ms("Attention", {"x", "w"}, {"y"}, q), {x, {"w", DataType::FLOAT16, {"D", "161"}}})));
   CHECK(failed(infer_one(ms("Attention", {"x", "w"}, {"y"}), {x, {"w", DataType::FLOAT16, {"D", "9"}}})));  // num_heads
+  // Sizes whose sum overflows int64: a diagnostic, not a wrapped (UB) sum.
+  auto huge = heads;
+  const std::int64_t h = std::int64_t{1} << 62;
+  huge.emplace_back("qkv_hidden_sizes", std::vector<std::int64_t>{h, h, h});
+  CHECK(failed(infer_one(ms("Attention", {"x", "w"}, {"y"}, huge), {x, {"w", DataType::FLOAT16, {"D", "160"}}})));
 
   // MultiHeadAttention: the value's hidden size, from a [B, L, Dv] or a [B, heads, L, Hv] value.
   const In k{"k", DataType::FLOAT16, {"B", "L", "D"}};
@@ -191,14 +196,18 @@ TEST_CASE("contrib: the caches of Attention, MultiHeadAttention and GroupQueryAt
   // GroupQueryAttention: total_sequence_length built from the shapes (Shape, Gather, Add, Cast)
   // gives the caches' length max(total, P) = S + P.
   const std::vector<Attribute> gqa{Attribute("num_heads", std::int64_t{4}), Attribute("kv_num_heads", std::int64_t{2})};
-  auto i64 = [](std::string name, std::int64_t v) { return Tensor::from_values<std::int64_t>(std::move(name), {}, std::vector<std::int64_t>{v}); };
+  auto i64 = [](std::string name, std::int64_t v) {
+    return Tensor::from_values<std::int64_t>(std::move(name), {}, std::vector<std::int64_t>{v});
+  };
   {
     Node cast_to_int32("Cast", {"t64"}, {"total"});
     cast_to_int32.set_attribute(Attribute("to", static_cast<std::int64_t>(DataType::INT32)));
-    Model m = make_model({Node("Identity", {"pk"}, {"pk_copy"}), Node("Shape", {"pk"}, {"pks"}), Node("Gather", {"pks", "two"}, {"p"}),
+    Model m = make_model({Node("Identity", {"pk"}, {"pk_copy"}), Node("Shape", {"pk"}, {"pks"}),
+                          Node("Gather", {"pks", "two"}, {"p"}),
                           Node("Shape", {"q"}, {"qs"}), Node("Gather", {"qs", "one"}, {"s"}),
                           Node("Add", {"p", "s"}, {"t64"}), cast_to_int32,
-                          ms("GroupQueryAttention", {"q", "k", "v", "pk", "pv", "seqlens", "total"}, {"y", "pk2", "pv2"}, gqa)},
+                          ms("GroupQueryAttention", {"q", "k", "v", "pk", "pv", "seqlens", "total"},
+                             {"y", "pk2", "pv2"}, gqa)},
                          {{"q", DataType::FLOAT16, {"B", "S", "D"}}, {"k", DataType::FLOAT16, {"B", "S", "E"}},
                           {"v", DataType::FLOAT16, {"B", "S", "E"}}, {"pk", DataType::FLOAT16, {"B", "KV", "P", "16"}},
                           {"pv", DataType::FLOAT16, {"B", "2", "P", "H"}}, {"seqlens", DataType::INT32, {"B"}}},
@@ -220,6 +229,11 @@ TEST_CASE("contrib: the caches of Attention, MultiHeadAttention and GroupQueryAt
                          {{"q", DataType::FLOAT, {"B", "S", "64"}}, {"k", DataType::FLOAT, {"B", "S", "32"}}})));
   CHECK(failed(infer_one(ms("GroupQueryAttention", {"q", "k", "v", "", "", "seqlens"}, {"y"}, gqa),
                          {{"q", DataType::FLOAT, {"B", "S", "64"}}})));  // total_sequence_length is required
+  // Head counts past 32 bits (heads + 2 * kv_heads would overflow): rejected, not computed.
+  const std::vector<Attribute> huge{Attribute("num_heads", std::int64_t{1} << 62),
+                                    Attribute("kv_num_heads", std::int64_t{1} << 62)};
+  CHECK(failed(infer_one(ms("GroupQueryAttention", {"qkv", "", "", "", "", "seqlens", "total"}, {"y"}, huge),
+                         {{"qkv", DataType::FLOAT, {"B", "S", "128"}}})));
 }
 
 TEST_CASE("contrib: QOperator pools, concat, gemm, softmax; GatherBlockQuantized") {
@@ -254,7 +268,8 @@ TEST_CASE("contrib: QOperator pools, concat, gemm, softmax; GatherBlockQuantized
   const In a{"a", DataType::UINT8, {"M", "K"}};
   const In b{"b", DataType::INT8, {"K", "N"}};
   CHECK(infer_one(ms("QGemm", {"a", "s", "z", "b", "s", "z"}, {"y"}), {a, s, z, b}).out() == "FLOAT[M,N]");
-  CHECK(infer_one(ms("QGemm", {"a", "s", "z", "b", "s", "z", "", "s", "z"}, {"y"}, {Attribute("transB", std::int64_t{1})}),
+  CHECK(infer_one(ms("QGemm", {"a", "s", "z", "b", "s", "z", "", "s", "z"}, {"y"},
+                     {Attribute("transB", std::int64_t{1})}),
                   {a, s, z, {"b", DataType::INT8, {"N", "K"}}})
             .out() == "UINT8[M,N]");
   CHECK(infer_one(ms("QLinearSoftmax", {"x", "s", "z", "s", "z"}, {"y"}), {{"x", DataType::UINT8, {"N", "S"}}, s, z})

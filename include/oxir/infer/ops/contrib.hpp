@@ -234,7 +234,10 @@ inline void rule_attention(InferContext& c) {
     for (auto v : *sizes)
       if (v <= 0 || v % heads != 0) c.fail("qkv_hidden_sizes must be positive multiples of num_heads");
     v_hidden = DimExpr((*sizes)[2]);
-    if (w) c.unify((*w)[1], DimExpr((*sizes)[0] + (*sizes)[1] + (*sizes)[2]), "weights columns vs qkv_hidden_sizes");
+    // DimExpr sums are overflow-checked (hostile sizes near 2^62 throw instead of wrapping).
+    if (w)
+      c.unify((*w)[1], DimExpr((*sizes)[0]) + DimExpr((*sizes)[1]) + DimExpr((*sizes)[2]),
+              "weights columns vs qkv_hidden_sizes");
   } else {
     v_hidden = w ? div_exact_or_fresh(c, (*w)[1], 3, "weights columns") : c.fresh();
   }
@@ -324,13 +327,17 @@ inline void rule_group_query_attention(InferContext& c) {
   const std::int64_t heads = require_heads(c);
   const std::int64_t kv_heads = c.require_int("kv_num_heads");
   if (kv_heads <= 0) c.fail("kv_num_heads must be positive");
+  // The kernel holds both in an int; bounding them keeps heads + 2 * kv_heads from overflowing.
+  constexpr std::int64_t kIntMax = 2147483647;
+  if (heads > kIntMax || kv_heads > kIntMax) c.fail("num_heads and kv_num_heads must fit in 32 bits");
   if (heads % kv_heads != 0) c.fail("num_heads must be a multiple of kv_num_heads");
   const DataType elem = c.input_elem(0);
   const bool packed = !c.has_input(1);
   if (packed && c.has_input(2)) c.fail("key and value must both be given, or both be absent (packed QKV)");
   if (!packed && !c.has_input(2)) c.fail("key and value must both be given, or both be absent (packed QKV)");
   const bool has_past = c.has_input(3) && c.has_input(4);
-  if (!has_past && (c.has_input(3) || c.has_input(4))) c.fail("past_key and past_value must both be given or both be absent");
+  if (!has_past && (c.has_input(3) || c.has_input(4)))
+    c.fail("past_key and past_value must both be given or both be absent");
   const Dims* q = c.input_shape(0);
   if (q && q->size() != 3) c.fail("query must be 3-D, got rank " + std::to_string(q->size()));
   auto check_rank = [&](std::size_t i, std::size_t rank, const char* what) -> const Dims* {
@@ -456,7 +463,8 @@ inline void rule_qgemm(InferContext& c) {
   require_inputs(c, 6, 9);
   const bool ta = c.attr_int("transA", 0) != 0, tb = c.attr_int("transB", 0) != 0;
   DataType elem = DataType::FLOAT;
-  if (c.input_count() > 7 && c.has_input(7)) elem = c.input_count() > 8 && c.has_input(8) ? c.input_elem(8) : DataType::UNDEFINED;
+  if (c.input_count() > 7 && c.has_input(7))
+    elem = c.input_count() > 8 && c.has_input(8) ? c.input_elem(8) : DataType::UNDEFINED;
   const Dims* a = c.input_shape(0);
   const Dims* b = c.input_shape(3);
   if (a && a->size() != 2) c.fail("A must be 2-D, got rank " + std::to_string(a->size()));
