@@ -56,7 +56,8 @@ const char* const kAttrs[] = {"axis", "axes", "perm", "pads", "strides", "kernel
                               "mean", "sparse_value", "value_ints", "value_float", "value_floats", "value_int",
                               "axis_w", "output_shape", "blocksize", "channels_last", "keep_dims", "noop_with_empty_axes",
                               "border", "height_scale", "width_scale", "extra_shape", "input_as_shape",
-                              "across_channels"};
+                              "across_channels", "qkv_hidden_sizes", "bits", "K", "N", "gather_axis",
+                              "quantize_axis", "channels_last", "past_present_share_buffer", "do_rotary"};
 
 // Every operator the inference engine has a rule for (domain, op_type): operator swaps reach all
 // of them, not only those listed above.
