@@ -11778,8 +11778,8 @@ inline std::size_t InferContext::subgraph_output_count(std::string_view attr) co
 // transformer optimizer and quantizer put into real models: the Gelu family, the fused
 // normalizations, FusedMatMul/FusedConv, MatMulNBits, GatherBlockQuantized, the QOperator
 // quantized ops (element-wise, pools, concat, QGemm, softmax), NhwcMaxPool, the com.microsoft
-// Quantize/DequantizeLinear, RotaryEmbedding, Attention, MultiHeadAttention, GroupQueryAttention
-// and EmbedLayerNormalization (see docs/inference.md).
+// Quantize/DequantizeLinear, RotaryEmbedding, Attention, QAttention, MultiHeadAttention,
+// GroupQueryAttention and EmbedLayerNormalization (see docs/inference.md).
 //
 // These operators have no ONNX schema: their semantics are ONNX Runtime's (its contrib operator
 // documentation and kernels). Only what those kernels require is claimed: outputs whose shape
@@ -13805,13 +13805,12 @@ inline std::int64_t require_heads(const InferContext& c) {
   return heads;
 }
 
-/// Attention (input, weights, [bias], [mask_index], [past], ...): output [B, S, v_hidden] with
-/// v_hidden = qkv_hidden_sizes[2], or a third of the weights' columns; present (below). The
-/// outputs of the newer versions are left unknown.
-inline void rule_attention(InferContext& c) {
-  require_inputs(c, 2, 8);
+/// Attention (input, weights, [bias], [mask_index], [past], ...) and QAttention: output
+/// [B, S, v_hidden] with v_hidden = qkv_hidden_sizes[2], or a third of the weights' columns;
+/// present (below), read from input `past_index`, when `present_known` (no input selects another
+/// length). The outputs of the newer versions are left unknown.
+inline void attention_out(InferContext& c, DataType elem, std::size_t past_index, bool present_known) {
   const std::int64_t heads = require_heads(c);
-  const DataType elem = c.input_elem(0);
   const Dims* x = c.input_shape(0);
   const Dims* w = c.input_shape(1);
   if (x && x->size() != 3) c.fail("input must be 3-D, got rank " + std::to_string(x->size()));
@@ -13835,13 +13834,11 @@ inline void rule_attention(InferContext& c) {
   // present [2, B, num_heads, P + S, head_size] after a past [2, B, num_heads, P, head_size] (P = 0
   // without one), for equal Q/K/V sizes and no buffer sharing or past_sequence_length input.
   const bool equal_sizes = !c.attr_ints("qkv_hidden_sizes") || c.attr_ints("qkv_hidden_sizes")->empty();
-  if (!c.has_output(1) || !equal_sizes || c.attr_int("past_present_share_buffer", 0) != 0 || c.input_count() > 6 ||
-      (c.input_count() > 5 && c.has_input(5)))
-    return;
+  if (!c.has_output(1) || !equal_sizes || c.attr_int("past_present_share_buffer", 0) != 0 || !present_known) return;
   const DimExpr head = div_exact_or_fresh(c, v_hidden, heads, "hidden size");
   DimExpr past_len(0);
-  if (c.has_input(4)) {
-    const Dims* past = c.input_shape(4);
+  if (c.has_input(past_index)) {
+    const Dims* past = c.input_shape(past_index);
     if (!past) return;
     if (past->size() != 5) c.fail("past must be 5-D, got rank " + std::to_string(past->size()));
     c.unify((*past)[0], DimExpr(2), "past dim 0");
@@ -13851,6 +13848,17 @@ inline void rule_attention(InferContext& c) {
     past_len = (*past)[3];
   }
   c.set_output(1, elem, Dims{DimExpr(2), (*x)[0], DimExpr(heads), c.resolve(past_len + (*x)[1]), head});
+}
+inline void rule_attention(InferContext& c) {
+  require_inputs(c, 2, 8);
+  // attention_bias (input 5) and past_sequence_length (6) belong to the buffer-sharing paths.
+  attention_out(c, c.input_elem(0), 4, c.input_count() <= 5 || (c.input_count() == 6 && !c.has_input(5)));
+}
+/// QAttention (input, weight, bias, input_scale, weight_scale, [mask_index], [input_zero_point],
+/// [weight_zero_point], [past]): Attention on quantized input and weight, in the scales' type.
+inline void rule_qattention(InferContext& c) {
+  require_inputs(c, 5, 9);
+  attention_out(c, c.input_elem(3), 8, true);
 }
 
 /// MultiHeadAttention (query, [key], [value], ...): output [B, S, v_hidden] for a 3-D query, with
@@ -14143,6 +14151,7 @@ inline void register_contrib_ops(OpRegistry& r) {
   r.add(kMs, "DequantizeLinear", &rule_ms_dequantize_linear);
   r.add(kMs, "RotaryEmbedding", &rule_ms_rotary_embedding);
   r.add(kMs, "Attention", &rule_attention);
+  r.add(kMs, "QAttention", &rule_qattention);
   r.add(kMs, "MultiHeadAttention", &rule_multi_head_attention);
   r.add(kMs, "EmbedLayerNormalization", &rule_embed_layer_norm);
   r.add(kMs, "GroupQueryAttention", &rule_group_query_attention);

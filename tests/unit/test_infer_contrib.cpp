@@ -172,6 +172,13 @@ TEST_CASE("contrib: the caches of Attention, MultiHeadAttention and GroupQueryAt
   CHECK(failed(infer_one(ms("Attention", {"x", "w", "", "", "past"}, {"y", "present"}, heads),
                          {{"x", DataType::FLOAT, {"B", "S", "D"}}, {"w", DataType::FLOAT, {"D", "96"}},
                           {"past", DataType::FLOAT, {"2", "B", "4", "P", "9"}}})));  // head size 8
+  // QAttention: the same shapes, in the scales' type.
+  r = infer_one(ms("QAttention", {"x", "w", "b", "s", "s", "", "", "", "past"}, {"y", "present"}, heads),
+                {{"x", DataType::UINT8, {"B", "S", "D"}}, {"w", DataType::INT8, {"D", "96"}},
+                 {"b", DataType::FLOAT16, {"96"}}, {"s", DataType::FLOAT16, {}},
+                 {"past", DataType::FLOAT16, {"2", "B", "4", "P", "8"}}});
+  CHECK(r.out(0) == "FLOAT16[B,S,32]");
+  CHECK(r.out(1) == "FLOAT16[2,B,4,S+P,8]");
   // A shared buffer keeps its own length: not claimed.
   auto shared = heads;
   shared.emplace_back("past_present_share_buffer", std::int64_t{1});

@@ -1189,6 +1189,16 @@ case("ms_GatherBlockQuantized_8bit_f16", 17,
      {"D": np.full((20, 32), 7, np.uint8), "sc": np.full((20, 2), 0.5, np.float16)},
      fills={"idx": {"int_range": [0, 20]}}, domains=MS)
 
+QA = {"Wq": np.full((8, 24), 3, np.uint8), "Bqkv": np.zeros((24,), np.float32), "s": np.array(0.05, np.float32),
+      "z": np.array(128, np.uint8)}
+case("ms_QAttention", 17, ms("QAttention", ["X", "Wq", "Bqkv", "s", "s", "", "z", "z"], ["Y"], num_heads=2),
+     [("X", U8, ["N", "S", 8])], ["Y"], QA, fills={"X": {"int_range": [0, 255]}}, domains=MS)
+case("ms_QAttention_past", 17,
+     ms("QAttention", ["X", "Wq", "Bqkv", "s", "s", "", "z", "z", "past"], ["Y", "present"], num_heads=2,
+        unidirectional=1),
+     [("X", U8, ["N", "S", 8]), ("past", F, [2, "N", 2, "P", 4])], ["Y", "present"], QA,
+     fills={"X": {"int_range": [0, 255]}}, sizes={"P": [3, 0, 6]}, domains=MS)
+
 case("ms_EmbedLayerNormalization", 17,
      ms("EmbedLayerNormalization", ["ids", "seg", "we", "pe", "se", "gamma", "beta"], ["Y", "mask_index"]),
      [("ids", TP.INT32, ["N", "S"]), ("seg", TP.INT32, ["N", "S"])], ["Y", "mask_index"],
