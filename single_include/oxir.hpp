@@ -11777,7 +11777,8 @@ inline std::size_t InferContext::subgraph_output_count(std::string_view attr) co
 // SimplifiedLayerNormalization ONNX Runtime defines in the default domain) that its exporters,
 // transformer optimizer and quantizer put into real models: the Gelu family, the fused
 // normalizations, FusedMatMul/FusedConv, MatMulNBits, GatherBlockQuantized, the QOperator
-// quantized ops (element-wise, pools, concat, QGemm, softmax), NhwcMaxPool, the com.microsoft
+// quantized ops (element-wise, pools, concat, QGemm, softmax), NhwcMaxPool, DynamicQuantizeLSTM,
+// the com.microsoft
 // Quantize/DequantizeLinear, RotaryEmbedding, Attention, QAttention, MultiHeadAttention,
 // GroupQueryAttention and EmbedLayerNormalization (see docs/inference.md).
 //
@@ -13177,8 +13178,10 @@ inline void non_max_suppression(InferContext& c) {
 
 // ---- recurrent ----
 
-inline void rnn_common(InferContext& c, std::int64_t gates, bool lstm) {
-  const std::size_t max_in = lstm ? 8 : 6;
+/// RNN/GRU/LSTM; `quantized`: ONNX Runtime's DynamicQuantizeLSTM, whose W [dirs, input, 4*H] and
+/// R [dirs, H, 4*H] are stored transposed and followed by their scales and zero points.
+inline void rnn_common(InferContext& c, std::int64_t gates, bool lstm, bool quantized = false) {
+  const std::size_t max_in = quantized ? 12 : lstm ? 8 : 6;
   if (c.input_count() < 3 || c.input_count() > max_in) c.fail("wrong number of inputs");
   const std::string dir = c.attr_string("direction", "forward");
   std::int64_t nd;
@@ -13203,22 +13206,24 @@ inline void rnn_common(InferContext& c, std::int64_t gates, bool lstm) {
     if (h <= 0) c.fail("hidden_size must be positive");
     hidden = DimExpr(h);
   }
-  if (!hidden && rs) hidden = (*rs)[2];
+  // The axes of W and R holding the gates and the input (W) or hidden (R) size.
+  const std::size_t w_gates = quantized ? 2 : 1, w_in = quantized ? 1 : 2;
+  if (!hidden && rs) hidden = (*rs)[w_in];
   if (!hidden && ws) {
-    if (auto q = exact_div(R(c, (*ws)[1]), DimExpr(gates))) hidden = *q;
+    if (auto q = exact_div(R(c, (*ws)[w_gates]), DimExpr(gates))) hidden = *q;
   }
   if (!hidden) hidden = c.fresh();
   const DimExpr H = *hidden;
   const DimExpr D(nd);
   if (ws) {
     c.unify((*ws)[0], D, "W dim 0 (num_directions)");
-    c.unify((*ws)[1], DimExpr(gates) * H, "W dim 1");
-    if (xs) c.unify((*ws)[2], (*xs)[2], "W dim 2 vs input size");
+    c.unify((*ws)[w_gates], DimExpr(gates) * H, "W gates dimension");
+    if (xs) c.unify((*ws)[w_in], (*xs)[2], "W input size dimension vs input size");
   }
   if (rs) {
     c.unify((*rs)[0], D, "R dim 0 (num_directions)");
-    c.unify((*rs)[1], DimExpr(gates) * H, "R dim 1");
-    c.unify((*rs)[2], H, "R dim 2");
+    c.unify((*rs)[w_gates], DimExpr(gates) * H, "R gates dimension");
+    c.unify((*rs)[w_in], H, "R hidden size dimension");
   }
   if (c.has_input(3))
     if (auto bs = shape_of(c, 3)) {
@@ -14099,6 +14104,15 @@ inline void rule_gather_block_quantized(InferContext& c) {
   c.set_output(0, elem, std::move(out));
 }
 
+/// DynamicQuantizeLSTM (X, W, R, [B], [sequence_lens], [initial_h], [initial_c], [P], W_scale,
+/// W_zero_point, R_scale, R_zero_point): LSTM's outputs, with W and R stored transposed.
+inline void rule_dynamic_quantize_lstm(InferContext& c) {
+  require_inputs(c, 3, 12);
+  for (std::size_t i = 8; i < 12; ++i)
+    if (!c.has_input(i)) c.fail("required input " + std::to_string(i) + " (a scale or zero point) is missing");
+  spatial_detail::rnn_common(c, 4, true, true);
+}
+
 /// EmbedLayerNormalization (input_ids, segment_ids, word_embedding, position_embedding,
 /// segment_embedding, gamma, beta, [mask], [position_ids]): output and embedding_sum
 /// [B, S, hidden] in the word embedding's type, mask_index [B] int32.
@@ -14152,6 +14166,7 @@ inline void register_contrib_ops(OpRegistry& r) {
   r.add(kMs, "RotaryEmbedding", &rule_ms_rotary_embedding);
   r.add(kMs, "Attention", &rule_attention);
   r.add(kMs, "QAttention", &rule_qattention);
+  r.add(kMs, "DynamicQuantizeLSTM", &rule_dynamic_quantize_lstm);
   r.add(kMs, "MultiHeadAttention", &rule_multi_head_attention);
   r.add(kMs, "EmbedLayerNormalization", &rule_embed_layer_norm);
   r.add(kMs, "GroupQueryAttention", &rule_group_query_attention);

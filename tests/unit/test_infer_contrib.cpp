@@ -296,6 +296,24 @@ TEST_CASE("contrib: QOperator pools, concat, gemm, softmax; GatherBlockQuantized
                          {{"d", DataType::UINT8, {"V", "H"}}, idx, sc})));
 }
 
+TEST_CASE("contrib: DynamicQuantizeLSTM reads its transposed weights") {
+  // W [dirs, input, 4*H], R [dirs, H, 4*H]: the hidden size comes from R's dim 1, the input size
+  // is W's dim 1 (unified with X's).
+  const In s{"s", DataType::FLOAT, {"2"}};
+  const In z{"z", DataType::INT8, {"2"}};
+  auto node = ms("DynamicQuantizeLSTM", {"x2", "w", "r", "", "", "", "", "", "s", "z", "s", "z"}, {"y", "yh", "yc"},
+                 {Attribute("direction", std::string("bidirectional"))});
+  Model m = make_model({Node("Identity", {"x"}, {"x2"}), node},
+                       {{"x", DataType::FLOAT, {"T", "N", "I"}}, {"w", DataType::INT8, {"2", "6", "20"}},
+                        {"r", DataType::INT8, {"2", "5", "20"}}, s, z});
+  (void)oxir::infer_shapes(m);
+  CHECK(type_of(m, "y") == "FLOAT[T,2,N,5]");
+  CHECK(type_of(m, "yc") == "FLOAT[2,N,5]");
+  CHECK(type_of(m, "x2") == "FLOAT[T,N,6]");
+  // The scales and zero points are required.
+  CHECK(failed(infer_one(ms("DynamicQuantizeLSTM", {"x", "w", "r"}, {"y"}), {{"x", DataType::FLOAT, {"T", "N", "I"}}})));
+}
+
 TEST_CASE("contrib: other com.microsoft operators stay unknown, with a diagnostic") {
   auto r = infer_one(ms("SparseAttention", {"x"}, {"y"}), {{"x", DataType::FLOAT, {"B", "S", "H"}}});
   CHECK(r.out() == "?");

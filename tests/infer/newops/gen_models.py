@@ -1199,6 +1199,14 @@ case("ms_QAttention_past", 17,
      [("X", U8, ["N", "S", 8]), ("past", F, [2, "N", 2, "P", 4])], ["Y", "present"], QA,
      fills={"X": {"int_range": [0, 255]}}, sizes={"P": [3, 0, 6]}, domains=MS)
 
+# DynamicQuantizeLSTM: W [dirs, input 6, 4*H 12] and R [dirs, H 3, 12] stored transposed, int8.
+DQL = {"Wq": np.ones((2, 6, 12), np.int8), "Rq": np.ones((2, 3, 12), np.int8), "ws": np.full((2,), 0.01, np.float32),
+       "wz": np.zeros((2,), np.int8), "rs": np.full((2,), 0.01, np.float32), "rz": np.zeros((2,), np.int8)}
+case("ms_DynamicQuantizeLSTM", 17,
+     ms("DynamicQuantizeLSTM", ["X", "Wq", "Rq", "", "", "", "", "", "ws", "wz", "rs", "rz"], ["Y", "Yh", "Yc"],
+        direction="bidirectional", hidden_size=3),
+     [("X", F, ["T", "N", 6])], ["Y", "Yh", "Yc"], DQL, domains=MS)
+
 case("ms_EmbedLayerNormalization", 17,
      ms("EmbedLayerNormalization", ["ids", "seg", "we", "pe", "se", "gamma", "beta"], ["Y", "mask_index"]),
      [("ids", TP.INT32, ["N", "S"]), ("seg", TP.INT32, ["N", "S"])], ["Y", "mask_index"],

@@ -3,7 +3,8 @@
 // SimplifiedLayerNormalization ONNX Runtime defines in the default domain) that its exporters,
 // transformer optimizer and quantizer put into real models: the Gelu family, the fused
 // normalizations, FusedMatMul/FusedConv, MatMulNBits, GatherBlockQuantized, the QOperator
-// quantized ops (element-wise, pools, concat, QGemm, softmax), NhwcMaxPool, the com.microsoft
+// quantized ops (element-wise, pools, concat, QGemm, softmax), NhwcMaxPool, DynamicQuantizeLSTM,
+// the com.microsoft
 // Quantize/DequantizeLinear, RotaryEmbedding, Attention, QAttention, MultiHeadAttention,
 // GroupQueryAttention and EmbedLayerNormalization (see docs/inference.md).
 //
@@ -510,6 +511,15 @@ inline void rule_gather_block_quantized(InferContext& c) {
   c.set_output(0, elem, std::move(out));
 }
 
+/// DynamicQuantizeLSTM (X, W, R, [B], [sequence_lens], [initial_h], [initial_c], [P], W_scale,
+/// W_zero_point, R_scale, R_zero_point): LSTM's outputs, with W and R stored transposed.
+inline void rule_dynamic_quantize_lstm(InferContext& c) {
+  require_inputs(c, 3, 12);
+  for (std::size_t i = 8; i < 12; ++i)
+    if (!c.has_input(i)) c.fail("required input " + std::to_string(i) + " (a scale or zero point) is missing");
+  spatial_detail::rnn_common(c, 4, true, true);
+}
+
 /// EmbedLayerNormalization (input_ids, segment_ids, word_embedding, position_embedding,
 /// segment_embedding, gamma, beta, [mask], [position_ids]): output and embedding_sum
 /// [B, S, hidden] in the word embedding's type, mask_index [B] int32.
@@ -563,6 +573,7 @@ inline void register_contrib_ops(OpRegistry& r) {
   r.add(kMs, "RotaryEmbedding", &rule_ms_rotary_embedding);
   r.add(kMs, "Attention", &rule_attention);
   r.add(kMs, "QAttention", &rule_qattention);
+  r.add(kMs, "DynamicQuantizeLSTM", &rule_dynamic_quantize_lstm);
   r.add(kMs, "MultiHeadAttention", &rule_multi_head_attention);
   r.add(kMs, "EmbedLayerNormalization", &rule_embed_layer_norm);
   r.add(kMs, "GroupQueryAttention", &rule_group_query_attention);

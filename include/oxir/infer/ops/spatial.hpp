@@ -700,8 +700,10 @@ inline void non_max_suppression(InferContext& c) {
 
 // ---- recurrent ----
 
-inline void rnn_common(InferContext& c, std::int64_t gates, bool lstm) {
-  const std::size_t max_in = lstm ? 8 : 6;
+/// RNN/GRU/LSTM; `quantized`: ONNX Runtime's DynamicQuantizeLSTM, whose W [dirs, input, 4*H] and
+/// R [dirs, H, 4*H] are stored transposed and followed by their scales and zero points.
+inline void rnn_common(InferContext& c, std::int64_t gates, bool lstm, bool quantized = false) {
+  const std::size_t max_in = quantized ? 12 : lstm ? 8 : 6;
   if (c.input_count() < 3 || c.input_count() > max_in) c.fail("wrong number of inputs");
   const std::string dir = c.attr_string("direction", "forward");
   std::int64_t nd;
@@ -726,22 +728,24 @@ inline void rnn_common(InferContext& c, std::int64_t gates, bool lstm) {
     if (h <= 0) c.fail("hidden_size must be positive");
     hidden = DimExpr(h);
   }
-  if (!hidden && rs) hidden = (*rs)[2];
+  // The axes of W and R holding the gates and the input (W) or hidden (R) size.
+  const std::size_t w_gates = quantized ? 2 : 1, w_in = quantized ? 1 : 2;
+  if (!hidden && rs) hidden = (*rs)[w_in];
   if (!hidden && ws) {
-    if (auto q = exact_div(R(c, (*ws)[1]), DimExpr(gates))) hidden = *q;
+    if (auto q = exact_div(R(c, (*ws)[w_gates]), DimExpr(gates))) hidden = *q;
   }
   if (!hidden) hidden = c.fresh();
   const DimExpr H = *hidden;
   const DimExpr D(nd);
   if (ws) {
     c.unify((*ws)[0], D, "W dim 0 (num_directions)");
-    c.unify((*ws)[1], DimExpr(gates) * H, "W dim 1");
-    if (xs) c.unify((*ws)[2], (*xs)[2], "W dim 2 vs input size");
+    c.unify((*ws)[w_gates], DimExpr(gates) * H, "W gates dimension");
+    if (xs) c.unify((*ws)[w_in], (*xs)[2], "W input size dimension vs input size");
   }
   if (rs) {
     c.unify((*rs)[0], D, "R dim 0 (num_directions)");
-    c.unify((*rs)[1], DimExpr(gates) * H, "R dim 1");
-    c.unify((*rs)[2], H, "R dim 2");
+    c.unify((*rs)[w_gates], DimExpr(gates) * H, "R gates dimension");
+    c.unify((*rs)[w_in], H, "R hidden size dimension");
   }
   if (c.has_input(3))
     if (auto bs = shape_of(c, 3)) {
