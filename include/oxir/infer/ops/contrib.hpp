@@ -4,9 +4,8 @@
 // transformer optimizer and quantizer put into real models: the Gelu family, the fused
 // normalizations, FusedMatMul/FusedConv, MatMulNBits, GatherBlockQuantized, the QOperator
 // quantized ops (element-wise, pools, concat, QGemm, softmax), NhwcMaxPool, DynamicQuantizeLSTM,
-// the com.microsoft
-// Quantize/DequantizeLinear, RotaryEmbedding, Attention, QAttention, MultiHeadAttention,
-// GroupQueryAttention and EmbedLayerNormalization (see docs/inference.md).
+// the com.microsoft Quantize/DequantizeLinear, RotaryEmbedding, Attention, QAttention,
+// MultiHeadAttention, GroupQueryAttention and EmbedLayerNormalization (see docs/inference.md).
 //
 // These operators have no ONNX schema: their semantics are ONNX Runtime's (its contrib operator
 // documentation and kernels). Only what those kernels require is claimed: outputs whose shape
