@@ -18,6 +18,7 @@
 #include "../engine.hpp"
 #include "common.hpp"
 #include "linalg.hpp"
+#include "shape.hpp"
 #include "spatial.hpp"
 
 namespace oxir::infer::ops {
@@ -341,8 +342,7 @@ inline void rule_group_query_attention(InferContext& c) {
   if (heads % kv_heads != 0) c.fail("num_heads must be a multiple of kv_num_heads");
   const DataType elem = c.input_elem(0);
   const bool packed = !c.has_input(1);
-  if (packed && c.has_input(2)) c.fail("key and value must both be given, or both be absent (packed QKV)");
-  if (!packed && !c.has_input(2)) c.fail("key and value must both be given, or both be absent (packed QKV)");
+  if (packed == c.has_input(2)) c.fail("key and value must both be given, or both be absent (packed QKV)");
   const bool has_past = c.has_input(3) && c.has_input(4);
   if (!has_past && (c.has_input(3) || c.has_input(4)))
     c.fail("past_key and past_value must both be given or both be absent");
@@ -382,7 +382,7 @@ inline void rule_group_query_attention(InferContext& c) {
     present_seq = max_of(c.resolve((*total)[0]), past ? c.resolve((*past)[2]) : DimExpr(0));
   // The caches' element type: the past's (a cache passes through in its own type); without a
   // past the query's, unless the node has attributes newer kernels use for quantized caches.
-  DataType cache_elem = has_past ? c.input_elem(pk ? 3 : 4) : elem;
+  DataType cache_elem = has_past ? c.input_elem(3) : elem;
   if (!has_past)
     for (const Attribute& a : c.node().attributes)
       if (a.name.find("quant") != std::string::npos || a.name.find("cache") != std::string::npos ||
@@ -438,31 +438,9 @@ inline void rule_qlinear_concat(InferContext& c) {
   if (c.input_count() < 5 || (c.input_count() - 2) % 3 != 0)
     c.fail("expects Y_scale, Y_zero_point and triples (X, X_scale, X_zero_point), got " +
            std::to_string(c.input_count()) + " inputs");
-  const DataType elem = c.input_elem(1);
-  const std::int64_t axis_attr = c.require_int("axis");
-  std::vector<const Dims*> xs;
-  for (std::size_t i = 2; i < c.input_count(); i += 3) {
+  for (std::size_t i = 2; i < c.input_count(); i += 3)
     if (!c.has_input(i)) c.fail("input " + std::to_string(i) + " is missing");
-    xs.push_back(c.input_shape(i));
-  }
-  for (const Dims* d : xs)
-    if (!d) return c.set_output(0, ValueType::tensor(elem));
-  const std::size_t rank = xs[0]->size();
-  for (const Dims* d : xs)
-    if (d->size() != rank) c.fail("inputs have different ranks");
-  if (rank == 0) c.fail("inputs must have rank >= 1");
-  const auto axis = static_cast<std::size_t>(c.normalize_axis(axis_attr, static_cast<std::int64_t>(rank)));
-  Dims out = *xs[0];
-  DimExpr sum(0);
-  for (const Dims* d : xs) {
-    for (std::size_t a = 0; a < rank; ++a)
-      if (a != axis) c.unify((*d)[a], out[a], "off-axis dimension");
-    sum = sum + c.resolve((*d)[axis]);
-  }
-  out[axis] = sum;
-  for (std::size_t a = 0; a < rank; ++a)
-    if (a != axis) out[a] = c.resolve(out[a]);
-  c.set_output(0, elem, std::move(out));
+  (void)shape_detail::concat_shape(c, 2, 3, c.require_int("axis"), c.input_elem(1));
 }
 
 /// QGemm (A, a_scale, a_zero_point, B, b_scale, b_zero_point, [C], [y_scale], [y_zero_point]):

@@ -473,35 +473,37 @@ inline void rule_transpose(InferContext& c) {
 // ---------------------------------------------------------------------------------------------
 // Concat, Split, Slice
 
-inline void rule_concat(InferContext& c) {
-  if (c.input_count() < 1) c.fail("expects at least one input");
-  for (std::size_t i = 0; i < c.input_count(); ++i)
-    if (!c.has_input(i)) c.fail("input " + std::to_string(i) + " is missing");
-  // Concat-1: axis defaults to 1; required from 4.
-  const I64 axis_attr = c.opset() < 4 ? c.attr_int("axis", 1) : c.require_int("axis");
-  DataType elem = DataType::UNDEFINED;
-  std::optional<I64> rank;
-  bool all_known = true;
-  for (std::size_t i = 0; i < c.input_count(); ++i) {
-    if (elem == DataType::UNDEFINED) elem = c.input_elem(i);
-    if (auto r = c.input_rank(i)) {
-      if (rank && *rank != *r) c.fail("inputs have different ranks");
-      rank = r;
+/// What concat_shape found out about the concatenated inputs.
+struct ConcatShape {
+  std::optional<I64> rank;  ///< nullopt when no input's rank is known
+  bool all_known = true;    ///< every input's rank is known
+};
+
+/// Output 0 of a concatenation along `axis_attr` of inputs first, first + step, ... (Concat: 0, 1;
+/// com.microsoft QLinearConcat, whose inputs come in triples with their scales: 2, 3): `elem` and
+/// the inputs' shape with the off-axis dims unified and the axis dims summed.
+inline ConcatShape concat_shape(InferContext& c, std::size_t first_input, std::size_t step, I64 axis_attr,
+                                DataType elem) {
+  ConcatShape r;
+  for (std::size_t i = first_input; i < c.input_count(); i += step) {
+    if (auto k = c.input_rank(i)) {
+      if (r.rank && *r.rank != *k) c.fail("inputs have different ranks");
+      r.rank = k;
     } else {
-      all_known = false;
+      r.all_known = false;
     }
   }
-  if (!rank) {
+  if (!r.rank) {
     c.set_output(0, ValueType::tensor(elem));
-    return;
+    return r;
   }
-  if (*rank == 0) c.fail("cannot concatenate scalars");
-  const auto axis = static_cast<std::size_t>(c.normalize_axis(axis_attr, *rank));
+  if (*r.rank == 0) c.fail("cannot concatenate scalars");
+  const auto axis = static_cast<std::size_t>(c.normalize_axis(axis_attr, *r.rank));
   Dims out;
   const Dims* first = nullptr;
   DimExpr sum(0);
-  bool sum_known = all_known;
-  for (std::size_t i = 0; i < c.input_count(); ++i) {
+  bool sum_known = r.all_known;
+  for (std::size_t i = first_input; i < c.input_count(); i += step) {
     const Dims* s = c.input_shape(i);
     if (!s) continue;
     if (!first) {
@@ -523,6 +525,21 @@ inline void rule_concat(InferContext& c) {
   for (auto& d : out) d = c.resolve(d);
   out[axis] = sum_known ? sum : c.fresh();
   c.set_output(0, elem, out);
+  return r;
+}
+
+inline void rule_concat(InferContext& c) {
+  if (c.input_count() < 1) c.fail("expects at least one input");
+  for (std::size_t i = 0; i < c.input_count(); ++i)
+    if (!c.has_input(i)) c.fail("input " + std::to_string(i) + " is missing");
+  // Concat-1: axis defaults to 1; required from 4.
+  const I64 axis_attr = c.opset() < 4 ? c.attr_int("axis", 1) : c.require_int("axis");
+  DataType elem = DataType::UNDEFINED;
+  for (std::size_t i = 0; i < c.input_count() && elem == DataType::UNDEFINED; ++i) elem = c.input_elem(i);
+  const ConcatShape shape = concat_shape(c, 0, 1, axis_attr, elem);
+  const bool all_known = shape.all_known;
+  const std::optional<I64> rank = shape.rank;
+  if (!rank) return;
   if (all_known && *rank == 1) {
     // The contents, as far as they are known: an input without contents but of known length
     // (a size computed from data, say) leaves that many elements undetermined.
