@@ -14267,11 +14267,12 @@ inline void kernel_from(const InferContext& c, Window& w, const std::optional<Di
 
 // ---- convolution ----
 
-inline void conv_common(InferContext& c, std::size_t xi, std::size_t wi, std::optional<std::size_t> bi, DataType elem,
-                        bool deform) {
-  const auto xs = shape_of(c, xi), ws = shape_of(c, wi);
+/// The output dims of a convolution of X (NCHW) by W; nullopt when no input or attribute tells
+/// the number of spatial axes.
+inline std::optional<Dims> conv_dims(InferContext& c, const std::optional<Dims>& xs, const std::optional<Dims>& ws,
+                                     std::optional<std::size_t> bi, bool deform) {
   const auto n = spatial_rank(c, xs, ws);
-  if (!n) return c.set_output(0, ValueType::tensor(elem));
+  if (!n) return std::nullopt;
   const std::int64_t group = c.attr_int("group", 1);
   if (group <= 0) c.fail("group must be positive");
   Window w = read_window(c, *n, true, false);
@@ -14291,7 +14292,15 @@ inline void conv_common(InferContext& c, std::size_t xi, std::size_t wi, std::op
   }
   Dims out{xs ? (*xs)[0] : c.fresh(), R(c, m)};
   for (std::size_t i = 0; i < *n; ++i) out.push_back(xs ? window_out(c, (*xs)[i + 2], w, i) : c.fresh());
-  c.set_output(0, elem, std::move(out));
+  return out;
+}
+
+inline void conv_common(InferContext& c, std::size_t xi, std::size_t wi, std::optional<std::size_t> bi, DataType elem,
+                        bool deform) {
+  if (auto out = conv_dims(c, shape_of(c, xi), shape_of(c, wi), bi, deform))
+    c.set_output(0, elem, std::move(*out));
+  else
+    c.set_output(0, ValueType::tensor(elem));
 }
 
 inline void conv(InferContext& c) {
@@ -15744,6 +15753,380 @@ inline void rule_embed_layer_norm(InferContext& c) {
   if (c.has_output(2)) c.set_output(2, elem, Dims{(*ids)[0], (*ids)[1], hidden});
 }
 
+// ---- ONNX Runtime's own versions of standard operators, and small fused operators ----
+
+/// ExpandDims (X, axis): X with a 1 inserted at `axis`, an int32 scalar (or one-element) input
+/// in [-(r+1), r]. Unknown axis: rank r+1 with undetermined dims.
+inline void rule_expand_dims(InferContext& c) {
+  require_inputs(c, 2, 2);
+  const DataType elem = c.input_elem(0);
+  if (auto r = c.input_rank(1); r && *r > 1) c.fail("axis must be a scalar, got rank " + std::to_string(*r));
+  const Dims* x = c.input_shape(0);
+  if (!x) return c.set_output(0, ValueType::tensor(elem));
+  const auto r = static_cast<std::int64_t>(x->size());
+  const auto axis = shape_detail::scalar_value(c, 1);
+  const auto k = axis ? axis->const_value() : std::nullopt;
+  if (!k) return c.set_output(0, elem, shape_detail::fresh_dims(c, r + 1));
+  const auto at = static_cast<std::size_t>(c.normalize_axis(*k, r + 1));
+  Dims out = shape_detail::resolved(c, *x);
+  out.insert(out.begin() + static_cast<std::ptrdiff_t>(at), DimExpr(1));
+  c.set_output(0, elem, std::move(out));
+}
+
+/// Inverse (X [..., M, M]): X's type and shape.
+inline void rule_inverse(InferContext& c) {
+  require_inputs(c, 1, 1);
+  if (const Dims* x = c.input_shape(0)) {
+    if (x->size() < 2) c.fail("input must have rank >= 2, got " + std::to_string(x->size()));
+    c.unify((*x)[x->size() - 2], x->back(), "rows vs columns of the matrices");
+  }
+  like_x(c);
+}
+
+/// CDist (A [M, K], B [N, K]): the pairwise distances [M, N].
+inline void rule_cdist(InferContext& c) {
+  require_inputs(c, 2, 2);
+  const DataType elem = c.input_elem(0);
+  const Dims* a = c.input_shape(0);
+  const Dims* b = c.input_shape(1);
+  for (const Dims* d : {a, b})
+    if (d && d->size() != 2) c.fail("A and B must be 2-D, got rank " + std::to_string(d->size()));
+  if (a && b) c.unify((*a)[1], (*b)[1], "columns of A vs columns of B");
+  c.set_output(0, elem, Dims{a ? c.resolve((*a)[0]) : c.fresh(), b ? c.resolve((*b)[0]) : c.fresh()});
+}
+
+/// FusedGemm (A, B, [C]): Gemm with an activation; C optional as in Gemm-11.
+inline void rule_fused_gemm(InferContext& c) {
+  require_inputs(c, 2, 3);
+  const bool ta = c.attr_int("transA", 0) != 0, tb = c.attr_int("transB", 0) != 0;
+  const Dims* a = c.input_shape(0);
+  const Dims* b = c.input_shape(1);
+  if (a && a->size() != 2) c.fail("A must be 2-D, got rank " + std::to_string(a->size()));
+  if (b && b->size() != 2) c.fail("B must be 2-D, got rank " + std::to_string(b->size()));
+  const DimExpr M = a ? c.resolve((*a)[ta ? 1 : 0]) : c.fresh();
+  const DimExpr N = b ? c.resolve((*b)[tb ? 0 : 1]) : c.fresh();
+  if (a && b) c.unify((*a)[ta ? 0 : 1], (*b)[tb ? 1 : 0], "contraction dimension");
+  if (const Dims* cs = c.has_input(2) ? c.input_shape(2) : nullptr) {
+    if (cs->size() > 2) c.fail("C must have rank <= 2, got " + std::to_string(cs->size()));
+    const DimExpr* outd[2] = {&M, &N};
+    for (std::size_t k = 0; k < cs->size(); ++k) {
+      const DimExpr d = c.resolve((*cs)[k]);
+      if (d.is_const() && !d.is(1)) c.unify(d, *outd[2 - cs->size() + k], "C vs the output");
+    }
+  }
+  c.set_output(0, c.input_elem(0), Dims{c.resolve(M), c.resolve(N)});
+}
+
+/// MatMulInteger16 (A, B): MatMul of int16 matrices into int32 (ONNX Runtime's type inference
+/// gives int32 whatever the inputs; only int16 x int16 has a kernel, so only then is the type
+/// claimed).
+inline void rule_matmul_integer16(InferContext& c) {
+  require_inputs(c, 2, 2);
+  const bool int16 = c.input_elem(0) == DataType::INT16 || c.input_elem(1) == DataType::INT16;
+  linalg_detail::matmul_out(c, 0, 1, int16 ? DataType::INT32 : DataType::UNDEFINED);
+}
+
+/// MatMulBnb4 (A, B, absmax): A [..., K] times the N x K matrix packed in B: [..., N]; with
+/// transB = 0, A [..., N] gives [..., K].
+inline void rule_matmul_bnb4(InferContext& c) {
+  require_inputs(c, 3, 3);
+  const std::int64_t K = c.require_int("K");
+  const std::int64_t N = c.require_int("N");
+  if (K <= 0 || N <= 0) c.fail("K and N must be positive");
+  const bool tb = c.attr_int("transB", 1) != 0;
+  const DataType elem = c.input_elem(0);
+  const Dims* a = c.input_shape(0);
+  if (!a) return c.set_output(0, ValueType::tensor(elem));
+  if (a->empty()) c.fail("A must have rank >= 1");
+  c.unify(a->back(), DimExpr(tb ? K : N), tb ? "A's last dimension vs K" : "A's last dimension vs N");
+  Dims out = shape_detail::resolved(c, *a);
+  out.back() = DimExpr(tb ? N : K);
+  c.set_output(0, elem, std::move(out));
+}
+
+/// com.microsoft QLinearConv (x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp, [B]): Conv's
+/// output in y_zp's type; with channels_last, x and y are NHWC (w stays [M, C/group, k...]).
+inline void rule_ms_qlinear_conv(InferContext& c) {
+  require_inputs(c, 8, 9);
+  const DataType elem = c.input_elem(7);
+  auto xs = spatial_detail::shape_of(c, 0);
+  const bool last = c.attr_int("channels_last", 0) != 0;
+  if (last && xs) {
+    if (xs->size() < 3) c.fail("x must have rank >= 3, got " + std::to_string(xs->size()));
+    std::rotate(xs->begin() + 1, xs->end() - 1, xs->end());  // NH..C -> NCH..
+  }
+  auto out = spatial_detail::conv_dims(c, xs, spatial_detail::shape_of(c, 3), 8, false);
+  if (!out) return c.set_output(0, ValueType::tensor(elem));
+  if (last) std::rotate(out->begin() + 1, out->begin() + 2, out->end());  // NCH.. -> NH..C
+  c.set_output(0, elem, std::move(*out));
+}
+
+/// QLinearWhere (condition, X, x_scale, x_zp, Y, y_scale, y_zp, z_scale, z_zp): condition, X
+/// and Y broadcast, in z_zp's type.
+inline void rule_qlinear_where(InferContext& c) {
+  require_inputs(c, 9, 9);
+  const DataType elem = c.input_elem(8);
+  const Dims* s[] = {c.input_shape(0), c.input_shape(1), c.input_shape(4)};
+  if (!s[0] || !s[1] || !s[2]) return c.set_output(0, ValueType::tensor(elem));
+  c.set_output(0, elem, c.broadcast(std::span<const Dims* const>(s)));
+}
+
+/// QLinearReduceMean (data, data_scale, [data_zp], reduced_scale, [reduced_zp]): ReduceMean
+/// over the required `axes` (keepdims required), in data's type.
+inline void rule_qlinear_reduce_mean(InferContext& c) {
+  require_inputs(c, 4, 5);
+  const DataType elem = c.input_elem(0);
+  const auto axes = c.attr_ints("axes");
+  if (!axes) c.fail("missing required attribute 'axes'");
+  const bool keep = c.require_int("keepdims") != 0;
+  const Dims* x = c.input_shape(0);
+  if (!x) return c.set_output(0, ValueType::tensor(elem));
+  const auto r = static_cast<std::int64_t>(x->size());
+  std::vector<bool> reduced(x->size(), axes->empty());
+  for (auto a : *axes) reduced[static_cast<std::size_t>(c.normalize_axis(a, r, "axes"))] = true;
+  Dims out;
+  for (std::size_t i = 0; i < x->size(); ++i)
+    if (!reduced[i]) out.push_back(c.resolve((*x)[i]));
+    else if (keep) out.emplace_back(1);
+  c.set_output(0, elem, std::move(out));
+}
+
+/// MoE, QMoE (input, router_probs, expert weights...): the input's type and shape; the experts'
+/// weight layouts differ between ONNX Runtime versions and are not checked.
+inline void rule_moe(InferContext& c) {
+  // The second expert weights are input 4 of MoE and 5 of QMoE (after fc1's scales and bias).
+  const std::size_t fc2 = c.node().op_type == "QMoE" ? 5 : 4;
+  if (c.input_count() <= fc2) c.fail("expects at least " + std::to_string(fc2 + 1) + " inputs");
+  for (std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{2}, fc2})
+    if (!c.has_input(i)) c.fail("required input " + std::to_string(i) + " is missing");
+  if (auto r = c.input_rank(0); r && *r != 2 && *r != 3) c.fail("input must be 2-D or 3-D, got rank " + std::to_string(*r));
+  like_x(c);
+}
+
+/// com.microsoft Unique (x): x is 1-D; y and counts have the (data-dependent) number of unique
+/// values, idx has x's length.
+inline void rule_ms_unique(InferContext& c) {
+  require_inputs(c, 1, 1);
+  const Dims* x = c.input_shape(0);
+  if (x && x->size() != 1) c.fail("x must be 1-D, got rank " + std::to_string(x->size()));
+  const DimExpr u = c.fresh();
+  c.set_output(0, c.input_elem(0), Dims{u});
+  if (c.has_output(1)) c.set_output(1, DataType::INT64, Dims{x ? c.resolve((*x)[0]) : c.fresh()});
+  if (c.has_output(2)) c.set_output(2, DataType::INT64, Dims{u});
+}
+
+/// com.microsoft GridSample (X [N, C, H, W], grid [N, Ho, Wo, 2]): [N, C, Ho, Wo] in X's type.
+inline void rule_ms_grid_sample(InferContext& c) {
+  require_inputs(c, 2, 2);
+  for (std::size_t i = 0; i < 2; ++i)
+    if (auto r = c.input_rank(i); r && *r != 4) c.fail("X and grid must be 4-D, got rank " + std::to_string(*r));
+  spatial_detail::grid_sample(c);
+}
+
+/// CropAndResize (X [N, C, H, W], rois [R, 4], batch_indices [R], crop_size [2]):
+/// [R, C, crop_h, crop_w], the crop size being crop_size's contents.
+inline void rule_crop_and_resize(InferContext& c) {
+  require_inputs(c, 4, 4);
+  const DataType elem = c.input_elem(0);
+  const Dims* x = c.input_shape(0);
+  const Dims* rois = c.input_shape(1);
+  const Dims* bi = c.input_shape(2);
+  if (x && x->size() != 4) c.fail("X must be 4-D, got rank " + std::to_string(x->size()));
+  if (rois && rois->size() != 2) c.fail("rois must be 2-D, got rank " + std::to_string(rois->size()));
+  if (bi && bi->size() != 1) c.fail("batch_indices must be 1-D, got rank " + std::to_string(bi->size()));
+  if (rois) c.unify((*rois)[1], DimExpr(4), "rois' second dimension");
+  if (rois && bi) c.unify((*rois)[0], (*bi)[0], "rois vs batch_indices");
+  const Dims* size = c.input_value(3);
+  if (size && size->size() != 2) c.fail("crop_size must hold 2 values");
+  DimExpr r = rois ? c.resolve((*rois)[0]) : bi ? c.resolve((*bi)[0]) : c.fresh();
+  c.set_output(0, elem,
+               Dims{r, x ? c.resolve((*x)[1]) : c.fresh(), size ? c.resolve((*size)[0]) : c.fresh(),
+                    size ? c.resolve((*size)[1]) : c.fresh()});
+}
+
+/// MaxpoolWithMask (X, M): MaxPool of X (NCHW, no dilations).
+inline void rule_maxpool_with_mask(InferContext& c) {
+  require_inputs(c, 2, 2);
+  pool_layout(c, false, false);
+}
+
+/// UnfoldTensor (input): the windows of `size` along `dim` (default -1) every `step` (default 1):
+/// that dim becomes floor((d - size)/step) + 1 and a last dim of `size` is appended.
+inline void rule_unfold_tensor(InferContext& c) {
+  require_inputs(c, 1, 1);
+  const std::int64_t size = c.require_int("size"), step = c.attr_int("step", 1);
+  if (size <= 0 || step <= 0) c.fail("size and step must be positive");
+  const DataType elem = c.input_elem(0);
+  const Dims* x = c.input_shape(0);
+  if (!x) return c.set_output(0, ValueType::tensor(elem));
+  const auto d = static_cast<std::size_t>(c.normalize_axis(c.attr_int("dim", -1), static_cast<std::int64_t>(x->size()), "dim"));
+  Dims out = shape_detail::resolved(c, *x);
+  const DimExpr left = out[d] - DimExpr(size);
+  if (auto k = left.const_value(); k && *k < 0) c.fail("size is larger than the unfolded dimension");
+  out[d] = c.resolve(floor_div(left, DimExpr(step)) + DimExpr(1));
+  out.emplace_back(size);
+  c.set_output(0, elem, std::move(out));
+}
+
+/// WordConvEmbedding (Sequence [words, chars], W [filters, 1, window, char_emb], B, C): one
+/// vector of W's filter count per word, [Sequence dim 0, filters], in C's type.
+inline void rule_word_conv_embedding(InferContext& c) {
+  require_inputs(c, 4, 4);
+  const DataType elem = c.input_elem(3);
+  const Dims* seq = c.input_shape(0);
+  const Dims* w = c.input_shape(1);
+  if (seq && seq->size() < 2) c.fail("Sequence must have rank >= 2, got " + std::to_string(seq->size()));
+  if (w && w->size() != 4) c.fail("W must be 4-D, got rank " + std::to_string(w->size()));
+  c.set_output(0, elem, Dims{seq ? c.resolve((*seq)[0]) : c.fresh(), w ? c.resolve((*w)[0]) : c.fresh()});
+}
+
+/// MurmurHash3 (X): X's shape, uint32 (int32 with positive = 0).
+inline void rule_murmur_hash3(InferContext& c) {
+  require_inputs(c, 1, 1);
+  c.set_output(0, linalg_detail::like_input(c, 0, c.attr_int("positive", 1) != 0 ? DataType::UINT32 : DataType::INT32));
+}
+
+/// NGramRepeatBlock (input_ids [B, S], scores [B, V]): the scores' type and shape.
+inline void rule_ngram_repeat_block(InferContext& c) {
+  require_inputs(c, 2, 2);
+  (void)c.require_int("ngram_size");
+  const Dims* ids = c.input_shape(0);
+  const Dims* sc = c.input_shape(1);
+  if (ids && ids->size() != 2) c.fail("input_ids must be 2-D, got rank " + std::to_string(ids->size()));
+  if (sc && sc->size() != 2) c.fail("scores must be 2-D, got rank " + std::to_string(sc->size()));
+  if (ids && sc) c.unify((*ids)[0], (*sc)[0], "batch of input_ids vs scores");
+  c.set_output(0, linalg_detail::like_input(c, 1, c.input_elem(1)));
+}
+
+/// com.microsoft Pad (data, pads, [value]): pads is [2r] or [1, 2r] (begins, then ends).
+inline void rule_ms_pad(InferContext& c) {
+  require_inputs(c, 2, 3);
+  const DataType elem = c.input_elem(0);
+  const std::string mode = c.attr_string("mode", "constant");
+  if (mode != "constant" && mode != "reflect" && mode != "edge") c.fail("unknown mode '" + mode + "'");
+  const Dims* x = c.input_shape(0);
+  if (auto r = c.input_rank(1); r && *r != 1 && !(*r == 2 && c.input_shape(1) && c.resolve((*c.input_shape(1))[0]).is(1)))
+    c.fail("pads must be [2*rank] or [1, 2*rank]");
+  if (!x) return c.set_output(0, ValueType::tensor(elem));
+  const std::size_t r = x->size();
+  Dims consts;
+  const Dims* p = c.input_value_flat(1);
+  if (!p) {
+    // A constant [1, 2r] (the engine tracks the contents of vectors only).
+    const Tensor* t = c.input_constant(1);
+    if (t && t->data_type == DataType::INT64 && t->element_count() == 2 * r && (!t->is_external() || t->data.is_loaded())) {
+      try {
+        for (std::size_t k = 0; k < 2 * r; ++k) consts.emplace_back(t->element<std::int64_t>(k));
+        p = &consts;
+      } catch (const Error&) {
+      }
+    }
+  }
+  if (!p) return c.set_output(0, elem, shape_detail::fresh_dims(c, static_cast<std::int64_t>(r)));
+  if (p->size() != 2 * r)
+    c.fail("pads has " + std::to_string(p->size()) + " values, expected " + std::to_string(2 * r));
+  Dims out = shape_detail::resolved(c, *x);
+  for (std::size_t i = 0; i < r; ++i) {
+    out[i] = c.resolve(out[i] + (*p)[i] + (*p)[i + r]);
+    if (auto k = out[i].const_value(); k && *k < 0) c.fail("padding makes a dimension negative");
+  }
+  c.set_output(0, elem, std::move(out));
+}
+
+// ---- CUDA-only operators (no CPU kernel in ONNX Runtime; shapes as its documentation states) ----
+
+/// BiasAdd (X [N, S, C], bias [C], skip [N, S, C]): X's type and shape.
+inline void rule_bias_add(InferContext& c) {
+  require_inputs(c, 3, 3);
+  if (auto r = c.input_rank(0); r && *r != 3) c.fail("X must be 3-D, got rank " + std::to_string(*r));
+  unify_last_dim_param(c, 1, "bias");
+  like_x(c);
+}
+
+/// BiasSplitGelu (X [N, S, D], bias [D]): [N, S, D/2].
+inline void rule_bias_split_gelu(InferContext& c) {
+  require_inputs(c, 2, 2);
+  const DataType elem = c.input_elem(0);
+  const Dims* x = c.input_shape(0);
+  if (x && x->size() != 3) c.fail("X must be 3-D, got rank " + std::to_string(x->size()));
+  unify_last_dim_param(c, 1, "bias");
+  if (!x) return c.set_output(0, ValueType::tensor(elem));
+  const DimExpr d = c.resolve((*x)[2]);
+  if (auto k = d.const_value(); k && *k % 2 != 0) c.fail("the last dimension must be even");
+  auto half = exact_div(d, DimExpr(2));
+  c.set_output(0, elem, Dims{c.resolve((*x)[0]), c.resolve((*x)[1]), half ? *half : c.fresh()});
+}
+
+/// GroupNorm (X, gamma, beta), SkipGroupNorm (X, gamma, beta, skip, [bias]): Y (and SkipGroupNorm's
+/// S) have X's type and shape; gamma and beta are [C], C last with channels_last (the default).
+inline void rule_ms_group_norm(InferContext& c) {
+  const bool skip = c.node().op_type == "SkipGroupNorm";
+  require_inputs(c, skip ? 4 : 3, skip ? 5 : 3);
+  const std::int64_t groups = c.require_int("groups");
+  (void)c.require_int("activation");
+  if (groups <= 0) c.fail("groups must be positive");
+  const Dims* x = c.input_shape(0);
+  if (x && x->size() != 4) c.fail("X must be 4-D, got rank " + std::to_string(x->size()));
+  if (x) {
+    const DimExpr ch = (*x)[c.attr_int("channels_last", 1) != 0 ? 3 : 1];
+    for (std::size_t i : {std::size_t{1}, std::size_t{2}, std::size_t{4}})
+      if (i < c.input_count() && c.has_input(i) && (i != 4 || skip))
+        if (const Dims* p = c.input_shape(i)) {
+          if (p->size() != 1) c.fail("gamma, beta and bias must be 1-D");
+          c.unify((*p)[0], ch, "parameter size vs channels");
+        }
+  }
+  like_x(c, 0);
+  if (skip && c.has_output(1)) like_x(c, 1);
+}
+
+// ---- decoding attention ----
+
+/// DecoderMaskedMultiHeadAttention (query, [key], [value], [mask_index], [attention_bias],
+/// [past_key], [past_value], [past_sequence_length], [beam_width], [cache_indirection], [bias]):
+/// one new token per sequence. output [B, 1, v_hidden]; present_key/value are the past buffers
+/// (past_present_share_buffer); qk [B, heads, 1, total], total being the keys' length for cross
+/// attention (4-D key) or past_sequence_length + 1, its element type not tied to the query's.
+inline void rule_decoder_masked_mha(InferContext& c) {
+  require_inputs(c, 1, 11);
+  const std::int64_t heads = c.require_int("num_heads");
+  if (heads <= 0 || heads > std::numeric_limits<std::int32_t>::max()) c.fail("num_heads must be positive");
+  const DataType elem = c.input_elem(0);
+  const Dims* q = c.input_shape(0);
+  const Dims* k = c.has_input(1) ? c.input_shape(1) : nullptr;
+  const Dims* v = c.input_count() > 2 && c.has_input(2) ? c.input_shape(2) : nullptr;
+  if (q && q->size() != 3) c.fail("query must be 3-D, got rank " + std::to_string(q->size()));
+  if (q) c.unify((*q)[1], DimExpr(1), "query's sequence length (one token)");
+  const bool cross = k && k->size() == 4;
+  std::optional<DimExpr> v_hidden;
+  if (v && v->size() == 3) v_hidden = c.resolve((*v)[2]);
+  else if (v && v->size() == 4) v_hidden = c.resolve((*v)[1] * (*v)[3]);
+  if (v && cross) c.unify((*v)[1], DimExpr(heads), "value's heads vs num_heads");
+  if (k && cross) c.unify((*k)[1], DimExpr(heads), "key's heads vs num_heads");
+  if (!q) c.set_output(0, ValueType::tensor(elem));
+  else c.set_output(0, elem, Dims{c.resolve((*q)[0]), DimExpr(1), v_hidden ? *v_hidden : c.fresh()});
+  const bool share = c.attr_int("past_present_share_buffer", 0) != 0;
+  for (std::size_t o : {std::size_t{1}, std::size_t{2}}) {
+    if (!c.has_output(o)) continue;
+    const std::size_t past = o + 4;
+    if (share && past < c.input_count() && c.has_input(past) && c.input_shape(past))
+      c.set_output(o, elem, shape_detail::resolved(c, *c.input_shape(past)));
+    else
+      c.set_output(o, ValueType::tensor(elem));
+  }
+  if (c.has_output(3)) {
+    std::optional<DimExpr> total;
+    if (cross) {
+      total = c.resolve((*k)[2]);
+    } else if (c.input_count() > 7 && c.has_input(7)) {
+      if (auto p = shape_detail::scalar_value(c, 7)) total = c.resolve(*p + DimExpr(1));
+    }
+    const DataType qk_elem = DataType::UNDEFINED;  // its own type parameter, float or float16
+    if (!q) c.set_output(3, ValueType::tensor(qk_elem));
+    else c.set_output(3, qk_elem, Dims{c.resolve((*q)[0]), DimExpr(heads), DimExpr(1), total ? *total : c.fresh()});
+  }
+}
+
 }  // namespace contrib_detail
 
 inline void register_contrib_ops(OpRegistry& r) {
@@ -15780,6 +16163,34 @@ inline void register_contrib_ops(OpRegistry& r) {
   r.add(kMs, "QGemm", &rule_qgemm);
   r.add(kMs, "QLinearSoftmax", &rule_qlinear_unary);
   r.add(kMs, "GatherBlockQuantized", &rule_gather_block_quantized);
+  r.add(kMs, "ExpandDims", &rule_expand_dims);
+  r.add(kMs, "Inverse", &rule_inverse);
+  r.add(kMs, "CDist", &rule_cdist);
+  r.add(kMs, "FusedGemm", &rule_fused_gemm);
+  r.add(kMs, "TransposeMatMul", &rule_fused_matmul);
+  r.add(kMs, "MatMulInteger16", &rule_matmul_integer16);
+  r.add(kMs, "MatMulBnb4", &rule_matmul_bnb4);
+  r.add(kMs, "QLinearConv", &rule_ms_qlinear_conv);
+  r.add(kMs, "QLinearWhere", &rule_qlinear_where);
+  r.add(kMs, "QLinearReduceMean", &rule_qlinear_reduce_mean);
+  r.add(kMs, "MoE", &rule_moe);
+  r.add(kMs, "QMoE", &rule_moe);
+  r.add(kMs, "Unique", &rule_ms_unique);
+  r.add(kMs, "Trilu", &shape_detail::rule_trilu);
+  r.add(kMs, "GridSample", &rule_ms_grid_sample);
+  r.add(kMs, "GatherND", &shape_detail::rule_gather_nd);
+  r.add(kMs, "Pad", &rule_ms_pad);
+  r.add(kMs, "CropAndResize", &rule_crop_and_resize);
+  r.add(kMs, "MaxpoolWithMask", &rule_maxpool_with_mask);
+  r.add(kMs, "UnfoldTensor", &rule_unfold_tensor);
+  r.add(kMs, "WordConvEmbedding", &rule_word_conv_embedding);
+  r.add(kMs, "MurmurHash3", &rule_murmur_hash3);
+  r.add(kMs, "NGramRepeatBlock", &rule_ngram_repeat_block);
+  r.add(kMs, "BiasAdd", &rule_bias_add);
+  r.add(kMs, "BiasSplitGelu", &rule_bias_split_gelu);
+  r.add(kMs, "GroupNorm", &rule_ms_group_norm);
+  r.add(kMs, "SkipGroupNorm", &rule_ms_group_norm);
+  r.add(kMs, "DecoderMaskedMultiHeadAttention", &rule_decoder_masked_mha);
 }
 
 }  // namespace oxir::infer::ops

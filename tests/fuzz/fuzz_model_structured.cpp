@@ -35,7 +35,12 @@ const char* const kOps[] = {
     "ReverseSequence", "Mod", "Pow", "Softmax", "LpPool", "GlobalAveragePool", "Upsample", "ImageDecoder",
     "MelWeightMatrix", "Multinomial", "RandomNormalLike", "EyeLike", "TfIdfVectorizer", "StringSplit",
     "AffineGrid", "Attention", "RotaryEmbedding", "TensorScatter", "Cumsum", "CumSum", "NegativeLogLikelihoodLoss",
-    "SoftmaxCrossEntropyLoss", "Det", "BatchNormalization", "InstanceNormalization", "MaxRoiPool", "NonMaxSuppression"};
+    "SoftmaxCrossEntropyLoss", "Det", "BatchNormalization", "InstanceNormalization", "MaxRoiPool", "NonMaxSuppression",
+    // com.microsoft operators (their rules apply once the domain is switched, see below)
+    "ExpandDims", "Inverse", "CDist", "FusedGemm", "MatMulBnb4", "QLinearWhere", "QLinearReduceMean", "MoE", "QMoE",
+    "CropAndResize", "MaxpoolWithMask", "UnfoldTensor", "WordConvEmbedding", "MurmurHash3", "NGramRepeatBlock",
+    "BiasSplitGelu", "GroupNorm", "SkipGroupNorm", "DecoderMaskedMultiHeadAttention", "GroupQueryAttention",
+    "MatMulNBits", "MultiHeadAttention", "GatherBlockQuantized", "QLinearConcat"};
 const char* const kAttrs[] = {"axis", "axes", "perm", "pads", "strides", "kernel_shape", "dilations", "keepdims",
                               "to", "shape", "allowzero", "group", "output_padding", "output_shape", "starts",
                               "ends", "split", "num_outputs", "k", "largest", "batch_dims", "equation", "mode",
@@ -57,7 +62,8 @@ const char* const kAttrs[] = {"axis", "axes", "perm", "pads", "strides", "kernel
                               "axis_w", "output_shape", "blocksize", "channels_last", "keep_dims", "noop_with_empty_axes",
                               "border", "height_scale", "width_scale", "extra_shape", "input_as_shape",
                               "across_channels", "qkv_hidden_sizes", "bits", "K", "N", "gather_axis",
-                              "quantize_axis", "channels_last", "past_present_share_buffer", "do_rotary"};
+                              "quantize_axis", "channels_last", "past_present_share_buffer", "do_rotary", "step", "dim",
+                              "positive", "ngram_size", "quant_type", "groups", "activation", "output_qk", "metric"};
 
 // Every operator the inference engine has a rule for (domain, op_type): operator swaps reach all
 // of them, not only those listed above.

@@ -314,6 +314,183 @@ TEST_CASE("contrib: DynamicQuantizeLSTM reads its transposed weights") {
   CHECK(failed(infer_one(ms("DynamicQuantizeLSTM", {"x", "w", "r"}, {"y"}), {{"x", DataType::FLOAT, {"T", "N", "I"}}})));
 }
 
+TEST_CASE("contrib: ONNX Runtime's versions of standard operators and small fused operators") {
+  const Tensor axis1 = Tensor::from_values<std::int32_t>("ax", {}, std::vector<std::int32_t>{1});
+  const Tensor axis_m3 = Tensor::from_values<std::int32_t>("ax", {1}, std::vector<std::int32_t>{-3});
+  const In x{"x", DataType::FLOAT, {"N", "S"}};
+  CHECK(infer_one(ms("ExpandDims", {"x", "ax"}, {"y"}), {x}, {axis1}).out() == "FLOAT[N,1,S]");
+  CHECK(infer_one(ms("ExpandDims", {"x", "ax"}, {"y"}), {x}, {axis_m3}).out() == "FLOAT[1,N,S]");
+  // An axis known only at run time: the rank, not where the 1 goes.
+  auto r = infer_one(ms("ExpandDims", {"x", "ax"}, {"y"}), {x, {"ax", DataType::INT32, {}}});
+  CHECK(r.out().rfind("FLOAT[", 0) == 0);
+  CHECK(r.out().find("N") == std::string::npos);
+  const Tensor axis3 = Tensor::from_values<std::int32_t>("ax", {}, std::vector<std::int32_t>{3});
+  CHECK(failed(infer_one(ms("ExpandDims", {"x", "ax"}, {"y"}), {x}, {axis3})));  // past [-(r+1), r]
+
+  // Inverse ties the two matrix dims; CDist the columns.
+  CHECK(infer_one(ms("Inverse", {"a"}, {"y"}), {{"a", DataType::DOUBLE, {"B", "M", "3"}}}).out() == "DOUBLE[B,3,3]");
+  CHECK(failed(infer_one(ms("Inverse", {"a"}, {"y"}), {{"a", DataType::FLOAT, {"3", "4"}}})));
+  CHECK(infer_one(ms("CDist", {"a", "b"}, {"y"}), {{"a", DataType::FLOAT, {"M", "K"}}, {"b", DataType::FLOAT, {"N", "4"}}})
+            .out() == "FLOAT[M,N]");
+  CHECK(failed(infer_one(ms("CDist", {"a", "b"}, {"y"}),
+                         {{"a", DataType::FLOAT, {"B", "M", "K"}}, {"b", DataType::FLOAT, {"N", "K"}}})));
+
+  // FusedGemm is Gemm (C optional); TransposeMatMul is FusedMatMul; MatMulInteger16 gives int32.
+  const std::vector<Attribute> relu{Attribute("activation", std::string("Relu")), Attribute("transB", std::int64_t{1})};
+  CHECK(infer_one(ms("FusedGemm", {"a", "b"}, {"y"}, relu),
+                  {{"a", DataType::FLOAT, {"M", "K"}}, {"b", DataType::FLOAT, {"N", "K"}}})
+            .out() == "FLOAT[M,N]");
+  CHECK(failed(infer_one(ms("FusedGemm", {"a", "b", "c"}, {"y"}, relu),
+                         {{"a", DataType::FLOAT, {"M", "K"}}, {"b", DataType::FLOAT, {"5", "K"}},
+                          {"c", DataType::FLOAT, {"4"}}})));
+  CHECK(infer_one(ms("TransposeMatMul", {"a", "b"}, {"y"}, {Attribute("transB", std::int64_t{1})}),
+                  {{"a", DataType::FLOAT, {"B", "M", "K"}}, {"b", DataType::FLOAT, {"N", "K"}}})
+            .out() == "FLOAT[B,M,N]");
+  CHECK(infer_one(ms("MatMulInteger16", {"a", "b"}, {"y"}),
+                  {{"a", DataType::INT16, {"M", "K"}}, {"b", DataType::INT16, {"K", "N"}}})
+            .out() == "INT32[M,N]");
+  // uint16 x uint16: documented as uint32, inferred as int32 by ONNX Runtime, and no kernel: no type.
+  CHECK(infer_one(ms("MatMulInteger16", {"a", "b"}, {"y"}),
+                  {{"a", DataType::UINT16, {"M", "K"}}, {"b", DataType::UINT16, {"K", "N"}}})
+            .out() == "UNDEFINED[M,N]");
+
+  // MatMulBnb4: [..., K] -> [..., N], or [..., N] -> [..., K] with transB = 0.
+  const std::vector<Attribute> bnb{Attribute("K", std::int64_t{16}), Attribute("N", std::int64_t{8}),
+                                   Attribute("block_size", std::int64_t{16}), Attribute("quant_type", std::int64_t{1})};
+  CHECK(infer_one(ms("MatMulBnb4", {"a", "b", "m"}, {"y"}, bnb), {{"a", DataType::FLOAT16, {"B", "S", "K"}}}).out() ==
+        "FLOAT16[B,S,8]");
+  auto bnb0 = bnb;
+  bnb0.emplace_back("transB", std::int64_t{0});
+  CHECK(infer_one(ms("MatMulBnb4", {"a", "b", "m"}, {"y"}, bnb0), {{"a", DataType::FLOAT, {"B", "N"}}}).out() ==
+        "FLOAT[B,16]");
+  CHECK(failed(infer_one(ms("MatMulBnb4", {"a", "b", "m"}, {"y"}, bnb), {{"a", DataType::FLOAT, {"B", "15"}}})));
+
+  // com.microsoft QLinearConv with channels_last: NHWC in and out, W stays [M, C/group, kH, kW].
+  const In s{"s", DataType::FLOAT, {}};
+  const In z{"z", DataType::INT8, {}};
+  const In w{"w", DataType::INT8, {"8", "2", "3", "3"}};
+  const std::vector<Attribute> nhwc{Attribute("channels_last", std::int64_t{1}), Attribute("group", std::int64_t{2}),
+                                    Attribute("strides", std::vector<std::int64_t>{2, 2}),
+                                    Attribute("pads", std::vector<std::int64_t>{1, 1, 1, 1})};
+  CHECK(infer_one(ms("QLinearConv", {"x", "s", "z", "w", "s", "z", "s", "z"}, {"y"}, nhwc),
+                  {{"x", DataType::INT8, {"N", "H", "W", "C"}}, s, z, w})
+            .out() == "INT8[N,floor((H+1)/2),floor((W+1)/2),8]");
+  CHECK(infer_one(ms("QLinearConv", {"x", "s", "z", "w", "s", "z", "s", "z"}, {"y"}),
+                  {{"x", DataType::INT8, {"N", "2", "H", "W"}}, s, z, w})
+            .out() == "INT8[N,8,H-2,W-2]");
+  {
+    // NHWC channels are unified with W's input channels times the group.
+    Model m = make_model({Node("Identity", {"x"}, {"x2"}),
+                          ms("QLinearConv", {"x2", "s", "z", "w", "s", "z", "s", "z"}, {"y"}, nhwc)},
+                         {{"x", DataType::INT8, {"N", "H", "W", "C"}}, s, z, w});
+    (void)oxir::infer_shapes(m);
+    CHECK(type_of(m, "x2") == "INT8[N,H,W,4]");
+  }
+
+  // QLinearWhere broadcasts its three data inputs; QLinearReduceMean (no CPU kernel) reduces.
+  const In zu{"zu", DataType::UINT8, {}};
+  CHECK(infer_one(ms("QLinearWhere", {"c", "a", "s", "zu", "b", "s", "zu", "s", "zu"}, {"y"}),
+                  {{"c", DataType::BOOL, {"N", "1", "S"}}, {"a", DataType::UINT8, {"1", "4", "1"}},
+                   {"b", DataType::UINT8, {"S"}}, s, zu})
+            .out() == "UINT8[N,4,S]");
+  const std::vector<Attribute> red{Attribute("axes", std::vector<std::int64_t>{1, -1}),
+                                   Attribute("keepdims", std::int64_t{0})};
+  CHECK(infer_one(ms("QLinearReduceMean", {"x", "s", "zu", "s", "zu"}, {"y"}, red),
+                  {{"x", DataType::UINT8, {"N", "C", "H", "W"}}, s, zu})
+            .out() == "UINT8[N,H]");
+  CHECK(infer_one(ms("QLinearReduceMean", {"x", "s", "zu", "s", "zu"}, {"y"},
+                     {Attribute("axes", std::vector<std::int64_t>{2}), Attribute("keepdims", std::int64_t{1})}),
+                  {{"x", DataType::UINT8, {"N", "C", "H"}}, s, zu})
+            .out() == "UINT8[N,C,1]");
+  CHECK(failed(infer_one(ms("QLinearReduceMean", {"x", "s", "zu", "s", "zu"}, {"y"},
+                            {Attribute("axes", std::vector<std::int64_t>{2})}),
+                         {{"x", DataType::UINT8, {"N", "C", "H"}}, s, zu})));  // keepdims is required
+
+  // MoE and QMoE keep the input's shape; too few inputs is an error.
+  CHECK(infer_one(ms("MoE", {"x", "r", "w1", "", "w2"}, {"y"}), {{"x", DataType::FLOAT16, {"B", "S", "H"}}}).out() ==
+        "FLOAT16[B,S,H]");
+  CHECK(infer_one(ms("QMoE", {"x", "r", "w1", "s1", "", "w2", "s2"}, {"y"}), {{"x", DataType::FLOAT, {"T", "H"}}})
+            .out() == "FLOAT[T,H]");
+  CHECK(failed(infer_one(ms("QMoE", {"x", "r", "w1", "s1", ""}, {"y"}), {{"x", DataType::FLOAT, {"T", "H"}}})));
+
+  // Unique: 1-D only; the count of unique values is a fresh symbol shared by y and counts.
+  r = infer_one(ms("Unique", {"x"}, {"y", "idx", "counts"}), {{"x", DataType::FLOAT, {"N"}}});
+  CHECK(r.out(1) == "INT64[N]");
+  CHECK(r.out(0).substr(5) == r.out(2).substr(5));  // "FLOAT[u]" and "INT64[u]"
+  CHECK(failed(infer_one(ms("Unique", {"x"}, {"y", "idx", "counts"}), {{"x", DataType::FLOAT, {"N", "2"}}})));
+
+  // Pad with [1, 2r] pads; negative pads crop.
+  const Tensor pads = Tensor::from_values<std::int64_t>("p", {1, 4}, std::vector<std::int64_t>{1, -1, 2, 0});
+  CHECK(infer_one(ms("Pad", {"x", "p"}, {"y"}), {x}, {pads}).out() == "FLOAT[N+3,S-1]");
+  CHECK(failed(infer_one(ms("Pad", {"x", "p"}, {"y"}, {Attribute("mode", std::string("wrap"))}), {x}, {pads})));
+
+  // CropAndResize sizes its crops from crop_size's contents.
+  const Tensor crop = Tensor::from_values<std::int32_t>("crop", {2}, std::vector<std::int32_t>{7, 5});
+  CHECK(infer_one(ms("CropAndResize", {"x", "rois", "bi", "crop"}, {"y"}),
+                  {{"x", DataType::FLOAT, {"N", "C", "H", "W"}}, {"rois", DataType::FLOAT, {"R", "4"}},
+                   {"bi", DataType::INT32, {"R"}}},
+                  {crop})
+            .out() == "FLOAT[R,C,7,5]");
+
+  // UnfoldTensor: floor((d - size)/step) + 1 windows and a trailing dim of `size`.
+  CHECK(infer_one(ms("UnfoldTensor", {"x"}, {"y"}, {Attribute("size", std::int64_t{4}), Attribute("step", std::int64_t{2})}),
+                  {x})
+            .out() == "FLOAT[N,floor(S/2)-1,4]");
+  CHECK(failed(infer_one(ms("UnfoldTensor", {"x"}, {"y"}, {Attribute("size", std::int64_t{4})}),
+                         {{"x", DataType::FLOAT, {"N", "3"}}})));
+  // MurmurHash3: uint32 unless positive = 0.
+  CHECK(infer_one(ms("MurmurHash3", {"x"}, {"y"}), {{"x", DataType::STRING, {"N"}}}).out() == "UINT32[N]");
+  CHECK(infer_one(ms("MurmurHash3", {"x"}, {"y"}, {Attribute("positive", std::int64_t{0})}),
+                  {{"x", DataType::INT64, {"N"}}})
+            .out() == "INT32[N]");
+}
+
+TEST_CASE("contrib: CUDA-only diffusion operators, as ONNX Runtime documents them") {
+  const In x{"x", DataType::FLOAT16, {"N", "S", "D"}};
+  const In bias{"b", DataType::FLOAT16, {"D"}};
+  CHECK(infer_one(ms("BiasAdd", {"x", "b", "x"}, {"y"}), {x, bias}).out() == "FLOAT16[N,S,D]");
+  CHECK(infer_one(ms("BiasSplitGelu", {"x", "b"}, {"y"}), {{"x", DataType::FLOAT16, {"N", "S", "2560"}}}, {})
+            .out() == "FLOAT16[N,S,1280]");
+  // A symbolic D: half of it only when D is provably even.
+  auto r = infer_one(ms("BiasSplitGelu", {"x", "b"}, {"y"}), {x, bias});
+  CHECK(r.out().rfind("FLOAT16[N,S,", 0) == 0);
+  CHECK(r.out() != "FLOAT16[N,S,D]");
+  CHECK(failed(infer_one(ms("BiasSplitGelu", {"x", "b"}, {"y"}), {{"x", DataType::FLOAT16, {"N", "S", "5"}}})));
+  const std::vector<Attribute> gn{Attribute("groups", std::int64_t{32}), Attribute("activation", std::int64_t{1})};
+  const In nhwc{"x", DataType::FLOAT16, {"N", "H", "W", "C"}};
+  const In g{"g", DataType::FLOAT, {"320"}};
+  Model m = make_model({Node("Identity", {"x"}, {"x2"}), ms("GroupNorm", {"x2", "g", "g"}, {"y"}, gn)}, {nhwc, g});
+  (void)oxir::infer_shapes(m);
+  CHECK(type_of(m, "y") == "FLOAT16[N,H,W,320]");
+  CHECK(type_of(m, "x2") == "FLOAT16[N,H,W,320]");
+  r = infer_one(ms("SkipGroupNorm", {"x", "g", "g", "s"}, {"y", "sum"}, gn), {nhwc, g, {"s", DataType::FLOAT16, {"N", "C"}}});
+  CHECK(r.out(0) == "FLOAT16[N,H,W,320]");
+  CHECK(r.out(1) == "FLOAT16[N,H,W,320]");
+  CHECK(failed(infer_one(ms("GroupNorm", {"x", "g", "g"}, {"y"}, {Attribute("groups", std::int64_t{32})}), {nhwc, g})));
+}
+
+TEST_CASE("contrib: DecoderMaskedMultiHeadAttention") {
+  const std::vector<Attribute> attrs{Attribute("num_heads", std::int64_t{2}),
+                                     Attribute("past_present_share_buffer", std::int64_t{1})};
+  const In q{"q", DataType::FLOAT, {"B", "1", "8"}};
+  const In past{"pk", DataType::FLOAT, {"B", "2", "M", "4"}};
+  const Tensor plen = Tensor::from_values<std::int32_t>("plen", {1}, std::vector<std::int32_t>{5});
+  auto r = infer_one(ms("DecoderMaskedMultiHeadAttention", {"q", "q", "q", "", "", "pk", "pk", "plen"},
+                        {"y", "k", "v", "qk"}, attrs),
+                     {q, past}, {plen});
+  CHECK(r.out(0) == "FLOAT[B,1,8]");
+  CHECK(r.out(1) == "FLOAT[B,2,M,4]");  // the shared buffer
+  CHECK(r.out(3) == "UNDEFINED[B,2,1,6]");  // past_sequence_length + 1 keys
+  // Cross attention over [B, heads, L, head] keys and values.
+  r = infer_one(ms("DecoderMaskedMultiHeadAttention", {"q", "k", "k"}, {"y", "", "", "qk"},
+                   {Attribute("num_heads", std::int64_t{2})}),
+                {q, {"k", DataType::FLOAT, {"B", "2", "L", "4"}}});
+  CHECK(r.out(0) == "FLOAT[B,1,8]");
+  CHECK(r.out(3) == "UNDEFINED[B,2,1,L]");
+  // More than one query token is an error.
+  CHECK(failed(infer_one(ms("DecoderMaskedMultiHeadAttention", {"q"}, {"y"}, attrs), {{"q", DataType::FLOAT, {"B", "2", "8"}}})));
+}
+
 TEST_CASE("contrib: other com.microsoft operators stay unknown, with a diagnostic") {
   auto r = infer_one(ms("SparseAttention", {"x"}, {"y"}), {{"x", DataType::FLOAT, {"B", "S", "H"}}});
   CHECK(r.out() == "?");

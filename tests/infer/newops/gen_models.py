@@ -1222,6 +1222,98 @@ case("ms_EmbedLayerNormalization_sum", 17,
       "se": np.full((2, 8), 0.3, np.float32), "gamma": LN["gamma"], "beta": LN["beta"]},
      fills={"ids": {"int_range": [0, 20]}, "seg": {"int_range": [0, 2]}, "mask": {"value": [1]}}, domains=MS)
 
+# ONNX Runtime's versions of standard operators and small fused operators (CPU kernels).
+I16, I32 = TP.INT16, TP.INT32
+case("ms_ExpandDims", 17, ms("ExpandDims", ["X", "ax"], ["Y"]), [("X", F, ["N", "S"])], ["Y"],
+     {"ax": np.array(1, np.int32)}, domains=MS)
+case("ms_ExpandDims_last", 17, ms("ExpandDims", ["X", "ax"], ["Y"]), [("X", F, ["N", "S"])], ["Y"],
+     {"ax": np.array([-1], np.int32)}, domains=MS)
+case("ms_Inverse", 17, ms("Inverse", ["X"], ["Y"]), [("X", F, ["N", "K", "K"])], ["Y"], domains=MS)
+case("ms_CDist", 17, ms("CDist", ["A", "B"], ["Y"], metric="euclidean"), [("A", F, ["M", "D"]), ("B", F, ["N", "D"])],
+     ["Y"], domains=MS)
+case("ms_FusedGemm_transB", 17, ms("FusedGemm", ["A", "Bw", "Cb"], ["Y"], transB=1, activation="Relu"),
+     [("A", F, ["M", 4])], ["Y"], {"Bw": np.ones((5, 4), np.float32), "Cb": np.zeros((5,), np.float32)}, domains=MS)
+case("ms_FusedGemm_transA_noC", 17, ms("FusedGemm", ["A", "B"], ["Y"], transA=1, activation="LeakyRelu",
+                                       activation_alpha=0.1),
+     [("A", F, ["K", "M"]), ("B", F, ["K", "N"])], ["Y"], domains=MS)
+case("ms_TransposeMatMul", 17, ms("TransposeMatMul", ["A", "B"], ["Y"], transA=1),
+     [("A", F, ["N", "K", "M"]), ("B", F, ["K", "S"])], ["Y"], domains=MS)
+case("ms_MatMulInteger16", 17, ms("MatMulInteger16", ["A", "B"], ["Y"]), [("A", I16, ["N", "S", 4])], ["Y"],
+     {"B": np.ones((4, 3), np.int16)}, domains=MS)
+case("ms_MatMulBnb4", 17, ms("MatMulBnb4", ["A", "Bq", "absmax"], ["Y"], K=16, N=8, block_size=16, quant_type=1),
+     [("A", F, ["N", "S", 16])], ["Y"], {"Bq": np.full((64,), 0x21, np.uint8), "absmax": np.ones((8,), np.float32)},
+     domains=MS)
+case("ms_MatMulBnb4_transB0", 17,
+     ms("MatMulBnb4", ["A", "Bq", "absmax"], ["Y"], K=16, N=8, block_size=16, quant_type=0, transB=0),
+     [("A", F, ["N", 8])], ["Y"], {"Bq": np.full((64,), 0x21, np.uint8), "absmax": np.ones((8,), np.float32)},
+     domains=MS)
+QC = {"s": np.array(0.05, np.float32), "z": np.array(128, np.uint8), "w": np.full((4, 3, 3, 3), 130, np.uint8),
+      "wz": np.array(128, np.uint8)}
+case("ms_QLinearConv_nhwc", 17,
+     ms("QLinearConv", ["X", "s", "z", "w", "s", "wz", "s", "z"], ["Y"], channels_last=1, strides=[2, 2],
+        pads=[1, 1, 1, 1]),
+     [("X", U8, ["N", "H", "W", 3])], ["Y"], QC, fills={"X": {"int_range": [0, 255]}}, domains=MS)
+case("ms_QLinearConv_nchw", 17,
+     ms("QLinearConv", ["X", "s", "z", "w", "s", "wz", "s", "z"], ["Y"], dilations=[2, 1]),
+     [("X", U8, ["N", 3, "H", "W"])], ["Y"], QC, fills={"X": {"int_range": [0, 255]}}, domains=MS)
+case("ms_QLinearWhere", 17, ms("QLinearWhere", ["c", "X", "s", "z", "Yq", "s", "z", "s", "z"], ["Y"]),
+     [("c", TP.BOOL, ["N", 1, "S"]), ("X", U8, [1, 4, 1]), ("Yq", U8, ["S"])], ["Y"],
+     {"s": np.array(0.05, np.float32), "z": np.array(128, np.uint8)}, domains=MS)
+case("ms_MoE", 17, ms("MoE", ["X", "router", "fc1", "fc1b", "fc2"], ["Y"], k=2, activation_type="gelu"),
+     [("X", F, ["N", "S", 8]), ("router", F, ["T", 2])], ["Y"],
+     {"fc1": np.full((2, 16, 8), 0.01, np.float32), "fc1b": np.zeros((2, 16), np.float32),
+      "fc2": np.full((2, 8, 16), 0.01, np.float32)},
+     sizes={"N": [1, 2, 3], "S": [3, 5, 2], "T": [3, 10, 6]}, domains=MS)
+case("ms_QMoE_4bit", 17,
+     ms("QMoE", ["X", "router", "fc1", "fc1s", "", "fc2", "fc2s"], ["Y"], k=1, expert_weight_bits=4),
+     [("X", F, ["T", 32]), ("router", F, ["T", 2])], ["Y"],
+     {"fc1": np.full((2, 32, 16), 0x88, np.uint8), "fc1s": np.full((2, 32), 0.01, np.float32),
+      "fc2": np.full((2, 32, 16), 0x88, np.uint8), "fc2s": np.full((2, 32), 0.01, np.float32)}, domains=MS)
+case("ms_Unique", 17, ms("Unique", ["X"], ["Y", "idx", "counts"]), [("X", F, ["N"])], ["Y", "idx", "counts"],
+     fills={"X": {"value": [1.5, 0.5, 1.5]}}, domains=MS)
+case("ms_Trilu", 17, ms("Trilu", ["X"], ["Y"], upper=0), [("X", F, ["N", "S", "K"])], ["Y"], domains=MS)
+case("ms_GridSample", 17, ms("GridSample", ["X", "G"], ["Y"], mode="nearest"),
+     [("X", F, ["N", "C", "H", "W"]), ("G", F, ["N", "S", "K", 2])], ["Y"], domains=MS)
+case("ms_GatherND", 17, ms("GatherND", ["X", "idx"], ["Y"]), [("X", F, ["N", 4, 5]), ("idx", I, ["S", "K", 1])],
+     ["Y"], fills={"idx": {"int_range": [0, 1]}}, domains=MS)
+case("ms_Pad_2d_pads", 17, ms("Pad", ["X", "pads", "v"], ["Y"]), [("X", F, ["N", "S"])], ["Y"],
+     {"pads": np.array([[1, 0, 2, 1]], np.int64), "v": np.array([7], np.float32)}, domains=MS)
+case("ms_Pad_reflect_negative", 17, ms("Pad", ["X", "pads"], ["Y"], mode="edge"), [("X", F, ["H", "W"])], ["Y"],
+     {"pads": np.array([-1, 1, 0, -2], np.int64)}, domains=MS)
+case("ms_CropAndResize", 17, ms("CropAndResize", ["X", "rois", "bi", "crop"], ["Y"]),
+     [("X", F, ["N", 3, "H", "W"]), ("rois", F, ["K", 4]), ("bi", I32, ["K"])], ["Y"],
+     {"crop": np.array([5, 6], np.int32)},
+     fills={"rois": {"value": [0.1, 0.2, 0.8, 0.9]}, "bi": {"value": [0]}}, domains=MS)
+case("ms_MaxpoolWithMask", 17, ms("MaxpoolWithMask", ["X", "M"], ["Y"], kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+                                  strides=[2, 2]),
+     [("X", F, ["N", 2, "H", "W"]), ("M", I32, [1, 1, "H", "W"])], ["Y"], fills={"M": {"value": [1]}}, domains=MS)
+case("ms_UnfoldTensor", 17, ms("UnfoldTensor", ["X"], ["Y"], dim=1, size=4, step=2), [("X", F, ["N", "T", 3])],
+     ["Y"], domains=MS)
+case("ms_UnfoldTensor_default", 17, ms("UnfoldTensor", ["X"], ["Y"], size=3), [("X", F, ["N", "L"])], ["Y"],
+     domains=MS)
+case("ms_WordConvEmbedding", 17, ms("WordConvEmbedding", ["seq", "Wc", "Bc", "Ce"], ["Y"]),
+     [("seq", I32, ["N", 5])], ["Y"],
+     {"Wc": np.full((6, 1, 2, 4), 0.1, np.float32), "Bc": np.zeros((6,), np.float32),
+      "Ce": np.full((10, 4), 0.2, np.float32)}, fills={"seq": {"int_range": [1, 10]}}, domains=MS)
+case("ms_MurmurHash3", 17, ms("MurmurHash3", ["X"], ["Y"]), [("X", I32, ["N", "S"])], ["Y"], domains=MS)
+case("ms_MurmurHash3_signed", 17, ms("MurmurHash3", ["X"], ["Y"], positive=0, seed=42), [("X", I, ["N"])], ["Y"],
+     domains=MS)
+case("ms_NGramRepeatBlock", 17, ms("NGramRepeatBlock", ["ids", "sc"], ["Y"], ngram_size=2),
+     [("ids", I, ["N", "S"]), ("sc", F, ["N", 10])], ["Y"], fills={"ids": {"int_range": [0, 10]}}, domains=MS)
+
+# DecoderMaskedMultiHeadAttention: one token per sequence; self attention into a shared buffer of M
+# positions after P = 3, or cross attention over L encoder keys in [B, heads, L, head].
+case("ms_DecoderMaskedMultiHeadAttention_self", 17,
+     ms("DecoderMaskedMultiHeadAttention", ["Q", "K", "V", "", "", "PK", "PV", "plen"], ["Y", "pk", "pv", "qk"],
+        num_heads=2, past_present_share_buffer=1, output_qk=1),
+     [("Q", F, ["N", 1, 8]), ("K", F, ["N", 1, 8]), ("V", F, ["N", 1, 8]), ("PK", F, ["N", 2, "M", 4]),
+      ("PV", F, ["N", 2, "M", 4])], ["Y", "pk", "pv", "qk"], {"plen": np.array([3], np.int32)}, domains=MS)
+case("ms_DecoderMaskedMultiHeadAttention_cross", 17,
+     ms("DecoderMaskedMultiHeadAttention", ["Q", "K", "V"], ["Y", "", "", "qk"], num_heads=2, output_qk=1),
+     [("Q", F, ["N", 1, 8]), ("K", F, ["N", 2, "L", 4]), ("V", F, ["N", 2, "L", 4])], ["Y", "qk"], domains=MS)
+for _c in CASES[-2:]:  # qk has a type parameter of its own, which no input binds
+    _c["model"].graph.output[-1].type.tensor_type.elem_type = F
+
 
 # ---- Seeded random attribute combinations (pools, convolutions, Slice, Resize, Pad, DFT, STFT) ------------
 # Each is checked like the cases above; the combinations ONNX Runtime rejects (invalid ones, e.g. a

@@ -162,11 +162,12 @@ inline void kernel_from(const InferContext& c, Window& w, const std::optional<Di
 
 // ---- convolution ----
 
-inline void conv_common(InferContext& c, std::size_t xi, std::size_t wi, std::optional<std::size_t> bi, DataType elem,
-                        bool deform) {
-  const auto xs = shape_of(c, xi), ws = shape_of(c, wi);
+/// The output dims of a convolution of X (NCHW) by W; nullopt when no input or attribute tells
+/// the number of spatial axes.
+inline std::optional<Dims> conv_dims(InferContext& c, const std::optional<Dims>& xs, const std::optional<Dims>& ws,
+                                     std::optional<std::size_t> bi, bool deform) {
   const auto n = spatial_rank(c, xs, ws);
-  if (!n) return c.set_output(0, ValueType::tensor(elem));
+  if (!n) return std::nullopt;
   const std::int64_t group = c.attr_int("group", 1);
   if (group <= 0) c.fail("group must be positive");
   Window w = read_window(c, *n, true, false);
@@ -186,7 +187,15 @@ inline void conv_common(InferContext& c, std::size_t xi, std::size_t wi, std::op
   }
   Dims out{xs ? (*xs)[0] : c.fresh(), R(c, m)};
   for (std::size_t i = 0; i < *n; ++i) out.push_back(xs ? window_out(c, (*xs)[i + 2], w, i) : c.fresh());
-  c.set_output(0, elem, std::move(out));
+  return out;
+}
+
+inline void conv_common(InferContext& c, std::size_t xi, std::size_t wi, std::optional<std::size_t> bi, DataType elem,
+                        bool deform) {
+  if (auto out = conv_dims(c, shape_of(c, xi), shape_of(c, wi), bi, deform))
+    c.set_output(0, elem, std::move(*out));
+  else
+    c.set_output(0, ValueType::tensor(elem));
 }
 
 inline void conv(InferContext& c) {
