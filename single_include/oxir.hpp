@@ -11779,13 +11779,17 @@ inline std::size_t InferContext::subgraph_output_count(std::string_view attr) co
 // normalizations, FusedMatMul/FusedConv, MatMulNBits, GatherBlockQuantized, the QOperator
 // quantized ops (element-wise, pools, concat, QGemm, softmax), NhwcMaxPool, DynamicQuantizeLSTM,
 // the com.microsoft Quantize/DequantizeLinear, RotaryEmbedding, Attention, QAttention,
-// MultiHeadAttention, GroupQueryAttention and EmbedLayerNormalization (see docs/inference.md).
+// MultiHeadAttention, GroupQueryAttention, DecoderMaskedMultiHeadAttention, SparseAttention and
+// EmbedLayerNormalization, MoE/QMoE, FusedGemm and ONNX Runtime's own versions of standard
+// operators (ExpandDims, Pad, Unique, GridSample, ...), and four CUDA-only diffusion operators
+// (see docs/inference.md).
 //
 // These operators have no ONNX schema: their semantics are ONNX Runtime's (its contrib operator
 // documentation and kernels). Only what those kernels require is claimed: outputs whose shape
 // the kernels leave open (the normalizations' mean and inv_std_var) stay unknown, and any other
 // com.microsoft operator stays an unknown operator. tests/infer/newops compares every rule here
-// with ONNX Runtime runs.
+// with ONNX Runtime runs, except those of the CUDA-only operators and SparseAttention, whose CPU
+// kernel needs its caches to alias the pasts (unit tests in tests/unit/test_infer_contrib.cpp).
 
 // ---- begin oxir/infer/ops/linalg.hpp ----
 // Inference rules: linear algebra, normalization, quantization, random, string and misc tensor
@@ -16127,6 +16131,47 @@ inline void rule_decoder_masked_mha(InferContext& c) {
   }
 }
 
+/// SparseAttention (query, [key], [value], past_key, past_value, block_row_indices,
+/// block_col_indices, total_sequence_length, key_total_sequence_lengths, [cos_cache],
+/// [sin_cache]): output [B, S, num_heads*h], h being the caches' head size (or
+/// query/num_heads when key and value are separate); present_key/value are the past buffers
+/// (the CPU kernel requires them to be the same memory).
+inline void rule_sparse_attention(InferContext& c) {
+  if (c.input_count() < 9 || c.input_count() > 11)
+    c.fail("expects 9 to 11 inputs, got " + std::to_string(c.input_count()));
+  for (std::size_t i : {0, 3, 4, 5, 6, 7, 8})
+    if (!c.has_input(i)) c.fail("required input " + std::to_string(i) + " is missing");
+  if (c.has_input(1) != c.has_input(2)) c.fail("key and value must be given together");
+  const std::int64_t heads = c.require_int("num_heads"), kv_heads = c.require_int("kv_num_heads");
+  (void)c.require_int("sparse_block_size");
+  if (heads <= 0 || kv_heads <= 0 || heads > std::numeric_limits<std::int32_t>::max() ||
+      kv_heads > std::numeric_limits<std::int32_t>::max())
+    c.fail("num_heads and kv_num_heads must be positive");
+  const DataType elem = c.input_elem(0);
+  const Dims* q = c.input_shape(0);
+  const Dims* pk = c.input_shape(3);
+  const Dims* pv = c.input_shape(4);
+  if (q && q->size() != 3) c.fail("query must be 3-D, got rank " + std::to_string(q->size()));
+  for (const Dims* p : {pk, pv})
+    if (p && p->size() != 4) c.fail("past_key and past_value must be 4-D, got rank " + std::to_string(p->size()));
+  if (pk) c.unify((*pk)[1], DimExpr(kv_heads), "past_key's heads vs kv_num_heads");
+  const bool packed = !c.has_input(1);
+  std::optional<DimExpr> hidden;
+  if (pk) hidden = c.resolve((*pk)[3] * DimExpr(heads));
+  else if (q && !packed) hidden = c.resolve((*q)[2]);
+  if (q && !packed && pk) c.unify((*q)[2], *hidden, "query's hidden size vs num_heads * head size");
+  if (q && packed && pk)
+    c.unify((*q)[2], (*pk)[3] * DimExpr(heads + 2 * kv_heads), "packed QKV size vs (num_heads + 2*kv_num_heads) * head size");
+  if (!q) c.set_output(0, ValueType::tensor(elem));
+  else c.set_output(0, elem, Dims{c.resolve((*q)[0]), c.resolve((*q)[1]), hidden ? *hidden : c.fresh()});
+  for (std::size_t o : {std::size_t{1}, std::size_t{2}}) {
+    if (!c.has_output(o)) continue;
+    const Dims* p = o == 1 ? pk : pv;
+    if (p) c.set_output(o, c.input_elem(o + 2), shape_detail::resolved(c, *p));
+    else c.set_output(o, ValueType::tensor(c.input_elem(o + 2)));
+  }
+}
+
 }  // namespace contrib_detail
 
 inline void register_contrib_ops(OpRegistry& r) {
@@ -16191,6 +16236,7 @@ inline void register_contrib_ops(OpRegistry& r) {
   r.add(kMs, "GroupNorm", &rule_ms_group_norm);
   r.add(kMs, "SkipGroupNorm", &rule_ms_group_norm);
   r.add(kMs, "DecoderMaskedMultiHeadAttention", &rule_decoder_masked_mha);
+  r.add(kMs, "SparseAttention", &rule_sparse_attention);
 }
 
 }  // namespace oxir::infer::ops

@@ -491,8 +491,33 @@ TEST_CASE("contrib: DecoderMaskedMultiHeadAttention") {
   CHECK(failed(infer_one(ms("DecoderMaskedMultiHeadAttention", {"q"}, {"y"}, attrs), {{"q", DataType::FLOAT, {"B", "2", "8"}}})));
 }
 
+TEST_CASE("contrib: SparseAttention writes into its past buffers") {
+  // As ONNX Runtime 1.30's CPU kernel ran it (caches passed as pre-allocated outputs): num_heads
+  // 2, kv_num_heads 1, head size 16: output [B, S, 32], the caches keep the past's shape.
+  const std::vector<Attribute> attrs{Attribute("num_heads", std::int64_t{2}), Attribute("kv_num_heads", std::int64_t{1}),
+                                     Attribute("sparse_block_size", std::int64_t{16})};
+  const In past{"p", DataType::FLOAT, {"B", "1", "M", "16"}};
+  const In rows{"rows", DataType::INT32, {"1", "3"}};
+  const In cols{"cols", DataType::INT32, {"1", "3"}};
+  const In tot{"tot", DataType::INT32, {}};
+  const In klen{"klen", DataType::INT32, {"B"}};
+  auto r = infer_one(ms("SparseAttention", {"q", "k", "k", "p", "p", "rows", "cols", "tot", "klen"}, {"y", "pk", "pv"}, attrs),
+                     {{"q", DataType::FLOAT, {"B", "S", "D"}}, {"k", DataType::FLOAT, {"B", "S", "16"}}, past, rows, cols,
+                      tot, klen});
+  CHECK(r.out(0) == "FLOAT[B,S,32]");
+  CHECK(r.out(1) == "FLOAT[B,1,M,16]");
+  CHECK(r.out(2) == "FLOAT[B,1,M,16]");
+  // Packed QKV: (2 + 2*1) * 16 = 64 columns in, 32 out.
+  r = infer_one(ms("SparseAttention", {"q", "", "", "p", "p", "rows", "cols", "tot", "klen"}, {"y", "pk", "pv"}, attrs),
+                {{"q", DataType::FLOAT, {"B", "S", "64"}}, past, rows, cols, tot, klen});
+  CHECK(r.out(0) == "FLOAT[B,S,32]");
+  CHECK_FALSE(failed(r));
+  CHECK(failed(infer_one(ms("SparseAttention", {"q", "", "", "p", "p", "rows", "cols", "tot", "klen"}, {"y", "pk", "pv"}, attrs),
+                         {{"q", DataType::FLOAT, {"B", "S", "48"}}, past, rows, cols, tot, klen})));
+}
+
 TEST_CASE("contrib: other com.microsoft operators stay unknown, with a diagnostic") {
-  auto r = infer_one(ms("SparseAttention", {"x"}, {"y"}), {{"x", DataType::FLOAT, {"B", "S", "H"}}});
+  auto r = infer_one(ms("PackedAttention", {"x"}, {"y"}), {{"x", DataType::FLOAT, {"B", "S", "H"}}});
   CHECK(r.out() == "?");
   CHECK(r.report.nodes_unsupported == 1);
 }
