@@ -1280,6 +1280,12 @@ case("ms_Pad_2d_pads", 17, ms("Pad", ["X", "pads", "v"], ["Y"]), [("X", F, ["N",
      {"pads": np.array([[1, 0, 2, 1]], np.int64), "v": np.array([7], np.float32)}, domains=MS)
 case("ms_Pad_reflect_negative", 17, ms("Pad", ["X", "pads"], ["Y"], mode="edge"), [("X", F, ["H", "W"])], ["Y"],
      {"pads": np.array([-1, 1, 0, -2], np.int64)}, domains=MS)
+case("ms_Range_no_delta", 17,
+     [N("Shape", ["X"], ["sh"]), N("Gather", ["sh", "one"], ["s"], axis=0), ms("Range", ["zero", "s"], ["Y"])],
+     [("X", F, ["N", "S"])], ["Y"], {"one": np.array(1, np.int64), "zero": np.array(0, np.int64)}, domains=MS)
+case("ms_Range_float_delta", 17, ms("Range", ["a", "b", "d"], ["Y"]), [], ["Y"],
+     {"a": np.array([10.0], np.float32), "b": np.array([0.5], np.float32), "d": np.array([-3.0], np.float32)},
+     domains=MS)
 case("ms_CropAndResize", 17, ms("CropAndResize", ["X", "rois", "bi", "crop"], ["Y"]),
      [("X", F, ["N", 3, "H", "W"]), ("rois", F, ["K", 4]), ("bi", I32, ["K"])], ["Y"],
      {"crop": np.array([5, 6], np.int32)},

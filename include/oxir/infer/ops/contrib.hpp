@@ -776,6 +776,9 @@ inline void rule_ngram_repeat_block(InferContext& c) {
   c.set_output(0, linalg_detail::like_input(c, 1, c.input_elem(1)));
 }
 
+/// com.microsoft Range (start, limit, [delta]): Range with delta 1 by default.
+inline void rule_ms_range(InferContext& c) { shape_detail::range_rule(c, true); }
+
 /// com.microsoft Pad (data, pads, [value]): pads is [2r] or [1, 2r] (begins, then ends).
 inline void rule_ms_pad(InferContext& c) {
   require_inputs(c, 2, 3);
@@ -1011,6 +1014,7 @@ inline void register_contrib_ops(OpRegistry& r) {
   r.add(kMs, "SkipGroupNorm", &rule_ms_group_norm);
   r.add(kMs, "DecoderMaskedMultiHeadAttention", &rule_decoder_masked_mha);
   r.add(kMs, "SparseAttention", &rule_sparse_attention);
+  r.add(kMs, "Range", &rule_ms_range);
 }
 
 }  // namespace oxir::infer::ops

@@ -1245,15 +1245,19 @@ inline void fill_rule(InferContext& c, bool given_values) {
 inline void rule_constant_fill(InferContext& c) { fill_rule(c, false); }
 inline void rule_given_tensor_fill(InferContext& c) { fill_rule(c, true); }
 
-inline void rule_range(InferContext& c) {
-  require_inputs(c, 3, 3);
+/// Range (start, limit, delta); ONNX Runtime's com.microsoft Range (`optional_delta`) makes delta
+/// optional, 1 by default.
+inline void range_rule(InferContext& c, bool optional_delta) {
+  require_inputs(c, optional_delta ? 2 : 3, 3);
+  const bool has_delta = c.has_input(2);
   DataType elem = DataType::UNDEFINED;
-  for (std::size_t i = 0; i < 3; ++i) {
+  for (std::size_t i = 0; i < (has_delta ? 3u : 2u); ++i) {
     if (auto r = c.input_rank(i); r && *r != 0 && !(*r == 1 && vector_length(c, i) == I64{1}))
       c.fail("Range inputs must be scalars");
     if (elem == DataType::UNDEFINED) elem = c.input_elem(i);
   }
-  auto start = scalar_value(c, 0), limit = scalar_value(c, 1), delta = scalar_value(c, 2);
+  auto start = scalar_value(c, 0), limit = scalar_value(c, 1);
+  auto delta = has_delta ? scalar_value(c, 2) : std::optional<DimExpr>(DimExpr(1));
   if (!is_floating(elem) && start && limit && delta) {
     if (auto dk = delta->const_value(); dk && *dk != std::numeric_limits<I64>::min()) {
       if (*dk == 0) c.fail("delta is 0");
@@ -1276,7 +1280,8 @@ inline void rule_range(InferContext& c) {
       return;
     }
   }
-  auto fs = c.input_floats(0), fl = c.input_floats(1), fd = c.input_floats(2);
+  auto fs = c.input_floats(0), fl = c.input_floats(1);
+  auto fd = has_delta ? c.input_floats(2) : std::optional<std::vector<double>>(std::vector<double>{1.0});
   if (fs && fl && fd && fs->size() == 1 && fl->size() == 1 && fd->size() == 1) {
     if ((*fd)[0] == 0) c.fail("delta is 0");
     const double n = std::ceil(((*fl)[0] - (*fs)[0]) / (*fd)[0]);
@@ -1287,6 +1292,7 @@ inline void rule_range(InferContext& c) {
   }
   c.set_output(0, elem, {c.fresh()});
 }
+inline void rule_range(InferContext& c) { range_rule(c, false); }
 
 // ---------------------------------------------------------------------------------------------
 // DepthToSpace, SpaceToDepth, Compress, NonZero, Unique, TopK
