@@ -916,7 +916,7 @@ inline void rule_decoder_masked_mha(InferContext& c) {
 inline void rule_sparse_attention(InferContext& c) {
   if (c.input_count() < 9 || c.input_count() > 11)
     c.fail("expects 9 to 11 inputs, got " + std::to_string(c.input_count()));
-  for (std::size_t i : {0, 3, 4, 5, 6, 7, 8})
+  for (std::size_t i : {0u, 3u, 4u, 5u, 6u, 7u, 8u})
     if (!c.has_input(i)) c.fail("required input " + std::to_string(i) + " is missing");
   if (c.has_input(1) != c.has_input(2)) c.fail("key and value must be given together");
   const std::int64_t heads = c.require_int("num_heads"), kv_heads = c.require_int("kv_num_heads");
