@@ -11887,8 +11887,10 @@ inline void rule_qlinear_matmul(InferContext& c) {
   matmul_out(c, 0, 3, c.input_elem(7));
 }
 
-inline void rule_gemm(InferContext& c) {
-  require_inputs(c, c.opset() >= 11 ? 2 : 3, 3);
+/// Gemm's output [M, N] from A and B (after transA/transB) and the optional C (input 2),
+/// unidirectionally broadcast to it; `legacy`: opset < 7, where C must be [M, N] unless
+/// broadcast = 1. Also ONNX Runtime's FusedGemm.
+inline void gemm_out(InferContext& c, bool legacy) {
   const bool ta = c.attr_int("transA", 0) != 0, tb = c.attr_int("transB", 0) != 0;
   const Dims* a = c.input_shape(0);
   const Dims* b = c.input_shape(1);
@@ -11901,7 +11903,7 @@ inline void rule_gemm(InferContext& c) {
   if (c.has_input(2)) {
     if (const Dims* cs = c.input_shape(2)) {
       if (cs->size() > 2) c.fail("Gemm input C must have rank <= 2, got " + std::to_string(cs->size()));
-      const bool exact = c.opset() < 7 && c.attr_int("broadcast", 0) == 0;
+      const bool exact = legacy && c.attr_int("broadcast", 0) == 0;
       if (exact && cs->size() != 2) c.fail("Gemm input C must be [M,N] when broadcast=0");
       // C is unidirectionally broadcast to [M, N]: each of its dims is 1 or the output's.
       const DimExpr* outd[2] = {&M, &N};
@@ -11913,6 +11915,11 @@ inline void rule_gemm(InferContext& c) {
     }
   }
   c.set_output(0, elem, Dims{M, N});
+}
+
+inline void rule_gemm(InferContext& c) {
+  require_inputs(c, c.opset() >= 11 ? 2 : 3, 3);
+  gemm_out(c, c.opset() < 7);
 }
 
 // ---- Einsum ----
@@ -15808,23 +15815,7 @@ inline void rule_cdist(InferContext& c) {
 /// FusedGemm (A, B, [C]): Gemm with an activation; C optional as in Gemm-11.
 inline void rule_fused_gemm(InferContext& c) {
   require_inputs(c, 2, 3);
-  const bool ta = c.attr_int("transA", 0) != 0, tb = c.attr_int("transB", 0) != 0;
-  const Dims* a = c.input_shape(0);
-  const Dims* b = c.input_shape(1);
-  if (a && a->size() != 2) c.fail("A must be 2-D, got rank " + std::to_string(a->size()));
-  if (b && b->size() != 2) c.fail("B must be 2-D, got rank " + std::to_string(b->size()));
-  const DimExpr M = a ? c.resolve((*a)[ta ? 1 : 0]) : c.fresh();
-  const DimExpr N = b ? c.resolve((*b)[tb ? 0 : 1]) : c.fresh();
-  if (a && b) c.unify((*a)[ta ? 0 : 1], (*b)[tb ? 1 : 0], "contraction dimension");
-  if (const Dims* cs = c.has_input(2) ? c.input_shape(2) : nullptr) {
-    if (cs->size() > 2) c.fail("C must have rank <= 2, got " + std::to_string(cs->size()));
-    const DimExpr* outd[2] = {&M, &N};
-    for (std::size_t k = 0; k < cs->size(); ++k) {
-      const DimExpr d = c.resolve((*cs)[k]);
-      if (d.is_const() && !d.is(1)) c.unify(d, *outd[2 - cs->size() + k], "C vs the output");
-    }
-  }
-  c.set_output(0, c.input_elem(0), Dims{c.resolve(M), c.resolve(N)});
+  linalg_detail::gemm_out(c, false);
 }
 
 /// MatMulInteger16 (A, B): MatMul of int16 matrices into int32 (ONNX Runtime's type inference

@@ -576,23 +576,7 @@ inline void rule_cdist(InferContext& c) {
 /// FusedGemm (A, B, [C]): Gemm with an activation; C optional as in Gemm-11.
 inline void rule_fused_gemm(InferContext& c) {
   require_inputs(c, 2, 3);
-  const bool ta = c.attr_int("transA", 0) != 0, tb = c.attr_int("transB", 0) != 0;
-  const Dims* a = c.input_shape(0);
-  const Dims* b = c.input_shape(1);
-  if (a && a->size() != 2) c.fail("A must be 2-D, got rank " + std::to_string(a->size()));
-  if (b && b->size() != 2) c.fail("B must be 2-D, got rank " + std::to_string(b->size()));
-  const DimExpr M = a ? c.resolve((*a)[ta ? 1 : 0]) : c.fresh();
-  const DimExpr N = b ? c.resolve((*b)[tb ? 0 : 1]) : c.fresh();
-  if (a && b) c.unify((*a)[ta ? 0 : 1], (*b)[tb ? 1 : 0], "contraction dimension");
-  if (const Dims* cs = c.has_input(2) ? c.input_shape(2) : nullptr) {
-    if (cs->size() > 2) c.fail("C must have rank <= 2, got " + std::to_string(cs->size()));
-    const DimExpr* outd[2] = {&M, &N};
-    for (std::size_t k = 0; k < cs->size(); ++k) {
-      const DimExpr d = c.resolve((*cs)[k]);
-      if (d.is_const() && !d.is(1)) c.unify(d, *outd[2 - cs->size() + k], "C vs the output");
-    }
-  }
-  c.set_output(0, c.input_elem(0), Dims{c.resolve(M), c.resolve(N)});
+  linalg_detail::gemm_out(c, false);
 }
 
 /// MatMulInteger16 (A, B): MatMul of int16 matrices into int32 (ONNX Runtime's type inference

@@ -103,8 +103,10 @@ inline void rule_qlinear_matmul(InferContext& c) {
   matmul_out(c, 0, 3, c.input_elem(7));
 }
 
-inline void rule_gemm(InferContext& c) {
-  require_inputs(c, c.opset() >= 11 ? 2 : 3, 3);
+/// Gemm's output [M, N] from A and B (after transA/transB) and the optional C (input 2),
+/// unidirectionally broadcast to it; `legacy`: opset < 7, where C must be [M, N] unless
+/// broadcast = 1. Also ONNX Runtime's FusedGemm.
+inline void gemm_out(InferContext& c, bool legacy) {
   const bool ta = c.attr_int("transA", 0) != 0, tb = c.attr_int("transB", 0) != 0;
   const Dims* a = c.input_shape(0);
   const Dims* b = c.input_shape(1);
@@ -117,7 +119,7 @@ inline void rule_gemm(InferContext& c) {
   if (c.has_input(2)) {
     if (const Dims* cs = c.input_shape(2)) {
       if (cs->size() > 2) c.fail("Gemm input C must have rank <= 2, got " + std::to_string(cs->size()));
-      const bool exact = c.opset() < 7 && c.attr_int("broadcast", 0) == 0;
+      const bool exact = legacy && c.attr_int("broadcast", 0) == 0;
       if (exact && cs->size() != 2) c.fail("Gemm input C must be [M,N] when broadcast=0");
       // C is unidirectionally broadcast to [M, N]: each of its dims is 1 or the output's.
       const DimExpr* outd[2] = {&M, &N};
@@ -129,6 +131,11 @@ inline void rule_gemm(InferContext& c) {
     }
   }
   c.set_output(0, elem, Dims{M, N});
+}
+
+inline void rule_gemm(InferContext& c) {
+  require_inputs(c, c.opset() >= 11 ? 2 : 3, 3);
+  gemm_out(c, c.opset() < 7);
 }
 
 // ---- Einsum ----
