@@ -64,24 +64,27 @@ TEST_CASE("type constraints: every row of the generated table parses into consis
   CHECK(t.find(0, "NoSuchOp", 13, beyond) == nullptr);
   CHECK(t.find(0, "Add", 0, beyond) == nullptr);
   CHECK(t.find(1, "LabelEncoder", 4, beyond)->since == 4);
-  // Every kUnchangedThrough row names an operator's newest version in its domain, a version the
-  // table has (not deprecated), and reaches past the table's newest opset.
+  // Every kUnchangedThrough row names a version the table has (not deprecated) and reaches past the
+  // table's newest opset: the newest version up to that opset, or a version newer than it (a
+  // probed operator), from its own opset on.
   std::size_t unchanged = 0;
   for (const auto& row : d::kUnchangedThrough) {
     CAPTURE(row.op);
+    CAPTURE(row.since);
     ++unchanged;
     CHECK(row.through > d::kTypeTableNewest[row.domain]);
+    CHECK(row.through >= row.since);
     const auto* versions = t.versions(row.op);
     REQUIRE(versions);
-    const d::TypeSignature* newest = nullptr;
+    const d::TypeSignature* sig = nullptr;
     for (const auto& s : *versions)
-      if (s.domain == row.domain && (!newest || s.since > newest->since)) newest = &s;
-    REQUIRE(newest);
-    CHECK_FALSE(newest->deprecated);
-    CHECK(newest->since <= d::kTypeTableNewest[row.domain]);
-    CHECK(newest->unchanged_through == row.through);
-    for (const auto& s : *versions)
-      if (&s != newest && s.domain == row.domain) CHECK(s.unchanged_through == 0);
+      if (s.domain == row.domain && s.since == row.since) sig = &s;
+    REQUIRE(sig);
+    CHECK_FALSE(sig->deprecated);
+    CHECK(sig->unchanged_through == row.through);
+    if (row.since <= d::kTypeTableNewest[row.domain])
+      for (const auto& s : *versions)
+        if (s.domain == row.domain && s.since <= d::kTypeTableNewest[row.domain]) CHECK(s.since <= row.since);
   }
   CHECK(unchanged > 100);
 }
@@ -148,6 +151,21 @@ TEST_CASE("type constraints: past the table, unchanged operators are checked exa
   const std::vector<In> conv_in{{"x", DataType::FLOAT, {"N", "C", "H", "W"}}, {"w", DataType::DOUBLE, {"M", "C", "3", "3"}}};
   CHECK(type_errors(infer_one(Node("Conv", {"x", "w"}, {"y"}), conv_in, {}, 21).report) == 1);
   CHECK(type_errors(infer_one(Node("Conv", {"x", "w"}, {"y"}), conv_in, {}, 22).report) == 0);
+  // Attention-23 and -24 are newer than the table's opsets, with signatures probed from ONNX
+  // Runtime, which resolves Attention-24 up to opset 26: checked exactly there, so Q and K must
+  // agree (T1) at 23 and at 25.
+  const std::vector<In> att_in{{"q", DataType::FLOAT, {"B", "H", "S", "8"}},
+                               {"k", DataType::FLOAT16, {"B", "H", "L", "8"}},
+                               {"v", DataType::FLOAT, {"B", "H", "L", "8"}}};
+  for (const std::int64_t opset : {23, 25}) {
+    CAPTURE(opset);
+    const auto att = infer_one(Node("Attention", {"q", "k", "v"}, {"y"}), att_in, {}, opset);
+    CHECK(type_errors(att.report) == 1);
+    CHECK(first_type_error(att.report).find("or a newer version") == std::string::npos);
+  }
+  auto agreeing = att_in;
+  agreeing[1].elem = DataType::FLOAT;
+  CHECK(type_errors(infer_one(Node("Attention", {"q", "k", "v"}, {"y"}), agreeing, {}, 25).report) == 0);
   // Reshape changed in 23-25 and ONNX Runtime resolves Reshape-25 at 26 too: still checked
   // (widened) there; its shape input is int64 only.
   const std::vector<In> reshape_in{{"x", DataType::FLOAT, {"N", "4"}}, {"s", DataType::INT32, {"2"}}};

@@ -217,10 +217,8 @@ class TypeSignatures {
     for (const auto& row : kUnchangedThrough) {
       auto it = by_op_.find(row.op);
       if (it == by_op_.end()) continue;
-      TypeSignature* newest = nullptr;
       for (auto& sig : it->second)
-        if (sig.domain == row.domain && (!newest || sig.since > newest->since)) newest = &sig;
-      if (newest) newest->unchanged_through = row.through;
+        if (sig.domain == row.domain && sig.since == row.since) sig.unchanged_through = row.through;
     }
     for (const auto& row : kAttributeNamesBeyond)
       beyond_[row.op].push_back(BeyondNames{row.domain, row.from, row.attributes != nullptr,
