@@ -12757,8 +12757,12 @@ inline void rule_reshape(InferContext& c) {
   if (!target) {
     if (!target_len || *target_len < 0) return c.set_output(0, ValueType::tensor(elem));
     part = c.input_elements(1);
-    if (!part || static_cast<I64>(part->size()) != *target_len)
+    if (!part || static_cast<I64>(part->size()) != *target_len) {
+      // A target of one entry, whatever it holds, puts every element of the input in one row.
+      if (const Dims* in = c.input_shape(0); in && *target_len == 1)
+        return c.set_output(0, elem, {product(c, *in, 0, in->size())});
       return c.set_output(0, elem, fresh_dims(c, *target_len));
+    }
   }
   const std::size_t entries = target ? target->size() : part->size();
   const Dims* in = c.input_shape(0);
@@ -12783,7 +12787,23 @@ inline void rule_reshape(InferContext& c) {
     }
   }
   if (infer_at && has_zero_allow) c.fail("allowzero with both 0 and -1 in the target shape");
-  if (!target) return c.set_output(0, elem, std::move(out));
+  if (!target) {
+    // One unknown entry and no -1: whether it is -1, 0 or a size, the output keeps the input's
+    // element count, so its size is that count over the other sizes when those are a known
+    // nonzero number (a zero or symbolic product could leave an explicit size unconstrained).
+    std::optional<std::size_t> unknown_at;
+    std::size_t unknowns = 0;
+    for (std::size_t i = 0; i < entries; ++i)
+      if (!(*part)[i]) ++unknowns, unknown_at = i;
+    if (in && unknowns == 1 && !infer_at) {
+      DimExpr others(1);
+      for (std::size_t i = 0; i < out.size(); ++i)
+        if (i != *unknown_at) others = others * c.resolve(out[i]);
+      if (const auto k = others.const_value(); k && *k != 0)
+        if (auto q = exact_div(product(c, *in, 0, in->size()), others)) out[*unknown_at] = *q;
+    }
+    return c.set_output(0, elem, std::move(out));
+  }
   if (in) {
     const DimExpr total = product(c, *in, 0, in->size());
     DimExpr known(1);

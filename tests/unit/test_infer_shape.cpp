@@ -143,6 +143,30 @@ TEST_CASE("Reshape: 0 copies, -1 inferred exactly, allowzero, opset 1-4 attribut
   CHECK(failed(infer_one(node("Reshape", {"x"}, {"y"}), {{"x", DataType::FLOAT, {"N"}}})));
 }
 
+TEST_CASE("Reshape: a target with one unknown entry keeps the element count") {
+  // A one-entry target, contents unknown: one row of every element.
+  CHECK(infer_one(node("Reshape", {"x", "s"}, {"y"}), {{"x", DataType::FLOAT, {"N", "3"}}, {"s", DataType::INT64, {"1"}}})
+            .out() == "FLOAT[3*N]");
+  CHECK(infer_one(node("Reshape", {"x", "s"}, {"y"}), {{"x", DataType::FLOAT, {"N", "0"}}, {"s", DataType::INT64, {"1"}}})
+            .out() == "FLOAT[0]");
+  // Concat(unknown, [4]) on [N, 8]: the unknown entry is 8N/4 whether it is -1, 0 or 2N.
+  auto part = [](I known, std::vector<std::string> dims, std::vector<Attribute> a = {}) {
+    return run({node("Concat", {"u", "k"}, {"s"}, {Attribute("axis", 0)}), node("Reshape", {"x", "s"}, {"y"}, std::move(a))},
+               {{"x", DataType::FLOAT, std::move(dims)}, {"u", DataType::INT64, {"1"}}}, {ints("k", std::move(known))});
+  };
+  CHECK(part({4}, {"N", "8"})["y"] == "FLOAT[2*N,4]");
+  CHECK(part({2, 3}, {"N", "6", "S"})["y"] == "FLOAT[N*S,2,3]");
+  CHECK(part({3}, {"N", "2"})["y"] == "FLOAT[unk__0,3]");  // 2N/3: not a polynomial
+  CHECK(part({-1}, {"N", "8"})["y"] == "FLOAT[unk__0,unk__1]");  // the -1 and the unknown entry share 8N
+  // A zero other size (allowzero) leaves an explicit unknown size free.
+  CHECK(part({0}, {"N", "0"}, {Attribute("allowzero", 1)})["y"] == "FLOAT[unk__0,0]");
+  // A symbolic other size may be 0 at run time: not solved.
+  auto sym = run({node("Shape", {"x"}, {"sh"}), node("Gather", {"sh", "i0"}, {"n"}), node("Concat", {"n", "u"}, {"s"}, {Attribute("axis", 0)}),
+                  node("Reshape", {"x", "s"}, {"y"})},
+                 {{"x", DataType::FLOAT, {"N", "8"}}, {"u", DataType::INT64, {"1"}}}, {ints("i0", {0})});
+  CHECK(sym["y"] == "FLOAT[N,unk__0]");
+}
+
 TEST_CASE("Reshape: exporter chain Shape→Gather→Unsqueeze→Concat keeps exact dims") {
   // Reshape(x[N,S,768], Concat(Unsqueeze(Gather(Shape(x),0)), Unsqueeze(Gather(Shape(x),1)), [12], [64]))
   auto r = run(
