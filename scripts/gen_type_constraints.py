@@ -13,7 +13,12 @@ Sources (facts, not code):
     RotaryEmbedding, Swish, TensorScatter). Their formal parameters are those of onnx's operator
     documentation; each type set is what ONNX Runtime 1.30's loader accepts for that parameter
     (scripts/probe_ort_types.py). These rows do not move kTypeTableNewest: other operators may
-    have changed in those opsets, so models of opsets 22+ are still checked in widened mode.
+    have changed in those opsets, so models of opsets 22+ are still checked in widened mode,
+    except for the versions kUnchangedThrough names;
+  - scripts/data/onnx_schemas_22_25.json: versions of opsets 22-25 derived from the previous
+    version and confirmed by ONNX Runtime 1.30's loader (scripts/probe_ort_new_versions.py): 41
+    of the 44 versions of opset 22 (bfloat16 added to the float type sets), and Flatten, Pad,
+    Reshape, Shape, Size, Squeeze, Transpose, Unsqueeze at 23-25 and TopK-24 (new element types);
   - scripts/data/onnx_attributes_probed.json: the attribute names of the versions after opset 17
     (and ai.onnx.ml 3), as ONNX Runtime 1.30's loader answers them (scripts/probe_ort_attributes.py);
   - scripts/data/onnx_attributes_beyond.json: every operator's attribute names at each opset after
@@ -23,7 +28,8 @@ Sources (facts, not code):
   - scripts/data/onnx_versions_probed.json: the version ONNX Runtime 1.30 resolves for each
     operator at each opset (scripts/probe_ort_versions.py), for the third table
     (kUnchangedThrough): up to which opset after the table's newest an operator's newest version
-    here is still the one in effect, so that models of those opsets are checked exactly;
+    up to it, or a version newer than it, is still the one in effect, so that models of those
+    opsets are checked exactly;
   - scripts/data/onnx_schemas_experimental.json: the experimental operators ONNX 1.5 removed
     (Affine, Crop, ImageScaler, ...: version 1, deprecated from 10) as ONNX Runtime 1.30 still
     defines them (its deprecated-operator schemas), and ConstantFill as onnx 1.4 defined it.
@@ -51,6 +57,7 @@ ROOT = os.path.dirname(HERE)
 OUT = os.path.join(ROOT, "include", "oxir", "infer", "type_constraints_data.hpp")
 NEWER = os.path.join(HERE, "data", "onnx_schemas_newer.json")
 PROBED = os.path.join(HERE, "data", "onnx_schemas_probed.json")
+NEWER_PROBED = os.path.join(HERE, "data", "onnx_schemas_22_25.json")
 EXPERIMENTAL = os.path.join(HERE, "data", "onnx_schemas_experimental.json")
 ATTRS_PROBED = os.path.join(HERE, "data", "onnx_attributes_probed.json")
 ATTRS_BEYOND = os.path.join(HERE, "data", "onnx_attributes_beyond.json")
@@ -164,7 +171,7 @@ def main():
     import onnx
     old = from_onnx()
     newer = from_newer()
-    probed = from_newer(PROBED)
+    probed = from_newer(PROBED) + from_newer(NEWER_PROBED)
     experimental = from_newer(EXPERIMENTAL)
     have = {(d, n, v) for d, n, v, *_ in old}
     rows = old + [r for r in newer + probed + experimental if (r[0], r[1], r[2]) not in have]

@@ -46,6 +46,17 @@ CASES = [
 ]
 
 
+def create_sessions(jobs, tmp, ort_dir):
+    """Creates an ONNX Runtime session for each job ({"name", "model", "runs": []}) in one node
+    process (tests/infer/newops/run_ort_batch.js); returns {name: {} or {"error": message}}."""
+    jp = os.path.join(tmp, "jobs.json")
+    with open(jp, "w") as f:
+        json.dump(jobs, f)
+    r = subprocess.run(["node", os.path.join(ROOT, "tests", "infer", "newops", "run_ort_batch.js"), jp],
+                       capture_output=True, text=True, env=dict(os.environ, OXIR_ORT_DIR=ort_dir), check=True)
+    return json.loads(r.stdout)
+
+
 def main():
     import onnx
     from onnx import helper
@@ -89,12 +100,7 @@ def main():
                     onnx.save(mm, fn)
                     jobs.append({"name": fn, "model": fn, "runs": []})
                     meta[fn] = (label, node.op_type, tuple(grp), tuple(names), t)
-        jp = os.path.join(tmp, "jobs.json")
-        with open(jp, "w") as f:
-            json.dump(jobs, f)
-        r = subprocess.run(["node", os.path.join(ROOT, "tests", "infer", "newops", "run_ort_batch.js"), jp],
-                           capture_output=True, text=True, env=dict(os.environ, OXIR_ORT_DIR=ort_dir), check=True)
-        res = json.loads(r.stdout)
+        res = create_sessions(jobs, tmp, ort_dir)
     accepted = collections.defaultdict(list)
     for fn, (label, op, grp, names, t) in meta.items():
         err = res[fn].get("error", "")

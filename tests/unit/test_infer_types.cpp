@@ -57,10 +57,15 @@ TEST_CASE("type constraints: every row of the generated table parses into consis
   CHECK_FALSE(beyond);
   CHECK(t.find(0, "Add", 27, beyond)->since == 14);
   CHECK(beyond);
-  // Conv-11 is the table's newest Conv, but opset 22 has Conv-22.
-  CHECK(t.find(0, "Conv", 22, beyond)->since == 11);
-  CHECK(beyond);
+  // Conv-22 (bfloat16 added; probed): found from opset 22 on, not `beyond`; Conv-11 holds up to 21.
+  CHECK(t.find(0, "Conv", 22, beyond)->since == 22);
+  CHECK_FALSE(beyond);
+  CHECK(t.find(0, "Conv", 21, beyond)->since == 11);
   CHECK(t.find(0, "Conv", 21, beyond)->unchanged_through == 0);
+  // Dropout-13 is the table's newest Dropout, but opset 22 has Dropout-22 (not in the table: its
+  // type set also took the float8 types, which the probe's candidate lacked).
+  CHECK(t.find(0, "Dropout", 22, beyond)->since == 13);
+  CHECK(beyond);
   CHECK(t.find(0, "NoSuchOp", 13, beyond) == nullptr);
   CHECK(t.find(0, "Add", 0, beyond) == nullptr);
   CHECK(t.find(1, "LabelEncoder", 4, beyond)->since == 4);
@@ -138,19 +143,38 @@ TEST_CASE("type constraints: past the table, unchanged operators are checked exa
   CHECK(first_type_error(sq.report).find("or a newer version") == std::string::npos);
   CHECK(type_errors(infer_one(Node("Sqrt", {"x"}, {"y"}), {{"x", DataType::INT64, {"N"}}}, {}, 26).report) == 1);
   CHECK(type_errors(infer_one(Node("Sub", {"a", "b"}, {"c"}), {{"a", DataType::FLOAT, {"N"}}, {"b", DataType::INT8, {"N"}}}, {}, 23).report) == 1);
-  // Acos-22 added bfloat16 to Acos-7: past opset 21 Acos is checked widened, so bfloat16 passes.
+  // Acos-22 added bfloat16 to Acos-7 (a probed version of opset 22): checked exactly from 22.
   CHECK(type_errors(infer_one(Node("Acos", {"x"}, {"y"}), {{"x", DataType::BFLOAT16, {"N"}}}, {}, 21).report) == 1);
   CHECK(type_errors(infer_one(Node("Acos", {"x"}, {"y"}), {{"x", DataType::BFLOAT16, {"N"}}}, {}, 22).report) == 0);
   auto acos = infer_one(Node("Acos", {"x"}, {"y"}), {{"x", DataType::INT64, {"N"}}}, {}, 22);
   CHECK(type_errors(acos.report) == 1);
-  CHECK(first_type_error(acos.report).find("Acos-7 (or a newer version)") != std::string::npos);
+  CHECK(first_type_error(acos.report).find("Acos-22 does not allow") != std::string::npos);
+  // Dropout-22 is not in the table: past opset 21 Dropout-13 is checked widened.
+  const std::vector<In> drop_f8{{"x", DataType::FLOAT8E4M3FN, {"N"}}};
+  CHECK(type_errors(infer_one(Node("Dropout", {"x"}, {"y"}), drop_f8, {}, 21).report) == 1);
+  CHECK(type_errors(infer_one(Node("Dropout", {"x"}, {"y"}), drop_f8, {}, 22).report) == 0);
+  auto drop = infer_one(Node("Dropout", {"x"}, {"y"}), {{"x", DataType::INT64, {"N"}}}, {}, 22);
+  CHECK(type_errors(drop.report) == 1);
+  CHECK(first_type_error(drop.report).find("Dropout-13 (or a newer version)") != std::string::npos);
   // Identity changed in 23-25: element types added since opset 16 pass there.
   CHECK(type_errors(infer_one(Node("Identity", {"x"}, {"y"}), {{"x", DataType::INT2, {"N"}}}, {}, 25).report) == 0);
-  // Conv-22: inputs of a widened version are not required to agree (a newer version may split a
-  // type parameter); Conv-11 requires it.
+  // DequantizeLinear-23: inputs of a widened version are not required to agree (a newer version
+  // may split a type parameter); DequantizeLinear-21 requires x and x_zero_point to agree.
+  const std::vector<In> dq_in{{"x", DataType::INT8, {"N"}}, {"s", DataType::FLOAT, {}}, {"z", DataType::UINT8, {}}};
+  CHECK(type_errors(infer_one(Node("DequantizeLinear", {"x", "s", "z"}, {"y"}), dq_in, {}, 21).report) == 1);
+  CHECK(type_errors(infer_one(Node("DequantizeLinear", {"x", "s", "z"}, {"y"}), dq_in, {}, 23).report) == 0);
+  // Pad-23 and Reshape-25 are exact (probed): Pad's data and constant_value must agree; int2
+  // data is allowed from 25 on, not before.
+  const std::vector<In> pad_in{{"x", DataType::FLOAT, {"N", "4"}}, {"p", DataType::INT64, {"4"}}, {"v", DataType::DOUBLE, {}}};
+  CHECK(type_errors(infer_one(Node("Pad", {"x", "p", "v"}, {"y"}), pad_in, {}, 23).report) == 1);
+  const std::vector<In> int2_in{{"x", DataType::INT2, {"N", "4"}}, {"s", DataType::INT64, {"1"}}};
+  CHECK(type_errors(infer_one(Node("Reshape", {"x", "s"}, {"y"}), int2_in, {}, 24).report) == 1);
+  CHECK(type_errors(infer_one(Node("Reshape", {"x", "s"}, {"y"}), int2_in, {}, 25).report) == 0);
+  // Conv-22 is exact: X and W must agree.
   const std::vector<In> conv_in{{"x", DataType::FLOAT, {"N", "C", "H", "W"}}, {"w", DataType::DOUBLE, {"M", "C", "3", "3"}}};
   CHECK(type_errors(infer_one(Node("Conv", {"x", "w"}, {"y"}), conv_in, {}, 21).report) == 1);
-  CHECK(type_errors(infer_one(Node("Conv", {"x", "w"}, {"y"}), conv_in, {}, 22).report) == 0);
+  CHECK(type_errors(infer_one(Node("Conv", {"x", "w"}, {"y"}), conv_in, {}, 22).report) == 1);
+  CHECK(type_errors(infer_one(Node("Conv", {"x", "w"}, {"y"}), conv_in, {}, 26).report) == 1);
   // Attention-23 and -24 are newer than the table's opsets, with signatures probed from ONNX
   // Runtime, which resolves Attention-24 up to opset 26: checked exactly there, so Q and K must
   // agree (T1) at 23 and at 25.
@@ -166,8 +190,7 @@ TEST_CASE("type constraints: past the table, unchanged operators are checked exa
   auto agreeing = att_in;
   agreeing[1].elem = DataType::FLOAT;
   CHECK(type_errors(infer_one(Node("Attention", {"q", "k", "v"}, {"y"}), agreeing, {}, 25).report) == 0);
-  // Reshape changed in 23-25 and ONNX Runtime resolves Reshape-25 at 26 too: still checked
-  // (widened) there; its shape input is int64 only.
+  // ONNX Runtime resolves Reshape-25 at 26 too: still checked there; its shape input is int64 only.
   const std::vector<In> reshape_in{{"x", DataType::FLOAT, {"N", "4"}}, {"s", DataType::INT32, {"2"}}};
   CHECK(type_errors(infer_one(Node("Reshape", {"x", "s"}, {"y"}), reshape_in, {}, 26).report) == 1);
   // Past what ONNX Runtime knows, nothing is checked.
