@@ -48,8 +48,9 @@ struct TypeSignature {
   std::int64_t since = 0;
   bool deprecated = false;
   bool attributes_known = false;                 ///< `attributes` lists the version's attributes
-  /// For the newest version of an operator: the opsets after kTypeTableNewest up to this one still
-  /// have this version (kUnchangedThrough); 0 when not known.
+  /// For an operator's newest version up to kTypeTableNewest, or a version newer than it: the
+  /// opsets after kTypeTableNewest (or after its own) up to this one still have this version
+  /// (kUnchangedThrough); 0 when not known.
   std::int64_t unchanged_through = 0;
   std::vector<std::string_view> attributes;      ///< attribute names the version defines
   std::vector<FormalParam> inputs, outputs;
