@@ -80,7 +80,7 @@ def candidate(row, version):
 
 
 def one_node_model(op, cache, opset):
-    """A loadable one-node model of `op`: (ModelProto, node) or None."""
+    """A one-node model of `op` at `opset`: (ModelProto, node) or None."""
     import onnx
     paths = sorted(glob.glob(os.path.join(cache, "newops-models", op + "[0-9]*.onnx")))
     paths += sorted(glob.glob(os.path.join(NODE_TESTS, "test_" + op.lower() + "*", "model.onnx")))
@@ -106,7 +106,7 @@ def one_node_model(op, cache, opset):
                 o.version = opset
         if m.ir_version < 10:
             m.ir_version = 10
-        return m, nodes[0], p
+        return m, nodes[0]
     return None
 
 
@@ -145,7 +145,7 @@ def main():
             if not found:
                 left_out.append((key, "no one-node model"))
                 continue
-            m, node, src = found
+            m, node = found
             inputs = {i.name: i for i in m.graph.input}
             groups = {}
             for k, nm in enumerate(node.input):
@@ -164,7 +164,7 @@ def main():
                 if any(not set(cand["constraints"][p]) <= index for p in outputs_only | (used - set(groups))):
                     left_out.append((key, "a type parameter the one-node model cannot probe"))
                     continue
-            plans[key] = (cand, groups, src)
+            plans[key] = (cand, groups)
             add(key, m, ("base",))
             for p, names in groups.items():
                 for t in NAMES:
@@ -194,7 +194,7 @@ def main():
         refused = "Type Error" in err and f"({key[0]})" in err
         other = bool(err) and not refused and not any(a in err for a in after_check)
         results.setdefault(key, []).append((what, refused, other, err))
-    for key, (cand, groups, src) in plans.items():
+    for key, (cand, groups) in plans.items():
         op, version = key
         rs = results[key]
         problems = []
