@@ -521,3 +521,18 @@ TEST_CASE("contrib: other com.microsoft operators stay unknown, with a diagnosti
   CHECK(r.out() == "?");
   CHECK(r.report.nodes_unsupported == 1);
 }
+
+TEST_CASE("contrib: GatedRMSNorm keeps X's shape; the gate has it too, the scale divides its last dim") {
+  auto r = infer_one(ms("GatedRMSNorm", {"x", "s", "g"}, {"y"}),
+                     {{"x", DataType::FLOAT16, {"B", "S", "H"}}, {"s", DataType::FLOAT16, {"128"}},
+                      {"g", DataType::FLOAT16, {"B", "T", "4096"}}});
+  CHECK(r.out() == "FLOAT16[B,S,4096]");  // the gate's sizes are X's
+  CHECK_FALSE(failed(r));
+  CHECK(failed(infer_one(ms("GatedRMSNorm", {"x", "s", "g"}, {"y"}),
+                         {{"x", DataType::FLOAT, {"2", "3", "8"}}, {"s", DataType::FLOAT, {"3"}},
+                          {"g", DataType::FLOAT, {"2", "3", "8"}}})));
+  CHECK(failed(infer_one(ms("GatedRMSNorm", {"x", "s", "g"}, {"y"}),
+                         {{"x", DataType::FLOAT, {"2", "3", "8"}}, {"s", DataType::FLOAT, {"8"}},
+                          {"g", DataType::FLOAT, {"6", "8"}}})));
+  CHECK(failed(infer_one(ms("GatedRMSNorm", {"x", "s"}, {"y"}), {{"x", DataType::FLOAT, {"2", "8"}}})));
+}

@@ -12,6 +12,16 @@
 
 namespace oxir::infer::ops {
 
+/// A size divided by k where the division is provably exact (exact_div); a failure for a number
+/// k does not divide; otherwise a fresh symbol.
+inline DimExpr div_exact_or_fresh(InferContext& c, const DimExpr& d, std::int64_t k, std::string_view what) {
+  const DimExpr r = c.resolve(d);
+  if (auto q = exact_div(r, DimExpr(k))) return *q;
+  if (const auto v = r.const_value())
+    c.fail(std::string(what) + " " + std::to_string(*v) + " is not divisible by " + std::to_string(k));
+  return c.fresh();
+}
+
 /// Fails unless the node has between `min` and `max` inputs with inputs 0..min-1 given.
 inline void require_inputs(const InferContext& c, std::size_t min, std::size_t max) {
   if (c.input_count() < min || c.input_count() > max)

@@ -97,6 +97,28 @@ inline void rule_simplified_layer_norm(InferContext& c) {
   c.set_output(0, linalg_detail::like_input(c, 0, c.input_elem(1)));
 }
 
+/// GatedRMSNorm (X, scale, gate), of Gated DeltaNet layers: RMS normalization in groups of the
+/// scale's length (X's last dim must be a multiple of it), gated by `gate`, which has X's shape;
+/// Y has X's type and shape.
+inline void rule_gated_rms_norm(InferContext& c) {
+  require_inputs(c, 3, 3);
+  const Dims* x = c.input_shape(0);
+  const Dims* scale = c.input_shape(1);
+  const Dims* gate = c.input_shape(2);
+  if (x && x->empty()) c.fail("X must have rank 1 or more");
+  if (scale && scale->size() != 1) c.fail("scale must be 1-D, got rank " + std::to_string(scale->size()));
+  if (x && gate) {
+    if (gate->size() != x->size())
+      c.fail("gate must have X's shape: rank " + std::to_string(gate->size()) + " vs " + std::to_string(x->size()));
+    for (std::size_t i = 0; i < x->size(); ++i) c.unify((*gate)[i], (*x)[i], "gate vs X");
+  }
+  if (x && scale && !x->empty())
+    if (const auto n = c.resolve(x->back()).const_value(), g = c.resolve((*scale)[0]).const_value(); n && g)
+      if (*g <= 0 || *n % *g != 0)
+        c.fail("X's last dim " + std::to_string(*n) + " is not a multiple of the scale's length " + std::to_string(*g));
+  like_x(c);
+}
+
 /// FusedMatMul: MatMul of A and B, each transposed in its last two dims when transA/transB.
 /// transBatchA/transBatchB move the batch dims too: only the element type is claimed then.
 inline void rule_fused_matmul(InferContext& c) {
@@ -204,16 +226,6 @@ inline void rule_ms_dequantize_linear(InferContext& c) {
 inline void rule_ms_rotary_embedding(InferContext& c) {
   require_inputs(c, 4, 4);
   like_x(c);
-}
-
-/// A size divided by k where the division is provably exact (exact_div); a failure for a number
-/// k does not divide; otherwise a fresh symbol.
-inline DimExpr div_exact_or_fresh(InferContext& c, const DimExpr& d, std::int64_t k, std::string_view what) {
-  const DimExpr r = c.resolve(d);
-  if (auto q = exact_div(r, DimExpr(k))) return *q;
-  if (const auto v = r.const_value())
-    c.fail(std::string(what) + " " + std::to_string(*v) + " is not divisible by " + std::to_string(k));
-  return c.fresh();
 }
 
 /// The attention operators' required, positive num_heads.
@@ -944,6 +956,7 @@ inline void register_contrib_ops(OpRegistry& r) {
   r.add(kMs, "SkipLayerNormalization", &rule_skip_layer_norm<false>);
   r.add(kMs, "SkipSimplifiedLayerNormalization", &rule_skip_layer_norm<true>);
   r.add("", "SimplifiedLayerNormalization", &rule_simplified_layer_norm);
+  r.add(kMs, "GatedRMSNorm", &rule_gated_rms_norm);
   r.add(kMs, "FusedMatMul", &rule_fused_matmul);
   r.add(kMs, "FusedConv", &rule_fused_conv);
   r.add(kMs, "MatMulNBits", &rule_matmul_nbits);
