@@ -15,10 +15,11 @@ Sources (facts, not code):
     (scripts/probe_ort_types.py). These rows do not move kTypeTableNewest: other operators may
     have changed in those opsets, so models of opsets 22+ are still checked in widened mode,
     except for the versions kUnchangedThrough names;
-  - scripts/data/onnx_schemas_22_25.json: versions of opsets 22-25 derived from the previous
+  - scripts/data/onnx_schemas_22_27.json: versions of opsets 22-27 derived from the previous
     version and confirmed by ONNX Runtime 1.30's loader (scripts/probe_ort_new_versions.py): 41
     of the 44 versions of opset 22 (bfloat16 added to the float type sets), and Flatten, Pad,
-    Reshape, Shape, Size, Squeeze, Transpose, Unsqueeze at 23-25 and TopK-24 (new element types);
+    Reshape, Shape, Size, Squeeze, Transpose, Unsqueeze at 23-25, TopK-24 and Range-27 (new
+    element types);
   - scripts/data/onnx_attributes_probed.json: the attribute names of the versions after opset 17
     (and ai.onnx.ml 3), as ONNX Runtime 1.30's loader answers them (scripts/probe_ort_attributes.py);
   - scripts/data/onnx_attributes_beyond.json: every operator's attribute names at each opset after
@@ -57,7 +58,7 @@ ROOT = os.path.dirname(HERE)
 OUT = os.path.join(ROOT, "include", "oxir", "infer", "type_constraints_data.hpp")
 NEWER = os.path.join(HERE, "data", "onnx_schemas_newer.json")
 PROBED = os.path.join(HERE, "data", "onnx_schemas_probed.json")
-NEWER_PROBED = os.path.join(HERE, "data", "onnx_schemas_22_25.json")
+NEWER_PROBED = os.path.join(HERE, "data", "onnx_schemas_22_27.json")
 EXPERIMENTAL = os.path.join(HERE, "data", "onnx_schemas_experimental.json")
 ATTRS_PROBED = os.path.join(HERE, "data", "onnx_attributes_probed.json")
 ATTRS_BEYOND = os.path.join(HERE, "data", "onnx_attributes_beyond.json")
@@ -244,6 +245,11 @@ def main():
         at = resolved.get(name + domain_names[d], {})
         first = max(since, newest[d] + 1)
         o = first
+        # An operator's first version is the one in effect at the opset that introduced it,
+        # whether ONNX Runtime answered there or not (it inlines function-defined operators such
+        # as LinearAttention-27 before its schema check leaves a trace).
+        if since >= first and not any(r[1] == name and r[0] == d and r[2] < since for r in rows):
+            o = first + 1
         while at.get(str(o)) == since:
             o += 1
         if o > first:

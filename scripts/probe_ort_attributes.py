@@ -87,7 +87,10 @@ def run_split(script, items, parts, tmp, ort_dir):
         with open(jp, "w") as f:
             json.dump(items[k::parts], f)
         procs.append(subprocess.Popen(["node", script, jp], stdout=subprocess.PIPE, text=True,
-                                      env=dict(os.environ, OXIR_ORT_DIR=ort_dir)))
+                                      # ONNX Runtime 1.30 loads opset 27 (ONNX 1.22, "under
+                                      # development" to it) only with this set.
+                                      env=dict(os.environ, OXIR_ORT_DIR=ort_dir,
+                                               ALLOW_RELEASED_ONNX_OPSET_ONLY="0")))
     res = {}
     for p in procs:
         out, _ = p.communicate()

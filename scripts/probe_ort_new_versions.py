@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes scripts/data/onnx_schemas_22_25.json: operator versions of opsets 22-25 as signatures
+"""Writes scripts/data/onnx_schemas_22_27.json: operator versions of opsets 22-27 as signatures
 the type table can check exactly, each confirmed by ONNX Runtime 1.30's loader.
 
     /usr/bin/python3 scripts/probe_ort_new_versions.py [--cache ~/.cache/oxir] [--write]
@@ -11,10 +11,11 @@ scripts/data/onnx_schemas_newer.json), keeping its formal parameters:
   - the versions of opset 22, which added bfloat16 to the float type sets (44 operators): the
     candidate adds bfloat16 to every type set that has float16, and is kept only when the loader
     accepts exactly that set for every type parameter that inputs use;
-  - the versions of opsets 23-25 of operators whose parameters are all input types or fixed
-    types (Flatten, Pad, Reshape, Shape, Size, Squeeze, Transpose, Unsqueeze, TopK), which took
-    the element types added in those opsets: each input parameter's set is what the loader
+  - the versions of opsets 23-27 of operators whose parameters are all input types or fixed
+    types (Flatten, Pad, Reshape, Shape, Size, Squeeze, Transpose, Unsqueeze, TopK, Range), which
+    took the element types added in those opsets: each input parameter's set is what the loader
     accepts (complex types, which ONNX Runtime cannot load at all, kept from the previous version).
+    Opset 27 loads only with ALLOW_RELEASED_ONNX_OPSET_ONLY=0 (probe_ort_types sets it).
 Each candidate is tried on a one-node model of the operator at the version's opset:
   - every element type given to all inputs of a type parameter together;
   - where two or more inputs share a parameter, another allowed type given to the first of
@@ -45,10 +46,10 @@ import gen_type_constraints as gtc  # noqa: E402  (from_onnx, from_newer, ELEM)
 import probe_ort_types as pot  # noqa: E402  (create_sessions)
 import verify_real as vr  # noqa: E402  (ensure_ort)
 
-OUT = os.path.join(HERE, "data", "onnx_schemas_22_25.json")
-# Operators whose versions of opsets 23-25 only took new element types, all in parameters that
+OUT = os.path.join(HERE, "data", "onnx_schemas_22_27.json")
+# Operators whose versions of opsets 23-27 only took new element types, all in parameters that
 # inputs use or in fixed types.
-NEWER_TYPES = ["Flatten", "Pad", "Reshape", "Shape", "Size", "Squeeze", "Transpose", "Unsqueeze", "TopK"]
+NEWER_TYPES = ["Flatten", "Pad", "Reshape", "Shape", "Size", "Squeeze", "Transpose", "Unsqueeze", "TopK", "Range"]
 NODE_TESTS = "/usr/share/libonnx-testdata/data/node"
 NAMES = {v: k for k, v in gtc.ELEM.items()}
 COMPLEX = {14, 15}
@@ -118,9 +119,9 @@ def main():
     args = ap.parse_args()
     with open(gtc.VERSIONS_PROBED) as f:
         resolved = json.load(f)
-    # (operator, version): the versions of opset 22, and those of 23-25 of NEWER_TYPES.
+    # (operator, version): the versions of opset 22, and those of 23-27 of NEWER_TYPES.
     versions = sorted((op, 22) for op, at in resolved.items() if at.get("22") == 22)
-    versions += sorted({(op, resolved[op][str(o)]) for op in NEWER_TYPES for o in range(23, 26)
+    versions += sorted({(op, resolved[op][str(o)]) for op in NEWER_TYPES for o in range(23, 28)
                         if resolved.get(op, {}).get(str(o), 0) > 22})
     prev = previous_versions()
     with open(gtc.ATTRS_BEYOND) as f:

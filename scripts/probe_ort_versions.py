@@ -5,7 +5,7 @@ scripts/data/onnx_versions_probed.json.
     /usr/bin/python3 scripts/probe_ort_versions.py [--cache ~/.cache/oxir] [--out FILE]
 
 For every operator of the type table (include/oxir/infer/type_constraints_data.hpp) and every
-opset of its domain up to PROBED (ai.onnx 1-26, ai.onnx.ml 1-5, training 1), builds a one-node
+opset of its domain up to PROBED (ai.onnx 1-27, ai.onnx.ml 1-5, training 1), builds a one-node
 model whose inputs have types the table's newest version at that opset allows (plus the required
 attributes and subgraphs a loader insists on), has ONNX Runtime (npm onnxruntime-node) load it
 and save it in its own ORT format, and reads the node's since_version from that file: the
@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "infer", "real"))
 import probe_ort_attributes as pa  # noqa: E402  (parse_table, DOMAIN_NAMES)
 import verify_real as vr  # noqa: E402  (ensure_ort)
 
-PROBED = {0: 26, 1: 5, 2: 1}
+PROBED = {0: 27, 1: 5, 2: 1}
 SAVE_JS = r"""
 const fs = require('fs'), path = require('path');
 const ort = require(path.join(process.env.OXIR_ORT_DIR, 'node_modules', 'onnxruntime-node'));
@@ -195,6 +195,9 @@ def build(op, domain, opset, sig, attrs):
         node.attribute.append(helper.make_attribute("shape", [1]))
     if op in ("Concat", "ConcatFromSequence"):
         node.attribute.append(helper.make_attribute("axis", 0))
+    if op == "LinearAttention":  # required head counts; the linear rule needs no decay or beta
+        node.attribute.extend([helper.make_attribute("q_num_heads", 1), helper.make_attribute("kv_num_heads", 1),
+                               helper.make_attribute("update_rule", "linear")])
     if op == "If":
         x = helper.make_tensor_value_info("outer", TensorProto.FLOAT, None)
         inputs.append(x)

@@ -7777,6 +7777,16 @@ class InferContext {
 
 namespace oxir::infer::ops {
 
+/// A size divided by k where the division is provably exact (exact_div); a failure for a number
+/// k does not divide; otherwise a fresh symbol.
+inline DimExpr div_exact_or_fresh(InferContext& c, const DimExpr& d, std::int64_t k, std::string_view what) {
+  const DimExpr r = c.resolve(d);
+  if (auto q = exact_div(r, DimExpr(k))) return *q;
+  if (const auto v = r.const_value())
+    c.fail(std::string(what) + " " + std::to_string(*v) + " is not divisible by " + std::to_string(k));
+  return c.fresh();
+}
+
 /// Fails unless the node has between `min` and `max` inputs with inputs 0..min-1 given.
 inline void require_inputs(const InferContext& c, std::size_t min, std::size_t max) {
   if (c.input_count() < min || c.input_count() > max)
@@ -8296,6 +8306,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"CastLike", 21, 0, "T1 T2>T2|T1=t7f3ffe,T2=t7f3ffe", "saturate"},
     {"CastMap", 1, 1, "T1>T2|T1=x,T2=t182", "cast_to map_form max_map"},
     {"CategoryMapper", 1, 1, "T1>T2|T1=t180,T2=t180", "cats_int64s cats_strings default_int64 default_string"},
+    {"CausalConvWithState", 27, 0, "T T T? T?>T T|T=t10402", nullptr},
     {"Ceil", 1, 0, "T>T|T=tc02", "consumed_inputs"},
     {"Ceil", 6, 0, "T>T|T=tc02", ""},
     {"Ceil", 13, 0, "T>T|T=t10c02", ""},
@@ -8493,6 +8504,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"Less", 13, 0, "T T>T1|T=t13cfe,T1=t200", ""},
     {"LessOrEqual", 12, 0, "T T>T1|T=t3cfe,T1=t200", ""},
     {"LessOrEqual", 16, 0, "T T>T1|T=t13cfe,T1=t200", ""},
+    {"LinearAttention", 27, 0, "T T T S? T? T?>T S|T=t10402,S=t10402", nullptr},
     {"LinearClassifier", 1, 1, "T1>T2 =t2|T1=t8c2,T2=t180", "classlabels_ints classlabels_strings coefficients intercepts multi_class post_transform"},
     {"LinearRegressor", 1, 1, "T>=t2|T=t8c2", "coefficients intercepts post_transform targets"},
     {"Log", 1, 0, "T>T|T=tc02", "consumed_inputs"},
@@ -8620,6 +8632,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"RandomUniform", 22, 0, ">T|T=t10c02", "dtype high low seed shape"},
     {"RandomUniformLike", 1, 0, "T1>T2|T1=tfffe,T2=tc02", "dtype high low seed"},
     {"Range", 11, 0, "T T T>T|T=t8e2", ""},
+    {"Range", 27, 0, "T T T>T|T=t10ce2", nullptr},
     {"Reciprocal", 1, 0, "T>T|T=tc02", "consumed_inputs"},
     {"Reciprocal", 6, 0, "T>T|T=tc02", ""},
     {"Reciprocal", 13, 0, "T>T|T=t10c02", ""},
@@ -9098,214 +9111,218 @@ struct UnchangedRow {
 };
 
 inline constexpr UnchangedRow kUnchangedThrough[] = {
-    {"Abs", 0, 13, 26},
-    {"Acos", 0, 22, 26},
-    {"Acosh", 0, 22, 26},
-    {"Add", 0, 14, 26},
-    {"AffineGrid", 0, 20, 26},
-    {"And", 0, 7, 26},
-    {"ArgMax", 0, 13, 26},
-    {"ArgMin", 0, 13, 26},
+    {"Abs", 0, 13, 27},
+    {"Acos", 0, 22, 27},
+    {"Acosh", 0, 22, 27},
+    {"Add", 0, 14, 27},
+    {"AffineGrid", 0, 20, 27},
+    {"And", 0, 7, 27},
+    {"ArgMax", 0, 13, 27},
+    {"ArgMin", 0, 13, 27},
     {"ArrayFeatureExtractor", 1, 1, 5},
-    {"Asin", 0, 22, 26},
-    {"Asinh", 0, 22, 26},
-    {"Atan", 0, 22, 26},
-    {"Atanh", 0, 22, 26},
+    {"Asin", 0, 22, 27},
+    {"Asinh", 0, 22, 27},
+    {"Atan", 0, 22, 27},
+    {"Atanh", 0, 22, 27},
     {"Attention", 0, 23, 23},
-    {"Attention", 0, 24, 26},
-    {"AveragePool", 0, 22, 26},
-    {"BatchNormalization", 0, 15, 26},
+    {"Attention", 0, 24, 27},
+    {"AveragePool", 0, 22, 27},
+    {"BatchNormalization", 0, 15, 27},
     {"Binarizer", 1, 1, 5},
-    {"BitShift", 0, 11, 26},
-    {"BitwiseAnd", 0, 18, 26},
-    {"BitwiseNot", 0, 18, 26},
-    {"BitwiseOr", 0, 18, 26},
-    {"BitwiseXor", 0, 18, 26},
-    {"BlackmanWindow", 0, 17, 26},
+    {"BitShift", 0, 11, 27},
+    {"BitwiseAnd", 0, 18, 27},
+    {"BitwiseNot", 0, 18, 27},
+    {"BitwiseOr", 0, 18, 27},
+    {"BitwiseXor", 0, 18, 27},
+    {"BlackmanWindow", 0, 17, 27},
     {"Cast", 0, 21, 22},
-    {"Ceil", 0, 13, 26},
-    {"Celu", 0, 12, 26},
-    {"Clip", 0, 13, 26},
-    {"Col2Im", 0, 18, 26},
-    {"Compress", 0, 11, 26},
-    {"Concat", 0, 13, 26},
-    {"ConcatFromSequence", 0, 11, 26},
+    {"CausalConvWithState", 0, 27, 27},
+    {"Ceil", 0, 13, 27},
+    {"Celu", 0, 12, 27},
+    {"Clip", 0, 13, 27},
+    {"Col2Im", 0, 18, 27},
+    {"Compress", 0, 11, 27},
+    {"Concat", 0, 13, 27},
+    {"ConcatFromSequence", 0, 11, 27},
     {"ConstantOfShape", 0, 21, 22},
-    {"Conv", 0, 22, 26},
-    {"ConvInteger", 0, 10, 26},
-    {"ConvTranspose", 0, 22, 26},
-    {"Cos", 0, 22, 26},
-    {"Cosh", 0, 22, 26},
-    {"CumSum", 0, 14, 26},
-    {"DFT", 0, 20, 26},
-    {"DeformConv", 0, 22, 26},
-    {"DepthToSpace", 0, 13, 26},
+    {"Conv", 0, 22, 27},
+    {"ConvInteger", 0, 10, 27},
+    {"ConvTranspose", 0, 22, 27},
+    {"Cos", 0, 22, 27},
+    {"Cosh", 0, 22, 27},
+    {"CumSum", 0, 14, 27},
+    {"DFT", 0, 20, 27},
+    {"DeformConv", 0, 22, 27},
+    {"DepthToSpace", 0, 13, 27},
     {"DequantizeLinear", 0, 21, 22},
-    {"Det", 0, 22, 26},
-    {"Div", 0, 14, 26},
-    {"DynamicQuantizeLinear", 0, 11, 26},
-    {"Einsum", 0, 12, 26},
-    {"Elu", 0, 22, 26},
-    {"Equal", 0, 19, 26},
-    {"Erf", 0, 13, 26},
-    {"Exp", 0, 13, 26},
-    {"Expand", 0, 13, 26},
-    {"EyeLike", 0, 22, 26},
+    {"Det", 0, 22, 27},
+    {"Div", 0, 14, 27},
+    {"DynamicQuantizeLinear", 0, 11, 27},
+    {"Einsum", 0, 12, 27},
+    {"Elu", 0, 22, 27},
+    {"Equal", 0, 19, 27},
+    {"Erf", 0, 13, 27},
+    {"Exp", 0, 13, 27},
+    {"Expand", 0, 13, 27},
+    {"EyeLike", 0, 22, 27},
     {"Flatten", 0, 21, 22},
     {"Flatten", 0, 23, 23},
     {"Flatten", 0, 24, 24},
-    {"Flatten", 0, 25, 26},
-    {"Floor", 0, 13, 26},
-    {"GRU", 0, 22, 26},
-    {"Gather", 0, 13, 26},
-    {"GatherElements", 0, 13, 26},
-    {"GatherND", 0, 13, 26},
-    {"Gelu", 0, 20, 26},
-    {"Gemm", 0, 13, 26},
-    {"GlobalAveragePool", 0, 22, 26},
-    {"GlobalLpPool", 0, 22, 26},
-    {"GlobalMaxPool", 0, 22, 26},
-    {"Greater", 0, 13, 26},
-    {"GreaterOrEqual", 0, 16, 26},
-    {"GridSample", 0, 22, 26},
-    {"HammingWindow", 0, 17, 26},
-    {"HannWindow", 0, 17, 26},
-    {"HardSigmoid", 0, 22, 26},
-    {"Hardmax", 0, 13, 26},
+    {"Flatten", 0, 25, 27},
+    {"Floor", 0, 13, 27},
+    {"GRU", 0, 22, 27},
+    {"Gather", 0, 13, 27},
+    {"GatherElements", 0, 13, 27},
+    {"GatherND", 0, 13, 27},
+    {"Gelu", 0, 20, 27},
+    {"Gemm", 0, 13, 27},
+    {"GlobalAveragePool", 0, 22, 27},
+    {"GlobalLpPool", 0, 22, 27},
+    {"GlobalMaxPool", 0, 22, 27},
+    {"Greater", 0, 13, 27},
+    {"GreaterOrEqual", 0, 16, 27},
+    {"GridSample", 0, 22, 27},
+    {"HammingWindow", 0, 17, 27},
+    {"HannWindow", 0, 17, 27},
+    {"HardSigmoid", 0, 22, 27},
+    {"Hardmax", 0, 13, 27},
     {"Identity", 0, 21, 22},
     {"If", 0, 21, 22},
-    {"ImageDecoder", 0, 20, 26},
-    {"InstanceNormalization", 0, 22, 26},
-    {"IsInf", 0, 20, 26},
-    {"IsNaN", 0, 20, 26},
-    {"LRN", 0, 13, 26},
-    {"LSTM", 0, 22, 26},
-    {"LayerNormalization", 0, 17, 26},
-    {"LeakyRelu", 0, 16, 26},
-    {"Less", 0, 13, 26},
-    {"LessOrEqual", 0, 16, 26},
-    {"Log", 0, 13, 26},
-    {"LogSoftmax", 0, 13, 26},
+    {"ImageDecoder", 0, 20, 27},
+    {"InstanceNormalization", 0, 22, 27},
+    {"IsInf", 0, 20, 27},
+    {"IsNaN", 0, 20, 27},
+    {"LRN", 0, 13, 27},
+    {"LSTM", 0, 22, 27},
+    {"LayerNormalization", 0, 17, 27},
+    {"LeakyRelu", 0, 16, 27},
+    {"Less", 0, 13, 27},
+    {"LessOrEqual", 0, 16, 27},
+    {"LinearAttention", 0, 27, 27},
+    {"Log", 0, 13, 27},
+    {"LogSoftmax", 0, 13, 27},
     {"Loop", 0, 21, 22},
-    {"LpNormalization", 0, 22, 26},
-    {"LpPool", 0, 22, 26},
-    {"MatMul", 0, 13, 26},
-    {"MatMulInteger", 0, 10, 26},
-    {"Max", 0, 13, 26},
-    {"MaxPool", 0, 22, 26},
-    {"MaxRoiPool", 0, 22, 26},
-    {"MaxUnpool", 0, 22, 26},
-    {"Mean", 0, 13, 26},
-    {"MeanVarianceNormalization", 0, 13, 26},
-    {"MelWeightMatrix", 0, 17, 26},
-    {"Min", 0, 13, 26},
-    {"Mod", 0, 13, 26},
-    {"Mul", 0, 14, 26},
-    {"Multinomial", 0, 22, 26},
-    {"Neg", 0, 13, 26},
-    {"NonMaxSuppression", 0, 11, 26},
-    {"NonZero", 0, 13, 26},
+    {"LpNormalization", 0, 22, 27},
+    {"LpPool", 0, 22, 27},
+    {"MatMul", 0, 13, 27},
+    {"MatMulInteger", 0, 10, 27},
+    {"Max", 0, 13, 27},
+    {"MaxPool", 0, 22, 27},
+    {"MaxRoiPool", 0, 22, 27},
+    {"MaxUnpool", 0, 22, 27},
+    {"Mean", 0, 13, 27},
+    {"MeanVarianceNormalization", 0, 13, 27},
+    {"MelWeightMatrix", 0, 17, 27},
+    {"Min", 0, 13, 27},
+    {"Mod", 0, 13, 27},
+    {"Mul", 0, 14, 27},
+    {"Multinomial", 0, 22, 27},
+    {"Neg", 0, 13, 27},
+    {"NonMaxSuppression", 0, 11, 27},
+    {"NonZero", 0, 13, 27},
     {"Normalizer", 1, 1, 5},
-    {"Not", 0, 1, 26},
-    {"OneHot", 0, 11, 26},
-    {"OptionalGetElement", 0, 18, 26},
-    {"OptionalHasElement", 0, 18, 26},
-    {"Or", 0, 7, 26},
-    {"PRelu", 0, 16, 26},
+    {"Not", 0, 1, 27},
+    {"OneHot", 0, 11, 27},
+    {"OptionalGetElement", 0, 18, 27},
+    {"OptionalHasElement", 0, 18, 27},
+    {"Or", 0, 7, 27},
+    {"PRelu", 0, 16, 27},
     {"Pad", 0, 21, 22},
     {"Pad", 0, 23, 23},
     {"Pad", 0, 24, 24},
-    {"Pad", 0, 25, 26},
-    {"Pow", 0, 15, 26},
-    {"QLinearConv", 0, 10, 26},
-    {"QLinearMatMul", 0, 21, 26},
+    {"Pad", 0, 25, 27},
+    {"Pow", 0, 15, 27},
+    {"QLinearConv", 0, 10, 27},
+    {"QLinearMatMul", 0, 21, 27},
     {"QuantizeLinear", 0, 21, 22},
-    {"RMSNormalization", 0, 23, 26},
-    {"RNN", 0, 22, 26},
-    {"RandomNormalLike", 0, 22, 26},
-    {"RandomUniform", 0, 22, 26},
+    {"RMSNormalization", 0, 23, 27},
+    {"RNN", 0, 22, 27},
+    {"RandomNormalLike", 0, 22, 27},
+    {"RandomUniform", 0, 22, 27},
     {"Range", 0, 11, 26},
-    {"Reciprocal", 0, 13, 26},
-    {"ReduceL1", 0, 18, 26},
-    {"ReduceL2", 0, 18, 26},
-    {"ReduceLogSum", 0, 18, 26},
-    {"ReduceLogSumExp", 0, 18, 26},
-    {"ReduceMax", 0, 20, 26},
-    {"ReduceMean", 0, 18, 26},
-    {"ReduceMin", 0, 20, 26},
-    {"ReduceProd", 0, 18, 26},
-    {"ReduceSum", 0, 13, 26},
-    {"ReduceSumSquare", 0, 18, 26},
-    {"Relu", 0, 14, 26},
+    {"Range", 0, 27, 27},
+    {"Reciprocal", 0, 13, 27},
+    {"ReduceL1", 0, 18, 27},
+    {"ReduceL2", 0, 18, 27},
+    {"ReduceLogSum", 0, 18, 27},
+    {"ReduceLogSumExp", 0, 18, 27},
+    {"ReduceMax", 0, 20, 27},
+    {"ReduceMean", 0, 18, 27},
+    {"ReduceMin", 0, 20, 27},
+    {"ReduceProd", 0, 18, 27},
+    {"ReduceSum", 0, 13, 27},
+    {"ReduceSumSquare", 0, 18, 27},
+    {"Relu", 0, 14, 27},
     {"Reshape", 0, 21, 22},
     {"Reshape", 0, 23, 23},
     {"Reshape", 0, 24, 24},
-    {"Reshape", 0, 25, 26},
-    {"Resize", 0, 19, 26},
-    {"ReverseSequence", 0, 10, 26},
-    {"RoiAlign", 0, 22, 26},
-    {"RotaryEmbedding", 0, 23, 26},
-    {"Round", 0, 22, 26},
-    {"STFT", 0, 17, 26},
+    {"Reshape", 0, 25, 27},
+    {"Resize", 0, 19, 27},
+    {"ReverseSequence", 0, 10, 27},
+    {"RoiAlign", 0, 22, 27},
+    {"RotaryEmbedding", 0, 23, 27},
+    {"Round", 0, 22, 27},
+    {"STFT", 0, 17, 27},
     {"Scan", 0, 21, 22},
-    {"ScatterElements", 0, 18, 26},
-    {"ScatterND", 0, 18, 26},
-    {"Selu", 0, 22, 26},
-    {"SequenceAt", 0, 11, 26},
-    {"SequenceConstruct", 0, 11, 26},
-    {"SequenceEmpty", 0, 11, 26},
-    {"SequenceErase", 0, 11, 26},
-    {"SequenceInsert", 0, 11, 26},
-    {"SequenceLength", 0, 11, 26},
+    {"ScatterElements", 0, 18, 27},
+    {"ScatterND", 0, 18, 27},
+    {"Selu", 0, 22, 27},
+    {"SequenceAt", 0, 11, 27},
+    {"SequenceConstruct", 0, 11, 27},
+    {"SequenceEmpty", 0, 11, 27},
+    {"SequenceErase", 0, 11, 27},
+    {"SequenceInsert", 0, 11, 27},
+    {"SequenceLength", 0, 11, 27},
     {"Shape", 0, 21, 22},
     {"Shape", 0, 23, 23},
     {"Shape", 0, 24, 24},
-    {"Shape", 0, 25, 26},
-    {"Shrink", 0, 9, 26},
-    {"Sigmoid", 0, 13, 26},
-    {"Sign", 0, 13, 26},
-    {"Sin", 0, 22, 26},
-    {"Sinh", 0, 22, 26},
+    {"Shape", 0, 25, 27},
+    {"Shrink", 0, 9, 27},
+    {"Sigmoid", 0, 13, 27},
+    {"Sign", 0, 13, 27},
+    {"Sin", 0, 22, 27},
+    {"Sinh", 0, 22, 27},
     {"Size", 0, 21, 22},
     {"Size", 0, 23, 23},
     {"Size", 0, 24, 24},
-    {"Size", 0, 25, 26},
-    {"Slice", 0, 13, 26},
-    {"Softmax", 0, 13, 26},
-    {"Softplus", 0, 22, 26},
-    {"Softsign", 0, 22, 26},
-    {"SpaceToDepth", 0, 13, 26},
-    {"Split", 0, 18, 26},
+    {"Size", 0, 25, 27},
+    {"Slice", 0, 13, 27},
+    {"Softmax", 0, 13, 27},
+    {"Softplus", 0, 22, 27},
+    {"Softsign", 0, 22, 27},
+    {"SpaceToDepth", 0, 13, 27},
+    {"Split", 0, 18, 27},
     {"SplitToSequence", 0, 11, 23},
-    {"Sqrt", 0, 13, 26},
+    {"Sqrt", 0, 13, 27},
     {"Squeeze", 0, 21, 22},
     {"Squeeze", 0, 23, 23},
     {"Squeeze", 0, 24, 24},
-    {"Squeeze", 0, 25, 26},
-    {"StringConcat", 0, 20, 26},
-    {"StringNormalizer", 0, 10, 26},
-    {"StringSplit", 0, 20, 26},
-    {"Sub", 0, 14, 26},
-    {"Sum", 0, 13, 26},
-    {"Tan", 0, 22, 26},
-    {"Tanh", 0, 13, 26},
-    {"TensorScatter", 0, 24, 26},
-    {"ThresholdedRelu", 0, 22, 26},
-    {"Tile", 0, 13, 26},
+    {"Squeeze", 0, 25, 27},
+    {"StringConcat", 0, 20, 27},
+    {"StringNormalizer", 0, 10, 27},
+    {"StringSplit", 0, 20, 27},
+    {"Sub", 0, 14, 27},
+    {"Sum", 0, 13, 27},
+    {"Swish", 0, 24, 27},
+    {"Tan", 0, 22, 27},
+    {"Tanh", 0, 13, 27},
+    {"TensorScatter", 0, 24, 27},
+    {"ThresholdedRelu", 0, 22, 27},
+    {"Tile", 0, 13, 27},
     {"TopK", 0, 11, 23},
-    {"TopK", 0, 24, 26},
+    {"TopK", 0, 24, 27},
     {"Transpose", 0, 21, 22},
     {"Transpose", 0, 23, 23},
     {"Transpose", 0, 24, 24},
-    {"Transpose", 0, 25, 26},
-    {"Trilu", 0, 14, 26},
-    {"Unique", 0, 11, 26},
+    {"Transpose", 0, 25, 27},
+    {"Trilu", 0, 14, 27},
+    {"Unique", 0, 11, 27},
     {"Unsqueeze", 0, 21, 22},
     {"Unsqueeze", 0, 23, 23},
     {"Unsqueeze", 0, 24, 24},
-    {"Unsqueeze", 0, 25, 26},
-    {"Where", 0, 16, 26},
-    {"Xor", 0, 7, 26},
+    {"Unsqueeze", 0, 25, 27},
+    {"Where", 0, 16, 27},
+    {"Xor", 0, 7, 27},
 };
 
 }  // namespace oxir::infer::detail
@@ -15495,6 +15512,28 @@ inline void rule_simplified_layer_norm(InferContext& c) {
   c.set_output(0, linalg_detail::like_input(c, 0, c.input_elem(1)));
 }
 
+/// GatedRMSNorm (X, scale, gate), of Gated DeltaNet layers: RMS normalization in groups of the
+/// scale's length (X's last dim must be a multiple of it), gated by `gate`, which has X's shape;
+/// Y has X's type and shape.
+inline void rule_gated_rms_norm(InferContext& c) {
+  require_inputs(c, 3, 3);
+  const Dims* x = c.input_shape(0);
+  const Dims* scale = c.input_shape(1);
+  const Dims* gate = c.input_shape(2);
+  if (x && x->empty()) c.fail("X must have rank 1 or more");
+  if (scale && scale->size() != 1) c.fail("scale must be 1-D, got rank " + std::to_string(scale->size()));
+  if (x && gate) {
+    if (gate->size() != x->size())
+      c.fail("gate must have X's shape: rank " + std::to_string(gate->size()) + " vs " + std::to_string(x->size()));
+    for (std::size_t i = 0; i < x->size(); ++i) c.unify((*gate)[i], (*x)[i], "gate vs X");
+  }
+  if (x && scale && !x->empty())
+    if (const auto n = c.resolve(x->back()).const_value(), g = c.resolve((*scale)[0]).const_value(); n && g)
+      if (*g <= 0 || *n % *g != 0)
+        c.fail("X's last dim " + std::to_string(*n) + " is not a multiple of the scale's length " + std::to_string(*g));
+  like_x(c);
+}
+
 /// FusedMatMul: MatMul of A and B, each transposed in its last two dims when transA/transB.
 /// transBatchA/transBatchB move the batch dims too: only the element type is claimed then.
 inline void rule_fused_matmul(InferContext& c) {
@@ -15602,16 +15641,6 @@ inline void rule_ms_dequantize_linear(InferContext& c) {
 inline void rule_ms_rotary_embedding(InferContext& c) {
   require_inputs(c, 4, 4);
   like_x(c);
-}
-
-/// A size divided by k where the division is provably exact (exact_div); a failure for a number
-/// k does not divide; otherwise a fresh symbol.
-inline DimExpr div_exact_or_fresh(InferContext& c, const DimExpr& d, std::int64_t k, std::string_view what) {
-  const DimExpr r = c.resolve(d);
-  if (auto q = exact_div(r, DimExpr(k))) return *q;
-  if (const auto v = r.const_value())
-    c.fail(std::string(what) + " " + std::to_string(*v) + " is not divisible by " + std::to_string(k));
-  return c.fresh();
 }
 
 /// The attention operators' required, positive num_heads.
@@ -16341,6 +16370,7 @@ inline void register_contrib_ops(OpRegistry& r) {
   r.add(kMs, "SkipLayerNormalization", &rule_skip_layer_norm<false>);
   r.add(kMs, "SkipSimplifiedLayerNormalization", &rule_skip_layer_norm<true>);
   r.add("", "SimplifiedLayerNormalization", &rule_simplified_layer_norm);
+  r.add(kMs, "GatedRMSNorm", &rule_gated_rms_norm);
   r.add(kMs, "FusedMatMul", &rule_fused_matmul);
   r.add(kMs, "FusedConv", &rule_fused_conv);
   r.add(kMs, "MatMulNBits", &rule_matmul_nbits);
@@ -18696,6 +18726,8 @@ inline void register_misc_ops(OpRegistry& r) {
 //     write_indices (optional, int64) is [batch_size].
 //   BitCast-26: reinterprets the bits as element type `to` (same bit width); same shape.
 //   CumProd-26: cumulative product along the axis given by a 0-D input; same type and shape.
+//   LinearAttention-27 and CausalConvWithState-27 (and ONNX Runtime's com.microsoft forms of
+//     both): recurrent-state operators of hybrid linear-attention models (see their rules).
 // The other operators of opsets 18–25 are handled (version by version) by their families' rules;
 // tests/unit/test_infer_newer.cpp checks them at the newer versions. This family is registered
 // last, so a rule here may replace another family's rule for newer versions by delegating older
@@ -18820,6 +18852,197 @@ inline void cumprod_rule(InferContext& c) {
     if (const auto a = c.input_ints(1); a && a->size() == 1) (void)c.normalize_axis((*a)[0], *r);
   }
   c.set_output(0, same_shape(c, 0, xe));
+}
+
+// ---- LinearAttention (27; com.microsoft) ------------------------------------------------------
+//
+// query [B, T, Hq*dk], key [B, T, Hkv*dk], value [B, T, Hkv*dv] (3-D, heads packed into the last
+// axis; Hq = q_num_heads, Hkv = kv_num_heads, both required), optional past_state
+// [B, Hkv, dk, dv], decay [B, T, Hkv] or [B, T, Hkv*dk] (update rules 'gated', 'gated_delta'),
+// beta [B, T, Hkv] or [B, T, 1] ('delta', 'gated_delta'). Outputs: output [B, T, Hq*dv] in the
+// query's type, present_state [B, Hkv, dk, dv] in past_state's type (the query's without one).
+// ONNX's version needs Hq a multiple of Hkv, and a key of Hkv heads. ONNX Runtime's contrib
+// version also takes fewer key heads (a divisor of Hkv, so the key's last axis says nothing about
+// dk) and Hq < Hkv (then the output has Hkv*dv); with state_window > 0 its states carry one
+// more leading axis, left unknown here.
+
+inline bool is_linear_attention_float(DataType t) {
+  return t == DataType::UNDEFINED || t == DataType::FLOAT || t == DataType::FLOAT16 || t == DataType::BFLOAT16;
+}
+
+/// ONNX Runtime's contrib kernels of these operators: the given inputs among `which` are float,
+/// float16 or bfloat16, all of input 0's element type.
+inline void require_float_like_input0(InferContext& c, std::initializer_list<std::size_t> which) {
+  const DataType t = c.input_elem(0);
+  if (!is_linear_attention_float(t)) c.fail("input 0 must be float, float16 or bfloat16");
+  for (std::size_t i : which) {
+    if (!c.has_input(i)) continue;
+    const DataType e = c.input_elem(i);
+    if (!is_linear_attention_float(e)) c.fail("input " + std::to_string(i) + " must be float, float16 or bfloat16");
+    if (t != DataType::UNDEFINED && e != DataType::UNDEFINED && e != t)
+      c.fail("input " + std::to_string(i) + " (" + std::string(data_type_name(e)) + ") must have input 0's type (" +
+             std::string(data_type_name(t)) + ")");
+  }
+}
+
+template <bool Contrib>
+void linear_attention_rule(InferContext& c) {
+  if constexpr (!Contrib) require_opset(c, 27, "LinearAttention");
+  require_tensor_inputs(c, 3, 6);
+  if (c.output_count() != 2) c.fail("LinearAttention has 2 outputs (output, present_state), got " + std::to_string(c.output_count()));
+  const std::int64_t hq = c.require_int("q_num_heads"), hkv = c.require_int("kv_num_heads");
+  if (hq <= 0 || hkv <= 0) c.fail("q_num_heads and kv_num_heads must be positive");
+  if (Contrib ? (hq % hkv != 0 && hkv % hq != 0) : hq % hkv != 0)
+    c.fail("q_num_heads (" + std::to_string(hq) + ") must be a multiple of kv_num_heads (" + std::to_string(hkv) + ")" +
+           (Contrib ? " or divide it" : ""));
+  const std::string rule = c.attr_string("update_rule", "gated_delta");
+  if (rule != "linear" && rule != "gated" && rule != "delta" && rule != "gated_delta")
+    c.fail("update_rule must be 'linear', 'gated', 'delta' or 'gated_delta', got '" + rule + "'");
+  const bool gated = rule == "gated" || rule == "gated_delta", delta = rule == "delta" || rule == "gated_delta";
+  const bool has_decay = c.has_input(4), has_beta = c.has_input(5);
+  if (gated && !has_decay) c.fail("update_rule '" + rule + "' needs the decay input");
+  if (delta && !has_beta) c.fail("update_rule '" + rule + "' needs the beta input");
+  if constexpr (!Contrib) {
+    if (!gated && has_decay) c.fail("update_rule '" + rule + "' takes no decay input");
+    if (!delta && has_beta) c.fail("update_rule '" + rule + "' takes no beta input");
+  }
+  const std::int64_t window = Contrib ? c.attr_int("state_window", 0) : 0;
+  if (window < 0) c.fail("state_window must be >= 0");
+
+  // Types: T for query, key, value, decay and beta; S for the states. The type table checks
+  // ONNX's version (LinearAttention-27); the contrib one is checked here, as its kernel does.
+  const DataType t = c.input_elem(0);
+  const DataType s = c.has_input(3) ? c.input_elem(3) : t;
+  if constexpr (Contrib) {
+    require_float_like_input0(c, {1, 2, 4, 5});
+    if (!is_linear_attention_float(s)) c.fail("past_state must be float, float16 or bfloat16");
+  }
+
+  const Dims* q = c.input_shape(0);
+  const Dims* k = c.input_shape(1);
+  const Dims* v = c.input_shape(2);
+  for (std::size_t i : {0u, 1u, 2u, 4u, 5u})
+    if (c.has_input(i))
+      if (const Dims* d = c.input_shape(i); d && d->size() != 3)
+        c.fail("input " + std::to_string(i) + " must be 3-D [batch, sequence, packed heads], got rank " +
+               std::to_string(d->size()));
+  DimExpr B = q ? (*q)[0] : k ? (*k)[0] : v ? (*v)[0] : c.fresh();
+  DimExpr T = q ? (*q)[1] : k ? (*k)[1] : v ? (*v)[1] : c.fresh();
+  for (const Dims* d : {q, k, v})
+    if (d) {
+      c.unify((*d)[0], B, "batch size of query, key and value");
+      c.unify((*d)[1], T, "sequence length of query, key and value");
+    }
+  B = c.resolve(B);
+  T = c.resolve(T);
+  DimExpr dk = q ? div_exact_or_fresh(c, (*q)[2], hq, "query last dim") : c.fresh();
+  if constexpr (!Contrib) {
+    if (k) {
+      const DimExpr kdk = div_exact_or_fresh(c, (*k)[2], hkv, "key last dim");
+      if (q) c.unify(kdk, dk, "key head size vs query head size");
+      else dk = kdk;
+    }
+  }
+  dk = c.resolve(dk);
+  const DimExpr dv = v ? c.resolve(div_exact_or_fresh(c, (*v)[2], hkv, "value last dim")) : c.fresh();
+  const DimExpr HKV(hkv);
+  if (gated && has_decay)
+    if (const Dims* d = c.input_shape(4)) {
+      c.unify((*d)[0], B, "decay batch size");
+      c.unify((*d)[1], T, "decay sequence length");
+      const auto last = c.resolve((*d)[2]).const_value(), dkv = dk.const_value();
+      // last == hkv * dk, tested without the product (hostile head counts would overflow it)
+      if (last && dkv && *last != hkv && !(*last % hkv == 0 && *last / hkv == *dkv))
+        c.fail("decay last dim " + std::to_string(*last) + " must be kv_num_heads (" + std::to_string(hkv) +
+               ") or kv_num_heads * d_k (d_k = " + std::to_string(*dkv) + ")");
+    }
+  if (delta && has_beta)
+    if (const Dims* d = c.input_shape(5)) {
+      c.unify((*d)[0], B, "beta batch size");
+      c.unify((*d)[1], T, "beta sequence length");
+      if (const auto last = c.resolve((*d)[2]).const_value(); last && *last != 1 && *last != hkv)
+        c.fail("beta last dim " + std::to_string(*last) + " must be 1 or kv_num_heads (" + std::to_string(hkv) + ")");
+    }
+  const bool state_known = window == 0;
+  if (state_known && c.has_input(3))
+    if (const Dims* p = c.input_shape(3)) {
+      if (p->size() != 4) c.fail("past_state must be 4-D [batch, kv_num_heads, d_k, d_v], got rank " + std::to_string(p->size()));
+      c.unify((*p)[0], B, "past_state batch size");
+      c.unify((*p)[1], HKV, "past_state heads vs kv_num_heads");
+      c.unify((*p)[2], dk, "past_state d_k");
+      c.unify((*p)[3], dv, "past_state d_v");
+    }
+  const std::int64_t out_heads = Contrib ? std::max(hq, hkv) : hq;
+  c.set_output(0, t, Dims{c.resolve(B), c.resolve(T), c.resolve(DimExpr(out_heads) * dv)});
+  if (state_known)
+    c.set_output(1, s, Dims{c.resolve(B), HKV, c.resolve(dk), c.resolve(dv)});
+  else
+    c.set_output(1, ValueType::tensor(s));
+}
+
+// ---- CausalConvWithState (27; com.microsoft) --------------------------------------------------
+//
+// input [B, C, L], weight [C, 1, K] (depthwise), optional bias [C] and past_state [B, C, K-1].
+// Outputs: output with the input's shape, present_state [B, C, K-1]; one element type T
+// throughout. ONNX Runtime's contrib version adds attributes: dilation d (the states hold
+// (K-1)*d positions), channels_last (input and output [B, L, C], states [B, (K-1)*d, C]), ndim
+// (spatial rank; only 1 is shaped here) and state_window (> 0: states with one more leading
+// axis, left unknown here).
+
+template <bool Contrib>
+void causal_conv_with_state_rule(InferContext& c) {
+  if constexpr (!Contrib) require_opset(c, 27, "CausalConvWithState");
+  require_tensor_inputs(c, 2, 4);
+  if (c.output_count() != 2)
+    c.fail("CausalConvWithState has 2 outputs (output, present_state), got " + std::to_string(c.output_count()));
+  const std::string act = c.attr_string("activation", "none");
+  if (act != "none" && act != "silu" && act != "swish")
+    c.fail("activation must be 'none', 'silu' or 'swish', got '" + act + "'");
+  const DataType t = c.input_elem(0);
+  if constexpr (Contrib) require_float_like_input0(c, {1, 2, 3});  // ONNX's version: the type table
+  const std::int64_t ndim = Contrib ? c.attr_int("ndim", 1) : 1;
+  const std::int64_t dilation = Contrib ? c.attr_int("dilation", 1) : 1;
+  const bool last = Contrib && c.attr_int("channels_last", 0) != 0;
+  const std::int64_t window = Contrib ? c.attr_int("state_window", 0) : 0;
+  if (ndim < 1 || ndim > 3) c.fail("ndim must be 1, 2 or 3");
+  if (dilation < 1) c.fail("dilation must be positive");
+  if (window < 0) c.fail("state_window must be >= 0");
+  const Dims* x = c.input_shape(0);
+  if (ndim != 1 || window != 0) {  // contrib forms not shaped here: the output keeps the input's shape
+    c.set_output(0, same_shape(c, 0, t));
+    c.set_output(1, ValueType::tensor(t));
+    return;
+  }
+  const Dims* w = c.input_shape(1);
+  if (x && x->size() != 3) c.fail("input must be 3-D, got rank " + std::to_string(x->size()));
+  if (w && w->size() != 3) c.fail("weight must be 3-D [channels, 1, kernel_size], got rank " + std::to_string(w->size()));
+  const std::size_t ca = last ? 2 : 1;  // the channel axis of input and states
+  DimExpr B = x ? (*x)[0] : c.fresh();
+  DimExpr C = x ? (*x)[ca] : w ? (*w)[0] : c.fresh();
+  if (w) {
+    c.unify((*w)[0], C, "weight channels vs input channels");
+    c.unify((*w)[1], DimExpr(1), "weight's second dim (depthwise)");
+  }
+  if (c.input_count() > 2 && c.has_input(2))
+    if (const Dims* b = c.input_shape(2)) {
+      if (b->size() != 1) c.fail("bias must be 1-D [channels], got rank " + std::to_string(b->size()));
+      c.unify((*b)[0], C, "bias size vs channels");
+    }
+  B = c.resolve(B);
+  C = c.resolve(C);
+  if (w)
+    if (const auto k = c.resolve((*w)[2]).const_value(); k && *k < 1) c.fail("kernel size must be positive");
+  const DimExpr carry = w ? c.resolve(((*w)[2] - DimExpr(1)) * DimExpr(dilation)) : c.fresh();
+  const Dims state = last ? Dims{B, carry, C} : Dims{B, C, carry};
+  if (c.input_count() > 3 && c.has_input(3))
+    if (const Dims* p = c.input_shape(3)) {
+      if (p->size() != 3) c.fail("past_state must be 3-D, got rank " + std::to_string(p->size()));
+      for (std::size_t i = 0; i < 3; ++i) c.unify((*p)[i], state[i], "past_state vs [batch, channels, carry]");
+    }
+  c.set_output(0, same_shape(c, 0, t));
+  Dims present;
+  for (const auto& d : state) present.push_back(c.resolve(d));
+  c.set_output(1, t, std::move(present));
 }
 
 // ---- RotaryEmbedding (23): refinement ----------------------------------------------------------
@@ -18980,6 +19203,10 @@ inline void register_newer_ops(OpRegistry& r) {
   r.add("", "TensorScatter", &newer_detail::tensor_scatter_rule);
   r.add("", "BitCast", &newer_detail::bitcast_rule);
   r.add("", "CumProd", &newer_detail::cumprod_rule);
+  r.add("", "LinearAttention", &newer_detail::linear_attention_rule<false>);
+  r.add("com.microsoft", "LinearAttention", &newer_detail::linear_attention_rule<true>);
+  r.add("", "CausalConvWithState", &newer_detail::causal_conv_with_state_rule<false>);
+  r.add("com.microsoft", "CausalConvWithState", &newer_detail::causal_conv_with_state_rule<true>);
   // Refinement: shape checks of RotaryEmbedding's caches and position ids, then the original rule.
   if (Rule base = r.find("", "RotaryEmbedding"); base != &newer_detail::rotary_embedding_rule) {
     newer_detail::rotary_base() = base;

@@ -36,6 +36,7 @@ const char* const kOps[] = {
     "MelWeightMatrix", "Multinomial", "RandomNormalLike", "EyeLike", "TfIdfVectorizer", "StringSplit",
     "AffineGrid", "Attention", "RotaryEmbedding", "TensorScatter", "Cumsum", "CumSum", "NegativeLogLikelihoodLoss",
     "SoftmaxCrossEntropyLoss", "Det", "BatchNormalization", "InstanceNormalization", "MaxRoiPool", "NonMaxSuppression",
+    "LinearAttention", "CausalConvWithState",
     // com.microsoft operators (their rules apply once the domain is switched, see below)
     "ExpandDims", "Inverse", "CDist", "FusedGemm", "MatMulBnb4", "QLinearWhere", "QLinearReduceMean", "MoE", "QMoE",
     "CropAndResize", "MaxpoolWithMask", "UnfoldTensor", "WordConvEmbedding", "MurmurHash3", "NGramRepeatBlock",
@@ -63,7 +64,8 @@ const char* const kAttrs[] = {"axis", "axes", "perm", "pads", "strides", "kernel
                               "border", "height_scale", "width_scale", "extra_shape", "input_as_shape",
                               "across_channels", "qkv_hidden_sizes", "bits", "K", "N", "gather_axis",
                               "quantize_axis", "channels_last", "past_present_share_buffer", "do_rotary", "step", "dim",
-                              "positive", "ngram_size", "quant_type", "groups", "activation", "output_qk", "metric"};
+                              "positive", "ngram_size", "quant_type", "groups", "activation", "output_qk", "metric",
+                              "q_num_heads", "kv_num_heads", "dilation", "channels_last", "state_window", "ndim"};
 
 // Every operator the inference engine has a rule for (domain, op_type): operator swaps reach all
 // of them, not only those listed above.

@@ -538,3 +538,182 @@ TEST_CASE("Version gates: operators and attribute values used before their opset
   CHECK(failed(infer_one(node("ScatterND", {"x", "i", "u"}, {"y"}, {A("reduction", "min")}),
                          {{"x", DataType::FLOAT, {"N"}}, {"i", DataType::INT64, {"2", "1"}}, {"u", DataType::FLOAT, {"2"}}}, {}, 16)));
 }
+
+// ---- opset 27 ----------------------------------------------------------------------------------
+// LinearAttention-27 and CausalConvWithState-27, and ONNX Runtime's com.microsoft forms of both;
+// the sizes and errors below are what ONNX Runtime 1.30's shape inference and kernels give
+// (tests/infer/newops checks them against its runs).
+
+namespace {
+Node with_domain(Node n, const char* domain) {
+  n.domain = domain;
+  return n;
+}
+bool type_error(const OneNode& r) { return r.report.type_errors > 0; }  // the type table's verdict
+std::vector<Attribute> heads(std::int64_t q, std::int64_t kv, const char* rule) {
+  return {A("q_num_heads", q), A("kv_num_heads", kv), A("update_rule", rule)};
+}
+}  // namespace
+
+TEST_CASE("LinearAttention 27: packed heads, output [B, T, Hq*dv], present_state [B, Hkv, dk, dv]") {
+  const std::vector<In> qkv = {{"q", DataType::FLOAT, {"B", "T", "20"}},
+                               {"k", DataType::FLOAT, {"B", "T", "10"}},
+                               {"v", DataType::FLOAT, {"B", "T", "12"}}};
+  auto r = infer_one(node("LinearAttention", {"q", "k", "v"}, {"o", "s"}, heads(4, 2, "linear")), qkv, {}, 27);
+  CHECK(r.out(0) == "FLOAT[B,T,24]");
+  CHECK(r.out(1) == "FLOAT[B,2,5,6]");
+  CHECK_FALSE(failed(r));
+  // Symbolic hidden sizes: dk and dv follow when the division is exact (here 2*D / 2 and 2*E / 2).
+  {
+    Model m = make_model({node("Concat", {"qh", "qh"}, {"q"}, {A("axis", 2)}), node("Concat", {"vh", "vh"}, {"v"}, {A("axis", 2)}),
+                          node("LinearAttention", {"q", "q", "v"}, {"o", "s"}, heads(2, 2, "linear"))},
+                         {{"qh", DataType::FLOAT16, {"N", "S", "D"}}, {"vh", DataType::FLOAT16, {"N", "S", "E"}}}, {}, 27);
+    const auto rep = infer_shapes(m);
+    CHECK(type_of(m, "o") == "FLOAT16[N,S,2*E]");
+    CHECK(type_of(m, "s") == "FLOAT16[N,2,D,E]");
+    CHECK(rep.nodes_failed + rep.conflicts == 0);
+  }
+  // The key's head size must be the query's; batch and sequence are shared.
+  CHECK(failed(infer_one(node("LinearAttention", {"q", "k", "v"}, {"o", "s"}, heads(4, 2, "linear")),
+                         {qkv[0], {"k", DataType::FLOAT, {"B", "T", "14"}}, qkv[2]}, {}, 27)));
+  CHECK(failed(infer_one(node("LinearAttention", {"q", "k", "v"}, {"o", "s"}, heads(4, 2, "linear")),
+                         {qkv[0], qkv[1], {"v", DataType::FLOAT, {"B", "T", "13"}}}, {}, 27)));
+  r = infer_one(node("LinearAttention", {"q", "k", "v"}, {"o", "s"}, heads(4, 2, "linear")),
+                {qkv[0], {"k", DataType::FLOAT, {"1", "T", "10"}}, qkv[2]}, {}, 27);
+  CHECK(r.out(0) == "FLOAT[1,T,24]");  // B is 1 wherever it appears
+  // Update rules and their inputs: gated_delta (the default) needs decay and beta.
+  const std::vector<In> all = {qkv[0], qkv[1], qkv[2], {"p", DataType::FLOAT16, {"B", "2", "5", "6"}},
+                               {"d", DataType::FLOAT, {"B", "T", "2"}}, {"b", DataType::FLOAT, {"B", "T", "1"}}};
+  r = infer_one(node("LinearAttention", {"q", "k", "v", "p", "d", "b"}, {"o", "s"}, {A("q_num_heads", 4), A("kv_num_heads", 2)}),
+                all, {}, 27);
+  CHECK(r.out(0) == "FLOAT[B,T,24]");
+  CHECK(r.out(1) == "FLOAT16[B,2,5,6]");  // the states keep past_state's type
+  CHECK_FALSE(failed(r));
+  CHECK(failed(infer_one(node("LinearAttention", {"q", "k", "v"}, {"o", "s"}, heads(4, 2, "gated")), qkv, {}, 27)));
+  CHECK(failed(infer_one(node("LinearAttention", {"q", "k", "v", "", "", "b"}, {"o", "s"}, heads(4, 2, "linear")), all, {}, 27)));
+  CHECK(failed(infer_one(node("LinearAttention", {"q", "k", "v"}, {"o", "s"}, heads(4, 2, "softmax")), qkv, {}, 27)));
+  // decay: [B, T, Hkv] or [B, T, Hkv*dk]; beta: [B, T, 1] or [B, T, Hkv]
+  CHECK_FALSE(failed(infer_one(node("LinearAttention", {"q", "k", "v", "", "d"}, {"o", "s"}, heads(4, 2, "gated")),
+                               {qkv[0], qkv[1], qkv[2], {"d", DataType::FLOAT, {"B", "T", "10"}}}, {}, 27)));
+  CHECK(failed(infer_one(node("LinearAttention", {"q", "k", "v", "", "d"}, {"o", "s"}, heads(4, 2, "gated")),
+                         {qkv[0], qkv[1], qkv[2], {"d", DataType::FLOAT, {"B", "T", "3"}}}, {}, 27)));
+  CHECK(failed(infer_one(node("LinearAttention", {"q", "k", "v", "", "", "b"}, {"o", "s"}, heads(4, 2, "delta")),
+                         {qkv[0], qkv[1], qkv[2], {"b", DataType::FLOAT, {"B", "T", "3"}}}, {}, 27)));
+  // past_state must be [B, Hkv, dk, dv]; a symbolic one takes those sizes.
+  CHECK(failed(infer_one(node("LinearAttention", {"q", "k", "v", "p"}, {"o", "s"}, heads(4, 2, "linear")),
+                         {qkv[0], qkv[1], qkv[2], {"p", DataType::FLOAT, {"B", "2", "5", "7"}}}, {}, 27)));
+  // Heads: Hq a multiple of Hkv; 3-D inputs; two outputs; float types that agree (the type table's
+  // check); opset 27.
+  CHECK(failed(infer_one(node("LinearAttention", {"q", "k", "v"}, {"o", "s"}, heads(2, 4, "linear")), qkv, {}, 27)));
+  CHECK(failed(infer_one(node("LinearAttention", {"q", "k", "v"}, {"o", "s"}, heads(4, 2, "linear")),
+                         {{"q", DataType::FLOAT, {"B", "4", "T", "5"}}, qkv[1], qkv[2]}, {}, 27)));
+  CHECK(failed(infer_one(node("LinearAttention", {"q", "k", "v"}, {"o"}, heads(4, 2, "linear")), qkv, {}, 27)));
+  CHECK(type_error(infer_one(node("LinearAttention", {"q", "k", "v"}, {"o", "s"}, heads(4, 2, "linear")),
+                             {qkv[0], {"k", DataType::FLOAT16, {"B", "T", "10"}}, qkv[2]}, {}, 27)));
+  CHECK(type_error(infer_one(node("LinearAttention", {"q", "k", "v"}, {"o", "s"}, heads(4, 2, "linear")),
+                             {{"q", DataType::DOUBLE, {"B", "T", "20"}}, {"k", DataType::DOUBLE, {"B", "T", "10"}},
+                              {"v", DataType::DOUBLE, {"B", "T", "12"}}},
+                             {}, 27)));
+  CHECK(failed(infer_one(node("LinearAttention", {"q", "k", "v"}, {"o", "s"}, heads(4, 2, "linear")), qkv, {}, 26)));
+}
+
+TEST_CASE("com.microsoft LinearAttention: fewer key heads, and Hq < Hkv") {
+  // Key heads dividing Hkv: the key's last dim does not fix dk (the query's does).
+  auto r = infer_one(with_domain(node("LinearAttention", {"q", "k", "v"}, {"o", "s"}, heads(4, 2, "linear")), "com.microsoft"),
+                     {{"q", DataType::FLOAT, {"B", "T", "20"}}, {"k", DataType::FLOAT, {"B", "T", "5"}},
+                      {"v", DataType::FLOAT, {"B", "T", "12"}}});
+  CHECK(r.out(0) == "FLOAT[B,T,24]");
+  CHECK(r.out(1) == "FLOAT[B,2,5,6]");
+  CHECK_FALSE(failed(r));
+  // Inverse grouping: the output has Hkv heads of dv.
+  r = infer_one(with_domain(node("LinearAttention", {"q", "k", "v"}, {"o", "s"}, heads(2, 4, "linear")), "com.microsoft"),
+                {{"q", DataType::FLOAT, {"B", "T", "10"}}, {"k", DataType::FLOAT, {"B", "T", "10"}},
+                 {"v", DataType::FLOAT, {"B", "T", "24"}}});
+  CHECK(r.out(0) == "FLOAT[B,T,24]");
+  CHECK(r.out(1) == "FLOAT[B,4,5,6]");
+  CHECK(failed(infer_one(with_domain(node("LinearAttention", {"q", "k", "v"}, {"o", "s"}, heads(3, 2, "linear")), "com.microsoft"),
+                         {{"q", DataType::FLOAT, {"B", "T", "15"}}, {"k", DataType::FLOAT, {"B", "T", "10"}},
+                          {"v", DataType::FLOAT, {"B", "T", "12"}}})));
+  // state_window > 0: the states gain a leading axis; left unknown.
+  r = infer_one(with_domain(node("LinearAttention", {"q", "k", "v"}, {"o", "s"},
+                                 {A("q_num_heads", 4), A("kv_num_heads", 2), A("update_rule", "linear"), A("state_window", 3)}),
+                            "com.microsoft"),
+                {{"q", DataType::FLOAT, {"B", "T", "20"}}, {"k", DataType::FLOAT, {"B", "T", "10"}},
+                 {"v", DataType::FLOAT, {"B", "T", "12"}}});
+  CHECK(r.out(0) == "FLOAT[B,T,24]");
+  CHECK(r.out(1) == "FLOAT[*]");
+}
+
+TEST_CASE("CausalConvWithState 27: output like the input, present_state [B, C, K-1]") {
+  const In x{"x", DataType::FLOAT, {"B", "C", "L"}}, w{"w", DataType::FLOAT, {"C", "1", "4"}};
+  auto r = infer_one(node("CausalConvWithState", {"x", "w"}, {"y", "s"}), {x, w}, {}, 27);
+  CHECK(r.out(0) == "FLOAT[B,C,L]");
+  CHECK(r.out(1) == "FLOAT[B,C,3]");
+  CHECK_FALSE(failed(r));
+  // Weight channels, bias and past_state tie the sizes together.
+  r = infer_one(node("CausalConvWithState", {"x", "w", "b", "p"}, {"y", "s"}, {A("activation", "silu")}),
+                {{"x", DataType::BFLOAT16, {"B", "C", "L"}}, {"w", DataType::BFLOAT16, {"64", "1", "K"}},
+                 {"b", DataType::BFLOAT16, {"C"}}, {"p", DataType::BFLOAT16, {"N", "C", "M"}}},
+                {}, 27);
+  CHECK(r.out(0) == "BFLOAT16[B,64,L]");
+  CHECK(r.out(1) == "BFLOAT16[B,64,K-1]");
+  CHECK(type_of(r.model, "p") == "BFLOAT16[N,C,M]");  // inputs keep their declared dims
+  CHECK_FALSE(failed(r));
+  CHECK(failed(infer_one(node("CausalConvWithState", {"x", "w", "", "p"}, {"y", "s"}),
+                         {{"x", DataType::FLOAT, {"2", "4", "5"}}, {"w", DataType::FLOAT, {"4", "1", "3"}},
+                          {"p", DataType::FLOAT, {"2", "4", "3"}}},
+                         {}, 27)));
+  CHECK(failed(infer_one(node("CausalConvWithState", {"x", "w"}, {"y", "s"}),
+                         {{"x", DataType::FLOAT, {"2", "4", "5"}}, {"w", DataType::FLOAT, {"4", "2", "3"}}}, {}, 27)));
+  CHECK(failed(infer_one(node("CausalConvWithState", {"x", "w"}, {"y", "s"}),
+                         {{"x", DataType::FLOAT, {"2", "4", "5"}}, {"w", DataType::FLOAT, {"5", "1", "3"}}}, {}, 27)));
+  CHECK(failed(infer_one(node("CausalConvWithState", {"x", "w"}, {"y", "s"}, {A("activation", "relu")}), {x, w}, {}, 27)));
+  CHECK(type_error(infer_one(node("CausalConvWithState", {"x", "w"}, {"y", "s"}), {x, {"w", DataType::FLOAT16, {"C", "1", "4"}}}, {}, 27)));
+  CHECK(type_error(infer_one(node("CausalConvWithState", {"x", "w"}, {"y", "s"}),
+                             {{"x", DataType::DOUBLE, {"B", "C", "L"}}, {"w", DataType::DOUBLE, {"C", "1", "4"}}}, {}, 27)));
+  CHECK(failed(infer_one(node("CausalConvWithState", {"x", "w"}, {"y", "s"}),
+                         {{"x", DataType::FLOAT, {"B", "C", "3", "L"}}, w}, {}, 27)));
+  CHECK(failed(infer_one(node("CausalConvWithState", {"x", "w"}, {"y", "s"}), {x, w}, {}, 26)));
+}
+
+TEST_CASE("com.microsoft CausalConvWithState: dilation, channels_last, other spatial ranks") {
+  const In w{"w", DataType::FLOAT, {"C", "1", "3"}};
+  auto r = infer_one(with_domain(node("CausalConvWithState", {"x", "w"}, {"y", "s"}, {A("dilation", 2)}), "com.microsoft"),
+                     {{"x", DataType::FLOAT, {"B", "C", "L"}}, w});
+  CHECK(r.out(0) == "FLOAT[B,C,L]");
+  CHECK(r.out(1) == "FLOAT[B,C,4]");
+  r = infer_one(with_domain(node("CausalConvWithState", {"x", "w", "", "p"}, {"y", "s"}, {A("channels_last", 1)}), "com.microsoft"),
+                {{"x", DataType::FLOAT, {"B", "L", "C"}}, w, {"p", DataType::FLOAT, {"B", "2", "C"}}});
+  CHECK(r.out(0) == "FLOAT[B,L,C]");
+  CHECK(r.out(1) == "FLOAT[B,2,C]");
+  CHECK_FALSE(failed(r));
+  CHECK(failed(infer_one(with_domain(node("CausalConvWithState", {"x", "w", "", "p"}, {"y", "s"}, {A("channels_last", 1)}),
+                                     "com.microsoft"),
+                         {{"x", DataType::FLOAT, {"2", "5", "4"}}, {"w", DataType::FLOAT, {"4", "1", "3"}},
+                          {"p", DataType::FLOAT, {"2", "4", "2"}}})));
+  r = infer_one(with_domain(node("CausalConvWithState", {"x", "w"}, {"y", "s"}, {A("ndim", 2)}), "com.microsoft"),
+                {{"x", DataType::FLOAT, {"B", "C", "H", "W"}}, {"w", DataType::FLOAT, {"C", "1", "3", "3"}}});
+  CHECK(r.out(0) == "FLOAT[B,C,H,W]");
+  CHECK(r.out(1) == "FLOAT[*]");
+}
+
+TEST_CASE("LinearAttention and CausalConvWithState: hostile sizes and attributes are diagnostics") {
+  const std::int64_t huge = std::int64_t{1} << 62;
+  // Head counts near 2^62: no overflow, a diagnostic for the sizes they cannot divide.
+  auto r = infer_one(node("LinearAttention", {"q", "k", "v", "", "d"}, {"o", "s"},
+                          {A("q_num_heads", huge), A("kv_num_heads", huge), A("update_rule", "gated")}),
+                     {{"q", DataType::FLOAT, {"B", "T", "8"}}, {"k", DataType::FLOAT, {"B", "T", "8"}},
+                      {"v", DataType::FLOAT, {"B", "T", "8"}}, {"d", DataType::FLOAT, {"B", "T", "4611686018427387903"}}},
+                     {}, 27);
+  CHECK(failed(r));
+  CHECK(failed(infer_one(node("LinearAttention", {"q", "k", "v"}, {"o", "s"}, heads(0, 2, "linear")),
+                         {{"q", DataType::FLOAT, {"B", "T", "8"}}}, {}, 27)));
+  // A kernel of size 0 has no carry; a dilation near 2^62 overflows the state size: diagnostics.
+  CHECK(failed(infer_one(node("CausalConvWithState", {"x", "w"}, {"y", "s"}),
+                         {{"x", DataType::FLOAT, {"B", "4", "L"}}, {"w", DataType::FLOAT, {"4", "1", "0"}}}, {}, 27)));
+  r = infer_one(with_domain(node("CausalConvWithState", {"x", "w"}, {"y", "s"}, {A("dilation", huge)}), "com.microsoft"),
+                {{"x", DataType::FLOAT, {"B", "4", "L"}}, {"w", DataType::FLOAT, {"4", "1", "9"}}});
+  CHECK(failed(r));
+  CHECK(failed(infer_one(with_domain(node("CausalConvWithState", {"x", "w"}, {"y", "s"}, {A("dilation", 0)}), "com.microsoft"),
+                         {{"x", DataType::FLOAT, {"B", "4", "L"}}, {"w", DataType::FLOAT, {"4", "1", "3"}}})));
+}

@@ -52,11 +52,17 @@ TEST_CASE("type constraints: every row of the generated table parses into consis
   CHECK(add->since == 13);
   CHECK_FALSE(beyond);
   CHECK(t.find(0, "Add", 6, beyond)->since == 6);
-  // Add-14 is still Add at opset 26 (ONNX Runtime's answer): not `beyond` there; past it, it is.
+  // Add-14 is still Add at opset 27 (ONNX Runtime's answer): not `beyond` there; past it, it is.
   CHECK(t.find(0, "Add", 23, beyond)->since == 14);
   CHECK_FALSE(beyond);
   CHECK(t.find(0, "Add", 27, beyond)->since == 14);
+  CHECK_FALSE(beyond);
+  CHECK(t.find(0, "Add", 28, beyond)->since == 14);
   CHECK(beyond);
+  // Range-27 (float16 and bfloat16 added; probed) replaces Range-11 from opset 27 on.
+  CHECK(t.find(0, "Range", 26, beyond)->since == 11);
+  CHECK(t.find(0, "Range", 27, beyond)->since == 27);
+  CHECK_FALSE(beyond);
   // Conv-22 (bfloat16 added; probed): found from opset 22 on, not `beyond`; Conv-11 holds up to 21.
   CHECK(t.find(0, "Conv", 22, beyond)->since == 22);
   CHECK_FALSE(beyond);
@@ -193,8 +199,14 @@ TEST_CASE("type constraints: past the table, unchanged operators are checked exa
   // ONNX Runtime resolves Reshape-25 at 26 too: still checked there; its shape input is int64 only.
   const std::vector<In> reshape_in{{"x", DataType::FLOAT, {"N", "4"}}, {"s", DataType::INT32, {"2"}}};
   CHECK(type_errors(infer_one(Node("Reshape", {"x", "s"}, {"y"}), reshape_in, {}, 26).report) == 1);
-  // Past what ONNX Runtime knows, nothing is checked.
-  CHECK(type_errors(infer_one(Node("Sqrt", {"x"}, {"y"}), {{"x", DataType::INT64, {"N"}}}, {}, 27).report) == 0);
+  // Opset 27 (ONNX 1.22) is probed too: Sqrt-13 still holds there. Past what ONNX Runtime
+  // knows, nothing is checked.
+  CHECK(type_errors(infer_one(Node("Sqrt", {"x"}, {"y"}), {{"x", DataType::INT64, {"N"}}}, {}, 27).report) == 1);
+  CHECK(type_errors(infer_one(Node("Sqrt", {"x"}, {"y"}), {{"x", DataType::INT64, {"N"}}}, {}, 28).report) == 0);
+  // Range-27 takes float16; Range-11 does not.
+  const std::vector<In> range_in{{"a", DataType::FLOAT16, {}}, {"b", DataType::FLOAT16, {}}, {"c", DataType::FLOAT16, {}}};
+  CHECK(type_errors(infer_one(Node("Range", {"a", "b", "c"}, {"y"}), range_in, {}, 27).report) == 0);
+  CHECK(type_errors(infer_one(Node("Range", {"a", "b", "c"}, {"y"}), range_in, {}, 26).report) == 3);  // one per input
   CHECK(type_errors(infer_one(Node("Sqrt", {"x"}, {"y"}), {{"x", DataType::INT64, {"N"}}}, {}, 40).report) == 0);
 }
 
@@ -206,6 +218,27 @@ TEST_CASE("type constraints: operators new after opset 21 are checked (widened) 
   CHECK(type_errors(infer_one(Node("Swish", {"x"}, {"y"}), {{"x", DataType::BFLOAT16, {"N"}}}, {}, 24).report) == 0);
   // Not defined before opset 24: nothing to check against.
   CHECK(type_errors(infer_one(Node("Swish", {"x"}, {"y"}), {{"x", DataType::INT32, {"N"}}}, {}, 23).report) == 0);
+  // LinearAttention-27 and CausalConvWithState-27, first versions, so exact at 27 although
+  // ONNX Runtime inlines them: float types, and the inputs of T agree (the states may differ).
+  Node la("LinearAttention", {"q", "k", "v", "p"}, {"o", "s"});
+  la.set_attribute(oxir::Attribute("q_num_heads", std::int64_t{2}));
+  la.set_attribute(oxir::Attribute("kv_num_heads", std::int64_t{2}));
+  la.set_attribute(oxir::Attribute("update_rule", std::string("linear")));
+  const std::vector<In> la_in{{"q", DataType::FLOAT, {"B", "T", "8"}}, {"k", DataType::FLOAT16, {"B", "T", "8"}},
+                              {"v", DataType::FLOAT, {"B", "T", "8"}}, {"p", DataType::FLOAT16, {"B", "2", "4", "4"}}};
+  const auto la_mixed = infer_one(la, la_in, {}, 27);
+  CHECK(type_errors(la_mixed.report) == 1);
+  CHECK(first_type_error(la_mixed.report).find("LinearAttention-27") != std::string::npos);
+  auto la_ok = la_in;
+  la_ok[1].elem = DataType::FLOAT;  // q, k, v float; the state float16: allowed
+  CHECK(type_errors(infer_one(la, la_ok, {}, 27).report) == 0);
+  CHECK(type_errors(infer_one(Node("CausalConvWithState", {"x", "w"}, {"y", "s"}),
+                              {{"x", DataType::INT32, {"B", "4", "L"}}, {"w", DataType::INT32, {"4", "1", "3"}}}, {}, 27)
+                        .report) == 2);
+  CHECK(type_errors(infer_one(Node("CausalConvWithState", {"x", "w"}, {"y", "s"}),
+                              {{"x", DataType::BFLOAT16, {"B", "4", "L"}}, {"w", DataType::BFLOAT16, {"4", "1", "3"}}}, {},
+                              27)
+                        .report) == 0);
   // RotaryEmbedding-23: position ids are int64 only; the embedding is float/float16/bfloat16.
   Node rope("RotaryEmbedding", {"x", "c", "s", "p"}, {"y"});
   rope.set_attribute(oxir::Attribute("num_heads", std::int64_t{2}));
@@ -328,7 +361,7 @@ TEST_CASE("attributes a version does not define are errors (the table's names; i
   CHECK(r.report.attribute_errors == 1);
   // Opset 26: Relu-14 is still the version ONNX Runtime resolves, so its names hold. Cast-25 is
   // still Cast at 26, so Cast keeps its opset-25 names; CastLike (a function ONNX Runtime inlines,
-  // so the probe got no version) is not checked there. Past opset 26: not checked.
+  // so the probe got no version) is not checked there. Past opset 27: not checked.
   r = infer_one(with("Relu", {Attribute("bogus", std::int64_t{1})}), x, {}, 26);
   CHECK(r.report.attribute_errors == 1);
   CHECK(r.report.diagnostics[0].message == "attribute 'bogus' is not defined for Relu-14");
@@ -339,6 +372,8 @@ TEST_CASE("attributes a version does not define are errors (the table's names; i
   Node cast_like("CastLike", {"x", "x"}, {"y"});
   cast_like.set_attribute(Attribute("bogus", std::int64_t{1}));
   CHECK(infer_one(cast_like, x, {}, 26).report.attribute_errors == 0);
-  r = infer_one(with("Relu", {Attribute("bogus", std::int64_t{1})}), x, {}, 27);
+  r = infer_one(with("Relu", {Attribute("bogus", std::int64_t{1})}), x, {}, 27);  // Relu-14 still
+  CHECK(r.report.attribute_errors == 1);
+  r = infer_one(with("Relu", {Attribute("bogus", std::int64_t{1})}), x, {}, 28);
   CHECK(r.report.attribute_errors == 0);
 }

@@ -859,6 +859,95 @@ case("Attention23_3d_present_qk", 23,
 case("CumProd26", 26, N("CumProd", ["X", "ax"], ["Y"]), X4, ["Y"], {"ax": np.array(1, np.int64)})
 case("BitCast26", 26, N("BitCast", ["X"], ["Y"], to=TP.INT32), X4, ["Y"])
 
+# ---- Opset 27 (ONNX 1.22): LinearAttention, CausalConvWithState; and ONNX Runtime's contrib forms --
+# ONNX Runtime 1.30 runs opset 27 only with ALLOW_RELEASED_ONNX_OPSET_ONLY=0 (verify_newops.py sets it).
+F16_ = TP.FLOAT16
+MS_ = {"com.microsoft": 1}
+QKV = [("q", F, ["B", "T", 20]), ("k", F, ["B", "T", 10]), ("v", F, ["B", "T", 12])]
+LA = dict(q_num_heads=4, kv_num_heads=2)
+for dom, opset, tag in (("", 27, "LinearAttention27"), ("com.microsoft", 26, "ms_LinearAttention")):
+    doms = MS_ if dom else None
+    case(f"{tag}_linear", opset, N("LinearAttention", ["q", "k", "v"], ["o", "s"], domain=dom, update_rule="linear", **LA),
+         QKV, ["o", "s"], domains=doms)
+    case(f"{tag}_gated_delta_past", opset, N("LinearAttention", ["q", "k", "v", "p", "d", "b"], ["o", "s"], domain=dom, **LA),
+         QKV + [("p", F, ["B", 2, 5, 6]), ("d", F, ["B", "T", 2]), ("b", F, ["B", "T", 1])], ["o", "s"], domains=doms)
+    case(f"{tag}_gated_full_decay", opset,
+         N("LinearAttention", ["q", "k", "v", "", "d"], ["o", "s"], domain=dom, update_rule="gated", **LA),
+         QKV + [("d", F, ["B", "T", 10])], ["o", "s"], domains=doms)
+    case(f"{tag}_delta_f16_state_f32", opset,
+         N("LinearAttention", ["q", "k", "v", "p", "", "b"], ["o", "s"], domain=dom, update_rule="delta", **LA),
+         [("q", F16_, ["B", "T", 20]), ("k", F16_, ["B", "T", 10]), ("v", F16_, ["B", "T", 12]),
+          ("p", F, ["B", 2, 5, 6]), ("b", F16_, ["B", "T", 2])], ["o", "s"], domains=doms)
+    case(f"{tag}_mha_symbolic_value", opset,
+         N("LinearAttention", ["q", "k", "v"], ["o", "s"], domain=dom, update_rule="linear", q_num_heads=2, kv_num_heads=2),
+         [("q", F, ["B", "T", 8]), ("k", F, ["B", "T", 8]), ("v", F, ["B", "T", "M"])], ["o", "s"], domains=doms,
+         sizes={"M": [4, 6, 10]})
+    # ONNX Runtime expands CausalConvWithState-27 by its function body, which it builds only for a
+    # weight of known channels; its contrib kernel takes symbolic ones.
+    CH = "C" if dom else 4
+    CW = [("x", F, ["B", CH, "L"]), ("w", F, [CH, 1, 3])]
+    case(f"{tag.replace('LinearAttention', 'CausalConvWithState')}", opset,
+         N("CausalConvWithState", ["x", "w"], ["y", "s"], domain=dom), CW, ["y", "s"], domains=doms)
+    case(f"{tag.replace('LinearAttention', 'CausalConvWithState')}_bias_past_silu", opset,
+         N("CausalConvWithState", ["x", "w", "bias", "p"], ["y", "s"], domain=dom, activation="silu"),
+         CW + [("bias", F, [CH]), ("p", F, ["B", CH, 2])], ["y", "s"], domains=doms)
+    case(f"{tag.replace('LinearAttention', 'CausalConvWithState')}_decode_f16", opset,
+         N("CausalConvWithState", ["x", "w", "", "p"], ["y", "s"], domain=dom),
+         [("x", F16_, ["B", 6, 1]), ("w", F16_, [6, 1, "K"]), ("p", F16_, ["B", 6, 3])], ["y", "s"], domains=doms,
+         sizes={"K": [4, 4, 4]})
+# Range-27 takes float16 and bfloat16.
+case("Range27_f16", 27, N("Range", ["a", "b", "c"], ["Y"]), [], ["Y"],
+     {"a": np.array(1, np.float16), "b": np.array(7.5, np.float16), "c": np.array(1.5, np.float16)})
+case("Range27_f16_input_limit", 27, N("Range", ["a", "b", "c"], ["Y"]), [("b", F16_, [])], ["Y"],
+     {"a": np.array(0, np.float16), "c": np.array(1, np.float16)})
+case("ms_GatedRMSNorm", 17, N("GatedRMSNorm", ["x", "s", "g"], ["y"], domain="com.microsoft", epsilon=1e-6),
+     [("x", F, ["B", "S", 8]), ("s", F, [4]), ("g", F, ["B", "S", 8])], ["y"], domains=MS_)
+
+
+def gdn_block(contrib):
+    """A Gated DeltaNet token mixer as Qwen3.5 exports use it: projection, causal depthwise conv
+    with carried state (channels first), split into q/k/v, gated-delta linear attention with a
+    recurrent state, a gated norm, output projection. ONNX's operators at opset 27, or ONNX
+    Runtime's contrib forms (and its GatedRMSNorm)."""
+    rng = np.random.default_rng(27)
+    w = lambda *d: rng.standard_normal(d).astype(np.float32) * 0.1  # noqa: E731
+    dom = "com.microsoft" if contrib else ""
+    nodes = [N("MatMul", ["x", "w_qkv"], ["qkv"]), N("Transpose", ["qkv"], ["qkv_t"], perm=[0, 2, 1]),
+             N("CausalConvWithState", ["qkv_t", "w_conv", "", "conv_past"], ["conv", "conv_present"], domain=dom,
+               activation="silu"),
+             N("Transpose", ["conv"], ["conv_t"], perm=[0, 2, 1]),
+             N("Split", ["conv_t", "split"], ["q", "k", "v"], axis=2),
+             N("MatMul", ["x", "w_a"], ["decay"]), N("MatMul", ["x", "w_b"], ["b_lin"]), N("Sigmoid", ["b_lin"], ["beta"]),
+             N("LinearAttention", ["q", "k", "v", "state_past", "decay", "beta"], ["attn", "state_present"], domain=dom,
+               q_num_heads=2, kv_num_heads=2),
+             N("MatMul", ["x", "w_g"], ["gate"])]
+    if contrib:
+        nodes.append(N("GatedRMSNorm", ["attn", "norm_scale", "gate"], ["normed"], domain=dom))
+    else:
+        nodes += [N("Sigmoid", ["gate"], ["gate_s"]), N("Mul", ["attn", "gate_s"], ["normed"])]
+    nodes.append(N("MatMul", ["normed", "w_o"], ["out"]))
+    inits = {"w_qkv": w(16, 24), "w_conv": w(24, 1, 4), "split": I64(8, 8, 8), "w_a": w(16, 2), "w_b": w(16, 2),
+             "w_g": w(16, 8), "w_o": w(8, 16)}
+    if contrib:
+        inits["norm_scale"] = np.ones(4, np.float32)
+    case("ms_GDN_block" if contrib else "GDN27_block", 26 if contrib else 27, nodes,
+         [("x", F, ["B", "T", 16]), ("conv_past", F, ["B", 24, 3]), ("state_past", F, ["B", 2, 4, 4])],
+         ["out", "conv_present", "state_present", "q", "attn"], inits, domains=MS_ if contrib else None)
+
+
+gdn_block(False)
+gdn_block(True)
+case("ms_LinearAttention_key_heads", 26,
+     N("LinearAttention", ["q", "k", "v"], ["o", "s"], domain="com.microsoft", update_rule="linear", **LA),
+     [("q", F, ["B", "T", 20]), ("k", F, ["B", "T", 5]), ("v", F, ["B", "T", 12])], ["o", "s"], domains=MS_)
+case("ms_LinearAttention_inverse_gqa", 26,
+     N("LinearAttention", ["q", "k", "v"], ["o", "s"], domain="com.microsoft", update_rule="linear", q_num_heads=2,
+       kv_num_heads=4),
+     [("q", F, ["B", "T", 10]), ("k", F, ["B", "T", 10]), ("v", F, ["B", "T", 24])], ["o", "s"], domains=MS_)
+case("ms_CausalConvWithState_dilation_channels_last", 26,
+     N("CausalConvWithState", ["x", "w", "", "p"], ["y", "s"], domain="com.microsoft", dilation=2, channels_last=1),
+     [("x", F, ["B", "L", "C"]), ("w", F, ["C", 1, 3]), ("p", F, ["B", 4, "C"])], ["y", "s"], domains=MS_)
+
 
 # ---- Element types: mixed-type operators and float16 ----------------------------------------------------
 

@@ -45,6 +45,8 @@ ORT_JS = r"""
 const ort = require(require('path').join(process.env.OXIR_ORT_DIR, 'node_modules', 'onnxruntime-node'));
 const files = JSON.parse(require('fs').readFileSync(process.argv[2], 'utf8'));
 // One thread: a session's default thread pools cost ~13 ms each to create, 20x the load itself.
+// Run with ALLOW_RELEASED_ONNX_OPSET_ONLY=0, so that opset 27 loads (this line is also part of the
+// cached verdicts' key: those from before it were given without it).
 const opts = {intraOpNumThreads: 1, interOpNumThreads: 1};
 (async () => {
   const out = {};
@@ -185,7 +187,9 @@ def main():
             with open(js, "w") as f:
                 f.write(ORT_JS)
             r = subprocess.run(["node", js, listing], capture_output=True, text=True, timeout=1800,
-                               env=dict(os.environ, OXIR_ORT_DIR=ort_dir))
+                               env=dict(os.environ, OXIR_ORT_DIR=ort_dir,
+                                        # opset 27 (ONNX 1.22) loads only with this set
+                                        ALLOW_RELEASED_ONNX_OPSET_ONLY="0"))
             if r.returncode != 0:
                 print(f"error: ORT loader failed: {r.stderr[-2000:]}", file=sys.stderr)
                 return 2

@@ -7,6 +7,8 @@
 //     write_indices (optional, int64) is [batch_size].
 //   BitCast-26: reinterprets the bits as element type `to` (same bit width); same shape.
 //   CumProd-26: cumulative product along the axis given by a 0-D input; same type and shape.
+//   LinearAttention-27 and CausalConvWithState-27 (and ONNX Runtime's com.microsoft forms of
+//     both): recurrent-state operators of hybrid linear-attention models (see their rules).
 // The other operators of opsets 18–25 are handled (version by version) by their families' rules;
 // tests/unit/test_infer_newer.cpp checks them at the newer versions. This family is registered
 // last, so a rule here may replace another family's rule for newer versions by delegating older
@@ -15,7 +17,9 @@
 // by newer versions are rejected under older opset imports (version gates); then the original
 // rule runs.
 
+#include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -138,6 +142,197 @@ inline void cumprod_rule(InferContext& c) {
     if (const auto a = c.input_ints(1); a && a->size() == 1) (void)c.normalize_axis((*a)[0], *r);
   }
   c.set_output(0, same_shape(c, 0, xe));
+}
+
+// ---- LinearAttention (27; com.microsoft) ------------------------------------------------------
+//
+// query [B, T, Hq*dk], key [B, T, Hkv*dk], value [B, T, Hkv*dv] (3-D, heads packed into the last
+// axis; Hq = q_num_heads, Hkv = kv_num_heads, both required), optional past_state
+// [B, Hkv, dk, dv], decay [B, T, Hkv] or [B, T, Hkv*dk] (update rules 'gated', 'gated_delta'),
+// beta [B, T, Hkv] or [B, T, 1] ('delta', 'gated_delta'). Outputs: output [B, T, Hq*dv] in the
+// query's type, present_state [B, Hkv, dk, dv] in past_state's type (the query's without one).
+// ONNX's version needs Hq a multiple of Hkv, and a key of Hkv heads. ONNX Runtime's contrib
+// version also takes fewer key heads (a divisor of Hkv, so the key's last axis says nothing about
+// dk) and Hq < Hkv (then the output has Hkv*dv); with state_window > 0 its states carry one
+// more leading axis, left unknown here.
+
+inline bool is_linear_attention_float(DataType t) {
+  return t == DataType::UNDEFINED || t == DataType::FLOAT || t == DataType::FLOAT16 || t == DataType::BFLOAT16;
+}
+
+/// ONNX Runtime's contrib kernels of these operators: the given inputs among `which` are float,
+/// float16 or bfloat16, all of input 0's element type.
+inline void require_float_like_input0(InferContext& c, std::initializer_list<std::size_t> which) {
+  const DataType t = c.input_elem(0);
+  if (!is_linear_attention_float(t)) c.fail("input 0 must be float, float16 or bfloat16");
+  for (std::size_t i : which) {
+    if (!c.has_input(i)) continue;
+    const DataType e = c.input_elem(i);
+    if (!is_linear_attention_float(e)) c.fail("input " + std::to_string(i) + " must be float, float16 or bfloat16");
+    if (t != DataType::UNDEFINED && e != DataType::UNDEFINED && e != t)
+      c.fail("input " + std::to_string(i) + " (" + std::string(data_type_name(e)) + ") must have input 0's type (" +
+             std::string(data_type_name(t)) + ")");
+  }
+}
+
+template <bool Contrib>
+void linear_attention_rule(InferContext& c) {
+  if constexpr (!Contrib) require_opset(c, 27, "LinearAttention");
+  require_tensor_inputs(c, 3, 6);
+  if (c.output_count() != 2) c.fail("LinearAttention has 2 outputs (output, present_state), got " + std::to_string(c.output_count()));
+  const std::int64_t hq = c.require_int("q_num_heads"), hkv = c.require_int("kv_num_heads");
+  if (hq <= 0 || hkv <= 0) c.fail("q_num_heads and kv_num_heads must be positive");
+  if (Contrib ? (hq % hkv != 0 && hkv % hq != 0) : hq % hkv != 0)
+    c.fail("q_num_heads (" + std::to_string(hq) + ") must be a multiple of kv_num_heads (" + std::to_string(hkv) + ")" +
+           (Contrib ? " or divide it" : ""));
+  const std::string rule = c.attr_string("update_rule", "gated_delta");
+  if (rule != "linear" && rule != "gated" && rule != "delta" && rule != "gated_delta")
+    c.fail("update_rule must be 'linear', 'gated', 'delta' or 'gated_delta', got '" + rule + "'");
+  const bool gated = rule == "gated" || rule == "gated_delta", delta = rule == "delta" || rule == "gated_delta";
+  const bool has_decay = c.has_input(4), has_beta = c.has_input(5);
+  if (gated && !has_decay) c.fail("update_rule '" + rule + "' needs the decay input");
+  if (delta && !has_beta) c.fail("update_rule '" + rule + "' needs the beta input");
+  if constexpr (!Contrib) {
+    if (!gated && has_decay) c.fail("update_rule '" + rule + "' takes no decay input");
+    if (!delta && has_beta) c.fail("update_rule '" + rule + "' takes no beta input");
+  }
+  const std::int64_t window = Contrib ? c.attr_int("state_window", 0) : 0;
+  if (window < 0) c.fail("state_window must be >= 0");
+
+  // Types: T for query, key, value, decay and beta; S for the states. The type table checks
+  // ONNX's version (LinearAttention-27); the contrib one is checked here, as its kernel does.
+  const DataType t = c.input_elem(0);
+  const DataType s = c.has_input(3) ? c.input_elem(3) : t;
+  if constexpr (Contrib) {
+    require_float_like_input0(c, {1, 2, 4, 5});
+    if (!is_linear_attention_float(s)) c.fail("past_state must be float, float16 or bfloat16");
+  }
+
+  const Dims* q = c.input_shape(0);
+  const Dims* k = c.input_shape(1);
+  const Dims* v = c.input_shape(2);
+  for (std::size_t i : {0u, 1u, 2u, 4u, 5u})
+    if (c.has_input(i))
+      if (const Dims* d = c.input_shape(i); d && d->size() != 3)
+        c.fail("input " + std::to_string(i) + " must be 3-D [batch, sequence, packed heads], got rank " +
+               std::to_string(d->size()));
+  DimExpr B = q ? (*q)[0] : k ? (*k)[0] : v ? (*v)[0] : c.fresh();
+  DimExpr T = q ? (*q)[1] : k ? (*k)[1] : v ? (*v)[1] : c.fresh();
+  for (const Dims* d : {q, k, v})
+    if (d) {
+      c.unify((*d)[0], B, "batch size of query, key and value");
+      c.unify((*d)[1], T, "sequence length of query, key and value");
+    }
+  B = c.resolve(B);
+  T = c.resolve(T);
+  DimExpr dk = q ? div_exact_or_fresh(c, (*q)[2], hq, "query last dim") : c.fresh();
+  if constexpr (!Contrib) {
+    if (k) {
+      const DimExpr kdk = div_exact_or_fresh(c, (*k)[2], hkv, "key last dim");
+      if (q) c.unify(kdk, dk, "key head size vs query head size");
+      else dk = kdk;
+    }
+  }
+  dk = c.resolve(dk);
+  const DimExpr dv = v ? c.resolve(div_exact_or_fresh(c, (*v)[2], hkv, "value last dim")) : c.fresh();
+  const DimExpr HKV(hkv);
+  if (gated && has_decay)
+    if (const Dims* d = c.input_shape(4)) {
+      c.unify((*d)[0], B, "decay batch size");
+      c.unify((*d)[1], T, "decay sequence length");
+      const auto last = c.resolve((*d)[2]).const_value(), dkv = dk.const_value();
+      // last == hkv * dk, tested without the product (hostile head counts would overflow it)
+      if (last && dkv && *last != hkv && !(*last % hkv == 0 && *last / hkv == *dkv))
+        c.fail("decay last dim " + std::to_string(*last) + " must be kv_num_heads (" + std::to_string(hkv) +
+               ") or kv_num_heads * d_k (d_k = " + std::to_string(*dkv) + ")");
+    }
+  if (delta && has_beta)
+    if (const Dims* d = c.input_shape(5)) {
+      c.unify((*d)[0], B, "beta batch size");
+      c.unify((*d)[1], T, "beta sequence length");
+      if (const auto last = c.resolve((*d)[2]).const_value(); last && *last != 1 && *last != hkv)
+        c.fail("beta last dim " + std::to_string(*last) + " must be 1 or kv_num_heads (" + std::to_string(hkv) + ")");
+    }
+  const bool state_known = window == 0;
+  if (state_known && c.has_input(3))
+    if (const Dims* p = c.input_shape(3)) {
+      if (p->size() != 4) c.fail("past_state must be 4-D [batch, kv_num_heads, d_k, d_v], got rank " + std::to_string(p->size()));
+      c.unify((*p)[0], B, "past_state batch size");
+      c.unify((*p)[1], HKV, "past_state heads vs kv_num_heads");
+      c.unify((*p)[2], dk, "past_state d_k");
+      c.unify((*p)[3], dv, "past_state d_v");
+    }
+  const std::int64_t out_heads = Contrib ? std::max(hq, hkv) : hq;
+  c.set_output(0, t, Dims{c.resolve(B), c.resolve(T), c.resolve(DimExpr(out_heads) * dv)});
+  if (state_known)
+    c.set_output(1, s, Dims{c.resolve(B), HKV, c.resolve(dk), c.resolve(dv)});
+  else
+    c.set_output(1, ValueType::tensor(s));
+}
+
+// ---- CausalConvWithState (27; com.microsoft) --------------------------------------------------
+//
+// input [B, C, L], weight [C, 1, K] (depthwise), optional bias [C] and past_state [B, C, K-1].
+// Outputs: output with the input's shape, present_state [B, C, K-1]; one element type T
+// throughout. ONNX Runtime's contrib version adds attributes: dilation d (the states hold
+// (K-1)*d positions), channels_last (input and output [B, L, C], states [B, (K-1)*d, C]), ndim
+// (spatial rank; only 1 is shaped here) and state_window (> 0: states with one more leading
+// axis, left unknown here).
+
+template <bool Contrib>
+void causal_conv_with_state_rule(InferContext& c) {
+  if constexpr (!Contrib) require_opset(c, 27, "CausalConvWithState");
+  require_tensor_inputs(c, 2, 4);
+  if (c.output_count() != 2)
+    c.fail("CausalConvWithState has 2 outputs (output, present_state), got " + std::to_string(c.output_count()));
+  const std::string act = c.attr_string("activation", "none");
+  if (act != "none" && act != "silu" && act != "swish")
+    c.fail("activation must be 'none', 'silu' or 'swish', got '" + act + "'");
+  const DataType t = c.input_elem(0);
+  if constexpr (Contrib) require_float_like_input0(c, {1, 2, 3});  // ONNX's version: the type table
+  const std::int64_t ndim = Contrib ? c.attr_int("ndim", 1) : 1;
+  const std::int64_t dilation = Contrib ? c.attr_int("dilation", 1) : 1;
+  const bool last = Contrib && c.attr_int("channels_last", 0) != 0;
+  const std::int64_t window = Contrib ? c.attr_int("state_window", 0) : 0;
+  if (ndim < 1 || ndim > 3) c.fail("ndim must be 1, 2 or 3");
+  if (dilation < 1) c.fail("dilation must be positive");
+  if (window < 0) c.fail("state_window must be >= 0");
+  const Dims* x = c.input_shape(0);
+  if (ndim != 1 || window != 0) {  // contrib forms not shaped here: the output keeps the input's shape
+    c.set_output(0, same_shape(c, 0, t));
+    c.set_output(1, ValueType::tensor(t));
+    return;
+  }
+  const Dims* w = c.input_shape(1);
+  if (x && x->size() != 3) c.fail("input must be 3-D, got rank " + std::to_string(x->size()));
+  if (w && w->size() != 3) c.fail("weight must be 3-D [channels, 1, kernel_size], got rank " + std::to_string(w->size()));
+  const std::size_t ca = last ? 2 : 1;  // the channel axis of input and states
+  DimExpr B = x ? (*x)[0] : c.fresh();
+  DimExpr C = x ? (*x)[ca] : w ? (*w)[0] : c.fresh();
+  if (w) {
+    c.unify((*w)[0], C, "weight channels vs input channels");
+    c.unify((*w)[1], DimExpr(1), "weight's second dim (depthwise)");
+  }
+  if (c.input_count() > 2 && c.has_input(2))
+    if (const Dims* b = c.input_shape(2)) {
+      if (b->size() != 1) c.fail("bias must be 1-D [channels], got rank " + std::to_string(b->size()));
+      c.unify((*b)[0], C, "bias size vs channels");
+    }
+  B = c.resolve(B);
+  C = c.resolve(C);
+  if (w)
+    if (const auto k = c.resolve((*w)[2]).const_value(); k && *k < 1) c.fail("kernel size must be positive");
+  const DimExpr carry = w ? c.resolve(((*w)[2] - DimExpr(1)) * DimExpr(dilation)) : c.fresh();
+  const Dims state = last ? Dims{B, carry, C} : Dims{B, C, carry};
+  if (c.input_count() > 3 && c.has_input(3))
+    if (const Dims* p = c.input_shape(3)) {
+      if (p->size() != 3) c.fail("past_state must be 3-D, got rank " + std::to_string(p->size()));
+      for (std::size_t i = 0; i < 3; ++i) c.unify((*p)[i], state[i], "past_state vs [batch, channels, carry]");
+    }
+  c.set_output(0, same_shape(c, 0, t));
+  Dims present;
+  for (const auto& d : state) present.push_back(c.resolve(d));
+  c.set_output(1, t, std::move(present));
 }
 
 // ---- RotaryEmbedding (23): refinement ----------------------------------------------------------
@@ -298,6 +493,10 @@ inline void register_newer_ops(OpRegistry& r) {
   r.add("", "TensorScatter", &newer_detail::tensor_scatter_rule);
   r.add("", "BitCast", &newer_detail::bitcast_rule);
   r.add("", "CumProd", &newer_detail::cumprod_rule);
+  r.add("", "LinearAttention", &newer_detail::linear_attention_rule<false>);
+  r.add("com.microsoft", "LinearAttention", &newer_detail::linear_attention_rule<true>);
+  r.add("", "CausalConvWithState", &newer_detail::causal_conv_with_state_rule<false>);
+  r.add("com.microsoft", "CausalConvWithState", &newer_detail::causal_conv_with_state_rule<true>);
   // Refinement: shape checks of RotaryEmbedding's caches and position ids, then the original rule.
   if (Rule base = r.find("", "RotaryEmbedding"); base != &newer_detail::rotary_embedding_rule) {
     newer_detail::rotary_base() = base;
