@@ -195,9 +195,6 @@ def build(op, domain, opset, sig, attrs):
         node.attribute.append(helper.make_attribute("shape", [1]))
     if op in ("Concat", "ConcatFromSequence"):
         node.attribute.append(helper.make_attribute("axis", 0))
-    if op == "LinearAttention":  # required head counts; the linear rule needs no decay or beta
-        node.attribute.extend([helper.make_attribute("q_num_heads", 1), helper.make_attribute("kv_num_heads", 1),
-                               helper.make_attribute("update_rule", "linear")])
     if op == "If":
         x = helper.make_tensor_value_info("outer", TensorProto.FLOAT, None)
         inputs.append(x)
