@@ -31,6 +31,10 @@ Sources (facts, not code):
     (kUnchangedThrough): up to which opset after the table's newest an operator's newest version
     up to it, or a version newer than it, is still the one in effect, so that models of those
     opsets are checked exactly;
+  - scripts/data/ort_contrib_schemas.json: the input signatures of ONNX Runtime's contrib operators
+    (domain com.microsoft, version 1) that oxir has rules for, as ONNX Runtime 1.30's loader
+    checks them (scripts/probe_ort_contrib_types.py). Their outputs and attribute names are not
+    described; an input position the probe never saw allows any type;
   - scripts/data/onnx_schemas_experimental.json: the experimental operators ONNX 1.5 removed
     (Affine, Crop, ImageScaler, ...: version 1, deprecated from 10) as ONNX Runtime 1.30 still
     defines them (its deprecated-operator schemas), and ConstantFill as onnx 1.4 defined it.
@@ -42,7 +46,8 @@ Encoding of one signature string (parsed once by type_constraints.hpp):
     INPUTS ">" OUTPUTS "|" CONSTRAINTS
   INPUTS/OUTPUTS: space-separated formal parameters, each a constraint name or "=" followed by a
   type set (a literal type such as tensor(int64)), then an option: "" single, "?" optional,
-  "*" variadic homogeneous, "+" variadic heterogeneous.
+  "*" variadic homogeneous, "+" variadic heterogeneous. A parameter without a type (contrib
+  inputs never probed) allows every type.
   CONSTRAINTS: comma-separated NAME "=" TYPESET.
   TYPESET: one or more of  t<hex> (tensor element types, bit k = DataType k),  s<hex>
   (seq(tensor)),  o<hex> (optional(tensor)),  q<hex> (optional(seq(tensor))),  x (some type the
@@ -63,6 +68,7 @@ EXPERIMENTAL = os.path.join(HERE, "data", "onnx_schemas_experimental.json")
 ATTRS_PROBED = os.path.join(HERE, "data", "onnx_attributes_probed.json")
 ATTRS_BEYOND = os.path.join(HERE, "data", "onnx_attributes_beyond.json")
 VERSIONS_PROBED = os.path.join(HERE, "data", "onnx_versions_probed.json")
+CONTRIB = os.path.join(HERE, "data", "ort_contrib_schemas.json")
 # Versions whose attribute names the probe cannot see and the changelog says did not change: they
 # keep the previous version's names. ONNX Runtime turns Constant nodes into initializers before
 # it checks attributes; Constant-19 and -21 only widened the types.
@@ -72,13 +78,14 @@ SAME_NAMES_AS_PREVIOUS = {("Constant", 19), ("Constant", 21)}
 SAME_NAMES_BEYOND = {"Constant": range(22, 26)}
 # The newest opset of each domain whose names the per-opset table extends to through
 # onnx_versions_probed.json (one past the probed names: ONNX Runtime 1.30 knows ai.onnx 26).
-NAMES_EXTEND_TO = {0: 26, 1: 5, 2: 1}
+NAMES_EXTEND_TO = {0: 26, 1: 5, 2: 1, 3: 1}
 
 ELEM = {"float": 1, "uint8": 2, "int8": 3, "uint16": 4, "int16": 5, "int32": 6, "int64": 7, "string": 8,
         "bool": 9, "float16": 10, "double": 11, "uint32": 12, "uint64": 13, "complex64": 14, "complex128": 15,
         "bfloat16": 16, "float8e4m3fn": 17, "float8e4m3fnuz": 18, "float8e5m2": 19, "float8e5m2fnuz": 20,
         "uint4": 21, "int4": 22, "float4e2m1": 23, "float8e8m0": 24, "uint2": 25, "int2": 26}
-DOMAINS = {"": 0, "ai.onnx": 0, "ai.onnx.ml": 1, "ai.onnx.preview.training": 2}
+DOMAINS = {"": 0, "ai.onnx": 0, "ai.onnx.ml": 1, "ai.onnx.preview.training": 2, "com.microsoft": 3}
+ANY_TYPE = "t7fffffes7fffffeo7fffffeq7fffffex"  # every element type in every container, and the rest
 
 
 def classify(t):
@@ -115,7 +122,10 @@ def is_literal(t):
 
 def param(p):
     """p: dict(type, option, homogeneous) -> token."""
-    ref = "=" + typeset([p["type"]]) if is_literal(p["type"]) else p["type"]
+    if p["type"] is None:
+        ref = "=" + ANY_TYPE
+    else:
+        ref = "=" + typeset([p["type"]]) if is_literal(p["type"]) else p["type"]
     opt = {"single": "", "optional": "?"}.get(p["option"])
     if opt is None:
         opt = "*" if p["homogeneous"] else "+"
@@ -125,6 +135,8 @@ def param(p):
 def signature(inputs, outputs, constraints):
     names = set(constraints)
     for p in inputs + outputs:
+        if p["type"] is None:
+            continue
         if not is_literal(p["type"]) and p["type"] not in names:
             raise SystemExit(f"type {p['type']} has no constraint")
         if "," in p["type"] or " " in p["type"] or "|" in p["type"] or ">" in p["type"]:
@@ -174,15 +186,16 @@ def main():
     newer = from_newer()
     probed = from_newer(PROBED) + from_newer(NEWER_PROBED)
     experimental = from_newer(EXPERIMENTAL)
+    contrib = from_newer(CONTRIB)
     have = {(d, n, v) for d, n, v, *_ in old}
-    rows = old + [r for r in newer + probed + experimental if (r[0], r[1], r[2]) not in have]
+    rows = old + [r for r in newer + probed + experimental + contrib if (r[0], r[1], r[2]) not in have]
     rows.sort(key=lambda r: (r[1], r[0], r[2]))
-    newest = {0: 17, 1: 3, 2: 1}
+    newest = {0: 17, 1: 3, 2: 1, 3: 1}
     for d, n, v, *_ in newer:
         newest[d] = max(newest[d], v)
     with open(ATTRS_PROBED) as f:
         attrs_probed = json.load(f)
-    domain_names = {0: "", 1: "@ai.onnx.ml", 2: "@ai.onnx.preview.training"}
+    domain_names = {0: "", 1: "@ai.onnx.ml", 2: "@ai.onnx.preview.training", 3: "@com.microsoft"}
     lines = []
     prev = {}
     for d, name, since, deprecated, ins, outs, cons, attrs in rows:
@@ -259,7 +272,7 @@ def main():
         f.write("// Generated by scripts/gen_type_constraints.py from python3-onnx "
                 f"{onnx.__version__}'s schemas and scripts/data/onnx_schemas_newer.json. Do not edit.\n")
         f.write("// One row per operator version: op, since_version, domain (0 ai.onnx, 1 ai.onnx.ml,\n")
-        f.write("// 2 ai.onnx.preview.training), signature (format in the script; \"\" = deprecated),\n")
+        f.write("// 2 ai.onnx.preview.training, 3 com.microsoft), signature (format in the script; \"\" = deprecated),\n")
         f.write("// attribute names (onnx 1.12's schemas, the experimental operators, ONNX Runtime's loader for\n")
         f.write("// the newer versions; nullptr where not known).\n\n")
         f.write("#include <cstdint>\n\nnamespace oxir::infer::detail {\n\n")
@@ -267,8 +280,9 @@ def main():
                 "  const char* signature;\n"
                 "  const char* attributes;  ///< the version's attribute names, space-separated; nullptr: not known\n"
                 "};\n\n")
-        f.write("/// The newest version of each domain the table knows (ai.onnx, ai.onnx.ml, training).\n")
-        f.write(f"inline constexpr std::int64_t kTypeTableNewest[3] = {{{newest[0]}, {newest[1]}, {newest[2]}}};\n\n")
+        f.write("/// The newest version of each domain the table knows (ai.onnx, ai.onnx.ml, training, com.microsoft).\n")
+        f.write("inline constexpr std::int64_t kTypeTableNewest[4] = {"
+                f"{newest[0]}, {newest[1]}, {newest[2]}, {newest[3]}}};\n\n")
         f.write("inline constexpr TypeSignatureRow kTypeSignatures[] = {\n")
         f.write("\n".join(lines) + "\n};\n\n")
         f.write("/// Attribute names after kTypeTableNewest, per opset (ONNX Runtime's loader): a row holds from\n"
@@ -277,7 +291,8 @@ def main():
         f.write("struct AttributeNamesRow {\n  const char* op;\n  std::uint16_t from;\n  std::uint8_t domain;\n"
                 "  const char* attributes;\n};\n\n")
         f.write("/// The newest opset of each domain kAttributeNamesBeyond covers.\n")
-        f.write(f"inline constexpr std::int64_t kAttributeNamesHorizon[3] = {{{horizon[0]}, {horizon[1]}, {horizon[2]}}};\n\n")
+        f.write("inline constexpr std::int64_t kAttributeNamesHorizon[4] = {"
+                f"{horizon[0]}, {horizon[1]}, {horizon[2]}, {horizon[3]}}};\n\n")
         f.write("inline constexpr AttributeNamesRow kAttributeNamesBeyond[] = {\n")
         f.write("\n".join(beyond_lines) + "\n};\n\n")
         f.write("/// Versions above that ONNX Runtime 1.30 still resolves at every opset after kTypeTableNewest\n"

@@ -642,6 +642,17 @@ TEST_CASE("com.microsoft LinearAttention: fewer key heads, and Hq < Hkv") {
                  {"v", DataType::FLOAT, {"B", "T", "12"}}});
   CHECK(r.out(0) == "FLOAT[B,T,24]");
   CHECK(r.out(1) == "FLOAT[*]");
+  // Types: the type table's com.microsoft row (ONNX Runtime's schema) checks them when the model
+  // imports com.microsoft; the sizes are inferred all the same.
+  auto m = make_model({with_domain(node("LinearAttention", {"q", "k", "v", "p"}, {"o", "s"}, heads(4, 2, "linear")),
+                                   "com.microsoft")},
+                      {{"q", DataType::DOUBLE, {"B", "T", "20"}}, {"k", DataType::DOUBLE, {"B", "T", "10"}},
+                       {"v", DataType::DOUBLE, {"B", "T", "12"}}, {"p", DataType::FLOAT16, {"B", "2", "5", "6"}}});
+  m.set_opset_version("com.microsoft", 1);
+  const auto rep = oxir::infer_shapes(m);
+  CHECK(rep.type_errors == 3);  // q, k and v: T is float, float16 or bfloat16; the state's S may differ
+  CHECK(rep.nodes_failed == 0);
+  CHECK(type_of(m, "o") == "DOUBLE[B,T,24]");
 }
 
 TEST_CASE("CausalConvWithState 27: output like the input, present_state [B, C, K-1]") {

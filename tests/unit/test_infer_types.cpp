@@ -284,6 +284,68 @@ TEST_CASE("type constraints: strict mode throws; other domains and sequences") {
   CHECK(type_errors(rep) == 1);
 }
 
+TEST_CASE("type constraints: com.microsoft operators are checked as ONNX Runtime's loader checks them") {
+  auto ms = [](const char* op, std::vector<std::string> ins, std::vector<In> inputs, std::int64_t version = 1) {
+    Node n(op, std::move(ins), {"y"});
+    n.domain = "com.microsoft";
+    auto m = make_model({n}, std::move(inputs), {}, 17);
+    m.set_opset_version("com.microsoft", version);
+    return oxir::infer_shapes(m);
+  };
+  // FastGelu: T of float, float16, double, bfloat16 (the probed set); X and bias agree
+  CHECK(type_errors(ms("FastGelu", {"x", "b"}, {{"x", DataType::FLOAT, {"N", "4"}}, {"b", DataType::FLOAT, {"4"}}})) == 0);
+  CHECK(type_errors(ms("FastGelu", {"x", "b"}, {{"x", DataType::DOUBLE, {"N", "4"}}, {"b", DataType::DOUBLE, {"4"}}})) == 0);
+  const auto gi = ms("FastGelu", {"x"}, {{"x", DataType::INT32, {"N", "4"}}});
+  CHECK(type_errors(gi) == 1);
+  CHECK(first_type_error(gi).find("input 0 is tensor(int32), which FastGelu-1 does not allow for T") != std::string::npos);
+  const auto mix = ms("FastGelu", {"x", "b"}, {{"x", DataType::FLOAT, {"N", "4"}}, {"b", DataType::FLOAT16, {"4"}}});
+  CHECK(type_errors(mix) == 1);
+  CHECK(first_type_error(mix).find("requires one type for T") != std::string::npos);
+  // MatMulNBits: the packed weights are uint8, A and scales share T1
+  const std::vector<In> nbits = {{"a", DataType::FLOAT, {"N", "32"}}, {"w", DataType::UINT8, {"8", "1", "16"}},
+                                    {"s", DataType::FLOAT, {"8"}}};
+  Node mm("MatMulNBits", {"a", "w", "s"}, {"y"});
+  mm.domain = "com.microsoft";
+  mm.attributes.emplace_back("K", std::int64_t{32});
+  mm.attributes.emplace_back("N", std::int64_t{8});
+  mm.attributes.emplace_back("bits", std::int64_t{4});
+  mm.attributes.emplace_back("block_size", std::int64_t{32});
+  auto good = make_model({mm}, nbits, {}, 17);
+  good.set_opset_version("com.microsoft", 1);
+  CHECK(type_errors(oxir::infer_shapes(good)) == 0);
+  auto bad = good;
+  std::get<oxir::TensorType>(bad.graph.inputs[1].type->value).elem_type = DataType::INT8;
+  const auto rb = oxir::infer_shapes(bad);
+  CHECK(type_errors(rb) == 1);
+  CHECK(first_type_error(rb).find("input 1 is tensor(int8)") != std::string::npos);
+  // a standard operator's name in com.microsoft gets com.microsoft's signature, and the other way
+  // round: ai.onnx Trilu-14 takes strings, com.microsoft Trilu does not
+  CHECK(type_errors(ms("Trilu", {"x"}, {{"x", DataType::STRING, {"N", "N"}}})) == 1);
+  auto t14 = infer_one(Node("Trilu", {"x"}, {"y"}), {{"x", DataType::STRING, {"N", "N"}}}, {}, 17);
+  CHECK(type_errors(t14.report) == 0);
+  // attribute names as ONNX Runtime's loader knows them: a misspelt block_size is an error
+  auto misspelt = good;
+  misspelt.graph.nodes[0].attributes.emplace_back("blocksize", std::int64_t{32});
+  const auto rm = oxir::infer_shapes(misspelt);
+  CHECK(rm.attribute_errors == 1);
+  REQUIRE(!rm.diagnostics.empty());
+  CHECK(rm.diagnostics[0].message == "attribute 'blocksize' is not defined for MatMulNBits-1");
+  CHECK(oxir::infer_shapes(good).attribute_errors == 0);
+  // ONNX Runtime accepts any attribute name on SimplifiedLayerNormalization: not checked; its
+  // types are (X and scale are separate parameters)
+  Node sln("SimplifiedLayerNormalization", {"x", "s"}, {"y"});
+  sln.attributes.emplace_back("anything", std::int64_t{1});
+  auto rs = infer_one(sln, {{"x", DataType::FLOAT, {"N", "4"}}, {"s", DataType::FLOAT16, {"4"}}}, {}, 17);
+  CHECK(rs.report.attribute_errors == 0);
+  CHECK(type_errors(rs.report) == 0);
+  auto rs2 = infer_one(sln, {{"x", DataType::INT32, {"N", "4"}}, {"s", DataType::FLOAT, {"4"}}}, {}, 17);
+  CHECK(type_errors(rs2.report) == 1);
+  // only version 1 exists: a model that imports another version is not checked
+  CHECK(type_errors(ms("FastGelu", {"x"}, {{"x", DataType::INT32, {"N", "4"}}}, 2)) == 0);
+  // an input position no probe saw allows anything
+  CHECK(type_errors(ms("Gelu", {"x", "x"}, {{"x", DataType::FLOAT, {"N"}}})) == 0);
+}
+
 TEST_CASE("type constraints: nodes in subgraphs are checked with their own field path") {
   oxir::Graph then_g, else_g;
   then_g.name = "then";

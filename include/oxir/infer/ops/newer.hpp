@@ -156,25 +156,6 @@ inline void cumprod_rule(InferContext& c) {
 // dk) and Hq < Hkv (then the output has Hkv*dv); with state_window > 0 its states carry one
 // more leading axis, left unknown here.
 
-inline bool is_linear_attention_float(DataType t) {
-  return t == DataType::UNDEFINED || t == DataType::FLOAT || t == DataType::FLOAT16 || t == DataType::BFLOAT16;
-}
-
-/// ONNX Runtime's contrib kernels of these operators: the given inputs among `which` are float,
-/// float16 or bfloat16, all of input 0's element type.
-inline void require_float_like_input0(InferContext& c, std::initializer_list<std::size_t> which) {
-  const DataType t = c.input_elem(0);
-  if (!is_linear_attention_float(t)) c.fail("input 0 must be float, float16 or bfloat16");
-  for (std::size_t i : which) {
-    if (!c.has_input(i)) continue;
-    const DataType e = c.input_elem(i);
-    if (!is_linear_attention_float(e)) c.fail("input " + std::to_string(i) + " must be float, float16 or bfloat16");
-    if (t != DataType::UNDEFINED && e != DataType::UNDEFINED && e != t)
-      c.fail("input " + std::to_string(i) + " (" + std::string(data_type_name(e)) + ") must have input 0's type (" +
-             std::string(data_type_name(t)) + ")");
-  }
-}
-
 template <bool Contrib>
 void linear_attention_rule(InferContext& c) {
   if constexpr (!Contrib) require_opset(c, 27, "LinearAttention");
@@ -199,14 +180,10 @@ void linear_attention_rule(InferContext& c) {
   const std::int64_t window = Contrib ? c.attr_int("state_window", 0) : 0;
   if (window < 0) c.fail("state_window must be >= 0");
 
-  // Types: T for query, key, value, decay and beta; S for the states. The type table checks
-  // ONNX's version (LinearAttention-27); the contrib one is checked here, as its kernel does.
+  // Types: T for query, key, value, decay and beta; S for the states (the type table checks both
+  // forms: LinearAttention-27 and ONNX Runtime's com.microsoft schema).
   const DataType t = c.input_elem(0);
   const DataType s = c.has_input(3) ? c.input_elem(3) : t;
-  if constexpr (Contrib) {
-    require_float_like_input0(c, {1, 2, 4, 5});
-    if (!is_linear_attention_float(s)) c.fail("past_state must be float, float16 or bfloat16");
-  }
 
   const Dims* q = c.input_shape(0);
   const Dims* k = c.input_shape(1);
@@ -289,7 +266,6 @@ void causal_conv_with_state_rule(InferContext& c) {
   if (act != "none" && act != "silu" && act != "swish")
     c.fail("activation must be 'none', 'silu' or 'swish', got '" + act + "'");
   const DataType t = c.input_elem(0);
-  if constexpr (Contrib) require_float_like_input0(c, {1, 2, 3});  // ONNX's version: the type table
   const std::int64_t ndim = Contrib ? c.attr_int("ndim", 1) : 1;
   const std::int64_t dilation = Contrib ? c.attr_int("dilation", 1) : 1;
   const bool last = Contrib && c.attr_int("channels_last", 0) != 0;
