@@ -77,8 +77,8 @@ SAME_NAMES_AS_PREVIOUS = {("Constant", 19), ("Constant", 21)}
 # types (onnx's changelog; 1.20's release notes for 25).
 SAME_NAMES_BEYOND = {"Constant": range(22, 26)}
 # The newest opset of each domain whose names the per-opset table extends to through
-# onnx_versions_probed.json (one past the probed names: ONNX Runtime 1.30 knows ai.onnx 26).
-NAMES_EXTEND_TO = {0: 26, 1: 5, 2: 1, 3: 1}
+# onnx_versions_probed.json (past the probed names: ONNX Runtime 1.30 knows ai.onnx 26 and 27).
+NAMES_EXTEND_TO = {0: 27, 1: 5, 2: 1, 3: 1}
 
 ELEM = {"float": 1, "uint8": 2, "int8": 3, "uint16": 4, "int16": 5, "int32": 6, "int64": 7, "string": 8,
         "bool": 9, "float16": 10, "double": 11, "uint32": 12, "uint64": 13, "complex64": 14, "complex128": 15,
@@ -219,17 +219,19 @@ def main():
     for op, opsets in SAME_NAMES_BEYOND.items():
         for o in opsets:
             by_op.setdefault((0, op), []).append((o, prev[(0, op)]))
-    # One opset past the probed names (ONNX Runtime knows opset 26, ONNX 1.21): an operator keeps
-    # its names of the opset before where ONNX Runtime resolves the same version at both; where it
-    # gave no answer, or a different version, its names there are not known.
+    # Past the probed names (ONNX Runtime knows opsets 26 and 27, ONNX 1.21 and 1.22): an operator
+    # keeps its names of the last probed opset wherever ONNX Runtime resolves the same version as
+    # there; from where it gave no answer, or a different version, its names are not known.
     with open(VERSIONS_PROBED) as f:
         resolved = json.load(f)
     for (d, op), versions in by_op.items():
         last = max(o for o, _ in versions)
         at = resolved.get(op + domain_names[d], {})
-        if last + 1 <= NAMES_EXTEND_TO[d]:
-            same = at.get(str(last)) is not None and at.get(str(last)) == at.get(str(last + 1))
-            versions.append((last + 1, dict(versions)[last] if same else None))
+        names = dict(versions)[last]
+        for o in range(last + 1, NAMES_EXTEND_TO[d] + 1):
+            same = names is not None and at.get(str(last)) is not None and at.get(str(last)) == at.get(str(o))
+            names = names if same else None
+            versions.append((o, names))
     horizon = dict(newest)
     for (d, op), versions in by_op.items():
         horizon[d] = max([horizon[d]] + [o for o, _ in versions])

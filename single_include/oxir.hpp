@@ -8927,7 +8927,7 @@ struct AttributeNamesRow {
 };
 
 /// The newest opset of each domain kAttributeNamesBeyond covers.
-inline constexpr std::int64_t kAttributeNamesHorizon[4] = {26, 5, 1, 1};
+inline constexpr std::int64_t kAttributeNamesHorizon[4] = {27, 5, 1, 1};
 
 inline constexpr AttributeNamesRow kAttributeNamesBeyond[] = {
     {"Abs", 22, 0, ""},
@@ -9083,6 +9083,7 @@ inline constexpr AttributeNamesRow kAttributeNamesBeyond[] = {
     {"RandomUniform", 22, 0, "dtype high low seed shape"},
     {"RandomUniformLike", 22, 0, "dtype high low seed"},
     {"Range", 22, 0, ""},
+    {"Range", 27, 0, nullptr},
     {"Reciprocal", 22, 0, ""},
     {"ReduceL1", 22, 0, "keepdims noop_with_empty_axes"},
     {"ReduceL2", 22, 0, "keepdims noop_with_empty_axes"},

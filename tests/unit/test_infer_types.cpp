@@ -423,7 +423,7 @@ TEST_CASE("attributes a version does not define are errors (the table's names; i
   CHECK(r.report.attribute_errors == 1);
   // Opset 26: Relu-14 is still the version ONNX Runtime resolves, so its names hold. Cast-25 is
   // still Cast at 26, so Cast keeps its opset-25 names; CastLike (a function ONNX Runtime inlines,
-  // so the probe got no version) is not checked there. Past opset 27: not checked.
+  // so the probe got no version) is not checked there, nor at 27. Past opset 27: not checked.
   r = infer_one(with("Relu", {Attribute("bogus", std::int64_t{1})}), x, {}, 26);
   CHECK(r.report.attribute_errors == 1);
   CHECK(r.report.diagnostics[0].message == "attribute 'bogus' is not defined for Relu-14");
@@ -436,6 +436,13 @@ TEST_CASE("attributes a version does not define are errors (the table's names; i
   CHECK(infer_one(cast_like, x, {}, 26).report.attribute_errors == 0);
   r = infer_one(with("Relu", {Attribute("bogus", std::int64_t{1})}), x, {}, 27);  // Relu-14 still
   CHECK(r.report.attribute_errors == 1);
+  // Opset 27: Cast-25 is still the version ONNX Runtime resolves, so Cast keeps its opset-25 names
+  // there too (a widened version: named by opset), and its types are checked widened.
+  r = infer_one(with("Cast", {Attribute("to", std::int64_t{10}), Attribute("bogus", std::int64_t{1})}), x, {}, 27);
+  CHECK(r.report.attribute_errors == 1);
+  CHECK(r.report.diagnostics[0].message == "attribute 'bogus' is not defined for Cast at opset 27");
+  CHECK(cast(27).report.attribute_errors == 0);
+  CHECK(infer_one(cast_like, x, {}, 27).report.attribute_errors == 0);
   r = infer_one(with("Relu", {Attribute("bogus", std::int64_t{1})}), x, {}, 28);
   CHECK(r.report.attribute_errors == 0);
 }
