@@ -489,6 +489,22 @@ TEST_CASE("contrib: DecoderMaskedMultiHeadAttention") {
   CHECK(r.out(3) == "UNDEFINED[B,2,1,L]");
   // More than one query token is an error.
   CHECK(failed(infer_one(ms("DecoderMaskedMultiHeadAttention", {"q"}, {"y"}, attrs), {{"q", DataType::FLOAT, {"B", "2", "8"}}})));
+  // key and value of one rank, 3 or 4 (the kernel's check); a value of rank 1 against a 4-D key
+  // (found by fuzz_model_structured: read past the value's dims)
+  const std::vector<Attribute> h2{Attribute("num_heads", std::int64_t{2})};
+  CHECK(failed(infer_one(ms("DecoderMaskedMultiHeadAttention", {"q", "k", "v"}, {"y"}, h2),
+                         {{"q", DataType::FLOAT, {"B", "1", "8"}}, {"k", DataType::FLOAT, {"B", "2", "L", "4"}},
+                          {"v", DataType::FLOAT, {"8"}}})));
+  CHECK(failed(infer_one(ms("DecoderMaskedMultiHeadAttention", {"q", "k", "v"}, {"y"}, h2),
+                         {{"q", DataType::FLOAT, {"B", "1", "8"}}, {"k", DataType::FLOAT, {"B", "2", "L", "4"}},
+                          {"v", DataType::FLOAT, {"B", "L", "8"}}})));
+  CHECK(failed(infer_one(ms("DecoderMaskedMultiHeadAttention", {"q", "k", "v"}, {"y"}, h2),
+                         {{"q", DataType::FLOAT, {"B", "1", "8"}}, {"k", DataType::FLOAT, {"B", "8"}},
+                          {"v", DataType::FLOAT, {"B", "8"}}})));
+  CHECK(infer_one(ms("DecoderMaskedMultiHeadAttention", {"q", "k", "v"}, {"y"}, h2),
+                  {{"q", DataType::FLOAT, {"B", "1", "8"}}, {"k", DataType::FLOAT, {"B", "2", "L", "4"}},
+                   {"v", DataType::FLOAT, {"B", "2", "L", "4"}}})
+            .out() == "FLOAT[B,1,8]");
 }
 
 TEST_CASE("contrib: SparseAttention writes into its past buffers") {

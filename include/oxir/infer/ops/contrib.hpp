@@ -875,6 +875,9 @@ inline void rule_decoder_masked_mha(InferContext& c) {
   if (q && q->size() != 3) c.fail("query must be 3-D, got rank " + std::to_string(q->size()));
   if (q) c.unify((*q)[1], DimExpr(1), "query's sequence length (one token)");
   const bool cross = k && k->size() == 4;
+  if (k && k->size() != 3 && k->size() != 4) c.fail("key must be 3-D or 4-D, got rank " + std::to_string(k->size()));
+  if (v && v->size() != 3 && v->size() != 4) c.fail("value must be 3-D or 4-D, got rank " + std::to_string(v->size()));
+  if (k && v && k->size() != v->size()) c.fail("key and value must have the same rank");
   std::optional<DimExpr> v_hidden;
   if (v && v->size() == 3) v_hidden = c.resolve((*v)[2]);
   else if (v && v->size() == 4) v_hidden = c.resolve((*v)[1] * (*v)[3]);
