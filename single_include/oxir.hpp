@@ -8551,6 +8551,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"LpPool", 11, 0, "T>T|T=tc02", "auto_pad kernel_shape p pads strides"},
     {"LpPool", 18, 0, "T>T|T=tc02", "auto_pad ceil_mode dilations kernel_shape p pads strides"},
     {"LpPool", 22, 0, "T>T|T=t10c02", "auto_pad ceil_mode dilations kernel_shape p pads strides"},
+    {"MRotaryEmbedding", 1, 3, "T pos T T>|T=t10402,pos=t80", "interleaved is_packed_batching mrope_layout mrope_section num_heads rotary_embedding_dim scale"},
     {"MatMul", 1, 0, "T T>T|T=tc02", ""},
     {"MatMul", 9, 0, "T T>T|T=t3cc2", ""},
     {"MatMul", 13, 0, "T T>T|T=t13cc2", ""},
@@ -11996,7 +11997,7 @@ inline std::size_t InferContext::subgraph_output_count(std::string_view attr) co
 // transformer optimizer and quantizer put into real models: the Gelu family, the fused
 // normalizations, FusedMatMul/FusedConv, MatMulNBits, GatherBlockQuantized, the QOperator
 // quantized ops (element-wise, pools, concat, QGemm, softmax), NhwcMaxPool, DynamicQuantizeLSTM,
-// the com.microsoft Quantize/DequantizeLinear, RotaryEmbedding, Attention, QAttention,
+// the com.microsoft Quantize/DequantizeLinear, RotaryEmbedding, MRotaryEmbedding, Attention, QAttention,
 // MultiHeadAttention, GroupQueryAttention, DecoderMaskedMultiHeadAttention, SparseAttention and
 // EmbedLayerNormalization, MoE/QMoE, FusedGemm and ONNX Runtime's own versions of standard
 // operators (ExpandDims, Pad, Unique, GridSample, ...), and four CUDA-only diffusion operators
@@ -15706,6 +15707,26 @@ inline void rule_ms_rotary_embedding(InferContext& c) {
   like_x(c);
 }
 
+/// com.microsoft MRotaryEmbedding (input, position_ids, cos_cache, sin_cache), the multimodal
+/// rotary embedding of Qwen2-VL-style models: the input's shape, [B, S, hidden] or [B, N, S, H];
+/// position_ids is [3, B, S], one row of positions per section (temporal, height, width), with
+/// no broadcasting (ONNX Runtime 1.30's kernel refuses anything else).
+inline void rule_ms_mrotary_embedding(InferContext& c) {
+  require_inputs(c, 4, 4);
+  const Dims* x = c.input_shape(0);
+  const Dims* p = c.input_shape(1);
+  if (x && x->size() != 3 && x->size() != 4) c.fail("input must be 3-D or 4-D, got rank " + std::to_string(x->size()));
+  if (p) {
+    if (p->size() != 3) c.fail("position_ids must be [3, batch, sequence], got rank " + std::to_string(p->size()));
+    c.unify((*p)[0], DimExpr(3), "position_ids sections");
+    if (x) {
+      c.unify((*p)[1], (*x)[0], "position_ids batch vs input batch");
+      c.unify((*p)[2], (*x)[x->size() == 3 ? 1 : 2], "position_ids sequence vs input sequence");
+    }
+  }
+  like_x(c);
+}
+
 /// The attention operators' required, positive num_heads.
 inline std::int64_t require_heads(const InferContext& c) {
   const std::int64_t heads = c.require_int("num_heads");
@@ -16352,6 +16373,9 @@ inline void rule_decoder_masked_mha(InferContext& c) {
   if (q && q->size() != 3) c.fail("query must be 3-D, got rank " + std::to_string(q->size()));
   if (q) c.unify((*q)[1], DimExpr(1), "query's sequence length (one token)");
   const bool cross = k && k->size() == 4;
+  if (k && k->size() != 3 && k->size() != 4) c.fail("key must be 3-D or 4-D, got rank " + std::to_string(k->size()));
+  if (v && v->size() != 3 && v->size() != 4) c.fail("value must be 3-D or 4-D, got rank " + std::to_string(v->size()));
+  if (k && v && k->size() != v->size()) c.fail("key and value must have the same rank");
   std::optional<DimExpr> v_hidden;
   if (v && v->size() == 3) v_hidden = c.resolve((*v)[2]);
   else if (v && v->size() == 4) v_hidden = c.resolve((*v)[1] * (*v)[3]);
@@ -16447,6 +16471,7 @@ inline void register_contrib_ops(OpRegistry& r) {
   r.add(kMs, "QuantizeLinear", &rule_ms_quantize_linear);
   r.add(kMs, "DequantizeLinear", &rule_ms_dequantize_linear);
   r.add(kMs, "RotaryEmbedding", &rule_ms_rotary_embedding);
+  r.add(kMs, "MRotaryEmbedding", &rule_ms_mrotary_embedding);
   r.add(kMs, "Attention", &rule_attention);
   r.add(kMs, "QAttention", &rule_qattention);
   r.add(kMs, "DynamicQuantizeLSTM", &rule_dynamic_quantize_lstm);

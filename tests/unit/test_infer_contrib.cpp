@@ -123,6 +123,33 @@ TEST_CASE("contrib: QOperator element-wise ops, pooling, quantize/dequantize, Fu
             .out() == "FLOAT[B,S,D]");
 }
 
+TEST_CASE("contrib: MRotaryEmbedding keeps the input's shape; position_ids is [3, B, S]") {
+  const std::vector<Attribute> sec{Attribute("num_heads", std::int64_t{2}),
+                                   Attribute("mrope_section", std::vector<std::int64_t>{2, 1, 1})};
+  // [B, S, hidden]: the positions' batch and sequence are the input's
+  auto r = infer_one(ms("MRotaryEmbedding", {"x", "p", "c", "s"}, {"y"}, sec),
+                     {{"x", DataType::FLOAT16, {"B", "S", "16"}}, {"p", DataType::INT64, {"3", "N", "L"}}});
+  CHECK(r.out() == "FLOAT16[B,S,16]");
+  CHECK_FALSE(failed(r));
+  // sizes the positions know reach the output
+  r = infer_one(ms("MRotaryEmbedding", {"x", "p", "c", "s"}, {"y"}, sec),
+                {{"x", DataType::FLOAT, {"B", "S", "16"}}, {"p", DataType::INT64, {"3", "2", "5"}}});
+  CHECK(r.out() == "FLOAT[2,5,16]");
+  // [B, N, S, H]: the sequence is the third axis
+  r = infer_one(ms("MRotaryEmbedding", {"x", "p", "c", "s"}, {"y"}, sec),
+                {{"x", DataType::FLOAT, {"B", "2", "S", "8"}}, {"p", DataType::INT64, {"3", "B", "7"}}});
+  CHECK(r.out() == "FLOAT[B,2,7,8]");
+  // what the kernel refuses: ranks other than 3/4, position_ids not [3, B, S], batches that differ
+  CHECK(failed(infer_one(ms("MRotaryEmbedding", {"x", "p", "c", "s"}, {"y"}, sec), {{"x", DataType::FLOAT, {"6", "8"}}})));
+  CHECK(failed(infer_one(ms("MRotaryEmbedding", {"x", "p", "c", "s"}, {"y"}, sec),
+                         {{"x", DataType::FLOAT, {"B", "S", "8"}}, {"p", DataType::INT64, {"B", "S"}}})));
+  CHECK(failed(infer_one(ms("MRotaryEmbedding", {"x", "p", "c", "s"}, {"y"}, sec),
+                         {{"x", DataType::FLOAT, {"B", "S", "8"}}, {"p", DataType::INT64, {"4", "B", "S"}}})));
+  CHECK(failed(infer_one(ms("MRotaryEmbedding", {"x", "p", "c", "s"}, {"y"}, sec),
+                         {{"x", DataType::FLOAT, {"2", "S", "8"}}, {"p", DataType::INT64, {"3", "1", "S"}}})));
+  CHECK(failed(infer_one(ms("MRotaryEmbedding", {"x", "p", "c"}, {"y"}, sec), {{"x", DataType::FLOAT, {"B", "S", "8"}}})));
+}
+
 TEST_CASE("contrib: Attention, MultiHeadAttention, EmbedLayerNormalization") {
   const In x{"x", DataType::FLOAT16, {"B", "S", "D"}};
   const std::vector<Attribute> heads{Attribute("num_heads", std::int64_t{4})};

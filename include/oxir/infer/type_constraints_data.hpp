@@ -333,6 +333,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"LpPool", 11, 0, "T>T|T=tc02", "auto_pad kernel_shape p pads strides"},
     {"LpPool", 18, 0, "T>T|T=tc02", "auto_pad ceil_mode dilations kernel_shape p pads strides"},
     {"LpPool", 22, 0, "T>T|T=t10c02", "auto_pad ceil_mode dilations kernel_shape p pads strides"},
+    {"MRotaryEmbedding", 1, 3, "T pos T T>|T=t10402,pos=t80", "interleaved is_packed_batching mrope_layout mrope_section num_heads rotary_embedding_dim scale"},
     {"MatMul", 1, 0, "T T>T|T=tc02", ""},
     {"MatMul", 9, 0, "T T>T|T=t3cc2", ""},
     {"MatMul", 13, 0, "T T>T|T=t13cc2", ""},

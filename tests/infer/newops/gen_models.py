@@ -1164,6 +1164,20 @@ case("ms_RotaryEmbedding", 17, ms("RotaryEmbedding", ["X", "pos", "cos", "sin"],
      {"cos": np.ones((16, 4), np.float32), "sin": np.zeros((16, 4), np.float32)},
      fills={"pos": {"int_range": [0, 10]}}, domains=MS)
 
+# MRotaryEmbedding (Qwen2-VL-style multimodal rotary): input [B, S, hidden] or [B, N, S, H],
+# position_ids [3, B, S] (temporal, height, width rows); the sections add up to half the rotary dim.
+case("ms_MRotaryEmbedding_3d", 17,
+     ms("MRotaryEmbedding", ["X", "pos", "cos", "sin"], ["Y"], num_heads=2, mrope_section=[2, 1, 1]),
+     [("X", F, ["N", "S", 16]), ("pos", I, [3, "N", "S"])], ["Y"],
+     {"cos": np.ones((16, 4), np.float32), "sin": np.zeros((16, 4), np.float32)},
+     fills={"pos": {"int_range": [0, 10]}}, domains=MS)
+case("ms_MRotaryEmbedding_4d_partial", 17,
+     ms("MRotaryEmbedding", ["X", "pos", "cos", "sin"], ["Y"], num_heads=2, rotary_embedding_dim=4, mrope_section=[1, 1, 0],
+        interleaved=1),
+     [("X", F, ["N", 2, "S", 8]), ("pos", I, [3, "N", "S"])], ["Y"],
+     {"cos": np.ones((16, 2), np.float32), "sin": np.zeros((16, 2), np.float32)},
+     fills={"pos": {"int_range": [0, 10]}}, domains=MS)
+
 
 # Attention: hidden 8 in 2 heads; packed weights [8, 24] or qkv_hidden_sizes (8, 8, 4).
 case("ms_Attention", 17, ms("Attention", ["X", "Wqkv", "Bqkv"], ["Y"], num_heads=2), XS, ["Y"],

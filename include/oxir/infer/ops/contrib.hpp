@@ -4,7 +4,7 @@
 // transformer optimizer and quantizer put into real models: the Gelu family, the fused
 // normalizations, FusedMatMul/FusedConv, MatMulNBits, GatherBlockQuantized, the QOperator
 // quantized ops (element-wise, pools, concat, QGemm, softmax), NhwcMaxPool, DynamicQuantizeLSTM,
-// the com.microsoft Quantize/DequantizeLinear, RotaryEmbedding, Attention, QAttention,
+// the com.microsoft Quantize/DequantizeLinear, RotaryEmbedding, MRotaryEmbedding, Attention, QAttention,
 // MultiHeadAttention, GroupQueryAttention, DecoderMaskedMultiHeadAttention, SparseAttention and
 // EmbedLayerNormalization, MoE/QMoE, FusedGemm and ONNX Runtime's own versions of standard
 // operators (ExpandDims, Pad, Unique, GridSample, ...), and four CUDA-only diffusion operators
@@ -225,6 +225,26 @@ inline void rule_ms_dequantize_linear(InferContext& c) {
 /// com.microsoft RotaryEmbedding (input, position_ids, cos_cache, sin_cache): the input's shape.
 inline void rule_ms_rotary_embedding(InferContext& c) {
   require_inputs(c, 4, 4);
+  like_x(c);
+}
+
+/// com.microsoft MRotaryEmbedding (input, position_ids, cos_cache, sin_cache), the multimodal
+/// rotary embedding of Qwen2-VL-style models: the input's shape, [B, S, hidden] or [B, N, S, H];
+/// position_ids is [3, B, S], one row of positions per section (temporal, height, width), with
+/// no broadcasting (ONNX Runtime 1.30's kernel refuses anything else).
+inline void rule_ms_mrotary_embedding(InferContext& c) {
+  require_inputs(c, 4, 4);
+  const Dims* x = c.input_shape(0);
+  const Dims* p = c.input_shape(1);
+  if (x && x->size() != 3 && x->size() != 4) c.fail("input must be 3-D or 4-D, got rank " + std::to_string(x->size()));
+  if (p) {
+    if (p->size() != 3) c.fail("position_ids must be [3, batch, sequence], got rank " + std::to_string(p->size()));
+    c.unify((*p)[0], DimExpr(3), "position_ids sections");
+    if (x) {
+      c.unify((*p)[1], (*x)[0], "position_ids batch vs input batch");
+      c.unify((*p)[2], (*x)[x->size() == 3 ? 1 : 2], "position_ids sequence vs input sequence");
+    }
+  }
   like_x(c);
 }
 
@@ -973,6 +993,7 @@ inline void register_contrib_ops(OpRegistry& r) {
   r.add(kMs, "QuantizeLinear", &rule_ms_quantize_linear);
   r.add(kMs, "DequantizeLinear", &rule_ms_dequantize_linear);
   r.add(kMs, "RotaryEmbedding", &rule_ms_rotary_embedding);
+  r.add(kMs, "MRotaryEmbedding", &rule_ms_mrotary_embedding);
   r.add(kMs, "Attention", &rule_attention);
   r.add(kMs, "QAttention", &rule_qattention);
   r.add(kMs, "DynamicQuantizeLSTM", &rule_dynamic_quantize_lstm);
