@@ -33,6 +33,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "infer", "real"))
 import verify_real as vr  # noqa: E402  (ensure_ort)
 
 TABLE = os.path.join(ROOT, "include", "oxir", "infer", "type_constraints_data.hpp")
+CONTRIB = os.path.join(HERE, "data", "ort_contrib_schemas.json")
 # Opsets probed by --beyond: after the table's newest, up to opset 25 (ONNX 1.20, whose release
 # notes list the operators it changed: types only). ONNX Runtime 1.30 also knows opset 26, but
 # nothing here says whether ONNX 1.21 added attribute names no candidate list has.
@@ -40,6 +41,7 @@ BEYOND = {0: (22, 25), 1: (5, 5)}
 ONNX_112_NEWEST = {0: 17, 1: 3, 2: 1}
 CONTROL = "oxir_no_such_attribute"  # must come back unrecognized, or the version's probe says nothing
 DOMAIN_NAMES = {0: "", 1: "ai.onnx.ml", 2: "ai.onnx.preview.training"}
+DOMAIN_INDEX = {"": 0, "com.microsoft": 3}  # the domains of ort_contrib_schemas.json
 
 # Attribute names introduced after opset 17 (onnx's changelog), so that they are candidates even
 # where no older operator version has them.
@@ -59,13 +61,17 @@ exclude_outside extrapolation_value nearest_mode reduction keepdims noop_with_em
 
 
 def parse_table():
-    """Rows (op, since, domain, signature, attributes or None) of the generated table."""
+    """Rows (op, since, domain, signature, attributes or None) of the generated table's standard
+    operators: not ONNX Runtime's contrib operators (domain 3, com.microsoft, and those it defines
+    in the default domain), which scripts/probe_ort_contrib_types.py probes."""
+    with open(CONTRIB) as f:
+        contrib = {(DOMAIN_INDEX[e["domain"]], e["op"]) for e in json.load(f)}
     rows = []
     pat = re.compile(r'\{"(\w+)", (\d+), (\d), "([^"]*)", (nullptr|"[^"]*")\}')
     with open(TABLE) as f:
         for line in f:
             m = pat.search(line)
-            if m:
+            if m and (int(m.group(3)), m.group(1)) not in contrib and int(m.group(3)) in DOMAIN_NAMES:
                 attrs = None if m.group(5) == "nullptr" else m.group(5).strip('"')
                 rows.append((m.group(1), int(m.group(2)), int(m.group(3)), m.group(4), attrs))
     return rows
