@@ -49,7 +49,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "infer", "real"))
 import verify_real as vr  # noqa: E402  (ensure_ort)
-from probe_ort_types import create_sessions  # noqa: E402  (scripts/: this script's directory)
+import probe_ort_attributes as pa  # noqa: E402  (scripts/: this script's directory; CONTROL)
+from probe_ort_types import create_sessions  # noqa: E402
 
 DATA = os.path.join(HERE, "data", "ort_contrib_schemas.json")
 # Operators ONNX Runtime defines in the default domain (version 1) that ONNX does not.
@@ -98,7 +99,9 @@ def probe(cache, attribute_candidates):
         gen = os.path.join(tmp, "gen")
         subprocess.run([sys.executable, os.path.join(ROOT, "tests", "infer", "newops", "gen_models.py"), gen],
                        check=True, capture_output=True, env=dict(os.environ, OXIR_PROGRAMS="0"))
-        jobs, meta, done = [], {}, set()
+        # meta: job file -> (op, case, input position or None for the case as it is, element type);
+        # declared: (op, case, input position) -> the case's own element type there.
+        jobs, meta, declared, done = [], {}, {}, set()
         for f in sorted(os.listdir(gen)):
             if not f.endswith(".onnx"):
                 continue
@@ -123,7 +126,7 @@ def probe(cache, attribute_candidates):
                 for k, name in enumerate(node.input):
                     if not name or name in node.input[:k]:
                         continue
-                    meta[("orig", node.op_type, f, k)] = orig[name]
+                    declared[(node.op_type, f, k)] = orig[name]
                     for t in NAMES:
                         if t == orig[name]:
                             continue
@@ -141,7 +144,7 @@ def probe(cache, attribute_candidates):
     ops = collections.defaultdict(lambda: collections.defaultdict(
         lambda: {"allowed": set(), "rejected": set(), "formal": None, "param": None}))
     bad_base = set()
-    for fn, (op, case, k, t) in [(k_, v) for k_, v in meta.items() if isinstance(k_, str)]:
+    for fn, (op, case, k, t) in meta.items():
         err = res[fn].get("error", "")
         if k is None:
             if INVALID.search(err) or MISMATCH.search(err):
@@ -159,11 +162,9 @@ def probe(cache, attribute_candidates):
                 if pos["param"] not in (None, mm.group(1)):
                     sys.exit(f"{op} input {k}: parameters {pos['param']} and {mm.group(1)}")
                 pos["param"] = mm.group(1)
-    for key, t in meta.items():
-        if isinstance(key, tuple):
-            _, op, case, k = key
-            if (op, case) not in bad_base and op in ops:
-                ops[op][k]["allowed"].add(t)
+    for (op, case, k), t in declared.items():
+        if (op, case) not in bad_base and op in ops:
+            ops[op][k]["allowed"].add(t)
     table = {}
     for op in sorted(ops):
         inputs = []
@@ -180,7 +181,7 @@ def probe(cache, attribute_candidates):
     return table
 
 
-BOGUS = "oxir_no_such_attribute"
+BOGUS = pa.CONTROL  # a name no operator has
 
 
 def binary_candidates(ort_dir):
