@@ -438,23 +438,29 @@ TEST_CASE("per-message helpers") {
   CHECK(sparse_tensor_from_proto(sp) == m.graph.sparse_initializers[0]);
 }
 
+namespace {
+// Protobuf wire bytes written by hand, for the tests of odd wire data below.
+void varint(std::string& s, std::uint64_t v) {
+  while (v >= 0x80) {
+    s.push_back(static_cast<char>((v & 0x7F) | 0x80));
+    v >>= 7;
+  }
+  s.push_back(static_cast<char>(v));
+}
+void key(std::string& s, int field, int wire_type) {
+  varint(s, static_cast<std::uint64_t>(field) << 3 | static_cast<unsigned>(wire_type));
+}
+void len(std::string& s, int field, const std::string& b) {
+  key(s, field, 2);
+  varint(s, b.size());
+  s += b;
+}
+}  // namespace
+
 TEST_CASE("odd wire data reads as the native decoder reads it") {
   // Hand-written wire bytes: protobuf parses them into its fields, the bridge must arrive at
   // what oxir's decoder makes of the same bytes.
-  auto varint = [](std::string& s, std::uint64_t v) {
-    while (v >= 0x80) {
-      s.push_back(static_cast<char>((v & 0x7F) | 0x80));
-      v >>= 7;
-    }
-    s.push_back(static_cast<char>(v));
-  };
-  auto key = [&](std::string& s, int field, int wt) { varint(s, static_cast<std::uint64_t>(field) << 3 | static_cast<unsigned>(wt)); };
-  auto len = [&](std::string& s, int field, const std::string& b) {
-    key(s, field, 2);
-    varint(s, b.size());
-    s += b;
-  };
-  auto fixed32 = [&](std::string& s, int field, float f) {
+  auto fixed32 = [](std::string& s, int field, float f) {
     key(s, field, 5);
     char b[4];
     std::memcpy(b, &f, 4);
@@ -508,4 +514,128 @@ TEST_CASE("odd wire data reads as the native decoder reads it") {
   REQUIRE(own.ParseFromString(model));
   CHECK(from_proto(own) == native);
   CHECK(tensor_from_proto(own.graph().initializer(0)) == parse_tensor(std::as_bytes(std::span<const char>(tensor.data(), tensor.size()))));
+}
+
+TEST_CASE("a singular tensor field given twice merges as protobuf merges it") {
+  // AttributeProto.t, SparseTensorProto.values/indices and AttributeProto.sparse_tensor are
+  // singular messages: protobuf merges repeated occurrences (repeated fields appended, scalars
+  // and bytes taken from the last). The decoder must arrive at the same tensor, and check the
+  // payload of the merged tensor, not of each occurrence.
+  auto num = [](std::string& s, int field, std::uint64_t v) {
+    key(s, field, 0);
+    varint(s, v);
+  };
+  auto floats = [](std::initializer_list<float> v) {
+    std::string b;
+    for (float f : v) b.append(reinterpret_cast<const char*>(&f), 4);
+    return b;
+  };
+  // A model with one node whose attribute "a" carries the given (already encoded) fields.
+  auto model_with = [&](const std::string& attr_fields) {
+    std::string attr;
+    len(attr, 1, "a");
+    attr += attr_fields;
+    std::string node;
+    len(node, 4, "Op");
+    len(node, 5, attr);
+    std::string graph;
+    len(graph, 1, node);
+    std::string model;
+    num(model, 1, 8);
+    len(model, 7, graph);
+    return model;
+  };
+  auto both = [&](const std::string& model) {
+    const Model native = parse_model(model);
+    onnx::ModelProto deb;
+    REQUIRE(deb.ParseFromString(model));
+    CHECK(from_proto(deb) == native);
+    return native;
+  };
+
+  SUBCASE("typed values are appended, the name is the last one") {
+    std::string t1, t2;
+    num(t1, 1, 2);  // dims [2]
+    num(t1, 2, 1);  // FLOAT
+    len(t1, 4, floats({1.0f}));
+    len(t1, 8, "first");
+    len(t2, 4, floats({2.0f}));
+    len(t2, 8, "second");
+    std::string fields;
+    len(fields, 5, t1);
+    len(fields, 5, t2);
+    const Model m = both(model_with(fields));
+    const Tensor& t = m.graph.nodes[0].attributes[0].as_tensor();
+    CHECK(t.name == "second");
+    REQUIRE(t.values<float>().size() == 2);
+    CHECK(t.values<float>()[0] == 1.0f);
+    CHECK(t.values<float>()[1] == 2.0f);
+  }
+  SUBCASE("an occurrence without its payload is completed by the next") {
+    std::string t1, t2;
+    num(t1, 1, 2);
+    num(t1, 2, 1);
+    len(t2, 9, floats({3.0f, 4.0f}));  // raw_data
+    std::string fields;
+    len(fields, 5, t1);
+    len(fields, 5, t2);
+    const Model m = both(model_with(fields));
+    const Tensor& t = m.graph.nodes[0].attributes[0].as_tensor();
+    REQUIRE(t.values<float>().size() == 2);
+    CHECK(t.values<float>()[1] == 4.0f);
+  }
+  SUBCASE("sparse values merge inside a merged sparse_tensor") {
+    std::string v1, v2, i1, sp1, sp2;
+    num(v1, 1, 2);
+    num(v1, 2, 1);
+    len(v1, 4, floats({5.0f}));
+    len(v2, 4, floats({6.0f}));
+    num(i1, 1, 2);
+    num(i1, 2, 7);  // INT64 indices
+    {
+      std::string packed;
+      varint(packed, 0);
+      varint(packed, 3);
+      len(i1, 7, packed);
+    }
+    len(sp1, 1, v1);
+    num(sp1, 3, 4);  // dims [4]
+    len(sp2, 1, v2);
+    len(sp2, 2, i1);
+    std::string fields;
+    len(fields, 22, sp1);
+    len(fields, 22, sp2);
+    const Model m = both(model_with(fields));
+    const auto& a = m.graph.nodes[0].attributes[0];
+    REQUIRE(a.kind() == AttributeType::SPARSE_TENSOR);
+    const SparseTensor& s = *std::get<Box<SparseTensor>>(a.value);
+    REQUIRE(s.values.values<float>().size() == 2);
+    CHECK(s.values.values<float>()[1] == 6.0f);
+    CHECK(s.indices.values<std::int64_t>().size() == 2);
+  }
+  SUBCASE("the merged tensor's payload must fit its dims") {
+    // The first occurrence alone is fine (one INT64, 8 bytes); merged with the second, the
+    // 8 bytes are INT16 data for dims [1, 0], which need none. The native reader used to check
+    // each occurrence alone, accept this, and write a file it then refused to read.
+    std::string t1, t2;
+    num(t1, 1, 1);
+    num(t1, 2, 7);
+    len(t1, 9, std::string(8, '\x01'));
+    num(t2, 1, 0);
+    num(t2, 2, 5);
+    std::string fields;
+    len(fields, 5, t1);
+    len(fields, 5, t2);
+    const std::string model = model_with(fields);
+    onnx::ModelProto deb;
+    REQUIRE(deb.ParseFromString(model));  // protobuf has no notion of payload sizes
+    CHECK(deb.graph().node(0).attribute(0).t().dims_size() == 2);
+    try {
+      (void)parse_model(model);
+      FAIL("parse_model accepted 8 bytes of INT16 data for dims [1, 0]");
+    } catch (const Error& e) {
+      CHECK(std::string(e.what()).find("attribute[0] \"a\".t.raw_data: 8 bytes of INT16 data for dims that need 0") !=
+            std::string::npos);
+    }
+  }
 }

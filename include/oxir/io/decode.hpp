@@ -142,6 +142,7 @@ class Decoder {
 
   void attribute(wire::Reader r, Attribute& a) {
     Level level(*this);
+    Repeats t_parts, sparse_parts;  // occurrences of the singular message fields t and sparse_tensor
     while (!r.done()) {
       const auto* start = r.position();
       const auto t = r.tag();
@@ -161,13 +162,21 @@ class Decoder {
             if (is(t, LEN) && takes<std::string>(a)) { str(r, a.value.emplace<std::string>()); continue; }
             break;
           case 5:
-            if (is(t, LEN) && takes<Box<Tensor>>(a)) { tensor(sub(r), boxed<Tensor>(a)); continue; }
+            if (is(t, LEN) && takes<Box<Tensor>>(a)) {
+              t_parts.add(r.bytes());
+              (void)boxed<Tensor>(a);
+              continue;
+            }
             break;
           case 6:
             if (is(t, LEN) && takes<Box<Graph>>(a)) { graph(sub(r), boxed<Graph>(a)); continue; }
             break;
           case 22:
-            if (is(t, LEN) && takes<Box<SparseTensor>>(a)) { sparse(sub(r), boxed<SparseTensor>(a)); continue; }
+            if (is(t, LEN) && takes<Box<SparseTensor>>(a)) {
+              sparse_parts.add(r.bytes());
+              (void)boxed<SparseTensor>(a);
+              continue;
+            }
             break;
           case 14:
             if (is(t, LEN) && takes<Box<Type>>(a)) { type(sub(r), boxed<Type>(a)); continue; }
@@ -235,6 +244,60 @@ class Decoder {
         throw e.within(label_attribute(t.field, a));
       }
     }
+    try {
+      if (t_parts.seen) decode_parts(t_parts, boxed<Tensor>(a), [&](wire::Reader x, Tensor& v) { tensor(x, v); });
+    } catch (const Error& e) {
+      throw e.within(label_attribute(5, a));
+    }
+    try {
+      if (sparse_parts.seen)
+        decode_parts(sparse_parts, boxed<SparseTensor>(a), [&](wire::Reader x, SparseTensor& v) { sparse(x, v); });
+    } catch (const Error& e) {
+      throw e.within(label_attribute(22, a));
+    }
+  }
+
+  /// The occurrences of a singular message field whose value has a payload (a TensorProto, a
+  /// SparseTensorProto), decoded once the enclosing message ends. Protobuf merges a message
+  /// field that occurs more than once, which is the same as parsing its occurrences' bytes
+  /// joined; decoding each occurrence into the same value instead would keep one occurrence's
+  /// payload under another's dims and data type, unchecked, and replace typed values that
+  /// protobuf appends.
+  struct Repeats {
+    std::span<const std::byte> first;
+    std::vector<std::span<const std::byte>> more;
+    bool seen = false;
+    void add(std::span<const std::byte> b) {
+      if (seen) {
+        more.push_back(b);
+      } else {
+        seen = true;
+        first = b;
+      }
+    }
+  };
+
+  /// Decodes the occurrences of `parts` into `value`: the one occurrence in place (payloads
+  /// viewed), or their joined bytes, copied (the joined bytes live only here), each payload once.
+  template <class T, class Fn>
+  void decode_parts(const Repeats& parts, T& value, Fn&& decode) {
+    if (parts.more.empty()) return decode(wire::Reader(parts.first), value);
+    std::size_t total = parts.first.size();
+    for (const auto& b : parts.more) total += b.size();
+    std::vector<std::byte> joined;
+    joined.reserve(total);
+    joined.insert(joined.end(), parts.first.begin(), parts.first.end());
+    for (const auto& b : parts.more) joined.insert(joined.end(), b.begin(), b.end());
+    struct NoViews {  // restores keeper_ on the way out, exceptions included
+      std::shared_ptr<const void>& slot;
+      std::shared_ptr<const void> saved;
+      explicit NoViews(std::shared_ptr<const void>& k) : slot(k), saved(std::move(k)) { slot.reset(); }
+      ~NoViews() { slot = std::move(saved); }
+      NoViews(const NoViews&) = delete;
+      NoViews& operator=(const NoViews&) = delete;
+    } no_views(keeper_);
+    value = T{};
+    decode(wire::Reader(std::span<const std::byte>(joined)), value);
   }
 
   /// Decodes (and drops) a length-delimited attribute payload field kept in unknown_fields.
@@ -309,13 +372,14 @@ class Decoder {
 
   void sparse(wire::Reader r, SparseTensor& s) {
     Level level(*this);
+    Repeats values, indices;  // singular message fields (see Repeats)
     while (!r.done()) {
       const auto* start = r.position();
       const auto t = r.tag();
       try {
         switch (t.field) {
-          case 1: if (is(t, LEN)) { tensor(sub(r), s.values); s.presence.set(1); continue; } break;
-          case 2: if (is(t, LEN)) { tensor(sub(r), s.indices); s.presence.set(2); continue; } break;
+          case 1: if (is(t, LEN)) { values.add(r.bytes()); s.presence.set(1); continue; } break;
+          case 2: if (is(t, LEN)) { indices.add(r.bytes()); s.presence.set(2); continue; } break;
           case 3: if (is(t, VARINT) || is(t, LEN)) { repeated_i64(r, t, s.dims); continue; } break;
           default: break;
         }
@@ -323,6 +387,17 @@ class Decoder {
       } catch (const Error& e) {
         throw e.within(t.field == 1 ? "values" : t.field == 2 ? "indices" : t.field == 3 ? "dims" : field_label(t.field));
       }
+    }
+    const auto decode = [&](wire::Reader x, Tensor& v) { tensor(x, v); };
+    try {
+      if (values.seen) decode_parts(values, s.values, decode);
+    } catch (const Error& e) {
+      throw e.within("values");
+    }
+    try {
+      if (indices.seen) decode_parts(indices, s.indices, decode);
+    } catch (const Error& e) {
+      throw e.within("indices");
     }
   }
 
