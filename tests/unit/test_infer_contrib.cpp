@@ -579,3 +579,156 @@ TEST_CASE("contrib: GatedRMSNorm keeps X's shape; the gate has it too, the scale
                           {"g", DataType::FLOAT, {"6", "8"}}})));
   CHECK(failed(infer_one(ms("GatedRMSNorm", {"x", "s"}, {"y"}), {{"x", DataType::FLOAT, {"2", "8"}}})));
 }
+
+namespace {
+Tensor int64s(std::string name, std::vector<std::int64_t> dims, std::vector<std::int64_t> v) {
+  return Tensor::from_values<std::int64_t>(std::move(name), std::move(dims), std::move(v));
+}
+Attribute ia(std::string name, std::int64_t v) { return Attribute(std::move(name), v); }
+}  // namespace
+
+// The rejections below are each one ONNX Runtime 1.30 refuses (at load or at run).
+TEST_CASE("contrib: LinearAttentionGate") {
+  const In a{"a", DataType::FLOAT, {"B", "T", "H"}};
+  auto r = infer_one(ms("LinearAttentionGate", {"a", "dt", "ds", "b"}, {"decay", "beta"}),
+                     {a, {"b", DataType::FLOAT, {"B2", "T2", "H2"}}}, {floats("dt", {4}), floats("ds", {4})});
+  CHECK(r.out(0) == "FLOAT[B,T,4]");  // dt_bias and decay_scale hold one value per head
+  CHECK(r.out(1) == "FLOAT[B,T,4]");  // b has a's shape
+  CHECK_FALSE(failed(r));
+  CHECK(failed(infer_one(ms("LinearAttentionGate", {"a", "dt", "ds"}, {"decay", "beta"}), {a},
+                         {floats("dt", {4}), floats("ds", {4})})));  // beta needs b
+  CHECK(failed(infer_one(ms("LinearAttentionGate", {"a", "dt", "ds"}, {"decay"}), {{"a", DataType::FLOAT, {"2", "4"}}},
+                         {floats("dt", {1}), floats("ds", {4})})));
+  CHECK(failed(infer_one(ms("LinearAttentionGate", {"a", "dt", "ds", "b"}, {"decay"}),
+                         {{"a", DataType::FLOAT, {"2", "3", "4"}}, {"b", DataType::FLOAT, {"2", "1", "4"}}},
+                         {floats("dt", {4}), floats("ds", {4})})));
+  CHECK(failed(infer_one(ms("LinearAttentionGate", {"a", "dt", "ds"}, {"decay"}), {{"a", DataType::FLOAT, {}}},
+                         {floats("dt", {1}), floats("ds", {1})})));
+}
+
+TEST_CASE("contrib: EngramGate") {
+  const In k{"k", DataType::FLOAT, {"B", "S", "M", "H"}};
+  const In q{"q", DataType::FLOAT, {"B2", "S2", "M", "H"}};
+  const In v{"v", DataType::FLOAT, {"B", "S", "H"}};
+  {
+    Model m = make_model({Node("Identity", {"q"}, {"q2"}), ms("EngramGate", {"k", "q2", "v", "ks", "qs"}, {"o"})}, {k, q, v},
+                         {floats("ks", {4, 16}), floats("qs", {4, 16})});
+    const auto rep = oxir::infer_shapes(m);
+    CHECK(type_of(m, "o") == "FLOAT[B,S,4,16]");
+    CHECK(type_of(m, "q2") == "FLOAT[B,S,4,16]");  // query has key's shape
+    CHECK(rep.nodes_failed + rep.conflicts == 0);
+  }
+  const std::vector<Tensor> scales{floats("ks", {2, 8}), floats("qs", {2, 8})};
+  const In k4{"k", DataType::FLOAT, {"2", "3", "2", "8"}};
+  const In q4{"q", DataType::FLOAT, {"2", "3", "2", "8"}};
+  const In v3{"v", DataType::FLOAT, {"2", "3", "8"}};
+  CHECK_FALSE(failed(infer_one(ms("EngramGate", {"k", "q", "v", "ks", "qs"}, {"o"}), {k4, q4, v3}, scales)));
+  CHECK(failed(infer_one(ms("EngramGate", {"k", "q", "v", "ks", "qs"}, {"o"}),
+                         {{"k", DataType::FLOAT, {"2", "3", "8"}}, {"q", DataType::FLOAT, {"2", "3", "8"}}, v3},
+                         {floats("ks", {1, 8}), floats("qs", {1, 8})})));  // key must be 4-D
+  CHECK(failed(infer_one(ms("EngramGate", {"k", "q", "v", "ks", "qs"}, {"o"}), {k4, q4, {"v", DataType::FLOAT, {"1", "3", "8"}}},
+                         scales)));  // value's batch is key's
+  CHECK(failed(infer_one(ms("EngramGate", {"k", "q", "v", "ks", "qs"}, {"o"}), {k4, {"q", DataType::FLOAT, {"2", "1", "2", "8"}}, v3},
+                         scales)));  // query has key's shape
+  CHECK(failed(infer_one(ms("EngramGate", {"k", "q", "v", "ks", "qs"}, {"o"}), {k4, q4, v3},
+                         {floats("ks", {8}), floats("qs", {8})})));  // the scales are [hc_mult, hidden]
+  CHECK(failed(infer_one(ms("EngramGate", {"k", "q", "v", "ks", "qs"}, {"o", "n"}), {k4, q4, v3}, scales)));
+}
+
+TEST_CASE("contrib: GatedAdd") {
+  {
+    Model m = make_model({Node("Identity", {"g"}, {"g2"}), ms("GatedAdd", {"x", "y", "g2"}, {"o"})},
+                         {{"x", DataType::FLOAT16, {"B", "S", "C"}}, {"y", DataType::FLOAT16, {"B", "S", "8"}},
+                          {"g", DataType::FLOAT16, {"B", "T", "1"}}});
+    const auto rep = oxir::infer_shapes(m);
+    CHECK(type_of(m, "o") == "FLOAT16[B,S,8]");
+    CHECK(type_of(m, "g2") == "FLOAT16[B,S,1]");
+    CHECK(rep.nodes_failed + rep.conflicts == 0);
+  }
+  const In x{"x", DataType::FLOAT, {"2", "3", "4"}};
+  const In y{"y", DataType::FLOAT, {"2", "3", "4"}};
+  const auto ga = [&](In yy, std::vector<std::string> g) {
+    return failed(infer_one(ms("GatedAdd", {"x", "y", "g"}, {"o"}), {x, yy, {"g", DataType::FLOAT, std::move(g)}}));
+  };
+  CHECK_FALSE(ga(y, {"2", "3", "1"}));
+  CHECK(ga(y, {"2", "3", "4"}));  // the gate's last dim is 1
+  CHECK(ga(y, {"1", "3", "1"}));  // no broadcasting
+  CHECK(ga(y, {"3", "1"}));       // the gate has X's rank
+  CHECK(ga({"y", DataType::FLOAT, {"1", "3", "4"}}, {"2", "3", "1"}));
+}
+
+TEST_CASE("contrib: NGramHashMapping") {
+  const std::vector<Attribute> at{ia("max_ngram_size", 3), ia("n_head_per_ngram", 2), ia("pad_id", 0)};
+  const Tensor mul = int64s("mul", {3}, {3, 5, 7});
+  const Tensor voc = int64s("voc", {4}, {11, 13, 17, 19});
+  const In ids{"ids", DataType::INT64, {"B", "S"}};
+  {
+    Model m = make_model({Node("Identity", {"past"}, {"past2"}), ms("NGramHashMapping", {"ids", "mul", "voc", "past2"}, {"h", "p"}, at)},
+                         {ids, {"past", DataType::INT64, {"B2", "L"}}}, {mul, voc});
+    const auto rep = oxir::infer_shapes(m);
+    CHECK(type_of(m, "h") == "INT64[B,S,4]");
+    CHECK(type_of(m, "p") == "INT64[B,2]");
+    CHECK(type_of(m, "past2") == "INT64[B,2]");
+    CHECK(rep.nodes_failed + rep.conflicts == 0);
+  }
+  CHECK(failed(infer_one(ms("NGramHashMapping", {"ids", "mul", "voc"}, {"h"}, at), {{"ids", DataType::INT64, {"5"}}}, {mul, voc})));
+  CHECK(failed(infer_one(ms("NGramHashMapping", {"ids", "mul", "voc"}, {"h"}, at), {ids},
+                         {mul, int64s("voc", {2}, {11, 13})})));  // one vocabulary size per head
+  CHECK(failed(infer_one(ms("NGramHashMapping", {"ids", "mul", "voc", "past"}, {"h"}, at),
+                         {ids, {"past", DataType::INT64, {"B", "1"}}}, {mul, voc})));
+  CHECK(failed(infer_one(ms("NGramHashMapping", {"ids", "mul", "voc"}, {"h"},
+                            {ia("max_ngram_size", 1), ia("n_head_per_ngram", 1), ia("pad_id", 0)}),
+                         {ids}, {mul, int64s("voc", {0}, {})})));
+  CHECK(failed(infer_one(ms("NGramHashMapping", {"ids", "mul", "voc"}, {"h"},
+                            {ia("max_ngram_size", 2), ia("n_head_per_ngram", 0), ia("pad_id", 0)}),
+                         {ids}, {mul, int64s("voc", {0}, {})})));
+  // Hostile head counts: (max_ngram_size - 1) * n_head_per_ngram overflows int64, a diagnostic.
+  CHECK(failed(infer_one(ms("NGramHashMapping", {"ids", "mul", "voc"}, {"h"},
+                            {ia("max_ngram_size", std::int64_t{1} << 40), ia("n_head_per_ngram", std::int64_t{1} << 40),
+                             ia("pad_id", 0)}),
+                         {ids}, {mul, voc})));
+}
+
+TEST_CASE("contrib: DynamicTimeWarping, Tokenizer and BifurcationDetector leave data sizes unknown") {
+  auto r = infer_one(ms("DynamicTimeWarping", {"x"}, {"y"}), {{"x", DataType::FLOAT, {"M", "N"}}});
+  CHECK(r.out().rfind("INT32[2,unk__", 0) == 0);  // max(M, N) <= length < M + N
+  CHECK(infer_one(ms("DynamicTimeWarping", {"x"}, {"y"}), {{"x", DataType::FLOAT, {"1", "1", "N"}}}).out() == "INT32[2,N]");
+  CHECK(failed(infer_one(ms("DynamicTimeWarping", {"x"}, {"y"}), {{"x", DataType::FLOAT, {"4"}}})));
+  CHECK(failed(infer_one(ms("DynamicTimeWarping", {"x"}, {"y"}), {{"x", DataType::FLOAT, {"2", "4", "6"}}})));
+
+  const std::vector<Attribute> tok{ia("mark", 1), ia("mincharnum", 1), Attribute("pad_value", std::string("#")),
+                                   Attribute("separators", std::vector<std::string>{" "})};
+  r = infer_one(ms("Tokenizer", {"x"}, {"y"}, tok), {{"x", DataType::STRING, {"2", "3"}}});
+  CHECK(r.out().rfind("STRING[2,3,unk__", 0) == 0);
+  // [0] gives [0] and [N, 0] gives [N, 0]: with sizes that may be 0 not even the rank is known.
+  CHECK(infer_one(ms("Tokenizer", {"x"}, {"y"}, tok), {{"x", DataType::STRING, {"N", "3"}}}).out() == "STRING[*]");
+  CHECK(failed(infer_one(ms("Tokenizer", {"x"}, {"y"}, tok), {{"x", DataType::STRING, {"1", "2", "1"}}})));
+
+  const std::vector<Attribute> bif{ia("max_ngram_size", 3), ia("min_ngram_size", 1)};
+  r = infer_one(ms("BifurcationDetector", {"s", "c", "p"}, {"t", "i"}, bif),
+                {{"s", DataType::INT64, {"L"}}, {"c", DataType::INT64, {"K"}}, {"p", DataType::INT64, {"1"}}});
+  CHECK(r.out(0).rfind("INT64[unk__", 0) == 0);
+  CHECK(r.out(1) == "INT64[1]");
+  CHECK(failed(infer_one(ms("BifurcationDetector", {"s", "c", "p"}, {"t", "i"}, bif),
+                         {{"s", DataType::INT64, {"1", "7"}}, {"c", DataType::INT64, {"K"}}, {"p", DataType::INT64, {}}})));
+}
+
+TEST_CASE("contrib: ConvTransposeWithDynamicPads reads its pads from an input") {
+  const In x{"x", DataType::FLOAT, {"N", "2", "H", "W"}};
+  const Tensor w = floats("w", {2, 3, 3, 3});
+  const std::vector<Attribute> s2{Attribute("strides", std::vector<std::int64_t>{2, 2})};
+  auto r = infer_one(ms("ConvTransposeWithDynamicPads", {"x", "w", "p"}, {"y"}, s2), {x}, {w, int64s("p", {4}, {1, 0, 0, 2})});
+  CHECK(r.out() == "FLOAT[N,3,2*H,2*W-1]");  // 2*(H-1) + 3 - 1 - 0 and 2*(W-1) + 3 - 0 - 2
+  CHECK_FALSE(failed(r));
+  // Pads of unknown values: the spatial sizes are unknown too, unless auto_pad is SAME_*.
+  r = infer_one(ms("ConvTransposeWithDynamicPads", {"x", "w", "p"}, {"y"}, s2), {x, {"p", DataType::INT64, {"4"}}}, {w});
+  CHECK(r.out().rfind("FLOAT[N,3,unk__", 0) == 0);
+  r = infer_one(ms("ConvTransposeWithDynamicPads", {"x", "w", "p"}, {"y"},
+                   {Attribute("strides", std::vector<std::int64_t>{2, 2}), Attribute("auto_pad", std::string("SAME_UPPER"))}),
+                {x, {"p", DataType::INT64, {"4"}}}, {w});
+  CHECK(r.out() == "FLOAT[N,3,2*H,2*W]");
+  CHECK(failed(infer_one(ms("ConvTransposeWithDynamicPads", {"x", "w"}, {"y"}, s2), {x}, {w})));  // ORT's kernel needs Pads
+  CHECK(failed(infer_one(ms("ConvTransposeWithDynamicPads", {"x", "w", "p"}, {"y"}, s2), {x}, {w, int64s("p", {2}, {1, 1})})));
+  CHECK(failed(infer_one(ms("ConvTransposeWithDynamicPads", {"x", "w", "p"}, {"y"}, s2), {x}, {w, int64s("p", {2, 2}, {1, 1, 1, 1})})));
+  CHECK(failed(infer_one(ms("ConvTransposeWithDynamicPads", {"x", "w", "p"}, {"y"}, s2), {x}, {w, int64s("p", {4}, {-1, 0, 0, 0})})));
+}

@@ -1179,6 +1179,75 @@ case("ms_MRotaryEmbedding_4d_partial", 17,
      fills={"pos": {"int_range": [0, 10]}}, domains=MS)
 
 
+# ONNX Runtime 1.30's CPU contrib operators of the newest model families (Gated DeltaNet's gates,
+# Engram's n-gram memory) and its older signal/text/decoding helpers.
+HEADS4 = {"dt": np.zeros(4, np.float32), "ds": -np.ones(4, np.float32)}
+case("ms_LinearAttentionGate", 17, ms("LinearAttentionGate", ["a", "dt", "ds", "b"], ["decay", "beta"]),
+     [("a", F, ["N", "S", 4]), ("b", F, ["N", "S", 4])], ["decay", "beta"], HEADS4, domains=MS)
+case("ms_LinearAttentionGate_decay_only", 17, ms("LinearAttentionGate", ["a", "dt", "ds"], ["decay"]),
+     [("a", TP.FLOAT16, ["S", 4])], ["decay"], HEADS4, domains=MS)
+case("ms_LinearAttentionGate_dynamic_heads", 17, ms("LinearAttentionGate", ["a", "dt", "ds"], ["decay"]),
+     [("a", F, ["N", "S", "K", "H"]), ("dt", F, ["H"]), ("ds", F, ["H"])], ["decay"], domains=MS)
+ENGRAM = {"ks": np.ones((2, 8), np.float32), "qs": np.ones((2, 8), np.float32)}
+case("ms_EngramGate", 17, ms("EngramGate", ["k", "q", "v", "ks", "qs"], ["o"], epsilon=1e-6),
+     [("k", F, ["N", "S", 2, 8]), ("q", F, ["N", "S", 2, 8]), ("v", F, ["N", "S", 8])], ["o"], ENGRAM, domains=MS)
+case("ms_EngramGate_unify", 17, ms("EngramGate", ["k", "q", "v", "ks", "qs"], ["o"]),
+     [("k", F, ["N", "S", "K", "H"]), ("q", F, ["B", "T", "K", "H"]), ("v", F, ["N", "S", 8])], ["o"],
+     {"ks": np.ones((3, 8), np.float32), "qs": np.ones((3, 8), np.float32)},
+     sizes={"B": [1, 2, 3], "T": [3, 5, 2], "K": [3, 3, 3], "H": [8, 8, 8]},
+     domains=MS)
+case("ms_GatedAdd", 17, ms("GatedAdd", ["x", "y", "g"], ["o"]),
+     [("x", F, ["N", "S", 8]), ("y", F, ["N", "S", 8]), ("g", F, ["N", "S", 1])], ["o"], domains=MS)
+case("ms_GatedAdd_unify", 17, ms("GatedAdd", ["x", "y", "g"], ["o"]),
+     [("x", F, ["N", "S", "C"]), ("y", F, ["B", "T", 8]), ("g", F, [2, "L", 1])], ["o"],
+     sizes={"N": [2, 2, 2], "B": [2, 2, 2], "S": [3, 5, 2], "T": [3, 5, 2], "L": [3, 5, 2], "C": [8, 8, 8]},
+     domains=MS)
+case("ms_NGramHashMapping", 17,
+     ms("NGramHashMapping", ["ids", "mul", "voc", "past"], ["hash", "present"], max_ngram_size=3, n_head_per_ngram=2,
+        pad_id=0),
+     [("ids", I, ["N", "S"]), ("past", I, ["N", 2])], ["hash", "present"],
+     {"mul": np.array([3, 5, 7], np.int64), "voc": np.array([11, 13, 17, 19], np.int64)},
+     fills={"ids": {"int_range": [0, 100]}, "past": {"int_range": [0, 100]}}, domains=MS)
+case("ms_NGramHashMapping_int32", 17,
+     ms("NGramHashMapping", ["ids", "mul", "voc"], ["hash", "present"], max_ngram_size=4, n_head_per_ngram=1, pad_id=1),
+     [("ids", TP.INT32, ["N", "S"])], ["hash", "present"],
+     {"mul": np.array([3, 5, 7, 9], np.int32), "voc": np.array([11, 13, 17], np.int32)},
+     fills={"ids": {"int_range": [0, 100]}}, domains=MS)
+case("ms_DynamicTimeWarping", 17, ms("DynamicTimeWarping", ["x"], ["y"]), [("x", F, ["M", "N"])], ["y"], domains=MS)
+case("ms_DynamicTimeWarping_row", 17, ms("DynamicTimeWarping", ["x"], ["y"]), [("x", F, [1, 1, "M"])], ["y"],
+     domains=MS)
+case("ms_Tokenizer", 17, ms("Tokenizer", ["x"], ["y"], mark=1, mincharnum=1, pad_value="#", separators=[" "]),
+     [("x", STR, [2, 3])], ["y"], fills={"x": {"value": ["a b c", "d", "e f"]}}, domains=MS)
+case("ms_Tokenizer_symbolic", 17, ms("Tokenizer", ["x"], ["y"], mark=0, mincharnum=1, pad_value="#", tokenexp="[a-z]+"),
+     [("x", STR, ["N"])], ["y"], fills={"x": {"value": ["ab cd", "e"]}}, domains=MS)
+case("ms_BifurcationDetector", 17,
+     ms("BifurcationDetector", ["s", "c", "p", "pr"], ["t", "i"], max_ngram_size=3, min_ngram_size=1),
+     [("s", I, [6]), ("c", I, ["K"]), ("p", I, [])], ["t", "i"], {"pr": np.array([1, 2, 3, 4, 0, 1], np.int64)},
+     fills={"s": {"int_range": [0, 5]}, "c": {"int_range": [0, 5]}, "p": {"value": [1]}}, domains=MS)
+W233 = np.full((2, 3, 3, 3), 0.1, np.float32)
+case("ms_ConvTransposeWithDynamicPads", 17,
+     ms("ConvTransposeWithDynamicPads", ["x", "w", "pads", "b"], ["y"], strides=[2, 2], output_padding=[1, 0]),
+     [("x", F, ["N", 2, "H", "W"])], ["y"], {"w": W233, "pads": np.array([1, 0, 0, 2], np.int64),
+                                              "b": np.zeros(3, np.float32)}, domains=MS)
+case("ms_ConvTransposeWithDynamicPads_valid", 17,
+     ms("ConvTransposeWithDynamicPads", ["x", "w", "pads"], ["y"], auto_pad="VALID", dilations=[2, 1]),
+     [("x", F, ["N", 2, "H", "W"])], ["y"], {"w": W233, "pads": np.array([1, 1, 1, 1], np.int64)}, domains=MS)
+case("ms_ConvTransposeWithDynamicPads_same", 17,
+     ms("ConvTransposeWithDynamicPads", ["x", "w", "pads"], ["y"], auto_pad="SAME_UPPER", strides=[2, 3]),
+     [("x", F, ["N", 2, "H", "W"]), ("pads", I, [4])], ["y"], {"w": W233}, fills={"pads": {"value": [0, 1, 2, 0]}},
+     domains=MS)
+case("ms_ConvTransposeWithDynamicPads_input_pads", 17,
+     ms("ConvTransposeWithDynamicPads", ["x", "w", "pads"], ["y"], group=2),
+     [("x", F, ["N", 2, "L"]), ("pads", I, [2])], ["y"], {"w": np.ones((2, 2, 3), np.float32)},
+     fills={"pads": {"value": [1, 0]}}, domains=MS)
+case("ms_ConvTransposeWithDynamicPads_shape_pads", 17,
+     [N("Shape", ["x"], ["xs"]), N("Slice", ["xs", "s0", "s1"], ["two"]), N("Sub", ["two", "one"], ["p1"]),
+      N("Concat", ["p1", "zero", "zero", "p1"], ["pads"], axis=0),
+      ms("ConvTransposeWithDynamicPads", ["x", "w", "pads"], ["y"])],
+     [("x", F, ["N", 2, 3, "W"])], ["y"],
+     {"w": W233, "s0": np.array([0], np.int64), "s1": np.array([1], np.int64), "one": np.array([1], np.int64),
+      "zero": np.array([0], np.int64)}, sizes={"N": [1, 2, 2]}, domains=MS)
+
 # Attention: hidden 8 in 2 heads; packed weights [8, 24] or qkv_hidden_sizes (8, 8, 4).
 case("ms_Attention", 17, ms("Attention", ["X", "Wqkv", "Bqkv"], ["Y"], num_heads=2), XS, ["Y"],
      {"Wqkv": np.full((8, 24), 0.1, np.float32), "Bqkv": np.zeros((24,), np.float32)}, domains=MS)

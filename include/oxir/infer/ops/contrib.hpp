@@ -795,6 +795,184 @@ inline void rule_ngram_repeat_block(InferContext& c) {
 /// com.microsoft Range (start, limit, [delta]): Range with delta 1 by default.
 inline void rule_ms_range(InferContext& c) { shape_detail::range_rule(c, true); }
 
+// ---- operators of ONNX Runtime 1.30's CPU kernels, checked with its runs -----------------------
+//
+// Each requirement below is one ONNX Runtime refuses a model or a run for (tests/infer/newops has
+// a case per rule); where a kernel leaves a size to the data, it stays unknown.
+
+/// Fails unless `d` (when known) has `x`'s rank, and unifies the two dim by dim.
+inline void unify_same_shape(InferContext& c, const Dims* d, const Dims* x, std::string_view what) {
+  if (!d || !x) return;
+  if (d->size() != x->size())
+    c.fail(std::string(what) + " must have the shape of input 0: rank " + std::to_string(d->size()) + " vs " +
+           std::to_string(x->size()));
+  for (std::size_t i = 0; i < x->size(); ++i) c.unify((*d)[i], (*x)[i], std::string(what) + " vs input 0");
+}
+
+/// LinearAttentionGate (a, dt_bias, decay_scale, [b]), the decay and beta gates of Gated DeltaNet
+/// layers: decay, and beta (which needs b), have a's type and shape. a has rank 1 or more and H
+/// heads in its last dim; the float dt_bias and decay_scale hold H values (a 1-D one is [H]); b
+/// has a's shape.
+inline void rule_ms_linear_attention_gate(InferContext& c) {
+  require_inputs(c, 3, 4);
+  const Dims* a = c.input_shape(0);
+  if (a && a->empty()) c.fail("a must have rank 1 or more");
+  for (const std::size_t i : {std::size_t{1}, std::size_t{2}})
+    if (const Dims* p = c.input_shape(i); p && p->size() == 1 && a && !a->empty())
+      c.unify((*p)[0], a->back(), i == 1 ? "dt_bias size vs heads (a's last dim)" : "decay_scale size vs heads (a's last dim)");
+  if (c.has_input(3)) unify_same_shape(c, c.input_shape(3), a, "b");
+  if (c.has_output(1) && !c.has_input(3)) c.fail("the beta output needs the b input");
+  like_x(c, 0);
+  if (c.has_output(1)) like_x(c, 1);
+}
+
+/// EngramGate (key, query, value, key_norm_scale, query_norm_scale, [conv_norm_scale]): key and
+/// query [B, S, hc_mult, hidden], value [B, S, hidden], the scales [hc_mult, hidden]; output (and
+/// gated_value_normed, which needs conv_norm_scale) [B, S, hc_mult, hidden] in the key's type.
+/// ONNX Runtime 1.30 has the 5-input, 1-output form; the later documentation adds the sixth input
+/// and second output.
+inline void rule_ms_engram_gate(InferContext& c) {
+  require_inputs(c, 5, 6);
+  const Dims* k = c.input_shape(0);
+  const Dims* q = c.input_shape(1);
+  const Dims* v = c.input_shape(2);
+  if (k && k->size() != 4) c.fail("key must be 4-D [batch, sequence, hc_mult, hidden], got rank " + std::to_string(k->size()));
+  if (q && q->size() != 4) c.fail("query must be 4-D [batch, sequence, hc_mult, hidden], got rank " + std::to_string(q->size()));
+  if (v && v->size() != 3) c.fail("value must be 3-D [batch, sequence, hidden], got rank " + std::to_string(v->size()));
+  unify_same_shape(c, q, k, "query");
+  if (k && v) {
+    c.unify((*v)[0], (*k)[0], "value batch vs key batch");
+    c.unify((*v)[1], (*k)[1], "value sequence vs key sequence");
+    c.unify((*v)[2], (*k)[3], "value hidden size vs key hidden size");
+  }
+  for (std::size_t i = 3; i < 6; ++i) {
+    if (!c.has_input(i)) continue;
+    const Dims* s = c.input_shape(i);
+    if (!s) continue;
+    if (s->size() != 2)
+      c.fail("input " + std::to_string(i) + " (a norm scale) must be 2-D [hc_mult, hidden], got rank " + std::to_string(s->size()));
+    if (k) {
+      c.unify((*s)[0], (*k)[2], "norm scale vs key hc_mult");
+      c.unify((*s)[1], (*k)[3], "norm scale vs key hidden size");
+    }
+  }
+  if (c.has_output(1) && !c.has_input(5)) c.fail("the gated_value_normed output needs the conv_norm_scale input");
+  like_x(c, 0);
+  if (c.has_output(1)) like_x(c, 1);
+}
+
+/// GatedAdd (X, Y, gate): X + Y * gate. Y has X's shape; gate has X's rank, X's dims and 1 last
+/// (no broadcasting). The output has X's type and shape.
+inline void rule_ms_gated_add(InferContext& c) {
+  require_inputs(c, 3, 3);
+  const Dims* x = c.input_shape(0);
+  unify_same_shape(c, c.input_shape(1), x, "Y");
+  if (const Dims* g = c.input_shape(2); g && x) {
+    if (g->size() != x->size())
+      c.fail("gate must have X's rank: " + std::to_string(g->size()) + " vs " + std::to_string(x->size()));
+    for (std::size_t i = 0; i + 1 < x->size(); ++i) c.unify((*g)[i], (*x)[i], "gate vs X");
+    if (!g->empty()) c.unify(g->back(), DimExpr(1), "gate's last dim");
+  }
+  like_x(c);
+}
+
+/// NGramHashMapping (input_ids [B, S], multipliers, vocab_sizes, [past_ids], [head_offsets],
+/// [eos_token_id], [segment_ids]): hash_ids [B, S, (max_ngram_size - 1) * n_head_per_ngram] and
+/// present_ids [B, max_ngram_size - 1], both in input_ids' type. vocab_sizes and head_offsets hold
+/// one value per head, past_ids is [B, max_ngram_size - 1] and segment_ids [B, S]. (multipliers'
+/// length is left alone: ONNX Runtime 1.30 wants exactly max_ngram_size values, its later
+/// documentation at least that many.)
+inline void rule_ms_ngram_hash_mapping(InferContext& c) {
+  require_inputs(c, 3, 7);
+  const std::int64_t n = c.require_int("max_ngram_size");
+  const std::int64_t heads = c.require_int("n_head_per_ngram");
+  (void)c.require_int("pad_id");
+  if (n < 2) c.fail("max_ngram_size must be at least 2, got " + std::to_string(n));
+  if (heads <= 0) c.fail("n_head_per_ngram must be positive, got " + std::to_string(heads));
+  const DimExpr history(n - 1);
+  const DimExpr all_heads = c.resolve(history * DimExpr(heads));  // overflow-checked
+  const DataType t = c.input_elem(0);
+  const Dims* ids = c.input_shape(0);
+  if (ids && ids->size() != 2) c.fail("input_ids must be 2-D [batch, sequence], got rank " + std::to_string(ids->size()));
+  for (const std::size_t i : {std::size_t{2}, std::size_t{4}})
+    if (c.has_input(i))
+      if (const Dims* d = c.input_shape(i)) {
+        if (d->size() != 1) c.fail("input " + std::to_string(i) + " must be 1-D (one value per head), got rank " + std::to_string(d->size()));
+        c.unify((*d)[0], all_heads, "values per head vs (max_ngram_size - 1) * n_head_per_ngram");
+      }
+  const DimExpr B = ids ? c.resolve((*ids)[0]) : c.fresh();
+  if (c.has_input(3))
+    if (const Dims* p = c.input_shape(3)) {
+      if (p->size() != 2) c.fail("past_ids must be 2-D [batch, max_ngram_size - 1], got rank " + std::to_string(p->size()));
+      c.unify((*p)[0], B, "past_ids batch vs input_ids batch");
+      c.unify((*p)[1], history, "past_ids length vs max_ngram_size - 1");
+    }
+  if (c.has_input(6)) unify_same_shape(c, c.input_shape(6), ids, "segment_ids");
+  if (ids)
+    c.set_output(0, t, Dims{c.resolve((*ids)[0]), c.resolve((*ids)[1]), all_heads});
+  else
+    c.set_output(0, t, Dims{c.fresh(), c.fresh(), all_heads});
+  if (c.has_output(1)) c.set_output(1, t, Dims{c.resolve(B), history});
+}
+
+/// DynamicTimeWarping (cost matrix [M, N] or [1, M, N]): the int32 path [2, x] with
+/// max(M, N) <= x < M + N, so x is known when M or N is 1.
+inline void rule_ms_dynamic_time_warping(InferContext& c) {
+  require_inputs(c, 1, 1);
+  const Dims* d = c.input_shape(0);
+  DimExpr len = c.fresh();
+  if (d) {
+    if (d->size() != 2 && d->size() != 3) c.fail("input must be [M, N] or [1, M, N], got rank " + std::to_string(d->size()));
+    if (d->size() == 3) c.unify((*d)[0], DimExpr(1), "the first dim of a 3-D cost matrix");
+    const DimExpr m = c.resolve((*d)[d->size() - 2]), n = c.resolve((*d)[d->size() - 1]);
+    if (m.const_value() == 1) len = n;
+    else if (n.const_value() == 1) len = m;
+  }
+  c.set_output(0, DataType::INT32, Dims{DimExpr(2), len});
+}
+
+/// Tokenizer (X: strings [C] or [N, C]): [C, D] or [N, C, D] with D the most tokens of one string
+/// (plus 2 with mark), a size of the data. An empty input keeps its own rank ([0] gives [0],
+/// [N, 0] gives [N, 0]), so the rank is only claimed when every input dim is a known positive size.
+inline void rule_ms_tokenizer(InferContext& c) {
+  require_inputs(c, 1, 1);
+  (void)c.require_int("mark");
+  (void)c.require_int("mincharnum");
+  if (!c.has_attr("pad_value")) c.fail("missing required attribute 'pad_value'");
+  const Dims* x = c.input_shape(0);
+  if (x && x->size() != 1 && x->size() != 2) c.fail("input must be [C] or [N, C], got rank " + std::to_string(x->size()));
+  bool nonempty = x != nullptr;
+  if (x)
+    for (const auto& d : *x)
+      if (const auto v = c.resolve(d).const_value(); !v || *v <= 0) nonempty = false;
+  if (!nonempty) return c.set_output(0, ValueType::tensor(DataType::STRING));
+  Dims out;
+  for (const auto& d : *x) out.push_back(c.resolve(d));
+  out.push_back(c.fresh());
+  c.set_output(0, DataType::STRING, std::move(out));
+}
+
+/// BifurcationDetector (src_tokens [L], cur_tokens, prev_suffix_match_idx, [pred_tokens]) of
+/// aggressive decoding: tokens, 1-D of a length the data decide, and suffix_match_idx in
+/// prev_suffix_match_idx's shape; all int64.
+inline void rule_ms_bifurcation_detector(InferContext& c) {
+  require_inputs(c, 3, 4);
+  if (const Dims* s = c.input_shape(0); s && s->size() != 1) c.fail("src_tokens must be 1-D, got rank " + std::to_string(s->size()));
+  if (const Dims* t = c.input_shape(1); t && t->size() == 1)
+    c.set_output(0, DataType::INT64, Dims{c.fresh()});
+  else
+    c.set_output(0, ValueType::tensor(DataType::INT64));
+  if (c.has_output(1)) c.set_output(1, linalg_detail::like_input(c, 2, DataType::INT64));
+}
+
+/// ConvTransposeWithDynamicPads (X, W, Pads, [B]): ConvTranspose with the pads read from the Pads
+/// input (see conv_transpose_common). ONNX Runtime's schema allows leaving Pads out, but its kernel
+/// then reads past its inputs (it aborts): Pads is required here.
+inline void rule_ms_conv_transpose_dynamic_pads(InferContext& c) {
+  require_inputs(c, 3, 4);
+  spatial_detail::conv_transpose_common(c, true);
+}
+
 /// com.microsoft Pad (data, pads, [value]): pads is [2r] or [1, 2r] (begins, then ends).
 inline void rule_ms_pad(InferContext& c) {
   require_inputs(c, 2, 3);
@@ -1036,6 +1214,14 @@ inline void register_contrib_ops(OpRegistry& r) {
   r.add(kMs, "DecoderMaskedMultiHeadAttention", &rule_decoder_masked_mha);
   r.add(kMs, "SparseAttention", &rule_sparse_attention);
   r.add(kMs, "Range", &rule_ms_range);
+  r.add(kMs, "LinearAttentionGate", &rule_ms_linear_attention_gate);
+  r.add(kMs, "EngramGate", &rule_ms_engram_gate);
+  r.add(kMs, "GatedAdd", &rule_ms_gated_add);
+  r.add(kMs, "NGramHashMapping", &rule_ms_ngram_hash_mapping);
+  r.add(kMs, "DynamicTimeWarping", &rule_ms_dynamic_time_warping);
+  r.add(kMs, "Tokenizer", &rule_ms_tokenizer);
+  r.add(kMs, "BifurcationDetector", &rule_ms_bifurcation_detector);
+  r.add(kMs, "ConvTransposeWithDynamicPads", &rule_ms_conv_transpose_dynamic_pads);
 }
 
 }  // namespace oxir::infer::ops

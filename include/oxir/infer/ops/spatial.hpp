@@ -215,28 +215,47 @@ inline void deform_conv(InferContext& c) {
   conv_common(c, 0, 1, 3, c.input_elem(0), true);
 }
 
-inline void conv_transpose(InferContext& c) {
-  if (c.input_count() < 2 || c.input_count() > 3) c.fail("ConvTranspose takes 2 or 3 inputs");
+/// ConvTranspose (X, W, [B]); with `dynamic_pads`, ONNX Runtime's ConvTransposeWithDynamicPads
+/// (X, W, Pads, [B]): the pads come from the values of the 1-D int64 input Pads (begins then
+/// ends, 2 per spatial axis; unknown values leave the spatial sizes unknown) instead of the pads
+/// attribute, and auto_pad SAME_UPPER/SAME_LOWER still overrides them (checked with ONNX Runtime
+/// runs; VALID does not).
+inline void conv_transpose_common(InferContext& c, bool dynamic_pads) {
+  const std::size_t bias = dynamic_pads ? 3 : 2;
   const auto xs = shape_of(c, 0), ws = shape_of(c, 1);
   const DataType elem = c.input_elem(0);
+  if (dynamic_pads)
+    if (const auto ps = shape_of(c, 2); ps && ps->size() != 1)
+      c.fail("Pads must be 1-D, got rank " + std::to_string(ps->size()));
   const auto n = spatial_rank(c, xs, ws);
   if (!n) return c.set_output(0, ValueType::tensor(elem));
   const std::int64_t group = c.attr_int("group", 1);
   if (group <= 0) c.fail("group must be positive");
   Window w = read_window(c, *n, true, false);
+  std::optional<PartialDims> dyn;  // the Pads input's elements, as far as they are known
+  if (dynamic_pads) {
+    if (const auto ps = shape_of(c, 2)) c.unify((*ps)[0], DimExpr(static_cast<std::int64_t>(2 * *n)), "Pads length vs 2 * spatial rank");
+    dyn = c.input_elements(2);
+    if (dyn && dyn->size() != 2 * *n)
+      c.fail("Pads has " + std::to_string(dyn->size()) + " values, expected " + std::to_string(2 * *n));
+    if (dyn)
+      for (const auto& p : *dyn)
+        if (const auto v = p ? p->const_value() : std::nullopt; v && *v < 0)
+          c.fail("Pads must not be negative, got " + std::to_string(*v));
+  }
   kernel_from(c, w, ws, *n);
   const auto out_pad = ints_n(c, "output_padding", *n, 0, false);
   if (xs && ws) c.unify((*xs)[1], (*ws)[0], "input channels vs W dim 0");
   if (ws)
     if (auto cv = R(c, (*ws)[0]).const_value(); cv && *cv % group != 0) c.fail("input channels are not a multiple of group");
   const DimExpr m = ws ? R(c, (*ws)[1] * group) : c.fresh();
-  if (c.has_input(2))
-    if (auto bs = shape_of(c, 2)) {
+  if (c.has_input(bias))
+    if (auto bs = shape_of(c, bias)) {
       if (bs->size() != 1) c.fail("bias B must be 1-D");
       c.unify((*bs)[0], m, "bias size vs output channels");
     }
   Dims out{xs ? (*xs)[0] : c.fresh(), m};
-  if (auto os = c.attr_ints("output_shape")) {
+  if (auto os = dynamic_pads ? std::optional<std::vector<std::int64_t>>() : c.attr_ints("output_shape")) {
     std::size_t off = 0;
     if (os->size() == *n + 2)
       off = 2;
@@ -272,11 +291,25 @@ inline void conv_transpose(InferContext& c) {
       out.push_back(enough ? in * s : c.fresh());
       continue;
     }
-    DimExpr o = DimExpr(s) * (in - 1) + out_pad[i] + dk - w.pads[i] - w.pads[i + *n];
+    DimExpr o;
+    if (dynamic_pads) {
+      if (!dyn || !(*dyn)[i] || !(*dyn)[i + *n]) {
+        out.push_back(c.fresh());
+        continue;
+      }
+      o = R(c, DimExpr(s) * (in - 1) + out_pad[i] + dk - *(*dyn)[i] - *(*dyn)[i + *n]);
+    } else {
+      o = DimExpr(s) * (in - 1) + out_pad[i] + dk - w.pads[i] - w.pads[i + *n];
+    }
     if (auto v = o.const_value(); v && *v < 0) c.fail("output spatial size is negative");
     out.push_back(o);
   }
   c.set_output(0, elem, std::move(out));
+}
+
+inline void conv_transpose(InferContext& c) {
+  if (c.input_count() < 2 || c.input_count() > 3) c.fail("ConvTranspose takes 2 or 3 inputs");
+  conv_transpose_common(c, false);
 }
 
 // ---- pooling ----
