@@ -14679,7 +14679,8 @@ inline void conv_transpose_common(InferContext& c, bool dynamic_pads) {
   Window w = read_window(c, *n, true, false);
   std::optional<PartialDims> dyn;  // the Pads input's elements, as far as they are known
   if (dynamic_pads) {
-    if (const auto ps = shape_of(c, 2)) c.unify((*ps)[0], DimExpr(static_cast<std::int64_t>(2 * *n)), "Pads length vs 2 * spatial rank");
+    if (const auto ps = shape_of(c, 2))
+      c.unify((*ps)[0], DimExpr(static_cast<std::int64_t>(2 * *n)), "Pads length vs 2 * spatial rank");
     dyn = c.input_elements(2);
     if (dyn && dyn->size() != 2 * *n)
       c.fail("Pads has " + std::to_string(dyn->size()) + " values, expected " + std::to_string(2 * *n));
@@ -16492,7 +16493,8 @@ inline void rule_ms_ngram_hash_mapping(InferContext& c) {
   for (const std::size_t i : {std::size_t{2}, std::size_t{4}})
     if (c.has_input(i))
       if (const Dims* d = c.input_shape(i)) {
-        if (d->size() != 1) c.fail("input " + std::to_string(i) + " must be 1-D (one value per head), got rank " + std::to_string(d->size()));
+        if (d->size() != 1)
+          c.fail("input " + std::to_string(i) + " must be 1-D (one value per head), got rank " + std::to_string(d->size()));
         c.unify((*d)[0], all_heads, "values per head vs (max_ngram_size - 1) * n_head_per_ngram");
       }
   const DimExpr B = ids ? c.resolve((*ids)[0]) : c.fresh();

@@ -897,7 +897,8 @@ inline void rule_ms_ngram_hash_mapping(InferContext& c) {
   for (const std::size_t i : {std::size_t{2}, std::size_t{4}})
     if (c.has_input(i))
       if (const Dims* d = c.input_shape(i)) {
-        if (d->size() != 1) c.fail("input " + std::to_string(i) + " must be 1-D (one value per head), got rank " + std::to_string(d->size()));
+        if (d->size() != 1)
+          c.fail("input " + std::to_string(i) + " must be 1-D (one value per head), got rank " + std::to_string(d->size()));
         c.unify((*d)[0], all_heads, "values per head vs (max_ngram_size - 1) * n_head_per_ngram");
       }
   const DimExpr B = ids ? c.resolve((*ids)[0]) : c.fresh();

@@ -234,7 +234,8 @@ inline void conv_transpose_common(InferContext& c, bool dynamic_pads) {
   Window w = read_window(c, *n, true, false);
   std::optional<PartialDims> dyn;  // the Pads input's elements, as far as they are known
   if (dynamic_pads) {
-    if (const auto ps = shape_of(c, 2)) c.unify((*ps)[0], DimExpr(static_cast<std::int64_t>(2 * *n)), "Pads length vs 2 * spatial rank");
+    if (const auto ps = shape_of(c, 2))
+      c.unify((*ps)[0], DimExpr(static_cast<std::int64_t>(2 * *n)), "Pads length vs 2 * spatial rank");
     dyn = c.input_elements(2);
     if (dyn && dyn->size() != 2 * *n)
       c.fail("Pads has " + std::to_string(dyn->size()) + " values, expected " + std::to_string(2 * *n));
