@@ -8052,8 +8052,11 @@ inline std::optional<bool> provably_le(const DimExpr& a, const DimExpr& b) {
 inline bool never_one(const DimExpr& e) {
   if (auto c = e.const_value()) return *c != 1;
   if (e.as_symbol()) return false;
-  std::int64_t g = 0;
-  for (const auto& t : e.terms()) g = std::gcd(g, t.coeff);
+  // The gcd of the coefficients' magnitudes, taken unsigned: std::gcd of a coefficient of -2^63
+  // negates it, which int64 cannot hold.
+  std::uint64_t g = 0;
+  for (const auto& t : e.terms())
+    g = std::gcd(g, t.coeff < 0 ? 0 - static_cast<std::uint64_t>(t.coeff) : static_cast<std::uint64_t>(t.coeff));
   if (g >= 2) return true;
   try {
     return nonneg(e - DimExpr(2)) || nonneg(-e);

@@ -611,6 +611,12 @@ TEST_CASE("Engine: a size that can never be 1 is what it broadcasts to") {
   CHECK_FALSE(never_one(H * W));
   CHECK_FALSE(never_one(2 * H - 1));              // 1 at H = 1
   CHECK_FALSE(never_one(H - W));
+  // A coefficient of -2^63 (a fuzzed model reached one): its magnitude is 2^63, even, so with
+  // an even constant the size is never 1; taking the gcd must not negate it in int64.
+  constexpr auto kMin = std::numeric_limits<std::int64_t>::min();
+  CHECK(never_one(DimExpr(kMin) * H + 2));
+  CHECK(never_one(DimExpr(kMin) * H + DimExpr(kMin) * W));
+  CHECK_FALSE(never_one(DimExpr(kMin) * H + 1));  // H = 0 gives 1
 }
 
 TEST_CASE("Engine: runs on one thread share storage, never state") {
