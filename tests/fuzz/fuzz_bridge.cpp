@@ -27,12 +27,73 @@
 #include <cstring>
 #include <span>
 #include <string>
+#include <string_view>
+#include <type_traits>
+#include <variant>
+#include <vector>
 
 namespace {
 
 [[noreturn]] void finding(const char* what, const std::string& detail = {}) {
   std::fprintf(stderr, "fuzz_bridge: %s %s\n", what, detail.c_str());
   std::abort();
+}
+
+}  // namespace
+
+namespace {
+
+// Whether the model holds an enum value Debian's onnx 1.12 classes do not define (an
+// AttributeProto.type or TensorProto.data_location). Protobuf keeps such a value among a
+// message's unknown fields and writes it after the known ones, so its bytes may differ from
+// oxir's in field order only (docs/proto-bridge.md, Known differences).
+bool undefined_enum(const oxir::Graph& g);
+bool undefined_enum(const oxir::Tensor& t) {
+  return !onnx::TensorProto_DataLocation_IsValid(static_cast<int>(t.data_location));
+}
+bool undefined_enum(const oxir::SparseTensor& s) { return undefined_enum(s.values) || undefined_enum(s.indices); }
+bool undefined_enum(const oxir::Attribute& a) {
+  if (!onnx::AttributeProto_AttributeType_IsValid(static_cast<int>(a.type))) return true;
+  return std::visit(
+      [](const auto& v) {
+        using V = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<V, oxir::Box<oxir::Tensor>> || std::is_same_v<V, oxir::Box<oxir::Graph>> ||
+                      std::is_same_v<V, oxir::Box<oxir::SparseTensor>>) {
+          return v && undefined_enum(*v);
+        } else if constexpr (std::is_same_v<V, std::vector<oxir::Tensor>> || std::is_same_v<V, std::vector<oxir::Graph>> ||
+                             std::is_same_v<V, std::vector<oxir::SparseTensor>>) {
+          for (const auto& x : v)
+            if (undefined_enum(x)) return true;
+          return false;
+        } else {
+          return false;
+        }
+      },
+      a.value);
+}
+bool undefined_enum(const std::vector<oxir::Node>& nodes) {
+  for (const auto& n : nodes)
+    for (const auto& a : n.attributes)
+      if (undefined_enum(a)) return true;
+  return false;
+}
+bool undefined_enum(const oxir::Graph& g) {
+  for (const auto& t : g.initializers)
+    if (undefined_enum(t)) return true;
+  for (const auto& s : g.sparse_initializers)
+    if (undefined_enum(s)) return true;
+  return undefined_enum(g.nodes);
+}
+bool undefined_enum(const oxir::Model& m) {
+  if (undefined_enum(m.graph)) return true;
+  for (const auto& t : m.training_info)
+    if (undefined_enum(t.initialization) || undefined_enum(t.algorithm)) return true;
+  for (const auto& f : m.functions) {
+    if (undefined_enum(f.nodes)) return true;
+    for (const auto& a : f.attribute_protos)
+      if (undefined_enum(a)) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -80,8 +141,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!back.SerializeToString(&via_protobuf)) return 0;  // over protobuf's limits
     const auto ours = oxir::serialize_model(bridged);
     if (via_protobuf.size() != ours.size() ||
-        (ours.size() && std::memcmp(via_protobuf.data(), ours.data(), ours.size()) != 0))
-      finding("SerializeToString(to_proto(m)) != serialize_model(m)");
+        (ours.size() && std::memcmp(via_protobuf.data(), ours.data(), ours.size()) != 0)) {
+      // An enum value the class does not define moves to the end of its message: the same
+      // model in another field order, which must still read back as the same model.
+      if (!undefined_enum(bridged)) finding("SerializeToString(to_proto(m)) != serialize_model(m)");
+      if (!(oxir::parse_model(std::string_view(via_protobuf)) == bridged))
+        finding("SerializeToString(to_proto(m)) does not read back as m");
+    }
   } catch (const oxir::Error&) {
   } catch (const std::exception& e) {
     finding("to_proto/serialize threw", e.what());
