@@ -8517,6 +8517,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"GRUUnit", 1, 0, "T T T T>T|T=tc02", "drop_states"},
     {"GRUUnit", 10, 0, "", nullptr},
     {"GatedAdd", 1, 3, "T T T>|T=t10402", ""},
+    {"GatedDeltaNet", 1, 3, "T T T =t7fffffes7fffffeo7fffffeq7fffffex dec beta st>|T=t10402,dec=t2,beta=t2,st=t2", "beta_activation chunk_size gate_activation qk_l2_norm scale state_update_capacity update_rule"},
     {"GatedRMSNorm", 1, 3, "T T T>|T=t10402", "epsilon"},
     {"Gather", 1, 0, "T Tind>T|T=tfffe,Tind=tc0", "axis"},
     {"Gather", 11, 0, "T Tind>T|T=tfffe,Tind=tc0", "axis"},
@@ -8645,6 +8646,8 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"MatMulInteger16", 1, 3, "A B>|A=t30,B=t30", ""},
     {"MatMulIntegerToFloat", 1, 3, "T1 Bq T3 T3 T1>|T1=tc,Bq=tc,T3=t402", ""},
     {"MatMulNBits", 1, 3, "T1 Bq T1>|T1=t10402,Bq=t4", "K N accuracy_level bits block_size weight_prepacked"},
+    {"MatMulNBitsMlp", 1, 3, "T1 T1 T1 gB T1 =t7fffffes7fffffeo7fffffeq7fffffex uB T1>|T1=t10402,gB=t4,uB=t4", "K N accuracy_level activation bits block_size epsilon"},
+    {"MatMulNBitsQkv", 1, 3, "T1 =t7fffffes7fffffeo7fffffeq7fffffex T1 qB T1 =t7fffffes7fffffeo7fffffeq7fffffex kB T1 =t7fffffes7fffffeo7fffffeq7fffffex vB T1>|T1=t10402,qB=t4,kB=t4,vB=t4", "K Nkv Nq accuracy_level bits block_size epsilon"},
     {"Max", 1, 0, "T*>T|T=tc02", "consumed_inputs"},
     {"Max", 6, 0, "T*>T|T=tc02", ""},
     {"Max", 8, 0, "T*>T|T=tc02", ""},
@@ -8996,6 +8999,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"Upsample", 7, 0, "T>T|T=tfffe", "mode scales"},
     {"Upsample", 9, 0, "T =t2>T|T=tfffe", "mode"},
     {"Upsample", 10, 0, "", nullptr},
+    {"VarlenCausalConvWithState", 1, 3, "T T cu =t7fffffes7fffffeo7fffffeq7fffffex T>|T=t10402,cu=t40", "activation dilation state_update_capacity"},
     {"Where", 9, 0, "B T T>T|B=t200,T=tfffe", ""},
     {"Where", 16, 0, "B T T>T|B=t200,T=t1fffe", ""},
     {"WordConvEmbedding", 1, 3, "seq Wc Bc Ce>|seq=t40,Wc=t2,Bc=t2,Ce=t2", "char_embedding_size conv_window_size embedding_size"},
@@ -12087,14 +12091,17 @@ inline std::size_t InferContext::subgraph_output_count(std::string_view attr) co
 // the com.microsoft Quantize/DequantizeLinear, RotaryEmbedding, MRotaryEmbedding, Attention, QAttention,
 // MultiHeadAttention, GroupQueryAttention, DecoderMaskedMultiHeadAttention, SparseAttention and
 // EmbedLayerNormalization, MoE/QMoE, FusedGemm and ONNX Runtime's own versions of standard
-// operators (ExpandDims, Pad, Unique, GridSample, ...), and four CUDA-only diffusion operators
-// (see docs/inference.md).
+// operators (ExpandDims, Pad, Unique, GridSample, ...), operators of the newest model families
+// (the gates of Gated DeltaNet and Engram layers, NGramHashMapping, GatedDeltaNet and the packed
+// causal convolution, the fused MatMulNBits of the WebGPU kernels), and four CUDA-only diffusion
+// operators (see docs/inference.md).
 //
 // These operators have no ONNX schema: their semantics are ONNX Runtime's (its contrib operator
 // documentation and kernels). Only what those kernels require is claimed: outputs whose shape
 // the kernels leave open (the normalizations' mean and inv_std_var) stay unknown, and any other
 // com.microsoft operator stays an unknown operator. tests/infer/newops compares every rule here
-// with ONNX Runtime runs, except those of the CUDA-only operators and SparseAttention, whose CPU
+// with ONNX Runtime runs, except those of the GPU-only operators (sized from ONNX Runtime's
+// documentation and, where it has one, its own shape inference) and SparseAttention, whose CPU
 // kernel needs its caches to alias the pasts (unit tests in tests/unit/test_infer_contrib.cpp).
 
 // ---- begin oxir/infer/ops/linalg.hpp ----
@@ -15649,6 +15656,15 @@ inline void unify_last_dim_param(InferContext& c, std::size_t i, std::string_vie
   c.unify((*p)[0], x->back(), std::string(what) + " size vs the last dimension of the input");
 }
 
+/// Fails unless `d` (when known) has `x`'s rank, and unifies the two dim by dim.
+inline void unify_same_shape(InferContext& c, const Dims* d, const Dims* x, std::string_view what) {
+  if (!d || !x) return;
+  if (d->size() != x->size())
+    c.fail(std::string(what) + " must have the shape of input 0: rank " + std::to_string(d->size()) + " vs " +
+           std::to_string(x->size()));
+  for (std::size_t i = 0; i < x->size(); ++i) c.unify((*d)[i], (*x)[i], std::string(what) + " vs input 0");
+}
+
 /// Gelu, QuickGelu (X), FastGelu (X, optional bias), BiasGelu (A, bias): the input's shape.
 inline void rule_gelu(InferContext& c) {
   require_inputs(c, 1, 1);
@@ -15759,6 +15775,221 @@ inline void rule_matmul_nbits(InferContext& c) {
   Dims out(a->begin(), a->end() - 1);
   out.emplace_back(N);
   c.set_output(0, elem, std::move(out));
+}
+
+/// A's dims with the last one (which must be K) replaced by `n`: MatMulNBits' output.
+inline Dims nbits_out(InferContext& c, const Dims& a, std::int64_t k, std::int64_t n) {
+  if (a.empty()) c.fail("A must have rank >= 1");
+  c.unify(a.back(), DimExpr(k), "A's last dimension vs K");
+  Dims out;
+  for (std::size_t i = 0; i + 1 < a.size(); ++i) out.push_back(c.resolve(a[i]));
+  out.emplace_back(n);
+  return out;
+}
+
+/// The fused MatMulNBits of ONNX Runtime's WebGPU kernels (no CPU kernel; the shapes are those
+/// its own shape inference gives, observed through the loader):
+/// MatMulNBitsMlp (A, [skip], [norm_scale], gate_B, gate_scales, [gate_bias], up_B, up_scales,
+/// [up_bias]): Y = act(A*gate) * (A*up) is [..., N]; input_skip_bias_sum (which needs skip) has
+/// A's shape. MatMulNBitsQkv (A, [skip], norm_scale, q_B, q_scales, [q_bias], k_B, k_scales,
+/// [k_bias], v_B, v_scales, [v_bias]): Q [..., Nq], K and V [..., Nkv], input_skip_bias_sum A's
+/// shape. A's last dim is K; norm_scale is [K], the biases one value per output column.
+inline void nbits_fused_common(InferContext& c, std::int64_t k) {
+  if (k <= 0) c.fail("K must be positive");
+  const Dims* a = c.input_shape(0);
+  if (a && a->empty()) c.fail("A must have rank >= 1");
+  if (c.has_input(1)) unify_same_shape(c, c.input_shape(1), a, "skip");
+  if (c.has_input(2))
+    if (const Dims* ns = c.input_shape(2)) {
+      if (ns->size() != 1) c.fail("norm_scale must be 1-D [K], got rank " + std::to_string(ns->size()));
+      c.unify((*ns)[0], DimExpr(k), "norm_scale size vs K");
+    }
+}
+inline void nbits_bias(InferContext& c, std::size_t i, std::int64_t n) {
+  if (!c.has_input(i)) return;
+  if (const Dims* b = c.input_shape(i)) {
+    if (b->size() != 1) c.fail("input " + std::to_string(i) + " (a bias) must be 1-D, got rank " + std::to_string(b->size()));
+    c.unify((*b)[0], DimExpr(n), "bias size vs output columns");
+  }
+}
+inline void rule_matmul_nbits_mlp(InferContext& c) {
+  require_inputs(c, 1, 9);  // optional inputs in the middle: the required ones are checked below
+  if (c.input_count() < 8) c.fail("expects 8 or 9 inputs, got " + std::to_string(c.input_count()));
+  for (const std::size_t i : {std::size_t{3}, std::size_t{4}, std::size_t{6}, std::size_t{7}})
+    if (!c.has_input(i)) c.fail("required input " + std::to_string(i) + " is missing");
+  const std::int64_t k = c.require_int("K"), n = c.require_int("N");
+  (void)c.require_int("block_size");
+  if (!c.has_attr("activation")) c.fail("missing required attribute 'activation'");
+  if (n <= 0) c.fail("N must be positive");
+  if (c.has_output(1) && !c.has_input(1)) c.fail("input_skip_bias_sum needs the skip input");
+  nbits_fused_common(c, k);
+  nbits_bias(c, 5, n);
+  nbits_bias(c, 8, n);
+  const DataType elem = c.input_elem(0);
+  const Dims* a = c.input_shape(0);
+  if (!a) {
+    c.set_output(0, ValueType::tensor(elem));
+  } else {
+    c.set_output(0, elem, nbits_out(c, *a, k, n));
+  }
+  if (c.has_output(1)) like_x(c, 1);
+}
+inline void rule_matmul_nbits_qkv(InferContext& c) {
+  require_inputs(c, 1, 12);
+  if (c.input_count() < 11) c.fail("expects 11 or 12 inputs, got " + std::to_string(c.input_count()));
+  for (const std::size_t i : {std::size_t{2}, std::size_t{3}, std::size_t{4}, std::size_t{6}, std::size_t{7},
+                              std::size_t{9}, std::size_t{10}})
+    if (!c.has_input(i)) c.fail("required input " + std::to_string(i) + " is missing");
+  const std::int64_t k = c.require_int("K"), nq = c.require_int("Nq"), nkv = c.require_int("Nkv");
+  (void)c.require_int("block_size");
+  if (nq <= 0 || nkv <= 0) c.fail("Nq and Nkv must be positive");
+  nbits_fused_common(c, k);
+  nbits_bias(c, 5, nq);
+  nbits_bias(c, 8, nkv);
+  if (c.input_count() > 11) nbits_bias(c, 11, nkv);
+  const DataType elem = c.input_elem(0);
+  const Dims* a = c.input_shape(0);
+  for (std::size_t o = 0; o < 3; ++o) {
+    if (!c.has_output(o)) continue;
+    if (!a) {
+      c.set_output(o, ValueType::tensor(elem));
+    } else {
+      c.set_output(o, elem, nbits_out(c, *a, k, o == 0 ? nq : nkv));
+    }
+  }
+  if (c.has_output(3) && c.has_input(1)) like_x(c, 3);
+}
+
+/// The batch size of a packed (token-major) state operator: the initial state's first dim, else
+/// the length of the cumulative sequence lengths minus 1, else `fallback` (fresh if absent).
+inline DimExpr packed_batch(InferContext& c, std::size_t state, std::size_t cu, std::optional<DimExpr> fallback) {
+  if (c.has_input(state))
+    if (const Dims* st = c.input_shape(state); st && !st->empty()) return c.resolve((*st)[0]);
+  if (c.has_input(cu))
+    if (const Dims* q = c.input_shape(cu); q && q->size() == 1) return c.resolve((*q)[0] - DimExpr(1));
+  return fallback ? c.resolve(*fallback) : c.fresh();
+}
+
+/// GatedDeltaNet (query, key, value, [cu_seqlens], [decay], [beta], [initial_state], [a_log],
+/// [dt_bias], [capture_count], [state_update_active]): the packed linear-attention recurrence of
+/// Qwen3.5-style layers, CUDA and WebGPU kernels only (sized as ONNX Runtime's own shape inference
+/// and its documentation size it). query and key are [T, Hq, Dk] or [B, S, Hq, Dk], value
+/// [.., Hv, Dv]; output [.., max(Hq, Hv), Dv] in the query's type; final_state (float)
+/// [B, Hv, Dv, Dk], B being the initial state's batch, the cu_seqlens length minus 1, or the
+/// leading dim of the 4-D spelling; state_update (float) [B, C*(Hv + Hk*Dk + Hv*Dv)] for
+/// state_update_capacity C > 0.
+inline void rule_ms_gated_delta_net(InferContext& c) {
+  require_inputs(c, 3, 11);
+  const Dims* q = c.input_shape(0);
+  const Dims* k = c.input_shape(1);
+  const Dims* v = c.input_shape(2);
+  const std::int64_t cap = c.attr_int("state_update_capacity", 0);
+  if (cap < 0 || cap > 8) c.fail("state_update_capacity must be in [0, 8], got " + std::to_string(cap));
+  const DataType t = c.input_elem(0);
+  std::size_t rank = 0;
+  for (const Dims* d : {q, k, v})
+    if (d) {
+      if (d->size() != 3 && d->size() != 4)
+        c.fail("query, key and value must be [tokens, heads, head_size] or [batch, sequence, heads, head_size], got rank " +
+               std::to_string(d->size()));
+      if (rank && d->size() != rank) c.fail("query, key and value must have one rank");
+      rank = d->size();
+    }
+  if (!q || !v) {
+    c.set_output(0, ValueType::tensor(t));
+    if (c.has_output(1)) c.set_output(1, ValueType::tensor(DataType::FLOAT));
+    if (c.has_output(2)) c.set_output(2, ValueType::tensor(DataType::FLOAT));
+    return;
+  }
+  const std::size_t ntok = rank - 2;  // leading token axes: [T] or [B, S]
+  for (std::size_t i = 0; i < ntok; ++i) {
+    c.unify((*v)[i], (*q)[i], "value tokens vs query tokens");
+    if (k) c.unify((*k)[i], (*q)[i], "key tokens vs query tokens");
+  }
+  if (k) {
+    c.unify((*k)[ntok], (*q)[ntok], "key heads vs query heads");
+    c.unify((*k)[ntok + 1], (*q)[ntok + 1], "key head size vs query head size");
+  }
+  const DimExpr hq = c.resolve((*q)[ntok]), dk = c.resolve((*q)[ntok + 1]);
+  const DimExpr hv = c.resolve((*v)[ntok]), dv = c.resolve((*v)[ntok + 1]);
+  for (const std::size_t i : {std::size_t{4}, std::size_t{5}})  // decay, beta: [tokens.., Hv(, Dk)]
+    if (c.has_input(i))
+      if (const Dims* d = c.input_shape(i); d && d->size() > ntok) {
+        for (std::size_t j = 0; j < ntok; ++j) c.unify((*d)[j], (*q)[j], "decay/beta tokens vs query tokens");
+        c.unify((*d)[ntok], hv, "decay/beta heads vs value heads");
+      }
+  if (c.has_input(6))
+    if (const Dims* st = c.input_shape(6)) {
+      if (st->size() != 4) c.fail("initial_state must be 4-D [batch, Hv, Dv, Dk], got rank " + std::to_string(st->size()));
+      c.unify((*st)[1], hv, "initial_state heads vs value heads");
+      c.unify((*st)[2], dv, "initial_state Dv vs value head size");
+      c.unify((*st)[3], dk, "initial_state Dk vs query head size");
+    }
+  Dims out;
+  for (std::size_t i = 0; i < ntok; ++i) out.push_back(c.resolve((*q)[i]));
+  out.push_back(c.resolve(max_of(hq, hv)));
+  out.push_back(dv);
+  c.set_output(0, t, std::move(out));
+  const DimExpr b = packed_batch(c, 6, 3, rank == 4 ? std::optional<DimExpr>((*q)[0]) : std::nullopt);
+  if (c.has_output(1)) c.set_output(1, DataType::FLOAT, Dims{b, c.resolve(hv), c.resolve(dv), c.resolve(dk)});
+  if (c.has_output(2)) {
+    if (cap > 0) {
+      const DimExpr hk = k ? c.resolve((*k)[ntok]) : hq;
+      c.set_output(2, DataType::FLOAT, Dims{c.resolve(b), c.resolve(DimExpr(cap) * (hv + hk * dk + hv * dv))});
+    } else {
+      c.set_output(2, ValueType::tensor(DataType::FLOAT));
+    }
+  }
+}
+
+/// VarlenCausalConvWithState (input [T, C], weight [C, 1, K], cumulative_sequence_length [B+1],
+/// [bias [C]], initial_state [B, C, (K-1)*d], [capture_count [B]]): CUDA and WebGPU kernels only.
+/// The output has the input's shape, final_state the initial state's ([B, C, (K-1)*d]),
+/// state_update [B, state_update_capacity, C].
+inline void rule_ms_varlen_causal_conv_with_state(InferContext& c) {
+  require_inputs(c, 3, 6);
+  if (c.input_count() < 5 || !c.has_input(4)) c.fail("the initial_state input (5th) is required");
+  const std::int64_t dilation = c.attr_int("dilation", 1);
+  const std::int64_t cap = c.attr_int("state_update_capacity", 0);
+  if (dilation < 1) c.fail("dilation must be positive");
+  if (cap < 0 || cap > 8) c.fail("state_update_capacity must be in [0, 8], got " + std::to_string(cap));
+  const std::string act = c.attr_string("activation", "none");
+  if (act != "none" && act != "silu" && act != "swish")
+    c.fail("activation must be 'none', 'silu' or 'swish', got '" + act + "'");
+  const DataType t = c.input_elem(0);
+  const Dims* x = c.input_shape(0);
+  const Dims* w = c.input_shape(1);
+  if (x && x->size() != 2) c.fail("input must be 2-D [tokens, channels], got rank " + std::to_string(x->size()));
+  if (w && w->size() != 3) c.fail("weight must be 3-D [channels, 1, kernel_size], got rank " + std::to_string(w->size()));
+  DimExpr ch = x ? (*x)[1] : w ? (*w)[0] : c.fresh();
+  if (w) {
+    c.unify((*w)[0], ch, "weight channels vs input channels");
+    c.unify((*w)[1], DimExpr(1), "weight's second dim (depthwise)");
+  }
+  if (c.has_input(3))
+    if (const Dims* bias = c.input_shape(3)) {
+      if (bias->size() != 1) c.fail("bias must be 1-D [channels], got rank " + std::to_string(bias->size()));
+      c.unify((*bias)[0], ch, "bias size vs channels");
+    }
+  ch = c.resolve(ch);
+  const DimExpr carry = w ? c.resolve(((*w)[2] - DimExpr(1)) * DimExpr(dilation)) : c.fresh();
+  const DimExpr b = packed_batch(c, 4, 2, std::nullopt);
+  if (const Dims* st = c.input_shape(4)) {
+    if (st->size() != 3) c.fail("initial_state must be 3-D [batch, channels, (K-1)*dilation], got rank " + std::to_string(st->size()));
+    c.unify((*st)[1], ch, "initial_state channels");
+    c.unify((*st)[2], carry, "initial_state length vs (kernel_size - 1) * dilation");
+  }
+  if (c.has_input(5)) {
+    if (const Dims* cc = c.input_shape(5); cc && cc->size() == 1) c.unify((*cc)[0], b, "capture_count length vs batch");
+  }
+  c.set_output(0, linalg_detail::like_input(c, 0, t));
+  if (c.has_output(1)) c.set_output(1, t, Dims{c.resolve(b), c.resolve(ch), c.resolve(carry)});
+  if (c.has_output(2)) {
+    if (cap > 0)
+      c.set_output(2, t, Dims{c.resolve(b), DimExpr(cap), c.resolve(ch)});
+    else
+      c.set_output(2, ValueType::tensor(t));
+  }
 }
 
 /// DynamicQuantizeMatMul (A, B, b_scale, [b_zero_point], [bias]): float MatMul of A and B.
@@ -16399,15 +16630,6 @@ inline void rule_ms_range(InferContext& c) { shape_detail::range_rule(c, true); 
 // Each requirement below is one ONNX Runtime refuses a model or a run for (tests/infer/newops has
 // a case per rule); where a kernel leaves a size to the data, it stays unknown.
 
-/// Fails unless `d` (when known) has `x`'s rank, and unifies the two dim by dim.
-inline void unify_same_shape(InferContext& c, const Dims* d, const Dims* x, std::string_view what) {
-  if (!d || !x) return;
-  if (d->size() != x->size())
-    c.fail(std::string(what) + " must have the shape of input 0: rank " + std::to_string(d->size()) + " vs " +
-           std::to_string(x->size()));
-  for (std::size_t i = 0; i < x->size(); ++i) c.unify((*d)[i], (*x)[i], std::string(what) + " vs input 0");
-}
-
 /// LinearAttentionGate (a, dt_bias, decay_scale, [b]), the decay and beta gates of Gated DeltaNet
 /// layers: decay, and beta (which needs b), have a's type and shape. a has rank 1 or more and H
 /// heads in its last dim; the float dt_bias and decay_scale hold H values (a 1-D one is [H]); b
@@ -16822,6 +17044,10 @@ inline void register_contrib_ops(OpRegistry& r) {
   r.add(kMs, "Tokenizer", &rule_ms_tokenizer);
   r.add(kMs, "BifurcationDetector", &rule_ms_bifurcation_detector);
   r.add(kMs, "ConvTransposeWithDynamicPads", &rule_ms_conv_transpose_dynamic_pads);
+  r.add(kMs, "MatMulNBitsMlp", &rule_matmul_nbits_mlp);
+  r.add(kMs, "MatMulNBitsQkv", &rule_matmul_nbits_qkv);
+  r.add(kMs, "GatedDeltaNet", &rule_ms_gated_delta_net);
+  r.add(kMs, "VarlenCausalConvWithState", &rule_ms_varlen_causal_conv_with_state);
 }
 
 }  // namespace oxir::infer::ops

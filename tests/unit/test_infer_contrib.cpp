@@ -732,3 +732,66 @@ TEST_CASE("contrib: ConvTransposeWithDynamicPads reads its pads from an input") 
   CHECK(failed(infer_one(ms("ConvTransposeWithDynamicPads", {"x", "w", "p"}, {"y"}, s2), {x}, {w, int64s("p", {2, 2}, {1, 1, 1, 1})})));
   CHECK(failed(infer_one(ms("ConvTransposeWithDynamicPads", {"x", "w", "p"}, {"y"}, s2), {x}, {w, int64s("p", {4}, {-1, 0, 0, 0})})));
 }
+
+TEST_CASE("contrib: MatMulNBitsMlp and MatMulNBitsQkv (WebGPU fusions, sized as ONNX Runtime's loader sizes them)") {
+  const Tensor blob = Tensor::from_values<std::uint8_t>("bq", {8, 1, 8}, std::vector<std::uint8_t>(64, 0));
+  const Tensor sc = floats("sc", {8});
+  const std::vector<Attribute> mlp{ia("K", 16), ia("N", 8), ia("bits", 4), ia("block_size", 16),
+                                   Attribute("activation", std::string("silu"))};
+  const In a{"a", DataType::FLOAT16, {"B", "S", "D"}};
+  auto r = infer_one(ms("MatMulNBitsMlp", {"a", "", "", "bq", "sc", "", "bq", "sc"}, {"y"}, mlp), {a}, {blob, sc});
+  CHECK(r.out() == "FLOAT16[B,S,8]");
+  CHECK_FALSE(failed(r));
+  r = infer_one(ms("MatMulNBitsMlp", {"a", "skip", "ns", "bq", "sc", "", "bq", "sc"}, {"y", "sum"}, mlp),
+                {a, {"skip", DataType::FLOAT16, {"B", "S", "D"}}}, {blob, sc, floats("ns", {16})});
+  CHECK(r.out(0) == "FLOAT16[B,S,8]");
+  CHECK(r.out(1) == "FLOAT16[B,S,16]");  // A's shape, its last dim being K
+  CHECK(failed(infer_one(ms("MatMulNBitsMlp", {"a", "", "", "bq", "sc", "", "bq", "sc"}, {"y", "sum"}, mlp), {a}, {blob, sc})));
+  CHECK(failed(infer_one(ms("MatMulNBitsMlp", {"a", "", "", "bq", "sc", "", "bq", "sc"}, {"y"}, mlp),
+                         {{"a", DataType::FLOAT, {"3", "17"}}}, {blob, sc})));  // A's last dim is K
+
+  const std::vector<Attribute> qkv{ia("K", 16), ia("Nq", 8), ia("Nkv", 4), ia("bits", 4), ia("block_size", 16)};
+  r = infer_one(ms("MatMulNBitsQkv", {"a", "skip", "ns", "bq", "sc", "", "bq", "sc", "", "bq", "sc"}, {"q", "k", "v", "sum"}, qkv),
+                {a, {"skip", DataType::FLOAT16, {"B", "S", "16"}}}, {blob, sc, floats("ns", {16})});
+  CHECK(r.out(0) == "FLOAT16[B,S,8]");
+  CHECK(r.out(1) == "FLOAT16[B,S,4]");
+  CHECK(r.out(2) == "FLOAT16[B,S,4]");
+  CHECK(r.out(3) == "FLOAT16[B,S,16]");
+  CHECK_FALSE(failed(r));
+  CHECK(failed(infer_one(ms("MatMulNBitsQkv", {"a", "", "ns", "bq", "sc", "", "bq", "sc", "", "bq", "sc"}, {"q", "k", "v"}, qkv),
+                         {a}, {blob, sc, floats("ns", {8})})));  // norm_scale is [K]
+}
+
+TEST_CASE("contrib: GatedDeltaNet and VarlenCausalConvWithState (GPU kernels; sized as ONNX Runtime's loader sizes them)") {
+  // Packed tokens [T, heads, head_size]: output [T, max(Hq, Hv), Dv], final_state [B, Hv, Dv, Dk].
+  auto r = infer_one(ms("GatedDeltaNet", {"q", "k", "v", "", "dec", "beta", "st"}, {"o", "fs"}),
+                     {{"q", DataType::FLOAT16, {"T", "2", "8"}}, {"k", DataType::FLOAT16, {"T", "2", "8"}},
+                      {"v", DataType::FLOAT16, {"T", "4", "6"}}, {"dec", DataType::FLOAT, {"T", "4"}},
+                      {"beta", DataType::FLOAT, {"T", "4"}}, {"st", DataType::FLOAT, {"B", "4", "6", "8"}}});
+  CHECK(r.out(0) == "FLOAT16[T,4,6]");
+  CHECK(r.out(1) == "FLOAT[B,4,6,8]");
+  CHECK_FALSE(failed(r));
+  // More query heads than value heads: the output has the query's; [B, S, ..] spelling.
+  r = infer_one(ms("GatedDeltaNet", {"q", "k", "v"}, {"o", "fs"}),
+                {{"q", DataType::FLOAT, {"B", "S", "4", "8"}}, {"k", DataType::FLOAT, {"B", "S", "4", "8"}},
+                 {"v", DataType::FLOAT, {"B", "S", "2", "6"}}});
+  CHECK(r.out(0) == "FLOAT[B,S,4,6]");
+  CHECK(r.out(1) == "FLOAT[B,2,6,8]");
+  // Ragged packing: the batch is the length of cu_seqlens minus 1; state updates of capacity 2.
+  r = infer_one(ms("GatedDeltaNet", {"q", "k", "v", "cu"}, {"o", "fs", "su"}, {ia("state_update_capacity", 2)}),
+                {{"q", DataType::FLOAT, {"T", "2", "8"}}, {"k", DataType::FLOAT, {"T", "2", "8"}},
+                 {"v", DataType::FLOAT, {"T", "2", "4"}}, {"cu", DataType::INT32, {"P"}}});
+  CHECK(r.out(1) == "FLOAT[P-1,2,4,8]");
+  CHECK(r.out(2) == "FLOAT[P-1,52]");  // 2 * (2 + 2*8 + 2*4)
+  CHECK(failed(infer_one(ms("GatedDeltaNet", {"q", "k", "v"}, {"o"}),
+                         {{"q", DataType::FLOAT, {"T", "8"}}, {"k", DataType::FLOAT, {"T", "8"}}, {"v", DataType::FLOAT, {"T", "8"}}})));
+
+  r = infer_one(ms("VarlenCausalConvWithState", {"x", "w", "cu", "", "st"}, {"o", "fs"}, {ia("dilation", 2)}),
+                {{"x", DataType::FLOAT, {"T", "C"}}, {"cu", DataType::INT32, {"P"}}, {"st", DataType::FLOAT, {"B", "C2", "L"}}},
+                {floats("w", {6, 1, 4})});
+  CHECK(r.out(0) == "FLOAT[T,6]");
+  CHECK(r.out(1) == "FLOAT[B,6,6]");  // (4 - 1) * 2
+  CHECK_FALSE(failed(r));
+  CHECK(failed(infer_one(ms("VarlenCausalConvWithState", {"x", "w", "cu"}, {"o", "fs"}),
+                         {{"x", DataType::FLOAT, {"T", "6"}}, {"cu", DataType::INT32, {"3"}}}, {floats("w", {6, 1, 4})})));
+}

@@ -1240,6 +1240,32 @@ case("ms_ConvTransposeWithDynamicPads_input_pads", 17,
      ms("ConvTransposeWithDynamicPads", ["x", "w", "pads"], ["y"], group=2),
      [("x", F, ["N", 2, "L"]), ("pads", I, [2])], ["y"], {"w": np.ones((2, 2, 3), np.float32)},
      fills={"pads": {"value": [1, 0]}}, domains=MS)
+# ONNX Runtime's WebGPU fusions of MatMulNBits have no CPU kernel: ONNX Runtime cannot run these
+# two (listed as skipped); they give the type probe its nodes (unit tests check the shapes, which
+# ONNX Runtime's loader infers alike: an Add of a mismatched tensor after them fails to load).
+NB_BLOB = np.zeros((8, 1, 8), np.uint8)
+NB_SC = np.ones((8,), np.float32)
+case("ms_MatMulNBitsMlp", 17,
+     ms("MatMulNBitsMlp", ["A", "skip", "ns", "gB", "gS", "", "uB", "uS"], ["Y", "sum"], K=16, N=8, bits=4, block_size=16,
+        activation="silu"),
+     [("A", F, ["N", "S", 16]), ("skip", F, ["N", "S", 16])], ["Y", "sum"],
+     {"ns": np.ones(16, np.float32), "gB": NB_BLOB, "gS": NB_SC, "uB": NB_BLOB, "uS": NB_SC}, domains=MS)
+case("ms_MatMulNBitsQkv", 17,
+     ms("MatMulNBitsQkv", ["A", "", "ns", "qB", "qS", "", "kB", "kS", "", "vB", "vS"], ["Q", "K", "V"], K=16, Nq=8,
+        Nkv=8, bits=4, block_size=16, epsilon=1e-5),
+     [("A", F, ["N", "S", 16])], ["Q", "K", "V"],
+     {"ns": np.ones(16, np.float32), "qB": NB_BLOB, "qS": NB_SC, "kB": NB_BLOB, "kS": NB_SC, "vB": NB_BLOB, "vS": NB_SC},
+     domains=MS)
+# Gated DeltaNet's packed recurrence and the packed causal convolution: CUDA and WebGPU kernels
+# only, skipped like the two above (shapes: unit tests, from ONNX Runtime's own shape inference).
+case("ms_GatedDeltaNet", 17,
+     ms("GatedDeltaNet", ["q", "k", "v", "", "dec", "beta", "st"], ["o", "fs"]),
+     [("q", F, ["T", 2, 8]), ("k", F, ["T", 2, 8]), ("v", F, ["T", 4, 6]), ("dec", F, ["T", 4]), ("beta", F, ["T", 4]),
+      ("st", F, ["B", 4, 6, 8])], ["o", "fs"], domains=MS)
+case("ms_VarlenCausalConvWithState", 17,
+     ms("VarlenCausalConvWithState", ["x", "w", "cu", "", "st"], ["o", "fs"], dilation=2),
+     [("x", F, ["T", 6]), ("st", F, [2, 6, 6])], ["o", "fs"],
+     {"w": np.ones((6, 1, 4), np.float32), "cu": np.array([0, 2, 5], np.int32)}, domains=MS)
 case("ms_ConvTransposeWithDynamicPads_shape_pads", 17,
      [N("Shape", ["x"], ["xs"]), N("Slice", ["xs", "s0", "s1"], ["two"]), N("Sub", ["two", "one"], ["p1"]),
       N("Concat", ["p1", "zero", "zero", "p1"], ["pads"], axis=0),
