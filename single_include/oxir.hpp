@@ -15798,7 +15798,10 @@ inline void nbits_fused_common(InferContext& c, std::int64_t k) {
   if (k <= 0) c.fail("K must be positive");
   const Dims* a = c.input_shape(0);
   if (a && a->empty()) c.fail("A must have rank >= 1");
-  if (c.has_input(1)) unify_same_shape(c, c.input_shape(1), a, "skip");
+  // skip: A's shape or one that broadcasts to it (as for SkipSimplifiedLayerNormalization); its
+  // last dim is K either way.
+  if (c.has_input(1))
+    if (const Dims* s = c.input_shape(1); s && !s->empty()) c.unify(s->back(), DimExpr(k), "skip's last dimension vs K");
   if (c.has_input(2))
     if (const Dims* ns = c.input_shape(2)) {
       if (ns->size() != 1) c.fail("norm_scale must be 1-D [K], got rank " + std::to_string(ns->size()));

@@ -747,6 +747,11 @@ TEST_CASE("contrib: MatMulNBitsMlp and MatMulNBitsQkv (WebGPU fusions, sized as 
   CHECK(r.out(0) == "FLOAT16[B,S,8]");
   CHECK(r.out(1) == "FLOAT16[B,S,16]");  // A's shape, its last dim being K
   CHECK(failed(infer_one(ms("MatMulNBitsMlp", {"a", "", "", "bq", "sc", "", "bq", "sc"}, {"y", "sum"}, mlp), {a}, {blob, sc})));
+  // A skip that broadcasts to A is not refused; its last dim is K.
+  r = infer_one(ms("MatMulNBitsMlp", {"a", "skip", "", "bq", "sc", "", "bq", "sc"}, {"y"}, mlp),
+                {a, {"skip", DataType::FLOAT16, {"S", "E"}}}, {blob, sc});
+  CHECK(r.out() == "FLOAT16[B,S,8]");
+  CHECK_FALSE(failed(r));
   CHECK(failed(infer_one(ms("MatMulNBitsMlp", {"a", "", "", "bq", "sc", "", "bq", "sc"}, {"y"}, mlp),
                          {{"a", DataType::FLOAT, {"3", "17"}}}, {blob, sc})));  // A's last dim is K
 
