@@ -8369,11 +8369,17 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"BatchNormalization", 9, 0, "T T T T T>T T? T? T? T?|T=tc02", "epsilon momentum"},
     {"BatchNormalization", 14, 0, "T T T U U>T U? U?|T=t10c02,U=t10c02", "epsilon momentum training_mode"},
     {"BatchNormalization", 15, 0, "T T1 T1 T2 T2>T T2? T2?|T=t10c02,T1=t10c02,T2=t10c02", "epsilon momentum training_mode"},
+    {"BeamSearch", 1, 3, "ids max_len min_len beams ret T T>|ids=t442,max_len=t40,min_len=t40,beams=t40,ret=t40,T=t402", "decoder decoder_start_token_id early_stopping encoder eos_token_id init_decoder model_type no_repeat_ngram_size pad_token_id vocab_size"},
     {"Bernoulli", 15, 0, "T1>T2|T1=tc02,T2=t13efe", "dtype seed"},
+    {"BiasAdd", 1, 3, "T T T>|T=t402", ""},
+    {"BiasDropout", 1, 3, "T T T>|T=t10c02", nullptr},
     {"BiasGelu", 1, 3, "T T>|T=t10c02", ""},
+    {"BiasSoftmax", 1, 3, "T T>|T=tc02", "axis is_inner_broadcast"},
+    {"BiasSplitGelu", 1, 3, "T T>|T=t402", ""},
     {"BifurcationDetector", 1, 3, "s c p pr>|s=t80,c=t80,p=t80,pr=t80", "max_ngram_size min_ngram_size"},
     {"Binarizer", 1, 1, "T>T|T=t8c2", "threshold"},
     {"BitShift", 11, 0, "T T>T|T=t3014", "direction"},
+    {"BitmaskDropout", 1, 3, "X>|X=t10c02", nullptr},
     {"BitwiseAnd", 18, 0, "T T>T|T=t30fc", ""},
     {"BitwiseNot", 18, 0, "T>T|T=t30fc", ""},
     {"BitwiseOr", 18, 0, "T T>T|T=t30fc", ""},
@@ -8519,6 +8525,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"GatedAdd", 1, 3, "T T T>|T=t10402", ""},
     {"GatedDeltaNet", 1, 3, "T T T =t7fffffes7fffffeo7fffffeq7fffffex dec beta st>|T=t10402,dec=t2,beta=t2,st=t2", "beta_activation chunk_size gate_activation qk_l2_norm scale state_update_capacity update_rule"},
     {"GatedRMSNorm", 1, 3, "T T T>|T=t10402", "epsilon"},
+    {"GatedRelativePositionBias", 1, 3, "T T T T T T>|T=t402", "num_heads"},
     {"Gather", 1, 0, "T Tind>T|T=tfffe,Tind=tc0", "axis"},
     {"Gather", 11, 0, "T Tind>T|T=tfffe,Tind=tc0", "axis"},
     {"Gather", 13, 0, "T Tind>T|T=t1fffe,Tind=tc0", "axis"},
@@ -8537,6 +8544,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"Gemm", 9, 0, "T T T>T|T=t3cc2", "alpha beta transA transB"},
     {"Gemm", 11, 0, "T T T?>T|T=t3cc2", "alpha beta transA transB"},
     {"Gemm", 13, 0, "T T T?>T|T=t13cc2", "alpha beta transA transB"},
+    {"GemmFastGelu", 1, 3, "T T T>|T=t10402", ""},
     {"GivenTensorFill", 1, 0, "T?>T|T=tc02", "extra_shape input_as_shape shape values"},
     {"GivenTensorFill", 10, 0, "", nullptr},
     {"GlobalAveragePool", 1, 0, "T>T|T=tc02", ""},
@@ -8553,10 +8561,12 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"Greater", 13, 0, "T T>T1|T=t13cfe,T1=t200", ""},
     {"GreaterOrEqual", 12, 0, "T T>T1|T=t3cfe,T1=t200", ""},
     {"GreaterOrEqual", 16, 0, "T T>T1|T=t13cfe,T1=t200", ""},
+    {"GreedySearch", 1, 3, "ids max_len>|ids=t40,max_len=t40", "decoder decoder_start_token_id encoder eos_token_id init_decoder model_type no_repeat_ngram_size pad_token_id vocab_size"},
     {"GridSample", 16, 0, "T1 T1>T2|T1=tfffe,T2=tc02", "align_corners mode padding_mode"},
     {"GridSample", 20, 0, "T1 T2>T1|T1=tfffe,T2=tc02", "align_corners mode padding_mode"},
     {"GridSample", 22, 0, "T1 T2>T1|T1=t1fffe,T2=t10c02", "align_corners mode padding_mode"},
     {"GridSample", 1, 3, "T1 T1>|T1=tfffe", "align_corners mode padding_mode"},
+    {"GroupNorm", 1, 3, "X M M>|X=t402,M=t402", "activation channels_last epsilon groups"},
     {"GroupNormalization", 18, 0, "T T T>T|T=t10c02", "epsilon num_groups"},
     {"GroupNormalization", 21, 0, "T T T>T|T=t10c02", "epsilon num_groups stash_type"},
     {"GroupQueryAttention", 1, 3, "T T T T_CACHE T_CACHE seqlens_k total>|T=t10402,T_CACHE=t3040e,seqlens_k=t40,total=t40", "causal do_rotary k_quant_type kv_cache_bit_width kv_num_heads local_window_size num_heads qk_norm_epsilon qk_output rotary_interleaved scale sliding_window_cache smooth_softmax softcap v_quant_type"},
@@ -8624,6 +8634,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"LogSoftmax", 1, 0, "T>T|T=tc02", "axis"},
     {"LogSoftmax", 11, 0, "T>T|T=tc02", "axis"},
     {"LogSoftmax", 13, 0, "T>T|T=t10c02", "axis"},
+    {"LongformerAttention", 1, 3, "T T T T T T g>|T=t402,g=t40", "num_heads window"},
     {"Loop", 1, 0, "I? B? V+>V+|V=tfffe,I=t80,B=t200", "body"},
     {"Loop", 11, 0, "I? B? V+>V+|V=tfffe,I=t80,B=t200", "body"},
     {"Loop", 13, 0, "I? B? V+>V+|V=tfffesfffe,I=t80,B=t200", "body"},
@@ -8699,6 +8710,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"Neg", 13, 0, "T>T|T=t10cea", ""},
     {"NegativeLogLikelihoodLoss", 12, 0, "T Tind T?>T|T=tc02,Tind=tc0", "ignore_index reduction"},
     {"NegativeLogLikelihoodLoss", 13, 0, "T Tind T?>T|T=tc02,Tind=tc0", "ignore_index reduction"},
+    {"NhwcConv", 1, 3, "T T T>|T=tc02", "auto_pad dilations group kernel_shape pads strides"},
     {"NhwcMaxPool", 1, 3, "X>|X=tc", "auto_pad ceil_mode dilations kernel_shape pads strides"},
     {"NonMaxSuppression", 10, 0, "=t2 =t2 =t80? =t2? =t2?>=t80|", "center_point_box"},
     {"NonMaxSuppression", 11, 0, "=t2 =t2 =t80? =t2? =t2?>=t80|", "center_point_box"},
@@ -8721,6 +8733,8 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"PRelu", 7, 0, "T T>T|T=tc02", ""},
     {"PRelu", 9, 0, "T T>T|T=t3cc2", ""},
     {"PRelu", 16, 0, "T T>T|T=t13cc2", ""},
+    {"PackedAttention", 1, 3, "T T T off cum>|T=t402,off=t40,cum=t40", "num_heads qkv_hidden_sizes scale"},
+    {"PackedMultiHeadAttention", 1, 3, "T T T =t7fffffes7fffffeo7fffffeq7fffffex off cum>|T=t402,off=t40,cum=t40", "mask_filter_value num_heads scale"},
     {"Pad", 1, 0, "T>T|T=tc02", "mode paddings value"},
     {"Pad", 2, 0, "T>T|T=tc02", "mode pads value"},
     {"Pad", 11, 0, "T =t80 T?>T|T=t3cfe", "mode"},
@@ -8740,6 +8754,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"Pow", 13, 0, "T T1>T|T=t10cc2,T1=t3cfe", ""},
     {"Pow", 15, 0, "T T1>T|T=t10cc2,T1=t13cfe", ""},
     {"QAttention", 1, 3, "T1 T2 T3 T3 =t7fffffes7fffffeo7fffffeq7fffffex =t7fffffes7fffffeo7fffffeq7fffffex T1 =t7fffffes7fffffeo7fffffeq7fffffex T3>|T1=tc,T2=tc,T3=t402", "do_rotary mask_filter_value num_heads past_present_share_buffer scale unidirectional"},
+    {"QEmbedLayerNormalization", 1, 3, "ids seg T2 T2 T2 T2 T2 mask wes pes ses gs bs T2 T2 T2 T2 T2>|ids=t40,seg=t40,T2=tc,mask=t40,wes=t2,pes=t2,ses=t2,gs=t2,bs=t2", "epsilon"},
     {"QGemm", 1, 3, "TA s TA TB sb TB>|TA=tc,s=t2,TB=tc,sb=t2", "alpha transA transB"},
     {"QLinearAdd", 1, 3, "T sa T T sb T sc T>|T=tc,sa=t2,sb=t2,sc=t2", ""},
     {"QLinearAveragePool", 1, 3, "T s T>|T=tc,s=t2", "auto_pad ceil_mode channels_last count_include_pad kernel_shape pads strides"},
@@ -8751,6 +8766,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"QLinearMatMul", 10, 0, "T1 =t2 T1 T2 =t2 T2 =t2 T3>T3|T1=tc,T2=tc,T3=tc", ""},
     {"QLinearMatMul", 21, 0, "T1 TS T1 T2 TS T2 TS T3>T3|TS=t10402,T1=t1e000c,T2=t1e000c,T3=t1e000c", ""},
     {"QLinearMul", 1, 3, "T sa T T sb T sc T>|T=tc,sa=t2,sb=t2,sc=t2", ""},
+    {"QLinearReduceMean", 1, 3, "T xs T ys T>|T=tc,xs=t2,ys=t2", "axes keepdims"},
     {"QLinearSigmoid", 1, 3, "T sa T sc T>|T=tc,sa=t2,sc=t2", ""},
     {"QLinearSoftmax", 1, 3, "T s T>|T=tc,s=t2", "axis opset"},
     {"QLinearWhere", 1, 3, "c T s T T>|c=t200,T=tc,s=t2", ""},
@@ -8822,10 +8838,12 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"ReduceSumSquare", 13, 0, "T>T|T=t13cc2", "axes keepdims"},
     {"ReduceSumSquare", 18, 0, "T =t80?>T|T=t13cc2", "keepdims noop_with_empty_axes"},
     {"RegexFullMatch", 20, 0, "T1>T2|T1=t100,T2=t200", "pattern"},
+    {"RelativePositionBias", 1, 3, "table q>|table=t402,q=t80", "is_bidirectional max_distance"},
     {"Relu", 1, 0, "T>T|T=tc02", "consumed_inputs"},
     {"Relu", 6, 0, "T>T|T=tc02", ""},
     {"Relu", 13, 0, "T>T|T=t10c02", ""},
     {"Relu", 14, 0, "T>T|T=t10cea", ""},
+    {"RemovePadding", 1, 3, "X cnt>|X=t402,cnt=t40", ""},
     {"Reshape", 1, 0, "T>T|T=tc02", "consumed_inputs shape"},
     {"Reshape", 5, 0, "T =t80>T|T=tfffe", ""},
     {"Reshape", 13, 0, "T =t80>T|T=t1fffe", ""},
@@ -8840,6 +8858,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"Resize", 13, 0, "T1 T2? =t2? =t80?>T1|T1=t1fffe,T2=tc02", "coordinate_transformation_mode cubic_coeff_a exclude_outside extrapolation_value mode nearest_mode"},
     {"Resize", 18, 0, "T1 T2? =t2? =t80?>T1|T1=t1fffe,T2=tc02", "antialias axes coordinate_transformation_mode cubic_coeff_a exclude_outside extrapolation_value keep_aspect_ratio_policy mode nearest_mode"},
     {"Resize", 19, 0, "T1 T2? =t2? =t80?>T1|T1=t1fffe,T2=tc02", "antialias axes coordinate_transformation_mode cubic_coeff_a exclude_outside extrapolation_value keep_aspect_ratio_policy mode nearest_mode"},
+    {"RestorePadding", 1, 3, "X off>|X=t402,off=t40", ""},
     {"ReverseSequence", 10, 0, "T =t80>T|T=tfffe", "batch_axis time_axis"},
     {"RoiAlign", 10, 0, "T1 T1 T2>T1|T1=tc02,T2=t80", "mode output_height output_width sampling_ratio spatial_scale"},
     {"RoiAlign", 16, 0, "T1 T1 T2>T1|T1=tc02,T2=t80", "coordinate_transformation_mode mode output_height output_width sampling_ratio spatial_scale"},
@@ -8851,6 +8870,8 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"STFT", 17, 0, "T1 T2 T1? T2?>T1|T1=t10c02,T2=tc0", "onesided"},
     {"SVMClassifier", 1, 1, "T1>T2 =t2|T1=t8c2,T2=t180", "classlabels_ints classlabels_strings coefficients kernel_params kernel_type post_transform prob_a prob_b rho support_vectors vectors_per_class"},
     {"SVMRegressor", 1, 1, "T>=t2|T=t8c2", "coefficients kernel_params kernel_type n_supports one_class post_transform rho support_vectors"},
+    {"SampleOp", 1, 3, "X>|X=t3cc2", ""},
+    {"Sampling", 1, 3, "ids max_len min_len rep_pen>|ids=t40,max_len=t40,min_len=t40,rep_pen=t2", "custom decoder decoder_start_token_id encoder eos_token_id filter_value init_decoder min_tokens_to_keep model_type no_repeat_ngram_size pad_token_id presence_penalty temperature top_p vocab_size"},
     {"Scale", 1, 0, "T>T|T=tc02", "scale"},
     {"Scale", 10, 0, "", nullptr},
     {"ScaledTanh", 1, 0, "T>T|T=tc02", "alpha beta"},
@@ -8908,6 +8929,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"Size", 23, 0, "T>T1|T=tfffffe,T1=t80", ""},
     {"Size", 24, 0, "T>T1|T=t1fffffe,T1=t80", ""},
     {"Size", 25, 0, "T>T1|T=t7fffffe,T1=t80", ""},
+    {"SkipGroupNorm", 1, 3, "T M M T T>|T=t402,M=t402", "activation channels_last epsilon groups"},
     {"SkipLayerNormalization", 1, 3, "T T T T T>|T=t10402", "epsilon"},
     {"SkipSimplifiedLayerNormalization", 1, 3, "T T T T>|T=t10402", "epsilon"},
     {"Slice", 1, 0, "T>T|T=tfffe", "axes ends starts"},
@@ -8972,6 +8994,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"TopK", 10, 0, "T =t80>T I|T=tc02,I=t80", "axis"},
     {"TopK", 11, 0, "T =t80>T I|T=t3cfe,I=t80", "axis largest sorted"},
     {"TopK", 24, 0, "T =t80>T I|T=t13cfe,I=t80", "axis largest sorted"},
+    {"TorchEmbedding", 1, 3, "W I>|W=t13cfe,I=t80", ""},
     {"Transpose", 1, 0, "T>T|T=tfffe", "perm"},
     {"Transpose", 13, 0, "T>T|T=t1fffe", "perm"},
     {"Transpose", 21, 0, "T>T|T=t7ffffe", "perm"},
@@ -12088,21 +12111,24 @@ inline std::size_t InferContext::subgraph_output_count(std::string_view attr) co
 // transformer optimizer and quantizer put into real models: the Gelu family, the fused
 // normalizations, FusedMatMul/FusedConv, MatMulNBits, GatherBlockQuantized, the QOperator
 // quantized ops (element-wise, pools, concat, QGemm, softmax), NhwcMaxPool, DynamicQuantizeLSTM,
-// the com.microsoft Quantize/DequantizeLinear, RotaryEmbedding, MRotaryEmbedding, Attention, QAttention,
-// MultiHeadAttention, GroupQueryAttention, DecoderMaskedMultiHeadAttention, SparseAttention and
-// EmbedLayerNormalization, MoE/QMoE, FusedGemm and ONNX Runtime's own versions of standard
-// operators (ExpandDims, Pad, Unique, GridSample, ...), operators of the newest model families
-// (the gates of Gated DeltaNet and Engram layers, NGramHashMapping, GatedDeltaNet and the packed
-// causal convolution, the fused MatMulNBits of the WebGPU kernels), and four CUDA-only diffusion
-// operators (see docs/inference.md).
+// the com.microsoft Quantize/DequantizeLinear, RotaryEmbedding, MRotaryEmbedding, Attention,
+// QAttention, MultiHeadAttention, GroupQueryAttention, DecoderMaskedMultiHeadAttention,
+// SparseAttention, EmbedLayerNormalization and QEmbedLayerNormalization, MoE/QMoE, FusedGemm and
+// ONNX Runtime's own versions of standard operators (ExpandDims, Pad, Unique, GridSample, ...),
+// operators of the newest model families (the gates of Gated DeltaNet and Engram layers,
+// NGramHashMapping, GatedDeltaNet and the packed causal convolution, the fused MatMulNBits of the
+// WebGPU kernels), the generation loops (BeamSearch, WhisperBeamSearch, GreedySearch, Sampling)
+// and the fusions ONNX Runtime has only CUDA kernels for (the diffusion ones, NhwcConv,
+// GemmFastGelu, the packed attentions, ...; see docs/inference.md).
 //
 // These operators have no ONNX schema: their semantics are ONNX Runtime's (its contrib operator
 // documentation and kernels). Only what those kernels require is claimed: outputs whose shape
 // the kernels leave open (the normalizations' mean and inv_std_var) stay unknown, and any other
 // com.microsoft operator stays an unknown operator. tests/infer/newops compares every rule here
-// with ONNX Runtime runs, except those of the GPU-only operators (sized from ONNX Runtime's
-// documentation and, where it has one, its own shape inference) and SparseAttention, whose CPU
-// kernel needs its caches to alias the pasts (unit tests in tests/unit/test_infer_contrib.cpp).
+// with ONNX Runtime runs, or, for the operators without a CPU kernel, with ONNX Runtime's own
+// shape inference through its loader; except SparseAttention, whose CPU kernel needs its caches
+// to alias the pasts, and WhisperBeamSearch, which needs Whisper's subgraphs (unit tests in
+// tests/unit/test_infer_contrib.cpp).
 
 // ---- begin oxir/infer/ops/linalg.hpp ----
 // Inference rules: linear algebra, normalization, quantization, random, string and misc tensor
@@ -16396,6 +16422,216 @@ inline void rule_embed_layer_norm(InferContext& c) {
   if (c.has_output(2)) c.set_output(2, elem, Dims{(*ids)[0], (*ids)[1], hidden});
 }
 
+/// QEmbedLayerNormalization (input_ids, [segment_ids], word_embedding, position_embedding,
+/// [segment_embedding], gamma, beta, [mask], then the scales and zero points of the quantized
+/// tables): EmbedLayerNormalization over int8/uint8 tables, layernorm_out [B, S, hidden] in the
+/// scales' type (float) and mask_index_out [B] int32.
+inline void rule_qembed_layer_norm(InferContext& c) {
+  require_inputs(c, 1, 18);
+  if (c.input_count() != 18) c.fail("expects 18 inputs (the last is beta_zero_point), got " + std::to_string(c.input_count()));
+  for (const std::size_t i : std::initializer_list<std::size_t>{0, 2, 3, 5, 6, 8, 9, 11, 12, 13, 14, 16, 17})
+    if (!c.has_input(i)) c.fail("required input " + std::to_string(i) + " is missing");
+  const Dims* ids = c.input_shape(0);
+  const Dims* we = c.input_shape(2);
+  if (ids && ids->size() != 2) c.fail("input_ids must be 2-D, got rank " + std::to_string(ids->size()));
+  if (we && we->size() != 2) c.fail("word_embedding_quant must be 2-D, got rank " + std::to_string(we->size()));
+  const DataType elem = c.input_elem(8);
+  const DimExpr hidden = we ? c.resolve((*we)[1]) : c.fresh();
+  for (std::size_t i : {std::size_t{5}, std::size_t{6}})
+    if (const Dims* p = c.input_shape(i)) {
+      if (p->size() != 1) c.fail(std::string(i == 5 ? "gamma_quant" : "beta_quant") + " must be 1-D");
+      c.unify((*p)[0], hidden, std::string(i == 5 ? "gamma_quant" : "beta_quant") + " size vs hidden size");
+    }
+  if (!ids) {
+    c.set_output(0, ValueType::tensor(elem));
+    if (c.has_output(1)) c.set_output(1, ValueType::tensor(DataType::INT32));
+    return;
+  }
+  c.set_output(0, elem, Dims{c.resolve((*ids)[0]), c.resolve((*ids)[1]), hidden});
+  if (c.has_output(1)) c.set_output(1, DataType::INT32, Dims{c.resolve((*ids)[0])});
+}
+
+/// SampleOp (X): ONNX Runtime's example operator; Y is X.
+inline void rule_sample_op(InferContext& c) {
+  require_inputs(c, 1, 1);
+  like_x(c);
+}
+
+// ---- Operators ONNX Runtime has only CUDA kernels for (optimizer fusions of GPU models) ----
+// Sized as ONNX Runtime's own shape inference sizes them: tests/infer/newops checks each through
+// its loader (verify_newops.py's load probes), which runs that inference before it looks for a
+// kernel.
+
+/// GemmFastGelu (X, W, [bias]): FastGelu(X W + bias), MatMul's shape.
+inline void rule_gemm_fast_gelu(InferContext& c) {
+  require_inputs(c, 2, 3);
+  linalg_detail::matmul_out(c, 0, 1, c.input_elem(0));
+}
+
+/// BiasSoftmax (data, bias) and the dropouts (BiasDropout: data, bias, [residual], [ratio],
+/// [training_mode]; BitmaskDropout: data, [ratio], [training_mode]): the output has data's shape;
+/// BiasDropout's mask is bool in data's shape, BitmaskDropout's bit-packed mask is left open.
+inline void rule_bias_softmax(InferContext& c) {
+  require_inputs(c, 2, 2);
+  (void)c.require_int("is_inner_broadcast");
+  like_x(c);
+}
+inline void rule_bias_dropout(InferContext& c) {
+  require_inputs(c, 2, 5);
+  like_x(c);
+  if (c.has_output(1)) c.set_output(1, linalg_detail::like_input(c, 0, DataType::BOOL));
+}
+inline void rule_bitmask_dropout(InferContext& c) {
+  require_inputs(c, 1, 3);
+  like_x(c);
+  if (c.has_output(1)) c.set_output(1, ValueType::tensor(DataType::UINT32));
+}
+
+/// TorchEmbedding (weight [N, M], indices, [padding_idx], [scale_grad_by_freq]): indices' shape
+/// followed by M, in weight's type.
+inline void rule_torch_embedding(InferContext& c) {
+  require_inputs(c, 2, 4);
+  const DataType elem = c.input_elem(0);
+  const Dims* w = c.input_shape(0);
+  const Dims* i = c.input_shape(1);
+  if (w && w->size() != 2) c.fail("weight must be 2-D, got rank " + std::to_string(w->size()));
+  if (!i) return c.set_output(0, ValueType::tensor(elem));
+  Dims out = shape_detail::resolved(c, *i);
+  out.push_back(w ? c.resolve((*w)[1]) : c.fresh());
+  c.set_output(0, elem, std::move(out));
+}
+
+/// RelativePositionBias (bias_table [buckets, heads], query_length, key_length): T5's position
+/// bias [1, heads, query_length, key_length], the lengths being the values of int64 scalars.
+inline void rule_relative_position_bias(InferContext& c) {
+  require_inputs(c, 3, 3);
+  (void)c.require_int("max_distance");
+  const DataType elem = c.input_elem(0);
+  const Dims* t = c.input_shape(0);
+  if (t && t->size() != 2) c.fail("bias_table must be 2-D, got rank " + std::to_string(t->size()));
+  const auto q = shape_detail::scalar_value(c, 1), k = shape_detail::scalar_value(c, 2);
+  c.set_output(0, elem, Dims{DimExpr(1), t ? c.resolve((*t)[1]) : c.fresh(), q ? *q : c.fresh(), k ? *k : c.fresh()});
+}
+
+/// GatedRelativePositionBias (query_layer [B, S, H*D] or [tokens, H*D], query_bias, rel_pos
+/// [1, H, S, S], weight, bias, eco_a, [token_offset [B, S]]): WavLM's gated bias [B, H, S, S].
+inline void rule_gated_relative_position_bias(InferContext& c) {
+  require_inputs(c, 6, 7);
+  const std::int64_t heads = c.require_int("num_heads");
+  if (heads <= 0) c.fail("num_heads must be positive");
+  const DataType elem = c.input_elem(0);
+  const Dims* q = c.input_shape(0);
+  const Dims* off = c.has_input(6) ? c.input_shape(6) : nullptr;
+  if (q && q->size() != 3 && q->size() != 2) c.fail("query_layer must be 3-D or 2-D, got rank " + std::to_string(q->size()));
+  if (off && off->size() != 2) c.fail("token_offset must be 2-D, got rank " + std::to_string(off->size()));
+  std::optional<DimExpr> B, S;
+  if (q && q->size() == 3) B = c.resolve((*q)[0]), S = c.resolve((*q)[1]);
+  else if (off) B = c.resolve((*off)[0]), S = c.resolve((*off)[1]);
+  if (!B) return c.set_output(0, ValueType::tensor(elem));
+  c.set_output(0, elem, Dims{*B, DimExpr(heads), *S, *S});
+}
+
+/// RemovePadding (input [B, S, H], sequence_token_count [B]): the packed tokens [T, H] with T
+/// from the data, token_offset [B, S], cumulated_seq_len [B+1] and max_seq_len [1], int32.
+inline void rule_remove_padding(InferContext& c) {
+  require_inputs(c, 2, 2);
+  const DataType elem = c.input_elem(0);
+  const Dims* x = c.input_shape(0);
+  if (x && x->size() != 3) c.fail("input must be 3-D, got rank " + std::to_string(x->size()));
+  if (!x) {
+    c.set_output(0, ValueType::tensor(elem));
+    for (std::size_t o = 1; o < 4; ++o)
+      if (c.has_output(o)) c.set_output(o, ValueType::tensor(DataType::INT32));
+    return;
+  }
+  const DimExpr B = c.resolve((*x)[0]), S = c.resolve((*x)[1]);
+  c.set_output(0, elem, Dims{c.fresh(), c.resolve((*x)[2])});
+  if (c.has_output(1)) c.set_output(1, DataType::INT32, Dims{B, S});
+  if (c.has_output(2)) c.set_output(2, DataType::INT32, Dims{c.resolve(B + DimExpr(1))});
+  if (c.has_output(3)) c.set_output(3, DataType::INT32, Dims{DimExpr(1)});
+}
+
+/// RestorePadding (input [T, H], token_offset [B, S]): [B, S, H].
+inline void rule_restore_padding(InferContext& c) {
+  require_inputs(c, 2, 2);
+  const DataType elem = c.input_elem(0);
+  const Dims* x = c.input_shape(0);
+  const Dims* off = c.input_shape(1);
+  if (x && x->size() != 2) c.fail("input must be 2-D, got rank " + std::to_string(x->size()));
+  if (off && off->size() != 2) c.fail("token_offset must be 2-D, got rank " + std::to_string(off->size()));
+  if (!x || !off) return c.set_output(0, ValueType::tensor(elem));
+  c.set_output(0, elem, Dims{c.resolve((*off)[0]), c.resolve((*off)[1]), c.resolve((*x)[1])});
+}
+
+/// NhwcConv (X [N, H, W, C] channels last, W [M, C/group, kH, kW], [B]): Conv's arithmetic on
+/// the spatial axes, the output [N, H', W', M] channels last too.
+inline void rule_nhwc_conv(InferContext& c) {
+  require_inputs(c, 2, 3);
+  const DataType elem = c.input_elem(0);
+  auto xs = spatial_detail::shape_of(c, 0);
+  if (xs && xs->size() < 3) c.fail("X must have rank 3 or more, got " + std::to_string(xs->size()));
+  if (xs) std::rotate(xs->begin() + 1, xs->end() - 1, xs->end());  // to NCHW
+  auto out = spatial_detail::conv_dims(c, xs, spatial_detail::shape_of(c, 1), 2, false);
+  if (!out) return c.set_output(0, ValueType::tensor(elem));
+  std::rotate(out->begin() + 1, out->begin() + 2, out->end());  // back to NHWC
+  c.set_output(0, elem, std::move(*out));
+}
+
+/// LongformerAttention (input [B, S, hidden], weight, bias, mask, global_weight, global_bias,
+/// global): the input's shape.
+inline void rule_longformer_attention(InferContext& c) {
+  require_inputs(c, 7, 7);
+  (void)c.require_int("num_heads");
+  (void)c.require_int("window");
+  if (auto r = c.input_rank(0); r && *r != 3) c.fail("input must be 3-D, got rank " + std::to_string(*r));
+  like_x(c);
+}
+
+/// PackedAttention (input [T, in_hidden], weights [in_hidden, h + h + v], bias, token_offset,
+/// cumulative_sequence_length, [attention_bias]): [T, v], v from qkv_hidden_sizes or a third
+/// of the weights' width.
+inline void rule_packed_attention(InferContext& c) {
+  require_inputs(c, 5, 6);
+  (void)c.require_int("num_heads");
+  const DataType elem = c.input_elem(0);
+  const Dims* x = c.input_shape(0);
+  const Dims* w = c.input_shape(1);
+  if (x && x->size() != 2) c.fail("input must be 2-D, got rank " + std::to_string(x->size()));
+  if (w && w->size() != 2) c.fail("weights must be 2-D, got rank " + std::to_string(w->size()));
+  if (!x) return c.set_output(0, ValueType::tensor(elem));
+  std::optional<DimExpr> v;
+  if (const auto sizes = c.attr_ints("qkv_hidden_sizes"); sizes && !sizes->empty()) {
+    if (sizes->size() != 3) c.fail("qkv_hidden_sizes must have 3 values");
+    v = DimExpr((*sizes)[2]);
+  } else if (w) {
+    if (const auto k = c.resolve((*w)[1]).const_value(); k && *k % 3 == 0) v = DimExpr(*k / 3);
+  }
+  c.set_output(0, elem, Dims{c.resolve((*x)[0]), v ? *v : c.fresh()});
+}
+
+/// PackedMultiHeadAttention (query [T, hidden] or packed QKV [T, heads, 3, head], [key],
+/// [value [T, v]], [bias], token_offset, cumulative_sequence_length, [attention_bias]): [T, v],
+/// v = heads * head for packed QKV, else the value's width.
+inline void rule_packed_multi_head_attention(InferContext& c) {
+  require_inputs(c, 1, 7);
+  if (c.input_count() < 6 || !c.has_input(4) || !c.has_input(5))
+    c.fail("token_offset and cumulative_sequence_length (inputs 4 and 5) are required");
+  const std::int64_t heads = c.require_int("num_heads");
+  const DataType elem = c.input_elem(0);
+  const Dims* q = c.input_shape(0);
+  if (q && q->size() != 2 && q->size() != 4) c.fail("query must be 2-D or 4-D, got rank " + std::to_string(q->size()));
+  if (!q) return c.set_output(0, ValueType::tensor(elem));
+  DimExpr v = c.fresh();
+  if (q->size() == 4) {
+    c.unify((*q)[1], DimExpr(heads), "packed QKV heads vs num_heads");
+    c.unify((*q)[2], DimExpr(3), "packed QKV's third dim");
+    v = c.resolve(DimExpr(heads) * (*q)[3]);
+  } else if (const Dims* val = c.has_input(2) ? c.input_shape(2) : nullptr; val && val->size() == 2) {
+    v = c.resolve((*val)[1]);
+  }
+  c.set_output(0, elem, Dims{c.resolve((*q)[0]), v});
+}
+
 // ---- ONNX Runtime's own versions of standard operators, and small fused operators ----
 
 /// ExpandDims (X, axis): X with a 1 inserted at `axis`, an int32 scalar (or one-element) input
@@ -16973,6 +17209,128 @@ inline void rule_sparse_attention(InferContext& c) {
 
 }  // namespace contrib_detail
 
+/// The generation loops of ONNX Runtime's transformers tools: BeamSearch, WhisperBeamSearch,
+/// GreedySearch and Sampling run a decoder subgraph (and an encoder one) until max_length. Their
+/// outputs are sized by the batch (input_ids' first dim) and by the values of the scalar-like
+/// inputs max_length, num_beams and num_return_sequences ([1] each), which exported models usually
+/// leave to graph inputs: such a size is then a fresh symbol. The subgraphs are not inferred:
+/// ONNX Runtime feeds them under its own calling convention, not from values of this graph.
+namespace generation_detail {
+
+/// The single value of input i ([1]-shaped int32) when known, else a fresh symbol.
+inline DimExpr scalar_input(InferContext& c, std::size_t i, std::string_view what) {
+  if (const Dims* d = c.input_shape(i)) {
+    if (d->size() != 1) c.fail(std::string(what) + " must have shape [1], got rank " + std::to_string(d->size()));
+    c.unify((*d)[0], DimExpr(1), std::string(what) + " must have shape [1]");
+  }
+  if (const auto e = c.input_elements(i); e && e->size() == 1 && (*e)[0]) {
+    const DimExpr v = c.resolve(*(*e)[0]);
+    if (const auto k = v.const_value(); k && *k <= 0)
+      c.fail(std::string(what) + " must be positive, got " + std::to_string(*k));
+    return v;
+  }
+  return c.fresh();
+}
+
+/// Checks input_ids (2-D token ids, or 3-D audio features for Whisper) and returns its shape.
+inline const Dims* input_ids(InferContext& c, bool features) {
+  const Dims* d = c.input_shape(0);
+  if (d && features && d->size() != 3 && d->size() != 2)
+    c.fail("input_ids must be 2-D token ids or 3-D [batch, feature_size, sequence], got rank " + std::to_string(d->size()));
+  if (d && !features && d->size() != 2)
+    c.fail("input_ids must be 2-D [batch, sequence], got rank " + std::to_string(d->size()));
+  return d;
+}
+
+/// The element type T of the scores: the first given float input among `inputs` (the penalties,
+/// the temperature), else the element type the decoder subgraph declares for its logits.
+inline DataType score_type(const InferContext& c, std::initializer_list<std::size_t> inputs) {
+  for (const std::size_t i : inputs)
+    if (c.has_input(i) && c.input_elem(i) != DataType::UNDEFINED) return c.input_elem(i);
+  if (const Attribute* a = c.attr("decoder"); a && a->kind() == AttributeType::GRAPH) {
+    const Graph& g = a->as_graph();
+    if (!g.outputs.empty() && g.outputs[0].type)
+      if (const auto* t = std::get_if<TensorType>(&g.outputs[0].type->value)) return t->elem_type;
+  }
+  return DataType::UNDEFINED;
+}
+
+/// The vocabulary size: the vocab_size attribute when positive (ONNX Runtime refuses one wider
+/// than the decoder's logits), else the last dim of the logits the decoder subgraph declares, if
+/// a number; else a fresh symbol.
+inline DimExpr vocab(InferContext& c) {
+  std::optional<std::int64_t> logits;
+  if (const Attribute* a = c.attr("decoder"); a && a->kind() == AttributeType::GRAPH) {
+    const Graph& g = a->as_graph();
+    if (!g.outputs.empty() && g.outputs[0].type)
+      if (const auto* t = std::get_if<TensorType>(&g.outputs[0].type->value); t && t->shape && !t->shape->dims.empty())
+        if (const auto* v = std::get_if<std::int64_t>(&t->shape->dims.back().value); v && *v > 0) logits = *v;
+  }
+  const std::int64_t attr = c.attr_int("vocab_size", -1);
+  if (attr > 0) {
+    if (logits && attr > *logits)
+      c.fail("vocab_size " + std::to_string(attr) + " exceeds the decoder's logits width " + std::to_string(*logits));
+    return DimExpr(attr);
+  }
+  return logits ? DimExpr(*logits) : c.fresh();
+}
+
+inline void require_graph(const InferContext& c, std::string_view name) {
+  const Attribute* a = c.attr(name);
+  if (!a) c.fail("missing required attribute '" + std::string(name) + "'");
+  if (a->kind() != AttributeType::GRAPH) c.fail("attribute '" + std::string(name) + "' must be a graph");
+}
+
+}  // namespace generation_detail
+
+/// BeamSearch and WhisperBeamSearch (input_ids, max_length, [min_length], num_beams,
+/// num_return_sequences, [length_penalty], [repetition_penalty], ...): sequences int32 [B, R, L]
+/// with L = max_length and R = num_return_sequences; sequences_scores [B, R]; scores
+/// [L - S, B, num_beams, vocab] for the decoder-only (GPT) models, S being input_ids' length
+/// (other model types start the decoder from their own tokens: left open); Whisper's cross_qk
+/// and non_speech_probs [B]. ONNX Runtime's CPU kernel sizes them so at any stop (EOS included).
+template <bool Whisper>
+inline void rule_ms_beam_search(InferContext& c) {
+  using namespace generation_detail;
+  require_inputs(c, 2, Whisper ? 15 : 12);
+  if (c.input_count() < 5 || !c.has_input(3) || !c.has_input(4))
+    c.fail("num_beams and num_return_sequences (inputs 3 and 4) are required");
+  require_graph(c, "decoder");
+  (void)c.require_int("eos_token_id");
+  (void)c.require_int("pad_token_id");
+  const Dims* ids = input_ids(c, Whisper);
+  const DimExpr B = ids ? c.resolve((*ids)[0]) : c.fresh();
+  const DimExpr L = scalar_input(c, 1, "max_length");
+  const DimExpr beams = scalar_input(c, 3, "num_beams");
+  const DimExpr R = scalar_input(c, 4, "num_return_sequences");
+  c.set_output(0, DataType::INT32, Dims{B, R, L});
+  const DataType t = score_type(c, Whisper ? std::initializer_list<std::size_t>{5, 6, 14}
+                                           : std::initializer_list<std::size_t>{5, 6});
+  if (c.has_output(1)) c.set_output(1, t, Dims{B, R});
+  if (c.has_output(2)) {
+    const bool gpt = !Whisper && c.attr_int("model_type", 0) == 0;
+    const DimExpr steps = gpt && ids ? c.resolve(L - (*ids)[1]) : c.fresh();
+    c.set_output(2, t, Dims{steps, B, beams, vocab(c)});
+  }
+  if (Whisper && c.has_output(3)) c.set_output(3, ValueType::tensor(DataType::FLOAT));
+  if (Whisper && c.has_output(4)) c.set_output(4, t, Dims{B});
+}
+
+/// GreedySearch and Sampling (input_ids [B, S], max_length, [min_length], [repetition_penalty],
+/// ...): sequences int32 [B, max_length], whatever step EOS stops at. Sampling's filtered_logits
+/// is left open: ONNX Runtime 1.30's CPU kernel crashes when it is requested.
+inline void rule_ms_greedy_search(InferContext& c) {
+  using namespace generation_detail;
+  require_inputs(c, 2, c.node().op_type == "Sampling" ? 9 : 7);
+  require_graph(c, "decoder");
+  (void)c.require_int("eos_token_id");
+  (void)c.require_int("pad_token_id");
+  const Dims* ids = input_ids(c, false);
+  const DimExpr B = ids ? c.resolve((*ids)[0]) : c.fresh();
+  c.set_output(0, DataType::INT32, Dims{B, scalar_input(c, 1, "max_length")});
+  if (c.has_output(1)) c.set_output(1, ValueType::tensor(score_type(c, {3})));
+}
+
 inline void register_contrib_ops(OpRegistry& r) {
   using namespace contrib_detail;
   r.add(kMs, "Gelu", &rule_gelu);
@@ -17002,6 +17360,8 @@ inline void register_contrib_ops(OpRegistry& r) {
   r.add(kMs, "DynamicQuantizeLSTM", &rule_dynamic_quantize_lstm);
   r.add(kMs, "MultiHeadAttention", &rule_multi_head_attention);
   r.add(kMs, "EmbedLayerNormalization", &rule_embed_layer_norm);
+  r.add(kMs, "QEmbedLayerNormalization", &rule_qembed_layer_norm);
+  r.add(kMs, "SampleOp", &rule_sample_op);
   r.add(kMs, "GroupQueryAttention", &rule_group_query_attention);
   r.add(kMs, "QLinearAveragePool", &rule_qlinear_average_pool);
   r.add(kMs, "NhwcMaxPool", &rule_nhwc_max_pool);
@@ -17051,6 +17411,23 @@ inline void register_contrib_ops(OpRegistry& r) {
   r.add(kMs, "MatMulNBitsQkv", &rule_matmul_nbits_qkv);
   r.add(kMs, "GatedDeltaNet", &rule_ms_gated_delta_net);
   r.add(kMs, "VarlenCausalConvWithState", &rule_ms_varlen_causal_conv_with_state);
+  r.add(kMs, "BeamSearch", &rule_ms_beam_search<false>);
+  r.add(kMs, "WhisperBeamSearch", &rule_ms_beam_search<true>);
+  r.add(kMs, "GreedySearch", &rule_ms_greedy_search);
+  r.add(kMs, "Sampling", &rule_ms_greedy_search);
+  r.add(kMs, "GemmFastGelu", &rule_gemm_fast_gelu);
+  r.add(kMs, "BiasSoftmax", &rule_bias_softmax);
+  r.add(kMs, "BiasDropout", &rule_bias_dropout);
+  r.add(kMs, "BitmaskDropout", &rule_bitmask_dropout);
+  r.add(kMs, "TorchEmbedding", &rule_torch_embedding);
+  r.add(kMs, "RelativePositionBias", &rule_relative_position_bias);
+  r.add(kMs, "GatedRelativePositionBias", &rule_gated_relative_position_bias);
+  r.add(kMs, "RemovePadding", &rule_remove_padding);
+  r.add(kMs, "RestorePadding", &rule_restore_padding);
+  r.add(kMs, "LongformerAttention", &rule_longformer_attention);
+  r.add(kMs, "NhwcConv", &rule_nhwc_conv);
+  r.add(kMs, "PackedAttention", &rule_packed_attention);
+  r.add(kMs, "PackedMultiHeadAttention", &rule_packed_multi_head_attention);
 }
 
 }  // namespace oxir::infer::ops

@@ -560,7 +560,7 @@ TEST_CASE("contrib: SparseAttention writes into its past buffers") {
 }
 
 TEST_CASE("contrib: other com.microsoft operators stay unknown, with a diagnostic") {
-  auto r = infer_one(ms("PackedAttention", {"x"}, {"y"}), {{"x", DataType::FLOAT, {"B", "S", "H"}}});
+  auto r = infer_one(ms("QOrderedGelu", {"x"}, {"y"}), {{"x", DataType::FLOAT, {"B", "S", "H"}}});
   CHECK(r.out() == "?");
   CHECK(r.report.nodes_unsupported == 1);
 }
@@ -799,4 +799,164 @@ TEST_CASE("contrib: GatedDeltaNet and VarlenCausalConvWithState (GPU kernels; si
   CHECK_FALSE(failed(r));
   CHECK(failed(infer_one(ms("VarlenCausalConvWithState", {"x", "w", "cu"}, {"o", "fs"}),
                          {{"x", DataType::FLOAT, {"T", "6"}}, {"cu", DataType::INT32, {"3"}}}, {floats("w", {6, 1, 4})})));
+}
+
+namespace {
+Tensor int32_1(std::string name, std::int32_t v) {
+  return Tensor::from_values<std::int32_t>(std::move(name), {1}, std::vector<std::int32_t>{v});
+}
+/// A decoder subgraph that declares only its logits [b, s, vocab] (the rules read no more of it).
+Graph logits_decoder(Dim vocab, DataType elem = DataType::FLOAT) {
+  Graph g;
+  g.name = "decoder";
+  g.outputs.emplace_back("logits", Type::tensor(elem, {"b", "s", std::move(vocab)}));
+  return g;
+}
+}  // namespace
+
+TEST_CASE("contrib: the generation loops size their sequences from max_length and the batch") {
+  const std::vector<Attribute> gen{Attribute("decoder", logits_decoder(Dim(6))), ia("eos_token_id", 5),
+                                   ia("pad_token_id", 0)};
+  const In ids{"ids", DataType::INT32, {"N", "S"}};
+  const std::vector<std::string> beam_in{"ids", "max", "min", "beams", "ret", "lp"};
+  const std::vector<Tensor> beam_init{int32_1("max", 8), int32_1("min", 1), int32_1("beams", 3), int32_1("ret", 2),
+                                      Tensor::from_values<float>("lp", {1}, std::vector<float>{1.0f})};
+  auto r = infer_one(ms("BeamSearch", beam_in, {"seq", "seq_scores", "scores"}, gen), {ids}, beam_init);
+  CHECK(r.out(0) == "INT32[N,2,8]");
+  CHECK(r.out(1) == "FLOAT[N,2]");
+  CHECK(r.out(2) == "FLOAT[8-S,N,3,6]");  // one row of scores per generated step
+  CHECK_FALSE(failed(r));
+
+  // vocab_size narrows the scores; it may not exceed the logits' width.
+  auto narrow = gen;
+  narrow.push_back(ia("vocab_size", 4));
+  CHECK(infer_one(ms("BeamSearch", beam_in, {"seq", "seq_scores", "scores"}, narrow), {ids}, beam_init).out(2) ==
+        "FLOAT[8-S,N,3,4]");
+  narrow.back() = ia("vocab_size", 7);
+  CHECK(failed(infer_one(ms("BeamSearch", beam_in, {"seq", "seq_scores", "scores"}, narrow), {ids}, beam_init)));
+
+  // Encoder-decoder models start the decoder from their own tokens: the steps are left open, and
+  // so is what a graph input holds.
+  auto t5 = gen;
+  t5.push_back(ia("model_type", 1));
+  r = infer_one(ms("BeamSearch", beam_in, {"seq", "seq_scores", "scores"}, t5), {ids}, beam_init);
+  CHECK(r.out(2).rfind("FLOAT[unk__", 0) == 0);
+  r = infer_one(ms("BeamSearch", beam_in, {"seq"}, gen), {ids, {"max", DataType::INT32, {"1"}}},
+                {beam_init.begin() + 1, beam_init.end()});
+  CHECK(r.out(0).rfind("INT32[N,2,unk__", 0) == 0);
+
+  // min_length is optional, num_beams is not.
+  CHECK(infer_one(ms("BeamSearch", {"ids", "max", "", "beams", "ret"}, {"seq"}, gen), {ids}, beam_init).out(0) ==
+        "INT32[N,2,8]");
+  CHECK(failed(infer_one(ms("BeamSearch", {"ids", "max", "min", "", "ret"}, {"seq"}, gen), {ids}, beam_init)));
+
+  // Whisper: features [B, mel, frames] in, the same sequences out, non_speech_probs [B].
+  r = infer_one(ms("WhisperBeamSearch", beam_in, {"seq", "seq_scores", "", "", "nsp"}, gen),
+                {{"ids", DataType::FLOAT, {"B", "80", "3000"}}}, beam_init);
+  CHECK(r.out(0) == "INT32[B,2,8]");
+  CHECK(r.out(4) == "FLOAT[B]");
+
+  r = infer_one(ms("GreedySearch", {"ids", "max"}, {"seq"}, gen), {ids}, {int32_1("max", 7)});
+  CHECK(r.out() == "INT32[N,7]");
+  r = infer_one(ms("Sampling", {"ids", "max"}, {"seq"}, gen), {ids}, {int32_1("max", 9)});
+  CHECK(r.out() == "INT32[N,9]");
+
+  // Refused: no decoder, ids of the wrong rank, a max_length that is not [1] or not positive.
+  CHECK(failed(infer_one(ms("GreedySearch", {"ids", "max"}, {"seq"}, {ia("eos_token_id", 5), ia("pad_token_id", 0)}),
+                         {ids}, {int32_1("max", 7)})));
+  CHECK(failed(infer_one(ms("GreedySearch", {"ids", "max"}, {"seq"}, gen), {{"ids", DataType::INT32, {"N"}}},
+                         {int32_1("max", 7)})));
+  CHECK(failed(infer_one(ms("GreedySearch", {"ids", "max"}, {"seq"}, gen), {ids, {"max", DataType::INT32, {"2"}}})));
+  CHECK(failed(infer_one(ms("GreedySearch", {"ids", "max"}, {"seq"}, gen), {ids}, {int32_1("max", 0)})));
+}
+
+TEST_CASE("contrib: QEmbedLayerNormalization and SampleOp") {
+  std::vector<std::string> in{"ids", "", "we", "pe", "", "g", "b", "", "ws", "ps", "", "gs", "bs", "wz", "pz", "", "gz", "bz"};
+  std::vector<Tensor> init{Tensor::from_values<std::uint8_t>("we", {20, 8}, std::vector<std::uint8_t>(160, 1)),
+                           Tensor::from_values<std::uint8_t>("pe", {16, 8}, std::vector<std::uint8_t>(128, 1)),
+                           Tensor::from_values<std::uint8_t>("g", {8}, std::vector<std::uint8_t>(8, 1)),
+                           Tensor::from_values<std::uint8_t>("b", {8}, std::vector<std::uint8_t>(8, 1))};
+  for (const char* s : {"ws", "ps", "gs", "bs"}) init.push_back(Tensor::from_values<float>(s, {}, std::vector<float>{0.5f}));
+  for (const char* z : {"wz", "pz", "gz", "bz"})
+    init.push_back(Tensor::from_values<std::uint8_t>(z, {}, std::vector<std::uint8_t>{0}));
+  const In ids{"ids", DataType::INT32, {"N", "S"}};
+  auto r = infer_one(ms("QEmbedLayerNormalization", in, {"y", "mi"}), {ids}, init);
+  CHECK(r.out(0) == "FLOAT[N,S,8]");
+  CHECK(r.out(1) == "INT32[N]");
+  CHECK_FALSE(failed(r));
+  auto short_gamma = init;
+  short_gamma[2] = Tensor::from_values<std::uint8_t>("g", {7}, std::vector<std::uint8_t>(7, 1));
+  CHECK(failed(infer_one(ms("QEmbedLayerNormalization", in, {"y", "mi"}), {ids}, short_gamma)));
+  auto no_scale = in;
+  no_scale[8] = "";
+  CHECK(failed(infer_one(ms("QEmbedLayerNormalization", no_scale, {"y", "mi"}), {ids}, init)));
+  CHECK(failed(infer_one(ms("QEmbedLayerNormalization", {in.begin(), in.end() - 1}, {"y", "mi"}), {ids}, init)));
+  CHECK(failed(infer_one(ms("QEmbedLayerNormalization", in, {"y", "mi"}), {{"ids", DataType::INT32, {"N"}}}, init)));
+
+  CHECK(infer_one(ms("SampleOp", {"x"}, {"y"}), {{"x", DataType::FLOAT, {"N", "3"}}}).out() == "FLOAT[N,3]");
+}
+
+TEST_CASE("contrib: CUDA-only fusions (sized as ONNX Runtime's loader sizes them)") {
+  const In x{"x", DataType::FLOAT, {"N", "S", "8"}};
+  CHECK(infer_one(ms("GemmFastGelu", {"x", "w"}, {"y"}), {x}, {floats("w", {8, 5})}).out() == "FLOAT[N,S,5]");
+  CHECK(failed(infer_one(ms("GemmFastGelu", {"x", "w"}, {"y"}), {x}, {floats("w", {7, 5})})));  // K mismatch
+  CHECK(infer_one(ms("BiasSoftmax", {"x", "b"}, {"y"}, {ia("is_inner_broadcast", 0)}), {x, {"b", DataType::FLOAT, {"N", "S", "8"}}})
+            .out() == "FLOAT[N,S,8]");
+  CHECK(failed(infer_one(ms("BiasSoftmax", {"x", "b"}, {"y"}), {x, {"b", DataType::FLOAT, {"8"}}})));
+  auto r = infer_one(ms("BiasDropout", {"x", "b"}, {"y", "mask"}), {x}, {floats("b", {8})});
+  CHECK(r.out(1) == "BOOL[N,S,8]");
+  CHECK(infer_one(ms("BitmaskDropout", {"x"}, {"y", "mask"}), {x}).out(1) == "UINT32[*]");
+
+  r = infer_one(ms("TorchEmbedding", {"w", "i"}, {"y"}), {{"i", DataType::INT64, {"N", "S"}}}, {floats("w", {10, 6})});
+  CHECK(r.out() == "FLOAT[N,S,6]");
+  CHECK(failed(infer_one(ms("TorchEmbedding", {"w", "i"}, {"y"}), {{"i", DataType::INT64, {"N"}}}, {floats("w", {10})})));
+
+  r = infer_one(ms("RelativePositionBias", {"t", "q", "k"}, {"y"}, {ia("max_distance", 16)}), {},
+                {floats("t", {32, 4}), int64s("q", {}, {5}), int64s("k", {}, {7})});
+  CHECK(r.out() == "FLOAT[1,4,5,7]");
+  CHECK(failed(infer_one(ms("RelativePositionBias", {"t", "q", "k"}, {"y"}), {},
+                         {floats("t", {32, 4}), int64s("q", {}, {5}), int64s("k", {}, {7})})));  // max_distance
+
+  const std::vector<Tensor> grpb{floats("qb", {8}), floats("w", {4, 6}), floats("b", {6}), floats("eco", {1, 2, 1, 1})};
+  r = infer_one(ms("GatedRelativePositionBias", {"q", "qb", "rel", "w", "b", "eco"}, {"y"}, {ia("num_heads", 2)}),
+                {{"q", DataType::FLOAT, {"N", "S", "8"}}, {"rel", DataType::FLOAT, {"1", "2", "S", "S"}}}, grpb);
+  CHECK(r.out() == "FLOAT[N,2,S,S]");
+  r = infer_one(ms("GatedRelativePositionBias", {"q", "qb", "rel", "w", "b", "eco", "off"}, {"y"}, {ia("num_heads", 2)}),
+                {{"q", DataType::FLOAT, {"T", "8"}}, {"rel", DataType::FLOAT, {"1", "2", "S", "S"}},
+                 {"off", DataType::INT32, {"B", "S"}}},
+                grpb);
+  CHECK(r.out() == "FLOAT[B,2,S,S]");  // packed tokens: batch and length from token_offset
+
+  r = infer_one(ms("RemovePadding", {"x", "n"}, {"y", "off", "cum", "mx"}), {x, {"n", DataType::INT32, {"N"}}});
+  CHECK(r.out(0).rfind("FLOAT[unk__", 0) == 0);
+  CHECK(r.out(1) == "INT32[N,S]");
+  CHECK(r.out(2) == "INT32[N+1]");
+  CHECK(r.out(3) == "INT32[1]");
+  CHECK(infer_one(ms("RestorePadding", {"x", "off"}, {"y"}), {{"x", DataType::FLOAT, {"T", "8"}}, {"off", DataType::INT32, {"N", "S"}}})
+            .out() == "FLOAT[N,S,8]");
+  CHECK(failed(infer_one(ms("RestorePadding", {"x", "off"}, {"y"}), {x, {"off", DataType::INT32, {"N", "S"}}})));
+
+  r = infer_one(ms("NhwcConv", {"x", "w"}, {"y"}, {Attribute("strides", std::vector<std::int64_t>{2, 1})}),
+                {{"x", DataType::FLOAT, {"N", "H", "W", "4"}}}, {floats("w", {6, 4, 3, 2})});
+  CHECK(r.out() == "FLOAT[N,floor((H+1)/2)-1,W-1,6]");  // floor((H-3)/2)+1, as Conv's
+  CHECK(failed(infer_one(ms("NhwcConv", {"x", "w"}, {"y"}), {{"x", DataType::FLOAT, {"N", "H", "W", "3"}}},
+                         {floats("w", {6, 4, 3, 2})})));  // channels last: 3 vs W's 4
+
+  r = infer_one(ms("PackedAttention", {"x", "w", "b", "off", "cum"}, {"y"}, {ia("num_heads", 2)}),
+                {{"x", DataType::FLOAT, {"T", "8"}}, {"off", DataType::INT32, {"N", "S"}}, {"cum", DataType::INT32, {"C"}}},
+                {floats("w", {8, 24}), floats("b", {24})});
+  CHECK(r.out() == "FLOAT[T,8]");
+  r = infer_one(ms("PackedMultiHeadAttention", {"qkv", "", "", "", "off", "cum"}, {"y"}, {ia("num_heads", 2)}),
+                {{"qkv", DataType::FLOAT, {"T", "2", "3", "4"}}, {"off", DataType::INT32, {"N", "S"}},
+                 {"cum", DataType::INT32, {"C"}}});
+  CHECK(r.out() == "FLOAT[T,8]");
+  CHECK(failed(infer_one(ms("PackedMultiHeadAttention", {"qkv", "", "", "", "", "cum"}, {"y"}, {ia("num_heads", 2)}),
+                         {{"qkv", DataType::FLOAT, {"T", "2", "3", "4"}}, {"cum", DataType::INT32, {"C"}}})));
+  CHECK(failed(infer_one(ms("PackedMultiHeadAttention", {"qkv", "", "", "", "off", "cum"}, {"y"}, {ia("num_heads", 3)}),
+                         {{"qkv", DataType::FLOAT, {"T", "2", "3", "4"}}, {"off", DataType::INT32, {"N", "S"}},
+                          {"cum", DataType::INT32, {"C"}}})));
+  CHECK(infer_one(ms("LongformerAttention", {"x", "w", "b", "m", "gw", "gb", "g"}, {"y"}, {ia("num_heads", 2), ia("window", 2)}),
+                  {x, {"m", DataType::FLOAT, {"N", "S"}}, {"g", DataType::INT32, {"N", "S"}}},
+                  {floats("w", {8, 24}), floats("b", {24}), floats("gw", {8, 24}), floats("gb", {24})})
+            .out() == "FLOAT[N,S,8]");
 }

@@ -1274,6 +1274,124 @@ case("ms_ConvTransposeWithDynamicPads_shape_pads", 17,
      {"w": W233, "s0": np.array([0], np.int64), "s1": np.array([1], np.int64), "one": np.array([1], np.int64),
       "zero": np.array([0], np.int64)}, sizes={"N": [1, 2, 2]}, domains=MS)
 
+
+# The generation loops, with a one-layer GPT-style decoder under ONNX Runtime's calling convention
+# (input_ids, position_ids, attention_mask, past_0 -> logits, present_0): the logits pick token
+# id + 1, so a prompt ending in id 4 stops at once on EOS 5 and the sizes must not depend on that.
+GEN_VOCAB = 6
+
+
+def gpt_decoder(vocab_dim=GEN_VOCAB):
+    emb = np.zeros((GEN_VOCAB, GEN_VOCAB), np.float32)
+    for i in range(GEN_VOCAB):
+        emb[i, (i + 1) % GEN_VOCAB] = 1.0
+    consts = {"emb": emb, "c2": I64(2), "c1": I64(1), "c4": I64(4), "z": F32(0), "s0": I64(0), "s1": I64(1),
+              "s2": I64(2)}
+    return helper.make_graph(
+        [N("Gather", ["emb", "input_ids"], ["logits"], axis=0), N("Shape", ["input_ids"], ["sh"]),
+         N("Slice", ["sh", "s0", "s1"], ["b"]), N("Slice", ["sh", "s1", "s2"], ["s"]),
+         N("Concat", ["c2", "b", "c1", "s", "c4"], ["shp"], axis=0), N("Expand", ["z", "shp"], ["new"]),
+         N("Concat", ["past_0", "new"], ["present_0"], axis=3)],
+        "decoder",
+        [vi("input_ids", TP.INT32, ["b", "s"]), vi("position_ids", TP.INT32, ["b", "s"]),
+         vi("attention_mask", TP.INT32, ["b", "t"]), vi("past_0", F, [2, "b", 1, "p", 4])],
+        [vi("logits", F, ["b", "s", vocab_dim]), vi("present_0", F, [2, "b", 1, "t", 4])],
+        [numpy_helper.from_array(np.asarray(v), k) for k, v in consts.items()])
+
+
+I32 = TP.INT32
+GEN_IDS = [("ids", I32, ["N", "S"])]
+GEN_FILLS = {"ids": {"int_range": [0, GEN_VOCAB]}}
+
+
+def i32(*v):
+    return np.array(v, np.int32)
+
+
+BEAM_INS = ["ids", "max_len", "min_len", "beams", "ret", "len_pen", "rep_pen"]
+BEAM_INITS = {"max_len": i32(8), "min_len": i32(1), "beams": i32(3), "ret": i32(2), "len_pen": F32(1.0),
+              "rep_pen": F32(1.0)}
+GEN_ATTRS = {"eos_token_id": GEN_VOCAB - 1, "pad_token_id": 0, "model_type": 0}
+case("ms_GreedySearch", 17, ms("GreedySearch", ["ids", "max_len"], ["seq"], decoder=gpt_decoder(), **GEN_ATTRS),
+     GEN_IDS, ["seq"], {"max_len": i32(7)}, fills=GEN_FILLS, domains=MS)
+case("ms_Sampling", 17,
+     ms("Sampling", ["ids", "max_len", "min_len", "rep_pen"], ["seq"], decoder=gpt_decoder(), top_p=0.9, **GEN_ATTRS),
+     GEN_IDS, ["seq"], {"max_len": i32(9), "min_len": i32(1), "rep_pen": F32(1.0)}, fills=GEN_FILLS, domains=MS)
+case("ms_BeamSearch", 17,
+     ms("BeamSearch", BEAM_INS, ["seq", "seq_scores", "scores"], decoder=gpt_decoder(), **GEN_ATTRS),
+     GEN_IDS, ["seq", "seq_scores", "scores"], BEAM_INITS, fills=GEN_FILLS, domains=MS)
+case("ms_BeamSearch_vocab_attr", 17,
+     ms("BeamSearch", BEAM_INS, ["seq", "seq_scores", "scores"], decoder=gpt_decoder("V"), vocab_size=4,
+        **GEN_ATTRS),
+     GEN_IDS, ["seq", "seq_scores", "scores"], BEAM_INITS, fills=GEN_FILLS, domains=MS)
+case("ms_BeamSearch_graph_inputs", 17,
+     ms("BeamSearch", BEAM_INS, ["seq", "seq_scores", "scores"], decoder=gpt_decoder("V"), **GEN_ATTRS),
+     GEN_IDS + [("max_len", I32, [1]), ("ret", I32, [1])], ["seq", "seq_scores", "scores"],
+     {k: v for k, v in BEAM_INITS.items() if k not in ("max_len", "ret")},
+     fills=dict(GEN_FILLS, max_len={"value": [7]}, ret={"value": [1]}), domains=MS)
+
+# Operators ONNX Runtime has only CUDA kernels for: verify_newops.py checks them against ONNX
+# Runtime's load-time shape inference (its load probes), which runs before the kernel lookup.
+case("ms_GemmFastGelu", 17, ms("GemmFastGelu", ["X", "W", "b"], ["Y"]), XS, ["Y"],
+     {"W": np.ones((8, 5), np.float32), "b": np.zeros((5,), np.float32)}, domains=MS)
+case("ms_BiasSoftmax", 17, ms("BiasSoftmax", ["X", "B"], ["Y"], axis=2, is_inner_broadcast=0),
+     XS + [("B", F, ["N", "S", 8])], ["Y"], domains=MS)
+case("ms_BiasDropout", 17, ms("BiasDropout", ["X", "bias", "R"], ["Y", "mask"]), XS + [("R", F, ["N", "S", 8])],
+     ["Y", "mask"], BIAS8, domains=MS)
+case("ms_BitmaskDropout", 17, ms("BitmaskDropout", ["X"], ["Y"]), XS, ["Y"], domains=MS)
+case("ms_TorchEmbedding", 17, ms("TorchEmbedding", ["W", "I"], ["Y"]), [("I", I, ["N", "S"])], ["Y"],
+     {"W": np.ones((10, 6), np.float32)}, fills={"I": {"int_range": [0, 10]}}, domains=MS)
+case("ms_RelativePositionBias", 17,
+     [N("Shape", ["X"], ["xs"]), N("Gather", ["xs", "i1"], ["q"], axis=0),
+      ms("RelativePositionBias", ["table", "q", "q"], ["Y"], max_distance=16, is_bidirectional=1)],
+     XS, ["Y"], {"table": np.ones((32, 4), np.float32), "i1": np.array(1, np.int64)}, domains=MS)
+case("ms_GatedRelativePositionBias", 17,
+     ms("GatedRelativePositionBias", ["q", "qb", "rel", "w", "b", "eco"], ["Y"], num_heads=2),
+     [("q", F, ["N", "S", 8]), ("rel", F, [1, 2, "S", "S"])], ["Y"],
+     {"qb": np.zeros((8,), np.float32), "w": np.ones((4, 6), np.float32), "b": np.zeros((6,), np.float32),
+      "eco": np.ones((1, 2, 1, 1), np.float32)}, domains=MS)
+case("ms_RemovePadding", 17, ms("RemovePadding", ["X", "cnt"], ["Y", "off", "cum", "mx"]),
+     [("X", F, ["N", "S", 8]), ("cnt", TP.INT32, ["N"])], ["Y", "off", "cum", "mx"], domains=MS)
+case("ms_RestorePadding", 17, ms("RestorePadding", ["X", "off"], ["Y"]),
+     [("X", F, ["T", 8]), ("off", TP.INT32, ["N", "S"])], ["Y"], domains=MS)
+case("ms_NhwcConv", 17, ms("NhwcConv", ["X", "W", "B"], ["Y"], strides=[2, 1], pads=[1, 0, 1, 0]),
+     [("X", F, ["N", "H", "W", 4])], ["Y"], {"W": np.ones((6, 4, 3, 2), np.float32), "B": np.zeros((6,), np.float32)},
+     domains=MS)
+case("ms_NhwcConv_group", 17, ms("NhwcConv", ["X", "W"], ["Y"], group=2, dilations=[2, 1], auto_pad="SAME_UPPER"),
+     [("X", F, ["N", "H", "W", 4])], ["Y"], {"W": np.ones((6, 2, 3, 3), np.float32)}, domains=MS)
+case("ms_BiasAdd", 17, ms("BiasAdd", ["X", "bias", "skip"], ["Y"]), XS + [("skip", F, ["N", "S", 8])], ["Y"], BIAS8,
+     domains=MS)
+case("ms_BiasSplitGelu", 17, ms("BiasSplitGelu", ["X", "bias"], ["Y"]), XS, ["Y"], BIAS8, domains=MS)
+case("ms_GroupNorm", 17, ms("GroupNorm", ["X", "g", "b"], ["Y"], groups=2, activation=0, epsilon=1e-5),
+     [("X", F, ["N", "H", "W", 4])], ["Y"], {"g": np.ones((4,), np.float32), "b": np.zeros((4,), np.float32)},
+     domains=MS)
+case("ms_SkipGroupNorm", 17, ms("SkipGroupNorm", ["X", "g", "b", "skip", "bias"], ["Y", "S_"], groups=2, activation=1,
+                               epsilon=1e-5),
+     [("X", F, ["N", "H", "W", 4]), ("skip", F, ["N", "H", "W", 4])], ["Y", "S_"],
+     {"g": np.ones((4,), np.float32), "b": np.zeros((4,), np.float32), "bias": np.zeros((4,), np.float32)},
+     domains=MS)
+case("ms_QLinearReduceMean", 17,
+     ms("QLinearReduceMean", ["X", "xs", "xz", "ys", "yz"], ["Y"], axes=[1], keepdims=0),
+     [("X", U8, ["N", "S", 8])], ["Y"],
+     {"xs": np.array(0.1, np.float32), "xz": np.array(3, np.uint8), "ys": np.array(0.2, np.float32),
+      "yz": np.array(5, np.uint8)}, domains=MS)
+case("ms_LongformerAttention", 17,
+     ms("LongformerAttention", ["X", "W", "B", "mask", "gW", "gB", "g"], ["Y"], num_heads=2, window=2),
+     XS + [("mask", F, ["N", "S"]), ("g", TP.INT32, ["N", "S"])], ["Y"],
+     {"W": np.ones((8, 24), np.float32), "B": np.zeros((24,), np.float32), "gW": np.ones((8, 24), np.float32),
+      "gB": np.zeros((24,), np.float32)}, domains=MS)
+case("ms_PackedAttention", 17,
+     ms("PackedAttention", ["X", "W", "B", "off", "cum"], ["Y"], num_heads=2, qkv_hidden_sizes=[8, 8, 4]),
+     [("X", F, ["T", 8]), ("off", TP.INT32, ["N", "S"]), ("cum", TP.INT32, ["C"])], ["Y"],
+     {"W": np.ones((8, 20), np.float32), "B": np.zeros((20,), np.float32)}, domains=MS)
+case("ms_PackedMultiHeadAttention_qkv", 17,
+     ms("PackedMultiHeadAttention", ["qkv", "", "", "", "off", "cum"], ["Y"], num_heads=2),
+     [("qkv", F, ["T", 2, 3, 4]), ("off", TP.INT32, ["N", "S"]), ("cum", TP.INT32, ["C"])], ["Y"], domains=MS)
+case("ms_PackedMultiHeadAttention", 17,
+     ms("PackedMultiHeadAttention", ["q", "k", "v", "", "off", "cum"], ["Y"], num_heads=2),
+     [("q", F, ["T", 8]), ("k", F, ["T", 8]), ("v", F, ["T", 6]), ("off", TP.INT32, ["N", "S"]),
+      ("cum", TP.INT32, ["C"])], ["Y"], domains=MS)
+
 # Attention: hidden 8 in 2 heads; packed weights [8, 24] or qkv_hidden_sizes (8, 8, 4).
 case("ms_Attention", 17, ms("Attention", ["X", "Wqkv", "Bqkv"], ["Y"], num_heads=2), XS, ["Y"],
      {"Wqkv": np.full((8, 24), 0.1, np.float32), "Bqkv": np.zeros((24,), np.float32)}, domains=MS)
@@ -1419,6 +1537,25 @@ case("ms_EmbedLayerNormalization_sum", 17,
      {"we": np.full((20, 8), 0.1, np.float32), "pe": np.full((16, 8), 0.2, np.float32),
       "se": np.full((2, 8), 0.3, np.float32), "gamma": LN["gamma"], "beta": LN["beta"]},
      fills={"ids": {"int_range": [0, 20]}, "seg": {"int_range": [0, 2]}, "mask": {"value": [1]}}, domains=MS)
+
+# The quantized form: uint8 tables with float scales and zero points; hidden 8.
+QEMB_INS = ["ids", "seg", "we", "pe", "se", "gamma", "beta", "mask", "wes", "pes", "ses", "gs", "bs", "wez", "pez",
+            "sez", "gz", "bz"]
+QEMB = {"we": np.full((20, 8), 3, np.uint8), "pe": np.full((16, 8), 5, np.uint8), "se": np.full((2, 8), 7, np.uint8),
+        "gamma": np.full((8,), 9, np.uint8), "beta": np.full((8,), 1, np.uint8),
+        **{k: np.array(0.05, np.float32) for k in ("wes", "pes", "ses", "gs", "bs")},
+        **{k: np.array(2, np.uint8) for k in ("wez", "pez", "sez", "gz", "bz")}}
+case("ms_QEmbedLayerNormalization", 17, ms("QEmbedLayerNormalization", QEMB_INS, ["Y", "mask_index"], epsilon=1e-5),
+     [("ids", TP.INT32, ["N", "S"]), ("seg", TP.INT32, ["N", "S"]), ("mask", TP.INT32, ["N", "S"])],
+     ["Y", "mask_index"], QEMB,
+     fills={"ids": {"int_range": [0, 20]}, "seg": {"int_range": [0, 2]}, "mask": {"value": [1]}}, domains=MS)
+case("ms_QEmbedLayerNormalization_no_segment", 17,
+     ms("QEmbedLayerNormalization", [n if n not in ("seg", "se", "mask", "ses", "sez") else "" for n in QEMB_INS],
+        ["Y", "mask_index"], epsilon=1e-5),
+     [("ids", TP.INT32, ["N", "S"])], ["Y", "mask_index"],
+     {k: v for k, v in QEMB.items() if k not in ("se", "ses", "sez")},
+     fills={"ids": {"int_range": [0, 20]}}, domains=MS)
+case("ms_SampleOp", 17, ms("SampleOp", ["X"], ["Y"]), XS, ["Y"], domains=MS)
 
 # ONNX Runtime's versions of standard operators and small fused operators (CPU kernels).
 I16, I32 = TP.INT16, TP.INT32

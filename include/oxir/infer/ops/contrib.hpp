@@ -4,21 +4,24 @@
 // transformer optimizer and quantizer put into real models: the Gelu family, the fused
 // normalizations, FusedMatMul/FusedConv, MatMulNBits, GatherBlockQuantized, the QOperator
 // quantized ops (element-wise, pools, concat, QGemm, softmax), NhwcMaxPool, DynamicQuantizeLSTM,
-// the com.microsoft Quantize/DequantizeLinear, RotaryEmbedding, MRotaryEmbedding, Attention, QAttention,
-// MultiHeadAttention, GroupQueryAttention, DecoderMaskedMultiHeadAttention, SparseAttention and
-// EmbedLayerNormalization, MoE/QMoE, FusedGemm and ONNX Runtime's own versions of standard
-// operators (ExpandDims, Pad, Unique, GridSample, ...), operators of the newest model families
-// (the gates of Gated DeltaNet and Engram layers, NGramHashMapping, GatedDeltaNet and the packed
-// causal convolution, the fused MatMulNBits of the WebGPU kernels), and four CUDA-only diffusion
-// operators (see docs/inference.md).
+// the com.microsoft Quantize/DequantizeLinear, RotaryEmbedding, MRotaryEmbedding, Attention,
+// QAttention, MultiHeadAttention, GroupQueryAttention, DecoderMaskedMultiHeadAttention,
+// SparseAttention, EmbedLayerNormalization and QEmbedLayerNormalization, MoE/QMoE, FusedGemm and
+// ONNX Runtime's own versions of standard operators (ExpandDims, Pad, Unique, GridSample, ...),
+// operators of the newest model families (the gates of Gated DeltaNet and Engram layers,
+// NGramHashMapping, GatedDeltaNet and the packed causal convolution, the fused MatMulNBits of the
+// WebGPU kernels), the generation loops (BeamSearch, WhisperBeamSearch, GreedySearch, Sampling)
+// and the fusions ONNX Runtime has only CUDA kernels for (the diffusion ones, NhwcConv,
+// GemmFastGelu, the packed attentions, ...; see docs/inference.md).
 //
 // These operators have no ONNX schema: their semantics are ONNX Runtime's (its contrib operator
 // documentation and kernels). Only what those kernels require is claimed: outputs whose shape
 // the kernels leave open (the normalizations' mean and inv_std_var) stay unknown, and any other
 // com.microsoft operator stays an unknown operator. tests/infer/newops compares every rule here
-// with ONNX Runtime runs, except those of the GPU-only operators (sized from ONNX Runtime's
-// documentation and, where it has one, its own shape inference) and SparseAttention, whose CPU
-// kernel needs its caches to alias the pasts (unit tests in tests/unit/test_infer_contrib.cpp).
+// with ONNX Runtime runs, or, for the operators without a CPU kernel, with ONNX Runtime's own
+// shape inference through its loader; except SparseAttention, whose CPU kernel needs its caches
+// to alias the pasts, and WhisperBeamSearch, which needs Whisper's subgraphs (unit tests in
+// tests/unit/test_infer_contrib.cpp).
 
 #include <algorithm>
 #include <limits>
@@ -792,6 +795,216 @@ inline void rule_embed_layer_norm(InferContext& c) {
   if (c.has_output(2)) c.set_output(2, elem, Dims{(*ids)[0], (*ids)[1], hidden});
 }
 
+/// QEmbedLayerNormalization (input_ids, [segment_ids], word_embedding, position_embedding,
+/// [segment_embedding], gamma, beta, [mask], then the scales and zero points of the quantized
+/// tables): EmbedLayerNormalization over int8/uint8 tables, layernorm_out [B, S, hidden] in the
+/// scales' type (float) and mask_index_out [B] int32.
+inline void rule_qembed_layer_norm(InferContext& c) {
+  require_inputs(c, 1, 18);
+  if (c.input_count() != 18) c.fail("expects 18 inputs (the last is beta_zero_point), got " + std::to_string(c.input_count()));
+  for (const std::size_t i : std::initializer_list<std::size_t>{0, 2, 3, 5, 6, 8, 9, 11, 12, 13, 14, 16, 17})
+    if (!c.has_input(i)) c.fail("required input " + std::to_string(i) + " is missing");
+  const Dims* ids = c.input_shape(0);
+  const Dims* we = c.input_shape(2);
+  if (ids && ids->size() != 2) c.fail("input_ids must be 2-D, got rank " + std::to_string(ids->size()));
+  if (we && we->size() != 2) c.fail("word_embedding_quant must be 2-D, got rank " + std::to_string(we->size()));
+  const DataType elem = c.input_elem(8);
+  const DimExpr hidden = we ? c.resolve((*we)[1]) : c.fresh();
+  for (std::size_t i : {std::size_t{5}, std::size_t{6}})
+    if (const Dims* p = c.input_shape(i)) {
+      if (p->size() != 1) c.fail(std::string(i == 5 ? "gamma_quant" : "beta_quant") + " must be 1-D");
+      c.unify((*p)[0], hidden, std::string(i == 5 ? "gamma_quant" : "beta_quant") + " size vs hidden size");
+    }
+  if (!ids) {
+    c.set_output(0, ValueType::tensor(elem));
+    if (c.has_output(1)) c.set_output(1, ValueType::tensor(DataType::INT32));
+    return;
+  }
+  c.set_output(0, elem, Dims{c.resolve((*ids)[0]), c.resolve((*ids)[1]), hidden});
+  if (c.has_output(1)) c.set_output(1, DataType::INT32, Dims{c.resolve((*ids)[0])});
+}
+
+/// SampleOp (X): ONNX Runtime's example operator; Y is X.
+inline void rule_sample_op(InferContext& c) {
+  require_inputs(c, 1, 1);
+  like_x(c);
+}
+
+
+// ---- Operators ONNX Runtime has only CUDA kernels for (optimizer fusions of GPU models) ----
+// Sized as ONNX Runtime's own shape inference sizes them: tests/infer/newops checks each through
+// its loader (verify_newops.py's load probes), which runs that inference before it looks for a
+// kernel.
+
+/// GemmFastGelu (X, W, [bias]): FastGelu(X W + bias), MatMul's shape.
+inline void rule_gemm_fast_gelu(InferContext& c) {
+  require_inputs(c, 2, 3);
+  linalg_detail::matmul_out(c, 0, 1, c.input_elem(0));
+}
+
+/// BiasSoftmax (data, bias) and the dropouts (BiasDropout: data, bias, [residual], [ratio],
+/// [training_mode]; BitmaskDropout: data, [ratio], [training_mode]): the output has data's shape;
+/// BiasDropout's mask is bool in data's shape, BitmaskDropout's bit-packed mask is left open.
+inline void rule_bias_softmax(InferContext& c) {
+  require_inputs(c, 2, 2);
+  (void)c.require_int("is_inner_broadcast");
+  like_x(c);
+}
+inline void rule_bias_dropout(InferContext& c) {
+  require_inputs(c, 2, 5);
+  like_x(c);
+  if (c.has_output(1)) c.set_output(1, linalg_detail::like_input(c, 0, DataType::BOOL));
+}
+inline void rule_bitmask_dropout(InferContext& c) {
+  require_inputs(c, 1, 3);
+  like_x(c);
+  if (c.has_output(1)) c.set_output(1, ValueType::tensor(DataType::UINT32));
+}
+
+/// TorchEmbedding (weight [N, M], indices, [padding_idx], [scale_grad_by_freq]): indices' shape
+/// followed by M, in weight's type.
+inline void rule_torch_embedding(InferContext& c) {
+  require_inputs(c, 2, 4);
+  const DataType elem = c.input_elem(0);
+  const Dims* w = c.input_shape(0);
+  const Dims* i = c.input_shape(1);
+  if (w && w->size() != 2) c.fail("weight must be 2-D, got rank " + std::to_string(w->size()));
+  if (!i) return c.set_output(0, ValueType::tensor(elem));
+  Dims out = shape_detail::resolved(c, *i);
+  out.push_back(w ? c.resolve((*w)[1]) : c.fresh());
+  c.set_output(0, elem, std::move(out));
+}
+
+/// RelativePositionBias (bias_table [buckets, heads], query_length, key_length): T5's position
+/// bias [1, heads, query_length, key_length], the lengths being the values of int64 scalars.
+inline void rule_relative_position_bias(InferContext& c) {
+  require_inputs(c, 3, 3);
+  (void)c.require_int("max_distance");
+  const DataType elem = c.input_elem(0);
+  const Dims* t = c.input_shape(0);
+  if (t && t->size() != 2) c.fail("bias_table must be 2-D, got rank " + std::to_string(t->size()));
+  const auto q = shape_detail::scalar_value(c, 1), k = shape_detail::scalar_value(c, 2);
+  c.set_output(0, elem, Dims{DimExpr(1), t ? c.resolve((*t)[1]) : c.fresh(), q ? *q : c.fresh(), k ? *k : c.fresh()});
+}
+
+/// GatedRelativePositionBias (query_layer [B, S, H*D] or [tokens, H*D], query_bias, rel_pos
+/// [1, H, S, S], weight, bias, eco_a, [token_offset [B, S]]): WavLM's gated bias [B, H, S, S].
+inline void rule_gated_relative_position_bias(InferContext& c) {
+  require_inputs(c, 6, 7);
+  const std::int64_t heads = c.require_int("num_heads");
+  if (heads <= 0) c.fail("num_heads must be positive");
+  const DataType elem = c.input_elem(0);
+  const Dims* q = c.input_shape(0);
+  const Dims* off = c.has_input(6) ? c.input_shape(6) : nullptr;
+  if (q && q->size() != 3 && q->size() != 2) c.fail("query_layer must be 3-D or 2-D, got rank " + std::to_string(q->size()));
+  if (off && off->size() != 2) c.fail("token_offset must be 2-D, got rank " + std::to_string(off->size()));
+  std::optional<DimExpr> B, S;
+  if (q && q->size() == 3) B = c.resolve((*q)[0]), S = c.resolve((*q)[1]);
+  else if (off) B = c.resolve((*off)[0]), S = c.resolve((*off)[1]);
+  if (!B) return c.set_output(0, ValueType::tensor(elem));
+  c.set_output(0, elem, Dims{*B, DimExpr(heads), *S, *S});
+}
+
+/// RemovePadding (input [B, S, H], sequence_token_count [B]): the packed tokens [T, H] with T
+/// from the data, token_offset [B, S], cumulated_seq_len [B+1] and max_seq_len [1], int32.
+inline void rule_remove_padding(InferContext& c) {
+  require_inputs(c, 2, 2);
+  const DataType elem = c.input_elem(0);
+  const Dims* x = c.input_shape(0);
+  if (x && x->size() != 3) c.fail("input must be 3-D, got rank " + std::to_string(x->size()));
+  if (!x) {
+    c.set_output(0, ValueType::tensor(elem));
+    for (std::size_t o = 1; o < 4; ++o)
+      if (c.has_output(o)) c.set_output(o, ValueType::tensor(DataType::INT32));
+    return;
+  }
+  const DimExpr B = c.resolve((*x)[0]), S = c.resolve((*x)[1]);
+  c.set_output(0, elem, Dims{c.fresh(), c.resolve((*x)[2])});
+  if (c.has_output(1)) c.set_output(1, DataType::INT32, Dims{B, S});
+  if (c.has_output(2)) c.set_output(2, DataType::INT32, Dims{c.resolve(B + DimExpr(1))});
+  if (c.has_output(3)) c.set_output(3, DataType::INT32, Dims{DimExpr(1)});
+}
+
+/// RestorePadding (input [T, H], token_offset [B, S]): [B, S, H].
+inline void rule_restore_padding(InferContext& c) {
+  require_inputs(c, 2, 2);
+  const DataType elem = c.input_elem(0);
+  const Dims* x = c.input_shape(0);
+  const Dims* off = c.input_shape(1);
+  if (x && x->size() != 2) c.fail("input must be 2-D, got rank " + std::to_string(x->size()));
+  if (off && off->size() != 2) c.fail("token_offset must be 2-D, got rank " + std::to_string(off->size()));
+  if (!x || !off) return c.set_output(0, ValueType::tensor(elem));
+  c.set_output(0, elem, Dims{c.resolve((*off)[0]), c.resolve((*off)[1]), c.resolve((*x)[1])});
+}
+
+/// NhwcConv (X [N, H, W, C] channels last, W [M, C/group, kH, kW], [B]): Conv's arithmetic on
+/// the spatial axes, the output [N, H', W', M] channels last too.
+inline void rule_nhwc_conv(InferContext& c) {
+  require_inputs(c, 2, 3);
+  const DataType elem = c.input_elem(0);
+  auto xs = spatial_detail::shape_of(c, 0);
+  if (xs && xs->size() < 3) c.fail("X must have rank 3 or more, got " + std::to_string(xs->size()));
+  if (xs) std::rotate(xs->begin() + 1, xs->end() - 1, xs->end());  // to NCHW
+  auto out = spatial_detail::conv_dims(c, xs, spatial_detail::shape_of(c, 1), 2, false);
+  if (!out) return c.set_output(0, ValueType::tensor(elem));
+  std::rotate(out->begin() + 1, out->begin() + 2, out->end());  // back to NHWC
+  c.set_output(0, elem, std::move(*out));
+}
+
+/// LongformerAttention (input [B, S, hidden], weight, bias, mask, global_weight, global_bias,
+/// global): the input's shape.
+inline void rule_longformer_attention(InferContext& c) {
+  require_inputs(c, 7, 7);
+  (void)c.require_int("num_heads");
+  (void)c.require_int("window");
+  if (auto r = c.input_rank(0); r && *r != 3) c.fail("input must be 3-D, got rank " + std::to_string(*r));
+  like_x(c);
+}
+
+/// PackedAttention (input [T, in_hidden], weights [in_hidden, h + h + v], bias, token_offset,
+/// cumulative_sequence_length, [attention_bias]): [T, v], v from qkv_hidden_sizes or a third
+/// of the weights' width.
+inline void rule_packed_attention(InferContext& c) {
+  require_inputs(c, 5, 6);
+  (void)c.require_int("num_heads");
+  const DataType elem = c.input_elem(0);
+  const Dims* x = c.input_shape(0);
+  const Dims* w = c.input_shape(1);
+  if (x && x->size() != 2) c.fail("input must be 2-D, got rank " + std::to_string(x->size()));
+  if (w && w->size() != 2) c.fail("weights must be 2-D, got rank " + std::to_string(w->size()));
+  if (!x) return c.set_output(0, ValueType::tensor(elem));
+  std::optional<DimExpr> v;
+  if (const auto sizes = c.attr_ints("qkv_hidden_sizes"); sizes && !sizes->empty()) {
+    if (sizes->size() != 3) c.fail("qkv_hidden_sizes must have 3 values");
+    v = DimExpr((*sizes)[2]);
+  } else if (w) {
+    if (const auto k = c.resolve((*w)[1]).const_value(); k && *k % 3 == 0) v = DimExpr(*k / 3);
+  }
+  c.set_output(0, elem, Dims{c.resolve((*x)[0]), v ? *v : c.fresh()});
+}
+
+/// PackedMultiHeadAttention (query [T, hidden] or packed QKV [T, heads, 3, head], [key],
+/// [value [T, v]], [bias], token_offset, cumulative_sequence_length, [attention_bias]): [T, v],
+/// v = heads * head for packed QKV, else the value's width.
+inline void rule_packed_multi_head_attention(InferContext& c) {
+  require_inputs(c, 1, 7);
+  if (c.input_count() < 6 || !c.has_input(4) || !c.has_input(5))
+    c.fail("token_offset and cumulative_sequence_length (inputs 4 and 5) are required");
+  const std::int64_t heads = c.require_int("num_heads");
+  const DataType elem = c.input_elem(0);
+  const Dims* q = c.input_shape(0);
+  if (q && q->size() != 2 && q->size() != 4) c.fail("query must be 2-D or 4-D, got rank " + std::to_string(q->size()));
+  if (!q) return c.set_output(0, ValueType::tensor(elem));
+  DimExpr v = c.fresh();
+  if (q->size() == 4) {
+    c.unify((*q)[1], DimExpr(heads), "packed QKV heads vs num_heads");
+    c.unify((*q)[2], DimExpr(3), "packed QKV's third dim");
+    v = c.resolve(DimExpr(heads) * (*q)[3]);
+  } else if (const Dims* val = c.has_input(2) ? c.input_shape(2) : nullptr; val && val->size() == 2) {
+    v = c.resolve((*val)[1]);
+  }
+  c.set_output(0, elem, Dims{c.resolve((*q)[0]), v});
+}
 
 // ---- ONNX Runtime's own versions of standard operators, and small fused operators ----
 
@@ -1370,6 +1583,128 @@ inline void rule_sparse_attention(InferContext& c) {
 
 }  // namespace contrib_detail
 
+/// The generation loops of ONNX Runtime's transformers tools: BeamSearch, WhisperBeamSearch,
+/// GreedySearch and Sampling run a decoder subgraph (and an encoder one) until max_length. Their
+/// outputs are sized by the batch (input_ids' first dim) and by the values of the scalar-like
+/// inputs max_length, num_beams and num_return_sequences ([1] each), which exported models usually
+/// leave to graph inputs: such a size is then a fresh symbol. The subgraphs are not inferred:
+/// ONNX Runtime feeds them under its own calling convention, not from values of this graph.
+namespace generation_detail {
+
+/// The single value of input i ([1]-shaped int32) when known, else a fresh symbol.
+inline DimExpr scalar_input(InferContext& c, std::size_t i, std::string_view what) {
+  if (const Dims* d = c.input_shape(i)) {
+    if (d->size() != 1) c.fail(std::string(what) + " must have shape [1], got rank " + std::to_string(d->size()));
+    c.unify((*d)[0], DimExpr(1), std::string(what) + " must have shape [1]");
+  }
+  if (const auto e = c.input_elements(i); e && e->size() == 1 && (*e)[0]) {
+    const DimExpr v = c.resolve(*(*e)[0]);
+    if (const auto k = v.const_value(); k && *k <= 0)
+      c.fail(std::string(what) + " must be positive, got " + std::to_string(*k));
+    return v;
+  }
+  return c.fresh();
+}
+
+/// Checks input_ids (2-D token ids, or 3-D audio features for Whisper) and returns its shape.
+inline const Dims* input_ids(InferContext& c, bool features) {
+  const Dims* d = c.input_shape(0);
+  if (d && features && d->size() != 3 && d->size() != 2)
+    c.fail("input_ids must be 2-D token ids or 3-D [batch, feature_size, sequence], got rank " + std::to_string(d->size()));
+  if (d && !features && d->size() != 2)
+    c.fail("input_ids must be 2-D [batch, sequence], got rank " + std::to_string(d->size()));
+  return d;
+}
+
+/// The element type T of the scores: the first given float input among `inputs` (the penalties,
+/// the temperature), else the element type the decoder subgraph declares for its logits.
+inline DataType score_type(const InferContext& c, std::initializer_list<std::size_t> inputs) {
+  for (const std::size_t i : inputs)
+    if (c.has_input(i) && c.input_elem(i) != DataType::UNDEFINED) return c.input_elem(i);
+  if (const Attribute* a = c.attr("decoder"); a && a->kind() == AttributeType::GRAPH) {
+    const Graph& g = a->as_graph();
+    if (!g.outputs.empty() && g.outputs[0].type)
+      if (const auto* t = std::get_if<TensorType>(&g.outputs[0].type->value)) return t->elem_type;
+  }
+  return DataType::UNDEFINED;
+}
+
+/// The vocabulary size: the vocab_size attribute when positive (ONNX Runtime refuses one wider
+/// than the decoder's logits), else the last dim of the logits the decoder subgraph declares, if
+/// a number; else a fresh symbol.
+inline DimExpr vocab(InferContext& c) {
+  std::optional<std::int64_t> logits;
+  if (const Attribute* a = c.attr("decoder"); a && a->kind() == AttributeType::GRAPH) {
+    const Graph& g = a->as_graph();
+    if (!g.outputs.empty() && g.outputs[0].type)
+      if (const auto* t = std::get_if<TensorType>(&g.outputs[0].type->value); t && t->shape && !t->shape->dims.empty())
+        if (const auto* v = std::get_if<std::int64_t>(&t->shape->dims.back().value); v && *v > 0) logits = *v;
+  }
+  const std::int64_t attr = c.attr_int("vocab_size", -1);
+  if (attr > 0) {
+    if (logits && attr > *logits)
+      c.fail("vocab_size " + std::to_string(attr) + " exceeds the decoder's logits width " + std::to_string(*logits));
+    return DimExpr(attr);
+  }
+  return logits ? DimExpr(*logits) : c.fresh();
+}
+
+inline void require_graph(const InferContext& c, std::string_view name) {
+  const Attribute* a = c.attr(name);
+  if (!a) c.fail("missing required attribute '" + std::string(name) + "'");
+  if (a->kind() != AttributeType::GRAPH) c.fail("attribute '" + std::string(name) + "' must be a graph");
+}
+
+}  // namespace generation_detail
+
+/// BeamSearch and WhisperBeamSearch (input_ids, max_length, [min_length], num_beams,
+/// num_return_sequences, [length_penalty], [repetition_penalty], ...): sequences int32 [B, R, L]
+/// with L = max_length and R = num_return_sequences; sequences_scores [B, R]; scores
+/// [L - S, B, num_beams, vocab] for the decoder-only (GPT) models, S being input_ids' length
+/// (other model types start the decoder from their own tokens: left open); Whisper's cross_qk
+/// and non_speech_probs [B]. ONNX Runtime's CPU kernel sizes them so at any stop (EOS included).
+template <bool Whisper>
+inline void rule_ms_beam_search(InferContext& c) {
+  using namespace generation_detail;
+  require_inputs(c, 2, Whisper ? 15 : 12);
+  if (c.input_count() < 5 || !c.has_input(3) || !c.has_input(4))
+    c.fail("num_beams and num_return_sequences (inputs 3 and 4) are required");
+  require_graph(c, "decoder");
+  (void)c.require_int("eos_token_id");
+  (void)c.require_int("pad_token_id");
+  const Dims* ids = input_ids(c, Whisper);
+  const DimExpr B = ids ? c.resolve((*ids)[0]) : c.fresh();
+  const DimExpr L = scalar_input(c, 1, "max_length");
+  const DimExpr beams = scalar_input(c, 3, "num_beams");
+  const DimExpr R = scalar_input(c, 4, "num_return_sequences");
+  c.set_output(0, DataType::INT32, Dims{B, R, L});
+  const DataType t = score_type(c, Whisper ? std::initializer_list<std::size_t>{5, 6, 14}
+                                           : std::initializer_list<std::size_t>{5, 6});
+  if (c.has_output(1)) c.set_output(1, t, Dims{B, R});
+  if (c.has_output(2)) {
+    const bool gpt = !Whisper && c.attr_int("model_type", 0) == 0;
+    const DimExpr steps = gpt && ids ? c.resolve(L - (*ids)[1]) : c.fresh();
+    c.set_output(2, t, Dims{steps, B, beams, vocab(c)});
+  }
+  if (Whisper && c.has_output(3)) c.set_output(3, ValueType::tensor(DataType::FLOAT));
+  if (Whisper && c.has_output(4)) c.set_output(4, t, Dims{B});
+}
+
+/// GreedySearch and Sampling (input_ids [B, S], max_length, [min_length], [repetition_penalty],
+/// ...): sequences int32 [B, max_length], whatever step EOS stops at. Sampling's filtered_logits
+/// is left open: ONNX Runtime 1.30's CPU kernel crashes when it is requested.
+inline void rule_ms_greedy_search(InferContext& c) {
+  using namespace generation_detail;
+  require_inputs(c, 2, c.node().op_type == "Sampling" ? 9 : 7);
+  require_graph(c, "decoder");
+  (void)c.require_int("eos_token_id");
+  (void)c.require_int("pad_token_id");
+  const Dims* ids = input_ids(c, false);
+  const DimExpr B = ids ? c.resolve((*ids)[0]) : c.fresh();
+  c.set_output(0, DataType::INT32, Dims{B, scalar_input(c, 1, "max_length")});
+  if (c.has_output(1)) c.set_output(1, ValueType::tensor(score_type(c, {3})));
+}
+
 inline void register_contrib_ops(OpRegistry& r) {
   using namespace contrib_detail;
   r.add(kMs, "Gelu", &rule_gelu);
@@ -1399,6 +1734,8 @@ inline void register_contrib_ops(OpRegistry& r) {
   r.add(kMs, "DynamicQuantizeLSTM", &rule_dynamic_quantize_lstm);
   r.add(kMs, "MultiHeadAttention", &rule_multi_head_attention);
   r.add(kMs, "EmbedLayerNormalization", &rule_embed_layer_norm);
+  r.add(kMs, "QEmbedLayerNormalization", &rule_qembed_layer_norm);
+  r.add(kMs, "SampleOp", &rule_sample_op);
   r.add(kMs, "GroupQueryAttention", &rule_group_query_attention);
   r.add(kMs, "QLinearAveragePool", &rule_qlinear_average_pool);
   r.add(kMs, "NhwcMaxPool", &rule_nhwc_max_pool);
@@ -1448,6 +1785,23 @@ inline void register_contrib_ops(OpRegistry& r) {
   r.add(kMs, "MatMulNBitsQkv", &rule_matmul_nbits_qkv);
   r.add(kMs, "GatedDeltaNet", &rule_ms_gated_delta_net);
   r.add(kMs, "VarlenCausalConvWithState", &rule_ms_varlen_causal_conv_with_state);
+  r.add(kMs, "BeamSearch", &rule_ms_beam_search<false>);
+  r.add(kMs, "WhisperBeamSearch", &rule_ms_beam_search<true>);
+  r.add(kMs, "GreedySearch", &rule_ms_greedy_search);
+  r.add(kMs, "Sampling", &rule_ms_greedy_search);
+  r.add(kMs, "GemmFastGelu", &rule_gemm_fast_gelu);
+  r.add(kMs, "BiasSoftmax", &rule_bias_softmax);
+  r.add(kMs, "BiasDropout", &rule_bias_dropout);
+  r.add(kMs, "BitmaskDropout", &rule_bitmask_dropout);
+  r.add(kMs, "TorchEmbedding", &rule_torch_embedding);
+  r.add(kMs, "RelativePositionBias", &rule_relative_position_bias);
+  r.add(kMs, "GatedRelativePositionBias", &rule_gated_relative_position_bias);
+  r.add(kMs, "RemovePadding", &rule_remove_padding);
+  r.add(kMs, "RestorePadding", &rule_restore_padding);
+  r.add(kMs, "LongformerAttention", &rule_longformer_attention);
+  r.add(kMs, "NhwcConv", &rule_nhwc_conv);
+  r.add(kMs, "PackedAttention", &rule_packed_attention);
+  r.add(kMs, "PackedMultiHeadAttention", &rule_packed_multi_head_attention);
 }
 
 }  // namespace oxir::infer::ops
