@@ -16510,6 +16510,9 @@ inline void rule_relative_position_bias(InferContext& c) {
   const Dims* t = c.input_shape(0);
   if (t && t->size() != 2) c.fail("bias_table must be 2-D, got rank " + std::to_string(t->size()));
   const auto q = shape_detail::scalar_value(c, 1), k = shape_detail::scalar_value(c, 2);
+  for (const auto& v : {q, k})
+    if (const auto n = v ? v->const_value() : std::nullopt; n && *n < 0)
+      c.fail("query_length and key_length must not be negative, got " + std::to_string(*n));
   c.set_output(0, elem, Dims{DimExpr(1), t ? c.resolve((*t)[1]) : c.fresh(), q ? *q : c.fresh(), k ? *k : c.fresh()});
 }
 
@@ -17328,7 +17331,7 @@ inline void rule_ms_greedy_search(InferContext& c) {
   const Dims* ids = input_ids(c, false);
   const DimExpr B = ids ? c.resolve((*ids)[0]) : c.fresh();
   c.set_output(0, DataType::INT32, Dims{B, scalar_input(c, 1, "max_length")});
-  if (c.has_output(1)) c.set_output(1, ValueType::tensor(score_type(c, {3})));
+  if (c.node().op_type == "Sampling" && c.has_output(1)) c.set_output(1, ValueType::tensor(score_type(c, {3})));
 }
 
 inline void register_contrib_ops(OpRegistry& r) {

@@ -916,6 +916,8 @@ TEST_CASE("contrib: CUDA-only fusions (sized as ONNX Runtime's loader sizes them
   CHECK(r.out() == "FLOAT[1,4,5,7]");
   CHECK(failed(infer_one(ms("RelativePositionBias", {"t", "q", "k"}, {"y"}), {},
                          {floats("t", {32, 4}), int64s("q", {}, {5}), int64s("k", {}, {7})})));  // max_distance
+  CHECK(failed(infer_one(ms("RelativePositionBias", {"t", "q", "k"}, {"y"}, {ia("max_distance", 16)}), {},
+                         {floats("t", {32, 4}), int64s("q", {}, {5}), int64s("k", {}, {-7})})));
 
   const std::vector<Tensor> grpb{floats("qb", {8}), floats("w", {4, 6}), floats("b", {6}), floats("eco", {1, 2, 1, 1})};
   r = infer_one(ms("GatedRelativePositionBias", {"q", "qb", "rel", "w", "b", "eco"}, {"y"}, {ia("num_heads", 2)}),
