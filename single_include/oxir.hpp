@@ -8448,6 +8448,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"DFT", 17, 0, "T1 T2?>T1|T1=t10c02,T2=tc0", "axis inverse onesided"},
     {"DFT", 20, 0, "T1 T2? =t80?>T1|T1=t10c02,T2=tc0", "inverse onesided"},
     {"DecoderMaskedMultiHeadAttention", 1, 3, "T T T =t7fffffes7fffffeo7fffffeq7fffffex =t7fffffes7fffffeo7fffffeq7fffffex T T plen>|T=t402,plen=t40", "mask_filter_value num_heads output_qk past_present_share_buffer scale"},
+    {"DecoderMaskedSelfAttention", 1, 3, "T T T =t7fffffes7fffffeo7fffffeq7fffffex T =t7fffffes7fffffeo7fffffeq7fffffex plen>|T=t402,plen=t40", "do_rotary mask_filter_value num_heads past_present_share_buffer scale"},
     {"DeformConv", 19, 0, "T T T T? T?>T|T=tc02", "dilations group kernel_shape offset_group pads strides"},
     {"DeformConv", 22, 0, "T T T T? T?>T|T=t10c02", "dilations group kernel_shape offset_group pads strides"},
     {"DepthToSpace", 1, 0, "T>T|T=tfffe", "blocksize"},
@@ -16164,6 +16165,17 @@ inline void rule_attention(InferContext& c) {
   // attention_bias (input 5) and past_sequence_length (6) belong to the buffer-sharing paths.
   attention_out(c, c.input_elem(0), 4, c.input_count() <= 5 || (c.input_count() == 6 && !c.has_input(5)));
 }
+/// DecoderMaskedSelfAttention (input [B, 1, hidden], weights, bias, [mask_index], past,
+/// [attention_bias], past_sequence_length, [beam_width], [cache_indirection]): one decoding step
+/// of Attention; output [B, 1, v_hidden]; present is the past buffer itself when
+/// past_present_share_buffer is set, else Attention's [2, B, heads, P + 1, head].
+inline void rule_decoder_masked_self_attention(InferContext& c) {
+  require_inputs(c, 3, 9);
+  if (!c.has_input(4)) c.fail("past (input 4) is required");
+  const bool share = c.attr_int("past_present_share_buffer", 0) != 0;
+  attention_out(c, c.input_elem(0), 4, !share);
+  if (share && c.has_output(1)) c.set_output(1, linalg_detail::like_input(c, 4, c.input_elem(0)));
+}
 /// QAttention (input, weight, bias, input_scale, weight_scale, [mask_index], [input_zero_point],
 /// [weight_zero_point], [past]): Attention on quantized input and weight, in the scales' type.
 inline void rule_qattention(InferContext& c) {
@@ -17431,6 +17443,7 @@ inline void register_contrib_ops(OpRegistry& r) {
   r.add(kMs, "NhwcConv", &rule_nhwc_conv);
   r.add(kMs, "PackedAttention", &rule_packed_attention);
   r.add(kMs, "PackedMultiHeadAttention", &rule_packed_multi_head_attention);
+  r.add(kMs, "DecoderMaskedSelfAttention", &rule_decoder_masked_self_attention);
 }
 
 }  // namespace oxir::infer::ops

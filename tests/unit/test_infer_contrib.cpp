@@ -957,6 +957,15 @@ TEST_CASE("contrib: CUDA-only fusions (sized as ONNX Runtime's loader sizes them
   CHECK(failed(infer_one(ms("PackedMultiHeadAttention", {"qkv", "", "", "", "off", "cum"}, {"y"}, {ia("num_heads", 3)}),
                          {{"qkv", DataType::FLOAT, {"T", "2", "3", "4"}}, {"off", DataType::INT32, {"N", "S"}},
                           {"cum", DataType::INT32, {"C"}}})));
+  const std::vector<Tensor> qkv{floats("w", {8, 24}), floats("b", {24})};
+  const std::vector<In> step{{"x", DataType::FLOAT, {"N", "1", "8"}}, {"past", DataType::FLOAT, {"2", "N", "2", "M", "4"}},
+                             {"plen", DataType::INT32, {}}};
+  r = infer_one(ms("DecoderMaskedSelfAttention", {"x", "w", "b", "", "past", "", "plen"}, {"y", "present"},
+                   {ia("num_heads", 2), ia("past_present_share_buffer", 1)}),
+                step, qkv);
+  CHECK(r.out(0) == "FLOAT[N,1,8]");
+  CHECK(r.out(1) == "FLOAT[2,N,2,M,4]");  // the shared buffer
+  CHECK(failed(infer_one(ms("DecoderMaskedSelfAttention", {"x", "w", "b"}, {"y"}, {ia("num_heads", 2)}), step, qkv)));
   CHECK(infer_one(ms("LongformerAttention", {"x", "w", "b", "m", "gw", "gb", "g"}, {"y"}, {ia("num_heads", 2), ia("window", 2)}),
                   {x, {"m", DataType::FLOAT, {"N", "S"}}, {"g", DataType::INT32, {"N", "S"}}},
                   {floats("w", {8, 24}), floats("b", {24}), floats("gw", {8, 24}), floats("gb", {24})})

@@ -151,6 +151,7 @@ inline constexpr TypeSignatureRow kTypeSignatures[] = {
     {"DFT", 17, 0, "T1 T2?>T1|T1=t10c02,T2=tc0", "axis inverse onesided"},
     {"DFT", 20, 0, "T1 T2? =t80?>T1|T1=t10c02,T2=tc0", "inverse onesided"},
     {"DecoderMaskedMultiHeadAttention", 1, 3, "T T T =t7fffffes7fffffeo7fffffeq7fffffex =t7fffffes7fffffeo7fffffeq7fffffex T T plen>|T=t402,plen=t40", "mask_filter_value num_heads output_qk past_present_share_buffer scale"},
+    {"DecoderMaskedSelfAttention", 1, 3, "T T T =t7fffffes7fffffeo7fffffeq7fffffex T =t7fffffes7fffffeo7fffffeq7fffffex plen>|T=t402,plen=t40", "do_rotary mask_filter_value num_heads past_present_share_buffer scale"},
     {"DeformConv", 19, 0, "T T T T? T?>T|T=tc02", "dilations group kernel_shape offset_group pads strides"},
     {"DeformConv", 22, 0, "T T T T? T?>T|T=t10c02", "dilations group kernel_shape offset_group pads strides"},
     {"DepthToSpace", 1, 0, "T>T|T=tfffe", "blocksize"},

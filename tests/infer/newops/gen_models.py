@@ -1375,6 +1375,12 @@ case("ms_QLinearReduceMean", 17,
      [("X", U8, ["N", "S", 8])], ["Y"],
      {"xs": np.array(0.1, np.float32), "xz": np.array(3, np.uint8), "ys": np.array(0.2, np.float32),
       "yz": np.array(5, np.uint8)}, domains=MS)
+case("ms_DecoderMaskedSelfAttention", 17,
+     ms("DecoderMaskedSelfAttention", ["X", "Wqkv", "Bqkv", "", "past", "", "plen"], ["Y", "present"], num_heads=2,
+        past_present_share_buffer=1),
+     [("X", F, ["N", 1, 8]), ("past", F, [2, "N", 2, "P", 4]), ("plen", TP.INT32, [])], ["Y", "present"],
+     {"Wqkv": np.full((8, 24), 0.1, np.float32), "Bqkv": np.zeros((24,), np.float32)}, sizes={"P": [3, 5, 6]},
+     domains=MS)
 case("ms_LongformerAttention", 17,
      ms("LongformerAttention", ["X", "W", "B", "mask", "gW", "gB", "g"], ["Y"], num_heads=2, window=2),
      XS + [("mask", F, ["N", "S"]), ("g", TP.INT32, ["N", "S"])], ["Y"],
