@@ -7804,6 +7804,9 @@ class InferContext {
   /// Number of formal inputs/outputs of GRAPH attribute `attr` (fails if absent).
   [[nodiscard]] std::size_t subgraph_input_count(std::string_view attr) const;
   [[nodiscard]] std::size_t subgraph_output_count(std::string_view attr) const;
+  /// The rank GRAPH attribute `attr` declares for its input `i` when that is a tensor with a
+  /// shape; nullopt otherwise.
+  [[nodiscard]] std::optional<std::size_t> subgraph_input_rank(std::string_view attr, std::size_t i) const;
 
   // engine internals
   [[nodiscard]] Engine& engine() const noexcept { return *engine_; }
@@ -12099,6 +12102,15 @@ inline std::size_t InferContext::subgraph_output_count(std::string_view attr) co
   auto a = this->attr(attr);
   if (!a || a->kind() != AttributeType::GRAPH) fail("missing graph attribute '" + std::string(attr) + "'");
   return a->as_graph().outputs.size();
+}
+inline std::optional<std::size_t> InferContext::subgraph_input_rank(std::string_view attr, std::size_t i) const {
+  auto a = this->attr(attr);
+  if (!a || a->kind() != AttributeType::GRAPH) fail("missing graph attribute '" + std::string(attr) + "'");
+  const auto& ins = a->as_graph().inputs;
+  if (i >= ins.size() || !ins[i].type) return std::nullopt;
+  const auto* t = ins[i].type->as_tensor();
+  if (!t || !t->shape) return std::nullopt;
+  return t->shape->dims.size();
 }
 
 }  // namespace oxir::infer
@@ -17665,10 +17677,15 @@ inline void rule_loop(InferContext& ctx) {
     }
     if (auto v = ctx.input_value(2 + i)) carried[i].sym_value = *v;
   }
+  // The iteration number and the condition are scalars, but exporters (torch) declare them in the
+  // body as [1]; ONNX Runtime then feeds one-element 1-D tensors, so the body's rank 1 holds.
+  auto rank1 = [&](std::size_t i) { return ctx.subgraph_input_rank("body", i) == std::optional<std::size_t>(1); };
+  const bool iter_1d = rank1(0);
+  const bool cond_1d = rank1(1);
   auto body_inputs = [&](const std::vector<ValueInfoState>& c) {
     std::vector<ValueInfoState> in(2 + n_carried);
-    in[0].type = int64_scalar();
-    in[1].type = bool_scalar();
+    in[0].type = iter_1d ? ValueType::tensor(DataType::INT64, Dims{DimExpr(1)}) : int64_scalar();
+    in[1].type = cond_1d ? ValueType::tensor(DataType::BOOL, Dims{DimExpr(1)}) : bool_scalar();
     if (cond_true) in[1].sym_value = Dims{DimExpr(1)};
     for (std::size_t i = 0; i < n_carried; ++i) in[2 + i] = c[i];
     return in;

@@ -145,6 +145,39 @@ TEST_CASE("Loop: a for-loop with constant-true condition has M iterations") {
   CHECK(type_of(m, "scan") == "FLOAT[5,N,3]");
 }
 
+TEST_CASE("Loop: a body that declares the iteration number and condition as [1] gets them as [1]") {
+  // torch declares them so, and ONNX Runtime then feeds one-element 1-D tensors (it reads the
+  // body's declared rank); a scalar would contradict the declaration and everything built on it.
+  auto make = [](std::vector<std::string> iter_dims) {
+    Graph body;
+    body.inputs = {value_info_of({"i", DataType::INT64, iter_dims}), value_info_of({"cin", DataType::BOOL, iter_dims})};
+    body.nodes = {Node("Identity", {"cin"}, {"cout"}), Node("Identity", {"i"}, {"i2"}), Node("Add", {"i", "i"}, {"s"})};
+    for (auto o : {"cout", "s"}) {
+      ValueInfo v;
+      v.name = o;
+      body.outputs.push_back(v);
+    }
+    Node loop("Loop", {"M", "c"}, {"scan"});
+    loop.set_attribute(Attribute("body", body));
+    return make_model({loop}, {{"M", DataType::INT64, {"1"}}, {"c", DataType::BOOL, {"1"}}});
+  };
+  auto one_d = make({"1"});
+  auto rep = run(one_d);
+  CHECK(rep.diagnostics.empty());
+  const auto& b = one_d.graph.nodes[0].find_attribute("body")->as_graph();
+  REQUIRE(b.value_info.size() >= 1);
+  for (const auto& v : b.value_info)
+    if (v.name == "i2") CHECK(type_str(*v.type) == "INT64[1]");
+  CHECK(type_of(one_d, "scan").substr(type_of(one_d, "scan").find(',')) == ",1]");
+  // Declared as scalars: scalars.
+  auto scalar = make({});
+  CHECK(run(scalar).diagnostics.empty());
+  CHECK(type_of(scalar, "scan").find(',') == std::string::npos);
+  // Declared with rank 2: neither form ONNX allows, a conflict.
+  auto bad = make({"1", "1"});
+  CHECK_FALSE(run(bad).diagnostics.empty());
+}
+
 TEST_CASE("Loop: a sequence appended to every iteration ends with init + k * M elements") {
   // torch.jit.script: out = []; for t in range(x.shape[0]): out.append(x[t]); torch.stack(out)
   // body(i, cin, sq) -> (cin, SequenceInsert(sq, Gather(x, i)) `inserts` times)

@@ -166,6 +166,9 @@ class InferContext {
   /// Number of formal inputs/outputs of GRAPH attribute `attr` (fails if absent).
   [[nodiscard]] std::size_t subgraph_input_count(std::string_view attr) const;
   [[nodiscard]] std::size_t subgraph_output_count(std::string_view attr) const;
+  /// The rank GRAPH attribute `attr` declares for its input `i` when that is a tensor with a
+  /// shape; nullopt otherwise.
+  [[nodiscard]] std::optional<std::size_t> subgraph_input_rank(std::string_view attr, std::size_t i) const;
 
   // engine internals
   [[nodiscard]] Engine& engine() const noexcept { return *engine_; }

@@ -2056,5 +2056,14 @@ inline std::size_t InferContext::subgraph_output_count(std::string_view attr) co
   if (!a || a->kind() != AttributeType::GRAPH) fail("missing graph attribute '" + std::string(attr) + "'");
   return a->as_graph().outputs.size();
 }
+inline std::optional<std::size_t> InferContext::subgraph_input_rank(std::string_view attr, std::size_t i) const {
+  auto a = this->attr(attr);
+  if (!a || a->kind() != AttributeType::GRAPH) fail("missing graph attribute '" + std::string(attr) + "'");
+  const auto& ins = a->as_graph().inputs;
+  if (i >= ins.size() || !ins[i].type) return std::nullopt;
+  const auto* t = ins[i].type->as_tensor();
+  if (!t || !t->shape) return std::nullopt;
+  return t->shape->dims.size();
+}
 
 }  // namespace oxir::infer

@@ -735,6 +735,12 @@ cnt_g = body([N("Less", ["i", "lim"], ["co"]), N("Add", ["v", "one"], ["vo"]), N
 case("Loop21_cond_stops", 21, N("Loop", ["", "c0", "V0"], ["V", "S_"], body=cnt_g),
      [("V0", F, ["N", "W"]), ("c0", BOOL, [])], ["V", "S_"], {"lim": np.array(3, np.int64), "one": F32(1)},
      fills={"c0": {"value": [1]}})
+# torch declares the iteration number and condition as [1]: ONNX Runtime then feeds them as [1].
+iter1_g = body([N("Identity", ["ci"], ["co"]), N("Add", ["v", "one"], ["vo"]), N("Gather", ["tab", "i"], ["so"])],
+               [("i", I, [1]), ("ci", BOOL, [1]), ("v", F, None)], [("co", BOOL), ("vo", F), ("so", F)])
+case("Loop16_iteration_number_1d", 16, N("Loop", ["M", "c0", "V0"], ["V", "S_"], body=iter1_g),
+     [("V0", F, ["N", "W"])], ["V", "S_"],
+     {"M": np.array([3], np.int64), "c0": np.array([True]), "one": F32(1), "tab": np.ones((5, 2), np.float32)})
 then_r = body([N("Identity", ["X"], ["o"])], [], [("o", F)])
 else_r = body([N("ReduceSum", ["X", "ax"], ["o"], keepdims=0)], [], [("o", F)])
 case("If21_branch_ranks_differ", 21, N("If", ["c"], ["Y"], then_branch=then_r, else_branch=else_r),

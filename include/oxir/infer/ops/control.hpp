@@ -224,10 +224,15 @@ inline void rule_loop(InferContext& ctx) {
     }
     if (auto v = ctx.input_value(2 + i)) carried[i].sym_value = *v;
   }
+  // The iteration number and the condition are scalars, but exporters (torch) declare them in the
+  // body as [1]; ONNX Runtime then feeds one-element 1-D tensors, so the body's rank 1 holds.
+  auto rank1 = [&](std::size_t i) { return ctx.subgraph_input_rank("body", i) == std::optional<std::size_t>(1); };
+  const bool iter_1d = rank1(0);
+  const bool cond_1d = rank1(1);
   auto body_inputs = [&](const std::vector<ValueInfoState>& c) {
     std::vector<ValueInfoState> in(2 + n_carried);
-    in[0].type = int64_scalar();
-    in[1].type = bool_scalar();
+    in[0].type = iter_1d ? ValueType::tensor(DataType::INT64, Dims{DimExpr(1)}) : int64_scalar();
+    in[1].type = cond_1d ? ValueType::tensor(DataType::BOOL, Dims{DimExpr(1)}) : bool_scalar();
     if (cond_true) in[1].sym_value = Dims{DimExpr(1)};
     for (std::size_t i = 0; i < n_carried; ++i) in[2 + i] = c[i];
     return in;
