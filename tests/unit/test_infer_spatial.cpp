@@ -300,6 +300,27 @@ TEST_CASE("Resize: scales, sizes, axes, policies, every version") {
   r = infer_one(node("Resize", {"x", "", "", "sz"}, {"y"}, {Attribute("axes", I64s{2, 3}), Attribute("keep_aspect_ratio_policy", "not_smaller")}),
                 {{"x", F, {"1", "3", "100", "200"}}}, {ints("sz", {50, 50})}, 19);
   CHECK(r.out() == "FLOAT[1,3,50,100]");
+  // Over symbolic sizes (ONNX Runtime agrees on each, see the Resize18_keep_aspect_* newops cases).
+  // not_smaller, sizes [1,3,7,7] of [N,3,10,20]: N >= 1 makes 1/N at most the known max ratio 1.
+  r = infer_one(node("Resize", {"x", "", "", "sz"}, {"y"}, {Attribute("keep_aspect_ratio_policy", "not_smaller")}),
+                {{"x", F, {"N", "3", "10", "20"}}}, {ints("sz", {1, 3, 7, 7})}, 18);
+  CHECK(r.out() == "FLOAT[N,3,10,20]");
+  // ... but 5/N may be the largest ratio (5 at N = 1): nothing is known.
+  r = infer_one(node("Resize", {"x", "", "", "sz"}, {"y"}, {Attribute("keep_aspect_ratio_policy", "not_smaller")}),
+                {{"x", F, {"N", "3", "10", "20"}}}, {ints("sz", {5, 3, 7, 7})}, 18);
+  CHECK(r.out() == "FLOAT[unk__0,unk__1,unk__2,unk__3]");
+  // Sizes that repeat the input's own N and C are ratios of 1: max(1, 1, 3, 1.5) = 3 scales N and C
+  // too; under not_larger the scale 0.25 leaves round(N/4) open.
+  r = infer_with_shape({node("Shape", {"ref"}, {"nc"}),
+                        node("Concat", {"nc", "hw"}, {"sz"}, {Attribute("axis", std::int64_t{0})}),
+                        node("Resize", {"x", "", "", "sz"}, {"y"}, {Attribute("keep_aspect_ratio_policy", "not_smaller")})},
+                       {{"x", F, {"N", "C", "10", "20"}}, {"ref", F, {"N", "C"}}}, {ints("hw", {30, 30})}, 18);
+  CHECK(r.out() == "FLOAT[3*N,3*C,30,60]");
+  r = infer_with_shape({node("Shape", {"ref"}, {"nc"}),
+                        node("Concat", {"nc", "hw"}, {"sz"}, {Attribute("axis", std::int64_t{0})}),
+                        node("Resize", {"x", "", "", "sz"}, {"y"}, {Attribute("keep_aspect_ratio_policy", "not_larger")})},
+                       {{"x", F, {"N", "C", "10", "20"}}, {"ref", F, {"N", "C"}}}, {ints("hw", {5, 5})}, 18);
+  CHECK(r.out() == "FLOAT[unk__0,unk__1,3,5]");
   // Symbolic sizes from a Shape node.
   r = infer_with_shape({node("Shape", {"ref"}, {"sz"}), node("Resize", {"x", "", "", "sz"}, {"y"})},
                        {{"x", F, {"N", "C", "H", "W"}}, {"ref", F, {"N", "C", "P", "Q"}}}, {}, 13);

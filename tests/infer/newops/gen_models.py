@@ -592,6 +592,19 @@ case("Resize18_keep_aspect_half", 18,
 case("Resize18_keep_aspect_third", 18,
      N("Resize", ["X", "", "", "sizes"], ["Y"], axes=[3, 2], keep_aspect_ratio_policy="not_smaller"),
      [("X", F, ["N", 1, 5, 9])], ["Y"], {"sizes": I64(3, 3)})
+# keep_aspect_ratio_policy over symbolic sizes: sizes that repeat the input's own size give a
+# ratio of 1; under not_smaller a symbolic size whose target is at most the known maximum ratio
+# cannot raise the scale, and one whose target is larger leaves the scale open.
+shape_sizes = [N("Shape", ["X"], ["sh"], start=0, end=2), N("Concat", ["sh", "hw"], ["sizes"], axis=0)]
+case("Resize18_keep_aspect_shape_not_larger", 18,
+     shape_sizes + [N("Resize", ["X", "", "", "sizes"], ["Y"], keep_aspect_ratio_policy="not_larger")],
+     [("X", F, ["N", "C", 10, 20])], ["Y"], {"hw": I64(5, 5)})
+case("Resize18_keep_aspect_shape_not_smaller", 18,
+     shape_sizes + [N("Resize", ["X", "", "", "sizes"], ["Y"], keep_aspect_ratio_policy="not_smaller")],
+     [("X", F, ["N", "C", 10, 20])], ["Y"], {"hw": I64(30, 30)})
+case("Resize18_keep_aspect_not_smaller_open", 18,
+     N("Resize", ["X", "", "", "sizes"], ["Y"], keep_aspect_ratio_policy="not_smaller"),
+     [("X", F, ["N", 3, 10, 20])], ["Y"], {"sizes": I64(5, 3, 7, 7)})
 case("Upsample9", 9, N("Upsample", ["X", "scales"], ["Y"]), X4, ["Y"], {"scales": F32(1, 1, 2, 3)})
 case("Split18_num_outputs_3_of_8_sym", 18, N("Split", ["X"], ["A", "B", "C"], axis=0, num_outputs=3),
      [("X", F, ["L"])], ["A", "B", "C"], sizes={"L": [8, 9, 12]})
@@ -2097,6 +2110,37 @@ def random_type_cases(count=120):
                  fills={"B": {"int_range": [1, 3]}}, note="random")
 
 
+
+def random_aspect_cases(count=60):
+    """Resize keep_aspect_ratio_policy over symbolic sizes: each axis a symbol or a number, sizes
+    constant or repeating the input's own sizes (Shape + Concat), with and without axes. Its own
+    generator, so the other random families stay as they were."""
+    rng = np.random.default_rng(202611281)
+
+    def ri(lo, hi):
+        return int(rng.integers(lo, hi + 1))
+
+    for i in range(count):
+        names = ["N", "C", "H", "W"]
+        dims = [names[k] if ri(0, 2) == 0 else ri(1, 12) for k in range(4)]
+        policy = ["not_larger", "not_smaller"][ri(0, 1)]
+        axes = [None, [2, 3], [0, 2, 3], [1, 3]][ri(0, 3)]
+        ax = axes if axes else [0, 1, 2, 3]
+        nodes, inits = [], {}
+        parts = []
+        for k, a in enumerate(ax):
+            if isinstance(dims[a], str) and ri(0, 1):
+                nodes += [N("Shape", ["X"], [f"s{k}"], start=a, end=a + 1)]
+                parts.append(f"s{k}")
+            else:
+                inits[f"c{k}"] = I64(ri(1, 14))
+                parts.append(f"c{k}")
+        nodes += [N("Concat", parts, ["sz"], axis=0),
+                  N("Resize", ["X", "", "", "sz"], ["Y"], keep_aspect_ratio_policy=policy,
+                    **({"axes": axes} if axes else {}))]
+        case(f"rnd{i:03d}k_aspect_{policy}", 18, nodes, [("X", F, dims)], ["Y"], inits, note="random")
+
+
 random_cases()
 random_shape_cases()
 random_float_cases()
@@ -2104,6 +2148,7 @@ random_attention_cases()
 random_version_cases()
 random_index_cases()
 random_type_cases()
+random_aspect_cases()
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_programs  # noqa: E402

@@ -541,28 +541,62 @@ inline void resize_like(InferContext& c, std::size_t scales_i, std::optional<std
       bool negative_axes = false;
       if (axes)  // absent: every axis, none negative
         for (auto a : *axes) negative_axes = negative_axes || a < 0;
+      // The scale is the min (not_larger) or max (not_smaller) of sizes[i] / in[i]. A ratio is
+      // known when both sizes are numbers, or 1 when sizes repeats the input's own size. Under
+      // not_smaller a symbolic in[i] (at least 1 in a model that runs) gives a ratio of at most
+      // sizes[i]: when no more than the known maximum, it cannot change the scale.
+      const bool larger = policy == "not_larger";
       bool known = true;
-      double scale = policy == "not_larger" ? 1e300 : 0.0;
+      bool any_ratio = false;
+      double scale = larger ? 1e300 : 0.0;
+      std::int64_t cap = 0;  // not_smaller: the largest sizes[i] over symbolic in[i]
       for (std::size_t i = 0; i < ax.size() && known; ++i) {
-        auto s = R(c, (*v)[i]).const_value();
-        auto d = R(c, in[static_cast<std::size_t>(ax[i])]).const_value();
-        if (!s || !d || *d <= 0) {
+        const DimExpr sd = R(c, (*v)[i]);
+        const DimExpr dd = R(c, in[static_cast<std::size_t>(ax[i])]);
+        auto s = sd.const_value();
+        auto d = dd.const_value();
+        if (s && *s < 0) c.fail("sizes must not be negative");
+        double r = 1.0;
+        if (s && d) {
+          if (*d <= 0) {
+            known = false;
+            break;
+          }
+          r = static_cast<double>(*s) / static_cast<double>(*d);
+        } else if (!d && sd == dd) {
+          r = 1.0;
+        } else if (!d && s && !larger) {
+          cap = std::max(cap, *s);
+          continue;
+        } else {
           known = false;
           break;
         }
-        const double r = static_cast<double>(*s) / static_cast<double>(*d);
-        scale = policy == "not_larger" ? std::min(scale, r) : std::max(scale, r);
+        any_ratio = true;
+        scale = larger ? std::min(scale, r) : std::max(scale, r);
       }
+      if (!any_ratio || static_cast<double>(cap) > scale) known = false;
       for (auto a : ax) {
+        auto& o = out[static_cast<std::size_t>(a)];
         if (!known) {
-          out[static_cast<std::size_t>(a)] = c.fresh();
+          o = c.fresh();
           continue;
         }
-        const auto d = *R(c, in[static_cast<std::size_t>(a)]).const_value();
-        const double r = std::floor(scale * static_cast<double>(d) + 0.5);
+        const auto d = R(c, in[static_cast<std::size_t>(a)]).const_value();
+        if (!d) {
+          // round(scale * d) over any d: d itself, or k*d for a whole scale k.
+          if (scale == 1.0)
+            continue;
+          if (scale == std::floor(scale) && scale < 1.0e6 && !negative_axes)
+            o = o * static_cast<std::int64_t>(scale);
+          else
+            o = c.fresh();
+          continue;
+        }
+        const double r = std::floor(scale * static_cast<double>(*d) + 0.5);
         if (!(std::fabs(r) <= 4.0e18)) c.fail("scaled size is out of range");  // NaN included
         const auto ri = static_cast<std::int64_t>(r);
-        out[static_cast<std::size_t>(a)] = negative_axes && ri != d ? c.fresh() : DimExpr(ri);
+        o = negative_axes && ri != *d ? c.fresh() : DimExpr(ri);
       }
     }
   } else {
