@@ -6216,10 +6216,17 @@ inline std::optional<DimExpr> merge_min_max_pair(const std::vector<Term>& terms)
 inline std::optional<DimExpr> merge_floor_halves(const std::vector<Term>& terms);
 /// Set while merge_floor_halves builds its candidates (they are not merged again).
 inline thread_local bool in_floor_halves = false;
+/// Terms DimExpr::from_terms has been given on this thread: the arithmetic a bounded proof does
+/// is charged to its work budget from this (a sum's canonical form may cost many times its size).
+inline thread_local std::uint64_t expr_work = 0;
+/// What the proofs of the running inference may still spend in all (the same units as their
+/// budgets); unlimited outside one. Set by infer::Engine::run.
+inline thread_local std::int64_t proof_allowance = std::numeric_limits<std::int64_t>::max();
 
 }  // namespace detail
 
 inline DimExpr DimExpr::from_terms(std::vector<Term> terms) {
+  detail::expr_work += terms.size() + 1;
   for (auto& t : terms)
     std::sort(t.factors.begin(), t.factors.end(),
               [](const Atom& x, const Atom& y) { return detail::compare_atoms(x, y) < 0; });
@@ -7944,6 +7951,16 @@ inline bool bound_term_within(const DimExpr& e, const Term& t, std::int64_t& bud
       if (g.op == Atom::Op::FloorDivConst && g.id > 1 && g.id < k && k % g.id == 0 && nd < 4 &&
           std::find(divisors, divisors + nd, g.id) == divisors + nd)
         divisors[nd++] = g.id;
+  // The arithmetic below is charged too: canonical forms of sums of floors can cost many times
+  // their size, and a hostile expression must not make one proof cost seconds.
+  std::uint64_t seen = detail::expr_work;
+  auto charge = [&] {
+    const auto used = static_cast<std::int64_t>(std::min<std::uint64_t>(detail::expr_work - seen, std::uint64_t{1} << 40));
+    budget -= used;
+    detail::proof_allowance -= used;
+    seen = detail::expr_work;
+    return budget >= 0 && detail::proof_allowance >= 0;
+  };
   try {
     std::vector<Term> others;  // e without t
     for (const auto& u : e.terms())
@@ -7952,7 +7969,7 @@ inline bool bound_term_within(const DimExpr& e, const Term& t, std::int64_t& bud
     for (std::size_t i = nd; i-- > 0;) {  // the tighter views first
       const std::int64_t d = divisors[i], kd = k / d;
       budget -= static_cast<std::int64_t>(e.tree_size() + x.tree_size());
-      if (budget < 0) return false;
+      if (!charge()) return false;
       DimExpr y = x;
       if (d > 1) {
         std::vector<Term> x1, x2;
@@ -7972,7 +7989,12 @@ inline bool bound_term_within(const DimExpr& e, const Term& t, std::int64_t& bud
       // kd*e >= bound; e is an integer, so bound >= -(kd-1) is enough (then e > -1).
       const DimExpr bound = t.coeff < 0 ? DimExpr(kd) * rest + DimExpr(t.coeff) * y
                                         : DimExpr(kd) * rest + DimExpr(t.coeff) * (y - DimExpr(kd - 1));
-      if (nonneg_within(bound + DimExpr(kd - 1), budget)) return true;
+      const DimExpr shifted = bound + DimExpr(kd - 1);
+      if (!charge()) return false;
+      const bool proven = nonneg_within(shifted, budget);
+      seen = detail::expr_work;  // the nested proof charged its own
+      if (proven) return true;
+      if (budget < 0) return false;
     }
   } catch (const Error&) {  // overflow, or too large an expression: unproven
   }
@@ -8027,9 +8049,23 @@ inline bool nonneg_within(const DimExpr& e, std::int64_t& budget) {
 /// non-negative coefficients through floor and min of such, max with one such operand, and
 /// terms -c*floor(x/k) that the rest outweighs (remainders, ceilings; see nonneg_within).
 inline constexpr std::int64_t kProofWork = 4096;  ///< work units one proof (nonneg, provably_le) may take
+/// Work units every proof of one inference may take together (detail::proof_allowance). The real
+/// models of the tests take at most 7,979 (torchvision's Swin); a hostile model of 6,000 nodes
+/// whose every Slice asks for proofs over large sums of floors spent over 1.1 s in them. Past it,
+/// the proofs that remain fail (sizes stay unproven, never wrong): about 0.4 s at most.
+inline constexpr std::int64_t kModelProofWork = std::int64_t{1} << 22;
 inline bool nonneg(const DimExpr& e) {
   std::int64_t budget = kProofWork;
   return nonneg_detail::nonneg_within(e, budget);
+}
+/// nonneg, at most kProofWork units of it taken from `budget` (shared by many proofs).
+inline bool nonneg(const DimExpr& e, std::int64_t& budget) {
+  if (budget <= 0) return false;
+  std::int64_t mine = std::min(budget, kProofWork);
+  const std::int64_t had = mine;
+  const bool ok = nonneg_detail::nonneg_within(e, mine);
+  budget -= had - std::max<std::int64_t>(mine, 0);
+  return ok;
 }
 
 /// a <= b when provable (a constant difference, or b - a provably non-negative); false when a
@@ -8126,10 +8162,14 @@ struct SizeFact {
 inline constexpr std::size_t kMaxSizeFacts = 32;
 /// Work spent applying facts, per model: a unit per subexpression visited, kFactComparisonWork
 /// per comparison of two sizes plus the work of its proof (ops::nonneg's units, each proof at
-/// most ops::kProofWork). The real test models use at most 23,400 (Faster R-CNN); a hostile model that asked
-/// for thousands of comparisons of large sizes took seconds before proofs were charged here. Past
-/// the budget, sizes are left as they are.
-inline constexpr std::int64_t kMaxFactWork = std::int64_t{1} << 16;
+/// most ops::kProofWork, including the terms the arithmetic of the proof puts through
+/// DimExpr::from_terms). The real models of the tests use at most 12,131 (a circular pad); a
+/// random 58-node program with a Range bounded by a Gather needed 65,617 to apply its one fact to
+/// every size it bounds (the old budget, 65,536, left one output unsimplified, and reading the
+/// inferred model back then gave a simpler size than the first pass); a hostile model that asked for thousands of
+/// comparisons of large sizes took seconds before proofs and their arithmetic were charged here
+/// (now about 0.1 s at most per model). Past the budget, sizes are left as they are.
+inline constexpr std::int64_t kMaxFactWork = std::int64_t{1} << 18;
 inline constexpr std::int64_t kFactComparisonWork = 16;
 
 namespace facts_detail {
@@ -10947,6 +10987,13 @@ inline void Engine::reserve_names(const Graph& g) {
 }
 
 inline InferReport Engine::run() {
+  struct Allowance {  // the proofs of this inference share kModelProofWork
+    std::int64_t saved = detail::proof_allowance;
+    Allowance() { detail::proof_allowance = ops::kModelProofWork; }
+    ~Allowance() { detail::proof_allowance = saved; }
+    Allowance(const Allowance&) = delete;
+    Allowance& operator=(const Allowance&) = delete;
+  } allowance;
   // Every dim_param of the model is reserved so that fresh names and the names of unnamed input
   // dims never collide with one (done when the first of those is needed; the model is not
   // modified before write_back).
@@ -11705,8 +11752,12 @@ inline bool Engine::nonneg_by_facts(const DimExpr& e) {
       if (!f.guard.is(1)) continue;
       facts_work_ -= 2 * kFactComparisonWork;
       if (facts_work_ <= 0) return false;
+      // The proofs and the arithmetic building what they prove are charged to the model's budget.
+      const std::uint64_t before = detail::expr_work;
       const DimExpr gap = syms.resolve(f.rhs) - syms.resolve(f.lhs);
-      if (ops::nonneg(r - gap) || ops::nonneg(DimExpr(2) * r - gap + DimExpr(1))) return true;
+      const DimExpr a = r - gap, b = DimExpr(2) * r - gap + DimExpr(1);
+      facts_work_ -= static_cast<std::int64_t>(std::min<std::uint64_t>(detail::expr_work - before, 1u << 30));
+      if (ops::nonneg(a, facts_work_) || ops::nonneg(b, facts_work_)) return true;
     }
   } catch (const Error&) {  // overflow: unproven
   }

@@ -397,6 +397,16 @@ TEST_CASE("nonneg: random expressions it proves are >= 0 at every size") {
   // The rounding step: 3*(L - floor((L+2)/3)) >= 2L - 2 >= -2, so L - floor((L+2)/3) > -1.
   CHECK(nonneg(A - floor_div(A + 2, 3)));
   CHECK_FALSE(nonneg(A - floor_div(A + 3, 3)));  // A = 0: -1
+  // That proof does arithmetic (the bound), charged to the proof's budget and to the allowance
+  // one inference shares among all its proofs: with none left it fails, unproven.
+  const auto saved = infer::detail::proof_allowance;
+  infer::detail::proof_allowance = 0;
+  CHECK_FALSE(nonneg(A - floor_div(A + 2, 3)));
+  CHECK(nonneg(A + floor_div(A, 3)));  // needs no bound: no arithmetic, no allowance
+  infer::detail::proof_allowance = saved;
+  CHECK(nonneg(A - floor_div(A + 2, 3)));
+  std::int64_t budget = 1;  // too little for the arithmetic of the bound
+  CHECK_FALSE(nonneg(A - floor_div(A + 2, 3), budget));
 }
 
 TEST_CASE("SymbolTable: merging, binding, names") {

@@ -900,6 +900,13 @@ inline void Engine::reserve_names(const Graph& g) {
 }
 
 inline InferReport Engine::run() {
+  struct Allowance {  // the proofs of this inference share kModelProofWork
+    std::int64_t saved = detail::proof_allowance;
+    Allowance() { detail::proof_allowance = ops::kModelProofWork; }
+    ~Allowance() { detail::proof_allowance = saved; }
+    Allowance(const Allowance&) = delete;
+    Allowance& operator=(const Allowance&) = delete;
+  } allowance;
   // Every dim_param of the model is reserved so that fresh names and the names of unnamed input
   // dims never collide with one (done when the first of those is needed; the model is not
   // modified before write_back).
@@ -1658,8 +1665,12 @@ inline bool Engine::nonneg_by_facts(const DimExpr& e) {
       if (!f.guard.is(1)) continue;
       facts_work_ -= 2 * kFactComparisonWork;
       if (facts_work_ <= 0) return false;
+      // The proofs and the arithmetic building what they prove are charged to the model's budget.
+      const std::uint64_t before = detail::expr_work;
       const DimExpr gap = syms.resolve(f.rhs) - syms.resolve(f.lhs);
-      if (ops::nonneg(r - gap) || ops::nonneg(DimExpr(2) * r - gap + DimExpr(1))) return true;
+      const DimExpr a = r - gap, b = DimExpr(2) * r - gap + DimExpr(1);
+      facts_work_ -= static_cast<std::int64_t>(std::min<std::uint64_t>(detail::expr_work - before, 1u << 30));
+      if (ops::nonneg(a, facts_work_) || ops::nonneg(b, facts_work_)) return true;
     }
   } catch (const Error&) {  // overflow: unproven
   }

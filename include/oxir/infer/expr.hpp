@@ -320,10 +320,17 @@ inline std::optional<DimExpr> merge_min_max_pair(const std::vector<Term>& terms)
 inline std::optional<DimExpr> merge_floor_halves(const std::vector<Term>& terms);
 /// Set while merge_floor_halves builds its candidates (they are not merged again).
 inline thread_local bool in_floor_halves = false;
+/// Terms DimExpr::from_terms has been given on this thread: the arithmetic a bounded proof does
+/// is charged to its work budget from this (a sum's canonical form may cost many times its size).
+inline thread_local std::uint64_t expr_work = 0;
+/// What the proofs of the running inference may still spend in all (the same units as their
+/// budgets); unlimited outside one. Set by infer::Engine::run.
+inline thread_local std::int64_t proof_allowance = std::numeric_limits<std::int64_t>::max();
 
 }  // namespace detail
 
 inline DimExpr DimExpr::from_terms(std::vector<Term> terms) {
+  detail::expr_work += terms.size() + 1;
   for (auto& t : terms)
     std::sort(t.factors.begin(), t.factors.end(),
               [](const Atom& x, const Atom& y) { return detail::compare_atoms(x, y) < 0; });
