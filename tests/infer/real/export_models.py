@@ -1114,6 +1114,29 @@ class AdvancedIndexingModel(nn.Module):
                 x.view(x.shape[0], x.shape[1], 2, -1), torch.stack([x, x], dim=2).flatten(1, 2))
 
 
+class NormSortModel(nn.Module):
+    """On x [N, 3, H, W] and b [K] (bucket boundaries): GroupNorm, InstanceNorm and PReLU of a
+    convolution, F.unfold into 2x2 patches (a Reshape of an im2col the exporter builds from
+    Gathers over computed index ranges), hardswish, argsort and sort along both axes of a
+    flattened row, bucketize against b, and torch.unique with inverse and counts
+    (data-dependent length)."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(3, 8, 3, padding=1)
+        self.gn = nn.GroupNorm(2, 8)
+        self.inn = nn.InstanceNorm2d(8, affine=True)
+        self.pr = nn.PReLU(8)
+
+    def forward(self, x, b):
+        h = self.c(x)
+        rows = h.mean(1).flatten(1)  # [N, H*W]
+        v, j = torch.sort(rows, dim=0)
+        u, inv, cnt = torch.unique(torch.bucketize(rows, b), sorted=True, return_inverse=True, return_counts=True)
+        return (self.gn(h) + self.inn(h), self.pr(h), F.unfold(h, 2, stride=2), F.hardswish(h),
+                torch.argsort(rows, dim=1, descending=True), v, j, torch.bucketize(rows, b), u, inv, cnt)
+
+
 class MiscOpsModel(nn.Module):
     """Assorted torch functions on x [batch, seq, 6] and y [batch, S, 6], and an EmbeddingBag on
     ids [L] with offsets [NB] (exported as a Loop over the bags): glu over the sequence, diagonal,
@@ -1400,6 +1423,12 @@ def main():
            [{"batch": 1, "seq": 6, "S": 3, "L": 9, "NB": 1}, {"batch": 2, "seq": 8, "S": 7, "L": 12, "NB": 1},
             {"batch": 3, "seq": 12, "S": 2, "L": 5, "NB": 1}],
            {"ids": {"int_range": [0, 10]}, "offs": {"int_range": [0, 1]}}, out_dir)
+
+    export(NormSortModel(), "norm_sort", (torch.randn(2, 3, 16, 20), torch.linspace(-0.5, 0.5, 5)), ["x", "b"],
+           ["norms", "prelu", "patches", "hswish", "order", "sorted", "sort_idx", "buckets", "uniq", "inverse",
+            "counts"], {"x": {0: "N", 2: "H", 3: "W"}, "b": {0: "K"}}, 17,
+           [{"N": 1, "H": 16, "W": 20, "K": 5}, {"N": 2, "H": 9, "W": 13, "K": 3}, {"N": 3, "H": 30, "W": 7, "K": 8}],
+           {}, out_dir)
 
     export_torchvision(out_dir)
 
