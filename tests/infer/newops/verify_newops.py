@@ -228,6 +228,14 @@ def judge_probes(probes, ort):
     return res, msgs
 
 
+def read_back_wrong(res, dump):
+    """What oxir's read-back of its own output found (vr.read_back_problems), counted as wrong
+    dims in `res`; the messages to print."""
+    problems = vr.read_back_problems(dump)
+    res["wrong"] += len(problems)
+    return [f"WRONG {p}" for p in problems]
+
+
 def run_batch(jobs, tmp, ort_dir):
     """Runs run_ort_batch.js on `jobs` (written into tmp); its parsed answer, or None after
     printing why it failed."""
@@ -306,9 +314,7 @@ def main():
         err = ort.get("error") or next((x["error"] for x in ort.get("runs", []) if "error" in x), None)
         if name in load_checked:
             res, msgs = load_checked[name]
-            problems = vr.read_back_problems(dump)  # counted as wrong dims, as below
-            res["wrong"] += len(problems)
-            msgs = msgs + [f"WRONG {p}" for p in problems]
+            msgs = msgs + read_back_wrong(res, dump)
             total.update(res)
             total["load_cases"] += 1
             bad = res["wrong"]
@@ -331,9 +337,7 @@ def main():
             print(f"  ERROR {name}: {e}")
             failed = True
             continue
-        problems = vr.read_back_problems(dump)  # counted as wrong dims
-        res["wrong"] += len(problems)
-        msgs += [f"WRONG {p}" for p in problems]
+        msgs += read_back_wrong(res, dump)
         total.update(res)
         total["cases"] += 1
         total["random"] += bool(c.get("random"))

@@ -1630,17 +1630,22 @@ inline const Dims* input_ids(InferContext& c, bool features) {
   return d;
 }
 
+/// The tensor type the decoder subgraph declares for its first output (the logits), if any.
+inline const TensorType* decoder_logits(const InferContext& c) {
+  const Attribute* a = c.attr("decoder");
+  if (!a || a->kind() != AttributeType::GRAPH) return nullptr;
+  const Graph& g = a->as_graph();
+  if (g.outputs.empty() || !g.outputs[0].type) return nullptr;
+  return std::get_if<TensorType>(&g.outputs[0].type->value);
+}
+
 /// The element type T of the scores: the first given float input among `inputs` (the penalties,
 /// the temperature), else the element type the decoder subgraph declares for its logits.
 inline DataType score_type(const InferContext& c, std::initializer_list<std::size_t> inputs) {
   for (const std::size_t i : inputs)
     if (c.has_input(i) && c.input_elem(i) != DataType::UNDEFINED) return c.input_elem(i);
-  if (const Attribute* a = c.attr("decoder"); a && a->kind() == AttributeType::GRAPH) {
-    const Graph& g = a->as_graph();
-    if (!g.outputs.empty() && g.outputs[0].type)
-      if (const auto* t = std::get_if<TensorType>(&g.outputs[0].type->value)) return t->elem_type;
-  }
-  return DataType::UNDEFINED;
+  const TensorType* t = decoder_logits(c);
+  return t ? t->elem_type : DataType::UNDEFINED;
 }
 
 /// The vocabulary size: the vocab_size attribute when positive (ONNX Runtime refuses one wider
@@ -1648,12 +1653,8 @@ inline DataType score_type(const InferContext& c, std::initializer_list<std::siz
 /// a number; else a fresh symbol.
 inline DimExpr vocab(InferContext& c) {
   std::optional<std::int64_t> logits;
-  if (const Attribute* a = c.attr("decoder"); a && a->kind() == AttributeType::GRAPH) {
-    const Graph& g = a->as_graph();
-    if (!g.outputs.empty() && g.outputs[0].type)
-      if (const auto* t = std::get_if<TensorType>(&g.outputs[0].type->value); t && t->shape && !t->shape->dims.empty())
-        if (const auto* v = std::get_if<std::int64_t>(&t->shape->dims.back().value); v && *v > 0) logits = *v;
-  }
+  if (const TensorType* t = decoder_logits(c); t && t->shape && !t->shape->dims.empty())
+    if (const auto* v = std::get_if<std::int64_t>(&t->shape->dims.back().value); v && *v > 0) logits = *v;
   const std::int64_t attr = c.attr_int("vocab_size", -1);
   if (attr > 0) {
     if (logits && attr > *logits)
