@@ -93,6 +93,11 @@ TEST_CASE("Col2Im 18 and CenterCropPad 18") {
             18, {ints("s", {7, 9})}) == "FLOAT[N,7,9,3]");
   CHECK(one(node("CenterCropPad", {"x", "s"}, {"y"}), {{"x", DataType::UINT8, {"H", "W"}}}, 18, {ints("s", {4, 5})}) ==
         "UINT8[4,5]");
+  // A negative target size: the node cannot run, and no output dim may be negative.
+  auto neg = infer_one(node("CenterCropPad", {"x", "s"}, {"y"}), {{"x", DataType::UINT8, {"H", "W"}}},
+                       {ints("s", {4, -5})}, 18);
+  CHECK(failed(neg));
+  CHECK(neg.out().find("-5") == std::string::npos);
 }
 
 TEST_CASE("GroupNormalization 18/21, LpNormalization 22, RMSNormalization 23") {

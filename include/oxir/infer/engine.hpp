@@ -363,6 +363,7 @@ class Engine {
   /// Diagnoses the outputs of `g` that nothing defines (after inferring it in `sc`).
   void check_outputs_defined(Scope& sc, const Graph& g);
   void infer_node(Scope& sc, Node& n, std::size_t index);
+  void refuse_negative_sizes(const InferContext& ctx);
   void infer_call(InferContext& ctx, Scope& sc, const Function& fn, const Node& call);
   /// Checks the node's input and output types against its operator's type constraints at
   /// `opset` (type_constraints.hpp); each violation is an error diagnostic.
@@ -1054,6 +1055,25 @@ inline void Engine::check_outputs_defined(Scope& sc, const Graph& g) {
                    "one has that name");
 }
 
+namespace detail {
+/// The first dim of `t` (or of a type nested in it) that is a negative number, if any.
+inline std::optional<std::int64_t> negative_size(const ValueType& t) {
+  if (t.shape)
+    for (const auto& d : *t.shape)
+      if (const auto k = d.const_value(); k && *k < 0) return k;
+  return t.inner ? negative_size(*t.inner) : std::nullopt;
+}
+}  // namespace detail
+
+/// A size the rule computed as a negative number (a shape input such as CenterCropPad's `shape`
+/// holding -5) means the node cannot run; written out it would be a dim_value no model may hold.
+inline void Engine::refuse_negative_sizes(const InferContext& ctx) {
+  for (std::size_t i = 0; i < ctx.outputs_.size(); ++i)
+    if (ctx.outputs_[i])
+      if (const auto k = detail::negative_size(ctx.outputs_[i]->type))
+        ctx.fail("output " + std::to_string(i) + " would have the negative size " + std::to_string(*k));
+}
+
 inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
   ++report.nodes;
   const bool default_domain = n.domain.empty() || n.domain == "ai.onnx";
@@ -1088,6 +1108,7 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
         ctx.outputs_.resize(n.outputs.size());
       }
       r(ctx);
+      refuse_negative_sizes(ctx);
       check_types(ctx, n, opset, types);
     } else {
       ok = false;
