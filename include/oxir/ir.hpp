@@ -1,8 +1,9 @@
 #pragma once
-// The object model: everything a model holds, as regular C++ values, plus views, printing and
-// topological order. Include this when you need no I/O or inference.
+// The object model: everything a model holds, as regular C++ values, plus views, printing,
+// topological order and the use-def index. Include this when you need no I/O or inference.
 
 #include "analysis/topo.hpp"
+#include "analysis/use_def.hpp"
 #include "core/data_type.hpp"
 #include "core/error.hpp"
 #include "core/version.hpp"

@@ -3,6 +3,7 @@
 // This umbrella header includes every public part; single_include/oxir.hpp is generated from it.
 
 #include "analysis/topo.hpp"
+#include "analysis/use_def.hpp"
 #include "core/element_types.hpp"
 #include "io.hpp"
 #include "infer.hpp"
