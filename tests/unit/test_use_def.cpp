@@ -179,9 +179,10 @@ void check_graph(const Graph& g, const UseDef& ud, std::size_t& values, std::siz
   }
   for (std::size_t i = 0; i < g.outputs.size(); ++i)
     if (!g.outputs[i].name.empty()) uses[g.outputs[i].name].push_back({U::GraphOutput, i, 0});
-  for (const auto& [name, expected] : uses) {
+  for (const auto& entry : uses) {
+    const std::string& name = entry.first;
     const auto got = ud.uses(name);
-    CHECK_MESSAGE(std::vector<ValueUse>(got.begin(), got.end()) == expected, name);
+    CHECK_MESSAGE(std::vector<ValueUse>(got.begin(), got.end()) == entry.second, name);
     CHECK(ud.consumers(name) == std::vector<std::size_t>(consumers[name].begin(), consumers[name].end()));
     ++values;
   }
