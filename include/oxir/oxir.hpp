@@ -8,3 +8,4 @@
 #include "io.hpp"
 #include "infer.hpp"
 #include "ir.hpp"
+#include "rewrite/remove_unused.hpp"
