@@ -1,7 +1,9 @@
 #pragma once
 // The object model: everything a model holds, as regular C++ values, plus views, printing,
-// topological order and the use-def index. Include this when you need no I/O or inference.
+// topological order, the use-def index and the structural checker. Include this when you need
+// no I/O or inference.
 
+#include "analysis/check.hpp"
 #include "analysis/topo.hpp"
 #include "analysis/use_def.hpp"
 #include "core/data_type.hpp"

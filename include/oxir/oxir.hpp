@@ -2,6 +2,7 @@
 // oxir: a header-only C++20 library for the ONNX intermediate representation.
 // This umbrella header includes every public part; single_include/oxir.hpp is generated from it.
 
+#include "analysis/check.hpp"
 #include "analysis/topo.hpp"
 #include "analysis/use_def.hpp"
 #include "core/element_types.hpp"
