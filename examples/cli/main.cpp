@@ -3,6 +3,7 @@
 //   oxir convert IN OUT [--external-data FILE] [--size-threshold BYTES]
 //                [--max-file-bytes BYTES] [--internalize]
 //   oxir infer IN OUT [--strict] [--overwrite]
+//   oxir check MODEL [--no-infer]
 //   oxir bench MODEL [--runs N]
 // Exit codes: 0 success, 1 bad model (or I/O failure), 2 bad usage.
 #include <oxir/oxir.hpp>
@@ -27,6 +28,7 @@ constexpr const char* usage =
     "  oxir convert IN OUT [--external-data FILE] [--size-threshold BYTES] [--max-file-bytes BYTES]\n"
     "               [--internalize]\n"
     "  oxir infer IN OUT [--strict] [--overwrite]\n"
+    "  oxir check MODEL [--no-infer]\n"
     "  oxir bench MODEL [--runs N]\n";
 
 struct UsageError {
@@ -151,6 +153,46 @@ int infer(const std::vector<std::string>& args) {
   return 0;
 }
 
+// The IR spec's structural rules (oxir::check), then, unless --no-infer or the structure is
+// already broken, the errors inference finds against the operators' definitions (invalid nodes,
+// conflicting sizes, types their constraints exclude, unknown attributes). Issues go to stderr,
+// a verdict to stdout; exit 1 when there is any error.
+int check(const std::vector<std::string>& args) {
+  std::vector<std::string> positional;
+  bool with_inference = true;
+  for (const auto& a : args) {
+    if (a == "--no-infer") with_inference = false;
+    else if (a.rfind("--", 0) == 0) throw UsageError{"unknown option " + a};
+    else positional.push_back(a);
+  }
+  if (positional.size() != 1) throw UsageError{"check takes one MODEL"};
+  const std::string& file = positional[0];
+  const oxir::Model m = oxir::load_model(file);
+  const oxir::CheckReport r = oxir::check(m);
+  for (const auto& i : r.issues)
+    std::cerr << file << ": " << (i.severity == oxir::CheckIssue::Severity::Error ? "error: " : "warning: ") << i.path
+              << ": " << i.message << "\n";
+  std::size_t errors = r.errors();
+  const std::size_t warnings = r.issues.size() - errors;
+  if (with_inference && r.ok()) {
+    oxir::Model copy = m;
+    const oxir::InferReport ir = oxir::infer_shapes(copy);
+    std::size_t listed = 0;
+    for (const auto& d : ir.diagnostics)
+      if (d.severity == oxir::infer::Severity::Error) {
+        std::cerr << file << ": " << d.to_string() << "\n";
+        ++listed;
+      }
+    if (ir.diagnostics_dropped)  // the report stopped listing them; its counts go on
+      std::cerr << file << ": " << ir.diagnostics_dropped << " more inference diagnostics not listed\n";
+    errors += std::max(listed, ir.diagnostics_dropped ? ir.nodes_failed + ir.conflicts + ir.type_errors + ir.attribute_errors
+                                                      : std::size_t{0});
+  }
+  std::cout << file << ": " << (errors ? "invalid" : "valid") << " (" << errors << " errors, " << warnings << " warnings"
+            << (with_inference && r.ok() ? "" : "; inference not run") << ")\n";
+  return errors ? 1 : 0;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
@@ -174,7 +216,7 @@ int bench(const std::vector<std::string>& args) {
   const std::filesystem::path path = positional[0];
   using clock = std::chrono::steady_clock;
   auto ms = [](clock::time_point a, clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
-  std::vector<double> load, parse, serialize, save, infer_t;
+  std::vector<double> load, parse, serialize, save, infer_t, check_t;
   const auto tmp = std::filesystem::temp_directory_path() / ("oxir-bench-" + std::to_string(::getpid()) + ".onnx");
   auto file_bytes = std::make_shared<oxir::io::MappedFile>(path);
   for (std::uint64_t r = 0; r < runs; ++r) {
@@ -190,15 +232,18 @@ int bench(const std::vector<std::string>& args) {
     auto t5 = clock::now();
     (void)oxir::infer_shapes(m2);
     auto t6 = clock::now();
+    (void)oxir::check(m);
+    auto t7 = clock::now();
     infer_t.push_back(ms(t5, t6));
+    check_t.push_back(ms(t6, t7));
     load.push_back(ms(t0, t1));
     parse.push_back(ms(t1, t2));
     serialize.push_back(ms(t2, t3));
     save.push_back(ms(t3, t4));
   }
   std::filesystem::remove(tmp);
-  std::printf("load_ms=%.3f parse_ms=%.3f serialize_ms=%.3f save_ms=%.3f infer_ms=%.3f\n", median(load),
-              median(parse), median(serialize), median(save), median(infer_t));
+  std::printf("load_ms=%.3f parse_ms=%.3f serialize_ms=%.3f save_ms=%.3f infer_ms=%.3f check_ms=%.3f\n", median(load),
+              median(parse), median(serialize), median(save), median(infer_t), median(check_t));
   return 0;
 }
 
@@ -217,6 +262,7 @@ int main(int argc, char** argv) {
     if (cmd == "convert") return convert(args);
     if (cmd == "bench") return bench(args);
     if (cmd == "infer") return infer(args);
+    if (cmd == "check") return check(args);
     throw UsageError{"unknown command \"" + cmd + "\""};
   } catch (const UsageError& e) {
     std::cerr << "oxir: " << e.message << "\n" << usage;

@@ -44,7 +44,30 @@ check "a model read from a pipe" bash -c "cat '$tmp/q.onnx' | '$oxir' info /dev/
 check "info" bash -c "'$oxir' info '$tmp/q.onnx' >'$tmp/info' && grep -q 'ir_version: 10' '$tmp/info' &&
   grep -q 'X: float16\[N,4\]' '$tmp/info' && grep -q 'nodes: 4' '$tmp/info' && grep -q 'inline=30 external=0' '$tmp/info'"
 check "bench prints the timing line last" bash -c "'$oxir' bench '$tmp/q.onnx' --runs 2 | tail -n1 |
-  grep -Eq '^load_ms=[0-9.]+ parse_ms=[0-9.]+ serialize_ms=[0-9.]+ save_ms=[0-9.]+ infer_ms=[0-9.]+$'"
+  grep -Eq '^load_ms=[0-9.]+ parse_ms=[0-9.]+ serialize_ms=[0-9.]+ save_ms=[0-9.]+ infer_ms=[0-9.]+ check_ms=[0-9.]+$'"
+
+check "check needs one model" expect_exit 2 "check takes one MODEL" "$oxir" check
+check "check of a valid model" bash -c "'$oxir' check '$tmp/q.onnx' 2>'$tmp/chk.err' | grep -q 'valid (0 errors, 0 warnings)' &&
+  [[ ! -s '$tmp/chk.err' ]]"
+check "check of a truncated model names the file" expect_exit 1 "$tmp/cut.onnx: graph: length" "$oxir" check "$tmp/cut.onnx"
+if /usr/bin/python3 -c "import onnx" 2>/dev/null; then
+  # Nodes out of order (a structural error) and a node its operator rejects (found by inference).
+  /usr/bin/python3 - "$tmp" <<'PY'
+import sys
+from onnx import TensorProto as T, helper as h, save
+x = h.make_tensor_value_info("x", T.FLOAT, ["N", 4])
+y = h.make_tensor_value_info("y", T.FLOAT, ["N", 4])
+nodes = [h.make_node("Relu", ["a"], ["y"]), h.make_node("Abs", ["x"], ["a"])]
+save(h.make_model(h.make_graph(nodes, "g", [x], [y]), opset_imports=[h.make_opsetid("", 17)]), sys.argv[1] + "/unsorted.onnx")
+bad = [h.make_node("Transpose", ["x"], ["y"], perm=[0, 5])]
+save(h.make_model(h.make_graph(bad, "g", [x], [y]), opset_imports=[h.make_opsetid("", 17)]), sys.argv[1] + "/badperm.onnx")
+PY
+  check "check finds nodes out of order" expect_exit 1 "unsorted.onnx: error: graph.node\\[0\\].input\\[0\\]: (Relu) reads 'a', which a later node defines" \
+    "$oxir" check "$tmp/unsorted.onnx"
+  check "check reports what inference rejects" expect_exit 1 "badperm.onnx: error: graph.node\\[0\\] (Transpose)" \
+    "$oxir" check "$tmp/badperm.onnx"
+  check "check --no-infer skips inference" bash -c "'$oxir' check '$tmp/badperm.onnx' --no-infer | grep -q 'valid (0 errors, 0 warnings; inference not run)'"
+fi
 
 check "infer needs IN and OUT" expect_exit 2 "infer takes IN and OUT" "$oxir" infer "$tmp/q.onnx"
 check "infer of a truncated model names the file" expect_exit 1 "$tmp/cut.onnx: graph: length" "$oxir" infer "$tmp/cut.onnx" "$tmp/i.onnx"
