@@ -1,5 +1,6 @@
 // Coverage-guided fuzz target (libFuzzer) for everything a hostile model file reaches: the native
-// decoder, the encoder, the text printer, topological ordering and shape inference.
+// decoder, the encoder, the text printer, topological ordering, the checker, the use-def index,
+// dead-code removal and shape inference.
 //
 // Properties checked on every input:
 //   - parse_model either returns a model or throws oxir::Error (anything else is a finding);
@@ -7,6 +8,7 @@
 //     very same bytes (nothing kept by the decoder is lost or altered by the round trip);
 //   - permissive inference never throws; strict inference throws nothing but oxir::Error;
 //   - printing and topological ordering never throw anything but oxir::Error;
+//   - check, UseDef and remove_unused never throw, and remove_unused is idempotent;
 //   - under AddressSanitizer, parse_model's peak of live heap memory stays within
 //     kAllocPerInputByte bytes per input byte (plus kAllocSlack), whether it accepts the input or
 //     not: what a model claims (lengths, counts, dims) never sizes memory the bytes present do
@@ -23,7 +25,10 @@
 #include <oxir/infer.hpp>
 #include <oxir/io.hpp>
 #include <oxir/ir/print.hpp>
+#include <oxir/analysis/check.hpp>
 #include <oxir/analysis/topo.hpp>
+#include <oxir/analysis/use_def.hpp>
+#include <oxir/rewrite/remove_unused.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -100,6 +105,16 @@ std::size_t peak_of(Fn&& fn) {
 }
 
 template <class Fn>
+void never_throws(const char* what, Fn&& fn) {
+  try {
+    fn();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "fuzz_model: %s threw %s\n", what, e.what());
+    std::abort();
+  }
+}
+
+template <class Fn>
 void only_oxir_errors(const char* what, Fn&& fn) {
   try {
     fn();
@@ -151,6 +166,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     out << model;
   });
   only_oxir_errors("topological_order", [&] { (void)oxir::topological_order(model.graph); });
+  // The checker, the use-def index and dead-code removal take any model without throwing; dead-code
+  // removal leaves nothing for a second run.
+  never_throws("check", [&] { (void)oxir::check(model); });
+  never_throws("UseDef", [&] { (void)oxir::UseDef(model.graph); });
+  never_throws("remove_unused", [&] {
+    oxir::Model pruned = model;
+    (void)oxir::remove_unused(pruned);
+    if (oxir::remove_unused(pruned) != oxir::RemovedCounts{}) finding("remove_unused is not idempotent");
+  });
 
   {
     oxir::Model m = model;
