@@ -9,4 +9,5 @@
 #include "io.hpp"
 #include "infer.hpp"
 #include "ir.hpp"
+#include "rewrite/edit.hpp"
 #include "rewrite/remove_unused.hpp"

@@ -1,6 +1,6 @@
 // Coverage-guided fuzz target (libFuzzer) for everything a hostile model file reaches: the native
 // decoder, the encoder, the text printer, topological ordering, the checker, the use-def index,
-// dead-code removal and shape inference.
+// dead-code and Identity removal and shape inference.
 //
 // Properties checked on every input:
 //   - parse_model either returns a model or throws oxir::Error (anything else is a finding);
@@ -8,7 +8,8 @@
 //     very same bytes (nothing kept by the decoder is lost or altered by the round trip);
 //   - permissive inference never throws; strict inference throws nothing but oxir::Error;
 //   - printing and topological ordering never throw anything but oxir::Error;
-//   - check, UseDef and remove_unused never throw, and remove_unused is idempotent;
+//   - check, UseDef, remove_unused and remove_identity_nodes never throw, and the two passes
+//     are idempotent;
 //   - under AddressSanitizer, parse_model's peak of live heap memory stays within
 //     kAllocPerInputByte bytes per input byte (plus kAllocSlack), whether it accepts the input or
 //     not: what a model claims (lengths, counts, dims) never sizes memory the bytes present do
@@ -28,6 +29,7 @@
 #include <oxir/analysis/check.hpp>
 #include <oxir/analysis/topo.hpp>
 #include <oxir/analysis/use_def.hpp>
+#include <oxir/rewrite/edit.hpp>
 #include <oxir/rewrite/remove_unused.hpp>
 
 #include <cstddef>
@@ -174,6 +176,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     oxir::Model pruned = model;
     (void)oxir::remove_unused(pruned);
     if (oxir::remove_unused(pruned) != oxir::RemovedCounts{}) finding("remove_unused is not idempotent");
+  });
+  never_throws("remove_identity_nodes", [&] {
+    oxir::Model edited = model;
+    (void)oxir::remove_identity_nodes(edited.graph);
+    if (oxir::remove_identity_nodes(edited.graph) != 0) finding("remove_identity_nodes is not idempotent");
   });
 
   {

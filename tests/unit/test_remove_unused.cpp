@@ -6,8 +6,9 @@
 #include <oxir/io.hpp>
 #include <oxir/rewrite/remove_unused.hpp>
 
+#include "corpus_util.hpp"
+
 #include <algorithm>
-#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -184,22 +185,13 @@ RemovedCounts inject_dead(Graph& g, std::mt19937& rng, int& serial, int depth = 
 }  // namespace
 
 TEST_CASE("remove_unused takes out exactly the dead code injected into every libonnx-testdata model") {
-  const std::filesystem::path root = "/usr/share/libonnx-testdata/data";
-  if (!std::filesystem::exists(root)) {
+  if (!corpus::available()) {
     MESSAGE("libonnx-testdata not installed: skipped");
     return;
   }
   std::mt19937 rng(20261128);
-  std::size_t models = 0, already_dead = 0, injected = 0;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
-    if (e.path().extension() != ".onnx") continue;
-    Model original;
-    try {
-      original = load_model(e.path());
-    } catch (const Error&) {
-      continue;
-    }
-    ++models;
+  std::size_t already_dead = 0, injected = 0;
+  const std::size_t models = corpus::for_each_model([&](const std::string& path, const Model& original) {
     Model clean = original;
     const RemovedCounts first = remove_unused(clean);
     already_dead += first.nodes + first.initializers;
@@ -207,7 +199,7 @@ TEST_CASE("remove_unused takes out exactly the dead code injected into every lib
     const UseDef before(original.graph), after(clean.graph);
     CHECK_MESSAGE(std::includes(before.outer_names().begin(), before.outer_names().end(), after.outer_names().begin(),
                                 after.outer_names().end()),
-                  e.path().string());
+                  path);
     CHECK(remove_unused(clean) == RemovedCounts{});  // idempotent
 
     Model dirty = clean;
@@ -215,9 +207,9 @@ TEST_CASE("remove_unused takes out exactly the dead code injected into every lib
     const RemovedCounts added = inject_dead(dirty.graph, rng, serial);
     injected += added.nodes + added.initializers;
     const RemovedCounts second = remove_unused(dirty);
-    CHECK_MESSAGE(second == added, e.path().string());
-    CHECK_MESSAGE(dirty == clean, e.path().string());
-  }
+    CHECK_MESSAGE(second == added, path);
+    CHECK_MESSAGE(dirty == clean, path);
+  });
   MESSAGE(models << " models; dead code already in them: " << already_dead << " nodes and initializers; injected: "
                  << injected);
   CHECK(models > 1000);

@@ -5,8 +5,9 @@
 #include <oxir/analysis/use_def.hpp>
 #include <oxir/io.hpp>
 
+#include "corpus_util.hpp"
+
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <set>
 #include <string>
@@ -210,27 +211,18 @@ void check_graph(const Graph& g, const UseDef& ud, std::size_t& values, std::siz
 }  // namespace
 
 TEST_CASE("UseDef agrees with a brute-force scan on every libonnx-testdata model") {
-  const std::filesystem::path root = "/usr/share/libonnx-testdata/data";
-  if (!std::filesystem::exists(root)) {
+  if (!corpus::available()) {
     MESSAGE("libonnx-testdata not installed: skipped");
     return;
   }
-  std::size_t models = 0, values = 0, graphs = 0, captures = 0;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
-    if (e.path().extension() != ".onnx") continue;
-    Model m;
-    try {
-      m = load_model(e.path());
-    } catch (const Error&) {
-      continue;  // the corpus' few files that are not models are the codec tests' business
-    }
-    ++models;
+  std::size_t values = 0, graphs = 0, captures = 0;
+  const std::size_t models = corpus::for_each_model([&](const std::string&, const Model& m) {
     const UseDef ud(m.graph);
     check_graph(m.graph, ud, values, graphs);
     for (const auto& n : m.graph.nodes)
       for (const auto& a : n.attributes)
         if (a.kind() == AttributeType::GRAPH) captures += UseDef(a.as_graph(), &ud).outer_names().size();
-  }
+  });
   MESSAGE(models << " models, " << graphs << " graphs, " << values << " values read, " << captures
                  << " captures in main-graph subgraphs");
   CHECK(models > 1000);

@@ -1,0 +1,228 @@
+#pragma once
+// Small graph edits that keep names consistent: rewiring every read of a value to another, and
+// bypassing Identity nodes.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "../core/error.hpp"
+#include "../ir/graph.hpp"
+#include "../analysis/topo.hpp"
+#include "../ir/views.hpp"
+
+namespace oxir {
+
+namespace detail {
+/// Subgraph nesting beyond which edits refuse to go (a file the decoder accepts nests far less).
+inline constexpr int kMaxEditDepth = 256;
+
+inline bool defines(const Graph& g, std::string_view name) {
+  for (const auto& v : g.inputs)
+    if (v.name == name) return true;
+  for (const auto& t : g.initializers)
+    if (t.name == name) return true;
+  for (const auto& s : g.sparse_initializers)
+    if (s.values.name == name) return true;
+  for (const auto& n : g.nodes)
+    for (const auto& o : n.outputs)
+      if (o == name) return true;
+  return false;
+}
+
+// Throws when a subgraph reading `from` defines `to` itself: a read renamed there would bind to
+// that inner value instead.
+inline void check_rename(const Graph& g, std::string_view from, std::string_view to, const std::string& path, int depth) {
+  if (depth > kMaxEditDepth) throw Error(path, "subgraphs nested too deep to edit");
+  for (std::size_t i = 0; i < g.nodes.size(); ++i)
+    for (std::size_t a = 0; a < g.nodes[i].attributes.size(); ++a) {
+      const auto& at = g.nodes[i].attributes[a];
+      const std::string p = path + ".node[" + std::to_string(i) + "].attribute[" + std::to_string(a) + "]";
+      auto visit = [&](const Graph& sub, const std::string& sp) {
+        if (defines(sub, from)) return;  // shadowed: nothing inside reads the outer value
+        if (defines(sub, to))
+          throw Error(sp, "defines '" + std::string(to) + "' itself, so its reads of '" + std::string(from) +
+                              "' cannot be renamed to it");
+        check_rename(sub, from, to, sp, depth + 1);
+      };
+      if (const auto* b = std::get_if<Box<Graph>>(&at.value); b && b->has_value()) visit(**b, p + ".g");
+      if (const auto* gs = std::get_if<std::vector<Graph>>(&at.value))
+        for (std::size_t k = 0; k < gs->size(); ++k) visit((*gs)[k], p + ".graphs[" + std::to_string(k) + "]");
+    }
+}
+
+
+// What one subgraph (at any depth below the graph being edited) reads from outside itself and
+// what it defines: a read of `out` there may become a read of `in` only if it does not define `in`.
+struct SubgraphNames {
+  std::unordered_set<std::string> reads_outside;
+  std::unordered_set<std::string> defines;
+};
+
+inline void collect_subgraph_names(const Graph& g, std::vector<SubgraphNames>& out, int depth) {
+  if (depth > kMaxEditDepth) return;
+  for (const auto& n : g.nodes)
+    for (const auto& sub : views::subgraphs(n)) {
+      SubgraphNames s;
+      collect_captures(sub, s.reads_outside);
+      for (const auto& v : sub.inputs) s.defines.insert(v.name);
+      for (const auto& t : sub.initializers) s.defines.insert(t.name);
+      for (const auto& t : sub.sparse_initializers) s.defines.insert(t.values.name);
+      for (const auto& m : sub.nodes) s.defines.insert(m.outputs.begin(), m.outputs.end());
+      out.push_back(std::move(s));
+      collect_subgraph_names(sub, out, depth + 1);
+    }
+}
+
+// Renames every read through `m` in one walk and returns how many it renamed; a subgraph that
+// defines a name hides the outer value of that name, so its entry does not apply inside. A
+// subgraph's outputs are positional (If branches, Loop and Scan bodies): renaming one that passes
+// an outer value through changes nothing outside.
+inline std::size_t rename_reads(Graph& g, const std::unordered_map<std::string, std::string>& m, bool outputs_too,
+                                int depth) {
+  std::size_t renamed = 0;
+  if (depth > kMaxEditDepth) return renamed;
+  for (auto& node : g.nodes) {
+    for (auto& in : node.inputs)
+      if (const auto it = m.find(in); it != m.end()) {
+        in = it->second;
+        ++renamed;
+      }
+    for (auto& sub : views::subgraphs(node)) {
+      std::unordered_map<std::string, std::string> inner;
+      bool hides = false;
+      auto hide = [&](const std::string& name) {
+        if (!m.contains(name)) return;
+        if (!hides) inner = m;
+        hides = true;
+        inner.erase(name);
+      };
+      for (const auto& v : sub.inputs) hide(v.name);
+      for (const auto& t : sub.initializers) hide(t.name);
+      for (const auto& t : sub.sparse_initializers) hide(t.values.name);
+      for (const auto& x : sub.nodes)
+        for (const auto& o : x.outputs) hide(o);
+      renamed += rename_reads(sub, hides ? inner : m, true, depth + 1);
+    }
+  }
+  if (outputs_too)
+    for (auto& o : g.outputs)
+      if (const auto it = m.find(o.name); it != m.end()) {
+        o.name = it->second;
+        ++renamed;
+      }
+  return renamed;
+}
+}  // namespace detail
+
+/// Makes every read of value `from` in `graph` read `to` instead: node inputs, and the reads of
+/// subgraphs that do not define `from` themselves (their outputs included, which are positional).
+/// `graph`'s own outputs are its interface and keep their names, so a graph output `from` keeps
+/// needing its producer. Returns the number of reads rewired. Throws oxir::Error, changing
+/// nothing, when a subgraph that reads `from` defines `to` itself (the renamed reads would bind
+/// to that inner value). `to` should be defined where the reads are; this is not checked.
+inline std::size_t replace_all_uses_with(Graph& graph, std::string_view from, std::string_view to) {
+  if (from.empty() || from == to) return 0;
+  detail::check_rename(graph, from, to, "graph", 0);
+  return detail::rename_reads(graph, {{std::string(from), std::string(to)}}, false, 0);
+}
+
+/// Removes every `Identity` node of the default domain (in `graph` and in its subgraphs) whose
+/// consumers can read its input directly: each read of its output is rewired to its input (a
+/// chain of Identities to the first input) and the node erased. An Identity stays when its output
+/// is an output of its graph (the graph's interface, or a subgraph output that would then name a
+/// value of an enclosing graph), when its input is omitted, or when some subgraph reading its
+/// output defines a value named like its input (a rewired read would bind to that). Value_info
+/// entries of the removed outputs go too. Returns the number removed. One walk per graph, plus a
+/// lookup per Identity and subgraph.
+inline std::size_t remove_identity_nodes(Graph& graph) {
+  std::size_t removed = 0;
+  auto prune = [&removed](auto& self, Graph& g, int depth) -> void {
+    if (depth > detail::kMaxEditDepth) return;
+    for (auto& n : g.nodes)
+      for (auto& sub : views::subgraphs(n)) self(self, sub, depth + 1);
+    std::unordered_set<std::string_view> interface;
+    for (const auto& o : g.outputs) interface.insert(o.name);
+    std::vector<detail::SubgraphNames> subs;
+    detail::collect_subgraph_names(g, subs, depth);
+    // Candidates: output -> (input, node index). A name defined more than once (an invalid graph)
+    // is left alone: which definition a read means is not ours to decide.
+    std::unordered_map<std::string_view, std::size_t> definitions;
+    for (const auto& v : g.inputs) ++definitions[v.name];
+    for (const auto& t : g.initializers) ++definitions[t.name];
+    for (const auto& t : g.sparse_initializers) ++definitions[t.values.name];
+    for (const auto& n : g.nodes)
+      for (const auto& o : n.outputs) ++definitions[o];
+    std::unordered_map<std::string, std::pair<std::string, std::size_t>> candidates;
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+      const Node& n = g.nodes[i];
+      if (n.op_type != "Identity" || !(n.domain.empty() || n.domain == "ai.onnx")) continue;
+      if (n.inputs.size() != 1 || n.outputs.size() != 1 || n.inputs[0].empty() || n.outputs[0].empty()) continue;
+      if (interface.contains(n.outputs[0]) || definitions[n.outputs[0]] != 1) continue;
+      candidates.try_emplace(n.outputs[0], n.inputs[0], i);
+    }
+    // Each removed output maps to the first value along its chain that stays (memoized, so long
+    // chains cost linear time). Candidates on a cycle (an invalid graph) or hidden by a subgraph
+    // stay; since that changes where other chains end, repeat until nothing changes.
+    std::unordered_map<std::string, std::string> to_input;
+    for (bool changed = true; changed;) {
+      changed = false;
+      to_input.clear();
+      std::unordered_set<std::string> on_path;
+      for (const auto& entry : candidates) {
+        if (to_input.contains(entry.first)) continue;
+        std::vector<std::string> path{entry.first};
+        on_path = {entry.first};
+        std::string end = entry.second.first;
+        bool cycle = false;
+        while (true) {
+          if (const auto done = to_input.find(end); done != to_input.end()) {
+            end = done->second;
+            break;
+          }
+          const auto next = candidates.find(end);
+          if (next == candidates.end()) break;
+          if (!on_path.insert(end).second) {
+            cycle = true;
+            break;
+          }
+          path.push_back(end);
+          end = next->second.first;
+        }
+        for (const auto& p : path) to_input.emplace(p, cycle ? p : end);
+      }
+      for (auto it = candidates.begin(); it != candidates.end();) {
+        const std::string& in = to_input.at(it->first);
+        bool stays = in == it->first;  // on a cycle
+        for (const auto& sub : subs) stays = stays || (sub.reads_outside.contains(it->first) && sub.defines.contains(in));
+        if (stays) {
+          it = candidates.erase(it);
+          changed = true;
+        } else {
+          ++it;
+        }
+      }
+    }
+    std::vector<bool> drop(g.nodes.size(), false);
+    for (const auto& [out, c] : candidates) drop[c.second] = true;
+    if (to_input.empty()) return;
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+      if (!drop[i]) {
+        if (k != i) g.nodes[k] = std::move(g.nodes[i]);
+        ++k;
+      }
+    g.nodes.resize(k);
+    removed += candidates.size();
+    (void)detail::rename_reads(g, to_input, false, depth);
+    std::erase_if(g.value_info, [&](const ValueInfo& v) { return to_input.contains(v.name); });
+  };
+  prune(prune, graph, 0);
+  return removed;
+}
+
+}  // namespace oxir
