@@ -20927,8 +20927,8 @@ inline bool defines(const Graph& g, std::string_view name) {
   return false;
 }
 
-// Throws when a subgraph reading `from` defines `to` itself: a read renamed there would bind to
-// that inner value instead.
+// Throws when a subgraph reading `from` (at any depth) defines `to` itself: a read renamed there
+// would bind to that inner value instead.
 inline void check_rename(const Graph& g, std::string_view from, std::string_view to, const std::string& path, int depth) {
   if (depth > kMaxEditDepth) throw Error(path, "subgraphs nested too deep to edit");
   for (std::size_t i = 0; i < g.nodes.size(); ++i)
@@ -20937,7 +20937,9 @@ inline void check_rename(const Graph& g, std::string_view from, std::string_view
       const std::string p = path + ".node[" + std::to_string(i) + "].attribute[" + std::to_string(a) + "]";
       auto visit = [&](const Graph& sub, const std::string& sp) {
         if (defines(sub, from)) return;  // shadowed: nothing inside reads the outer value
-        if (defines(sub, to))
+        std::unordered_set<std::string> reads;
+        if (defines(sub, to)) collect_captures(sub, reads);
+        if (reads.contains(std::string(from)))
           throw Error(sp, "defines '" + std::string(to) + "' itself, so its reads of '" + std::string(from) +
                               "' cannot be renamed to it");
         check_rename(sub, from, to, sp, depth + 1);

@@ -71,6 +71,8 @@ TEST_CASE("replace_all_uses_with: node inputs, subgraph reads, shadowing, interf
   const Graph before = h;
   CHECK_THROWS_AS(replace_all_uses_with(h, "a", "y"), Error);
   CHECK(h == before);
+  // The else branch defines w but does not read a: no conflict there.
+  CHECK(replace_all_uses_with(h, "a", "w") == 1);
 }
 
 TEST_CASE("remove_identity_nodes: chains, interface, subgraphs, value_info") {
