@@ -2618,17 +2618,7 @@ class Checker {
       const Node& n = g.nodes[i];
       const std::string p = path + ".node[" + std::to_string(i) + "]";
       const std::string who = (n.name.empty() ? "" : "\"" + n.name + "\" ") + "(" + n.op_type + ")";
-      if (n.op_type.empty()) error(p + ".op_type", "empty");
-      if (model_.ir_version >= 3 && !imported(imports, n.domain))
-        error(p, who + ": no opset import for domain '" + n.domain + "'");
-      for (std::size_t k = 0; k < n.inputs.size(); ++k) {
-        const auto& in = n.inputs[k];
-        if (in.empty() || here.contains(in) || visible(outer, in)) continue;
-        error(p + ".input[" + std::to_string(k) + "]",
-              who + " reads '" + in + "', " +
-                  (produced.contains(in) ? "which a later node defines (nodes must be in topological order)"
-                                         : "which nothing defines"));
-      }
+      check_node(n, p, who, imports, model_.ir_version >= 3, here, outer, produced, "which nothing defines");
       check_attributes(n.attributes, p, who, imports, in_function, depth, here, outer);
       if (n.outputs.empty()) error(p, who + " has no outputs (every node has at least one)");
       for (std::size_t k = 0; k < n.outputs.size(); ++k)
@@ -2640,6 +2630,24 @@ class Checker {
       if (name.empty()) error(p, "has no name");
       else if (!here.contains(name) && !visible(outer, name)) error(p, "'" + name + "' is defined nowhere");
       if (main) check_main_value(g.outputs[i], p);
+    }
+  }
+
+  // What any node is checked for, in a graph or a function body: an operator type, an imported
+  // domain (`needs_import`), and inputs defined before it, here or in an enclosing scope;
+  // `undefined` ends the message for an input nothing defines.
+  void check_node(const Node& n, const std::string& p, const std::string& who, const std::vector<OperatorSetId>& imports,
+                  bool needs_import, const std::unordered_set<std::string_view>& here, const Scopes& outer,
+                  const std::unordered_set<std::string_view>& produced, std::string_view undefined) {
+    if (n.op_type.empty()) error(p + ".op_type", "empty");
+    if (needs_import && !imported(imports, n.domain)) error(p, who + ": no opset import for domain '" + n.domain + "'");
+    for (std::size_t k = 0; k < n.inputs.size(); ++k) {
+      const auto& in = n.inputs[k];
+      if (in.empty() || here.contains(in) || visible(outer, in)) continue;
+      error(p + ".input[" + std::to_string(k) + "]",
+            who + " reads '" + in + "', " +
+                (produced.contains(in) ? std::string("which a later node defines (nodes must be in topological order)")
+                                       : std::string(undefined)));
     }
   }
 
@@ -2716,16 +2724,8 @@ class Checker {
       const Node& n = f.nodes[i];
       const std::string p = path + ".node[" + std::to_string(i) + "]";
       const std::string who = (n.name.empty() ? "" : "\"" + n.name + "\" ") + "(" + n.op_type + ")";
-      if (n.op_type.empty()) error(p + ".op_type", "empty");
-      if (!imported(imports, n.domain)) error(p, who + ": no opset import for domain '" + n.domain + "'");
-      for (std::size_t k = 0; k < n.inputs.size(); ++k) {
-        const auto& in = n.inputs[k];
-        if (in.empty() || here.contains(in)) continue;
-        error(p + ".input[" + std::to_string(k) + "]",
-              who + " reads '" + in + "', " +
-                  (produced.contains(in) ? "which a later node defines (nodes must be in topological order)"
-                                         : "which is neither a function input nor an earlier node's output"));
-      }
+      check_node(n, p, who, imports, true, here, outer, produced,
+                 "which is neither a function input nor an earlier node's output");
       check_attributes(n.attributes, p, who, imports, true, 1, here, outer);
       if (n.outputs.empty()) error(p, who + " has no outputs (every node has at least one)");
       for (std::size_t k = 0; k < n.outputs.size(); ++k) {
@@ -20915,15 +20915,8 @@ namespace detail {
 inline constexpr int kMaxEditDepth = 256;
 
 inline bool defines(const Graph& g, std::string_view name) {
-  for (const auto& v : g.inputs)
-    if (v.name == name) return true;
-  for (const auto& t : g.initializers)
-    if (t.name == name) return true;
-  for (const auto& s : g.sparse_initializers)
-    if (s.values.name == name) return true;
-  for (const auto& n : g.nodes)
-    for (const auto& o : n.outputs)
-      if (o == name) return true;
+  for (const auto& d : views::defined_names(g))
+    if (d == name) return true;
   return false;
 }
 
@@ -20963,10 +20956,7 @@ inline void collect_subgraph_names(const Graph& g, std::vector<SubgraphNames>& o
     for (const auto& sub : views::subgraphs(n)) {
       SubgraphNames s;
       collect_captures(sub, s.reads_outside);
-      for (const auto& v : sub.inputs) s.defines.insert(v.name);
-      for (const auto& t : sub.initializers) s.defines.insert(t.name);
-      for (const auto& t : sub.sparse_initializers) s.defines.insert(t.values.name);
-      for (const auto& m : sub.nodes) s.defines.insert(m.outputs.begin(), m.outputs.end());
+      for (const auto& d : views::defined_names(sub)) s.defines.insert(d);
       out.push_back(std::move(s));
       collect_subgraph_names(sub, out, depth + 1);
     }
@@ -20995,11 +20985,7 @@ inline std::size_t rename_reads(Graph& g, const std::unordered_map<std::string, 
         hides = true;
         inner.erase(name);
       };
-      for (const auto& v : sub.inputs) hide(v.name);
-      for (const auto& t : sub.initializers) hide(t.name);
-      for (const auto& t : sub.sparse_initializers) hide(t.values.name);
-      for (const auto& x : sub.nodes)
-        for (const auto& o : x.outputs) hide(o);
+      for (const auto& d : views::defined_names(sub)) hide(d);
       renamed += rename_reads(sub, hides ? inner : m, true, depth + 1);
     }
   }
@@ -21046,11 +21032,7 @@ inline std::size_t remove_identity_nodes(Graph& graph) {
     // Candidates: output -> (input, node index). A name defined more than once (an invalid graph)
     // is left alone: which definition a read means is not ours to decide.
     std::unordered_map<std::string_view, std::size_t> definitions;
-    for (const auto& v : g.inputs) ++definitions[v.name];
-    for (const auto& t : g.initializers) ++definitions[t.name];
-    for (const auto& t : g.sparse_initializers) ++definitions[t.values.name];
-    for (const auto& n : g.nodes)
-      for (const auto& o : n.outputs) ++definitions[o];
+    for (const auto& d : views::defined_names(g)) ++definitions[d];
     std::unordered_map<std::string, std::pair<std::string, std::size_t>> candidates;
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
       const Node& n = g.nodes[i];
@@ -21190,9 +21172,6 @@ inline RemovedCounts remove_unused(Graph& g, const std::unordered_set<std::strin
     }
   }
 
-  // Names that stay defined: graph inputs, outputs of the nodes kept, initializers for now.
-  std::unordered_set<std::string_view> defined;
-  for (const auto& v : g.inputs) defined.insert(v.name);
   std::vector<Node> kept;
   kept.reserve(g.nodes.size());
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
@@ -21203,11 +21182,11 @@ inline RemovedCounts remove_unused(Graph& g, const std::unordered_set<std::strin
     kept.push_back(std::move(g.nodes[i]));
   }
   g.nodes = std::move(kept);
-  for (const auto& n : g.nodes) defined.insert(n.outputs.begin(), n.outputs.end());
 
-  // Annotations of values that still exist stay, and keep their parameter tensors alive.
-  for (const auto& v : g.initializers) defined.insert(v.name);
-  for (const auto& s : g.sparse_initializers) defined.insert(s.values.name);
+  // Annotations of values that still exist (initializers not yet pruned) stay, and keep their
+  // parameter tensors alive.
+  std::unordered_set<std::string_view> defined;
+  for (const auto& d : views::defined_names(g)) defined.insert(d);
   const auto qa_end = std::remove_if(g.quantization_annotation.begin(), g.quantization_annotation.end(),
                                      [&](const TensorAnnotation& a) {
                                        return !live.contains(a.tensor_name) && !defined.contains(a.tensor_name);
@@ -21236,11 +21215,8 @@ inline RemovedCounts remove_unused(Graph& g, const std::unordered_set<std::strin
   g.sparse_initializers.erase(sparse_end, g.sparse_initializers.end());
 
   // value_info of values nothing defines any more.
-  defined.clear();
-  for (const auto& v : g.inputs) defined.insert(v.name);
-  for (const auto& n : g.nodes) defined.insert(n.outputs.begin(), n.outputs.end());
-  for (const auto& v : g.initializers) defined.insert(v.name);
-  for (const auto& s : g.sparse_initializers) defined.insert(s.values.name);
+  defined.clear();  // its views into pruned initializers dangle
+  for (const auto& d : views::defined_names(g)) defined.insert(d);
   const auto vi_end = std::remove_if(g.value_info.begin(), g.value_info.end(), [&](const ValueInfo& v) {
     // An entry for an outer value (read by this subgraph) describes something that still exists.
     return !defined.contains(v.name) && !live.contains(v.name);

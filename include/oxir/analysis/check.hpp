@@ -199,17 +199,7 @@ class Checker {
       const Node& n = g.nodes[i];
       const std::string p = path + ".node[" + std::to_string(i) + "]";
       const std::string who = (n.name.empty() ? "" : "\"" + n.name + "\" ") + "(" + n.op_type + ")";
-      if (n.op_type.empty()) error(p + ".op_type", "empty");
-      if (model_.ir_version >= 3 && !imported(imports, n.domain))
-        error(p, who + ": no opset import for domain '" + n.domain + "'");
-      for (std::size_t k = 0; k < n.inputs.size(); ++k) {
-        const auto& in = n.inputs[k];
-        if (in.empty() || here.contains(in) || visible(outer, in)) continue;
-        error(p + ".input[" + std::to_string(k) + "]",
-              who + " reads '" + in + "', " +
-                  (produced.contains(in) ? "which a later node defines (nodes must be in topological order)"
-                                         : "which nothing defines"));
-      }
+      check_node(n, p, who, imports, model_.ir_version >= 3, here, outer, produced, "which nothing defines");
       check_attributes(n.attributes, p, who, imports, in_function, depth, here, outer);
       if (n.outputs.empty()) error(p, who + " has no outputs (every node has at least one)");
       for (std::size_t k = 0; k < n.outputs.size(); ++k)
@@ -221,6 +211,24 @@ class Checker {
       if (name.empty()) error(p, "has no name");
       else if (!here.contains(name) && !visible(outer, name)) error(p, "'" + name + "' is defined nowhere");
       if (main) check_main_value(g.outputs[i], p);
+    }
+  }
+
+  // What any node is checked for, in a graph or a function body: an operator type, an imported
+  // domain (`needs_import`), and inputs defined before it, here or in an enclosing scope;
+  // `undefined` ends the message for an input nothing defines.
+  void check_node(const Node& n, const std::string& p, const std::string& who, const std::vector<OperatorSetId>& imports,
+                  bool needs_import, const std::unordered_set<std::string_view>& here, const Scopes& outer,
+                  const std::unordered_set<std::string_view>& produced, std::string_view undefined) {
+    if (n.op_type.empty()) error(p + ".op_type", "empty");
+    if (needs_import && !imported(imports, n.domain)) error(p, who + ": no opset import for domain '" + n.domain + "'");
+    for (std::size_t k = 0; k < n.inputs.size(); ++k) {
+      const auto& in = n.inputs[k];
+      if (in.empty() || here.contains(in) || visible(outer, in)) continue;
+      error(p + ".input[" + std::to_string(k) + "]",
+            who + " reads '" + in + "', " +
+                (produced.contains(in) ? std::string("which a later node defines (nodes must be in topological order)")
+                                       : std::string(undefined)));
     }
   }
 
@@ -297,16 +305,8 @@ class Checker {
       const Node& n = f.nodes[i];
       const std::string p = path + ".node[" + std::to_string(i) + "]";
       const std::string who = (n.name.empty() ? "" : "\"" + n.name + "\" ") + "(" + n.op_type + ")";
-      if (n.op_type.empty()) error(p + ".op_type", "empty");
-      if (!imported(imports, n.domain)) error(p, who + ": no opset import for domain '" + n.domain + "'");
-      for (std::size_t k = 0; k < n.inputs.size(); ++k) {
-        const auto& in = n.inputs[k];
-        if (in.empty() || here.contains(in)) continue;
-        error(p + ".input[" + std::to_string(k) + "]",
-              who + " reads '" + in + "', " +
-                  (produced.contains(in) ? "which a later node defines (nodes must be in topological order)"
-                                         : "which is neither a function input nor an earlier node's output"));
-      }
+      check_node(n, p, who, imports, true, here, outer, produced,
+                 "which is neither a function input nor an earlier node's output");
       check_attributes(n.attributes, p, who, imports, true, 1, here, outer);
       if (n.outputs.empty()) error(p, who + " has no outputs (every node has at least one)");
       for (std::size_t k = 0; k < n.outputs.size(); ++k) {

@@ -22,15 +22,8 @@ namespace detail {
 inline constexpr int kMaxEditDepth = 256;
 
 inline bool defines(const Graph& g, std::string_view name) {
-  for (const auto& v : g.inputs)
-    if (v.name == name) return true;
-  for (const auto& t : g.initializers)
-    if (t.name == name) return true;
-  for (const auto& s : g.sparse_initializers)
-    if (s.values.name == name) return true;
-  for (const auto& n : g.nodes)
-    for (const auto& o : n.outputs)
-      if (o == name) return true;
+  for (const auto& d : views::defined_names(g))
+    if (d == name) return true;
   return false;
 }
 
@@ -70,10 +63,7 @@ inline void collect_subgraph_names(const Graph& g, std::vector<SubgraphNames>& o
     for (const auto& sub : views::subgraphs(n)) {
       SubgraphNames s;
       collect_captures(sub, s.reads_outside);
-      for (const auto& v : sub.inputs) s.defines.insert(v.name);
-      for (const auto& t : sub.initializers) s.defines.insert(t.name);
-      for (const auto& t : sub.sparse_initializers) s.defines.insert(t.values.name);
-      for (const auto& m : sub.nodes) s.defines.insert(m.outputs.begin(), m.outputs.end());
+      for (const auto& d : views::defined_names(sub)) s.defines.insert(d);
       out.push_back(std::move(s));
       collect_subgraph_names(sub, out, depth + 1);
     }
@@ -102,11 +92,7 @@ inline std::size_t rename_reads(Graph& g, const std::unordered_map<std::string, 
         hides = true;
         inner.erase(name);
       };
-      for (const auto& v : sub.inputs) hide(v.name);
-      for (const auto& t : sub.initializers) hide(t.name);
-      for (const auto& t : sub.sparse_initializers) hide(t.values.name);
-      for (const auto& x : sub.nodes)
-        for (const auto& o : x.outputs) hide(o);
+      for (const auto& d : views::defined_names(sub)) hide(d);
       renamed += rename_reads(sub, hides ? inner : m, true, depth + 1);
     }
   }
@@ -153,11 +139,7 @@ inline std::size_t remove_identity_nodes(Graph& graph) {
     // Candidates: output -> (input, node index). A name defined more than once (an invalid graph)
     // is left alone: which definition a read means is not ours to decide.
     std::unordered_map<std::string_view, std::size_t> definitions;
-    for (const auto& v : g.inputs) ++definitions[v.name];
-    for (const auto& t : g.initializers) ++definitions[t.name];
-    for (const auto& t : g.sparse_initializers) ++definitions[t.values.name];
-    for (const auto& n : g.nodes)
-      for (const auto& o : n.outputs) ++definitions[o];
+    for (const auto& d : views::defined_names(g)) ++definitions[d];
     std::unordered_map<std::string, std::pair<std::string, std::size_t>> candidates;
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
       const Node& n = g.nodes[i];

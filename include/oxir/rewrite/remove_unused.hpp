@@ -12,6 +12,7 @@
 #include "../analysis/topo.hpp"
 #include "../ir/graph.hpp"
 #include "../ir/model.hpp"
+#include "../ir/views.hpp"
 
 namespace oxir {
 
@@ -79,9 +80,6 @@ inline RemovedCounts remove_unused(Graph& g, const std::unordered_set<std::strin
     }
   }
 
-  // Names that stay defined: graph inputs, outputs of the nodes kept, initializers for now.
-  std::unordered_set<std::string_view> defined;
-  for (const auto& v : g.inputs) defined.insert(v.name);
   std::vector<Node> kept;
   kept.reserve(g.nodes.size());
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
@@ -92,11 +90,11 @@ inline RemovedCounts remove_unused(Graph& g, const std::unordered_set<std::strin
     kept.push_back(std::move(g.nodes[i]));
   }
   g.nodes = std::move(kept);
-  for (const auto& n : g.nodes) defined.insert(n.outputs.begin(), n.outputs.end());
 
-  // Annotations of values that still exist stay, and keep their parameter tensors alive.
-  for (const auto& v : g.initializers) defined.insert(v.name);
-  for (const auto& s : g.sparse_initializers) defined.insert(s.values.name);
+  // Annotations of values that still exist (initializers not yet pruned) stay, and keep their
+  // parameter tensors alive.
+  std::unordered_set<std::string_view> defined;
+  for (const auto& d : views::defined_names(g)) defined.insert(d);
   const auto qa_end = std::remove_if(g.quantization_annotation.begin(), g.quantization_annotation.end(),
                                      [&](const TensorAnnotation& a) {
                                        return !live.contains(a.tensor_name) && !defined.contains(a.tensor_name);
@@ -125,11 +123,8 @@ inline RemovedCounts remove_unused(Graph& g, const std::unordered_set<std::strin
   g.sparse_initializers.erase(sparse_end, g.sparse_initializers.end());
 
   // value_info of values nothing defines any more.
-  defined.clear();
-  for (const auto& v : g.inputs) defined.insert(v.name);
-  for (const auto& n : g.nodes) defined.insert(n.outputs.begin(), n.outputs.end());
-  for (const auto& v : g.initializers) defined.insert(v.name);
-  for (const auto& s : g.sparse_initializers) defined.insert(s.values.name);
+  defined.clear();  // its views into pruned initializers dangle
+  for (const auto& d : views::defined_names(g)) defined.insert(d);
   const auto vi_end = std::remove_if(g.value_info.begin(), g.value_info.end(), [&](const ValueInfo& v) {
     // An entry for an outer value (read by this subgraph) describes something that still exists.
     return !defined.contains(v.name) && !live.contains(v.name);
