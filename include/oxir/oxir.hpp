@@ -9,5 +9,7 @@
 #include "io.hpp"
 #include "infer.hpp"
 #include "ir.hpp"
+#include "rewrite/builder.hpp"
 #include "rewrite/edit.hpp"
+#include "rewrite/pattern.hpp"
 #include "rewrite/remove_unused.hpp"

@@ -10,6 +10,8 @@
 //   - printing and topological ordering never throw anything but oxir::Error;
 //   - check, UseDef, remove_unused and remove_identity_nodes never throw, and the two passes
 //     are idempotent;
+//   - pattern rewriting (a rule that rewires, one that builds nodes) and the Builder throw
+//     nothing but oxir::Error, and a rewrite that reached its fixed point finds nothing more;
 //   - under AddressSanitizer, parse_model's peak of live heap memory stays within
 //     kAllocPerInputByte bytes per input byte (plus kAllocSlack), whether it accepts the input or
 //     not: what a model claims (lengths, counts, dims) never sizes memory the bytes present do
@@ -29,7 +31,9 @@
 #include <oxir/analysis/check.hpp>
 #include <oxir/analysis/topo.hpp>
 #include <oxir/analysis/use_def.hpp>
+#include <oxir/rewrite/builder.hpp>
 #include <oxir/rewrite/edit.hpp>
+#include <oxir/rewrite/pattern.hpp>
 #include <oxir/rewrite/remove_unused.hpp>
 
 #include <cstddef>
@@ -181,6 +185,38 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     oxir::Model edited = model;
     (void)oxir::remove_identity_nodes(edited.graph);
     if (oxir::remove_identity_nodes(edited.graph) != 0) finding("remove_identity_nodes is not idempotent");
+  });
+
+  only_oxir_errors("apply_rewrites", [&] {
+    static const std::vector<oxir::RewriteRule> rules = [] {
+      std::vector<oxir::RewriteRule> r(2);
+      r[0].name = "Neg(Neg(x)) -> x";
+      auto x = r[0].pattern.any("x");
+      r[0].pattern.op("Neg", {r[0].pattern.op("Neg", {x})});
+      r[0].replace = [](const oxir::Match& m) -> std::optional<std::vector<oxir::Value>> {
+        return std::vector<oxir::Value>{m["x"]};
+      };
+      r[1].name = "Add(MatMul(a, b), c) -> Gemm";
+      auto mm = r[1].pattern.op("MatMul", {r[1].pattern.any("a"), r[1].pattern.any("b")});
+      r[1].pattern.op("Add", {mm, r[1].pattern.any("c")});
+      r[1].replace = [](const oxir::Match& m) -> std::optional<std::vector<oxir::Value>> {
+        return std::vector<oxir::Value>{m.builder().op("Gemm", {m["a"], m["b"], m["c"]})};
+      };
+      return r;
+    }();
+    oxir::Model m = model;
+    m.set_opset_version("", m.opset_version("").value_or(13));
+    const auto first_run = oxir::apply_rewrites(m, rules, {.max_sweeps = 8});
+    if (first_run.converged && oxir::apply_rewrites(m, rules).rewrites != 0)
+      finding("apply_rewrites found more after reaching its fixed point");
+  });
+  only_oxir_errors("Builder", [&] {
+    oxir::Model m = model;
+    oxir::Builder b(m);
+    oxir::Value last;
+    for (const auto& in : model.graph.inputs)
+      if (!in.name.empty()) last = b.op("Relu", {b.value(in.name)});
+    if (last) b.output(last, b.fresh("fuzz_out"));
   });
 
   {

@@ -131,32 +131,10 @@ TEST_CASE("remove_identity_nodes: chains, interface, subgraphs, value_info") {
 namespace {
 // Inserts seeded Identity nodes in front of node inputs (chains of up to three), in the graph
 // and its subgraphs, with value_info for some. Returns how many.
-std::size_t insert_identities(Graph& g, std::mt19937& rng, int& serial, int depth = 0) {
-  std::size_t added = 0;
-  for (auto& n : g.nodes)
-    for (auto& a : n.attributes)
-      if (a.kind() == AttributeType::GRAPH && depth < 4) added += insert_identities(a.as_graph(), rng, serial, depth + 1);
-  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
-    if (rng() % 3 != 0) continue;
-    Node& n = g.nodes[i];
-    if (n.inputs.empty()) continue;
-    const std::size_t slot = rng() % n.inputs.size();
-    if (n.inputs[slot].empty()) continue;
-    const int chain = 1 + static_cast<int>(rng() % 3);
-    std::vector<Node> inserted;
-    std::string prev = n.inputs[slot];
-    for (int k = 0; k < chain; ++k) {
-      const std::string out = "__id" + std::to_string(serial++);
-      inserted.push_back(op("Identity", {prev}, {out}));
-      if (rng() % 2) g.value_info.emplace_back(out, Type{});
-      prev = out;
-    }
-    n.inputs[slot] = prev;
-    added += inserted.size();
-    g.nodes.insert(g.nodes.begin() + static_cast<std::ptrdiff_t>(i), inserted.begin(), inserted.end());
-    i += inserted.size();
-  }
-  return added;
+std::size_t insert_identities(Graph& g, std::mt19937& rng, int& serial) {
+  return corpus::insert_chains(
+      g, rng, serial, "__id", [](const std::string& in, const std::string& out) { return op("Identity", {in}, {out}); },
+      [](std::mt19937& r) { return 1 + static_cast<int>(r() % 3); });
 }
 }  // namespace
 
