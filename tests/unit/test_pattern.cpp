@@ -236,6 +236,28 @@ TEST_CASE("apply_rewrites: inside subgraphs, and a rule that never reaches a fix
   CHECK(t.nodes[0].inputs == std::vector<std::string>{"X"});
   CHECK(t.nodes[0].outputs == std::vector<std::string>{"n2"});
 
+  // A rewired value read inside a subgraph: the subgraph's read follows.
+  Graph outer;
+  outer.inputs.emplace_back("X", Type{});
+  outer.nodes.push_back(op("Neg", {"X"}, {"a"}));
+  outer.nodes.push_back(op("Neg", {"a"}, {"b"}));
+  Graph reader;
+  reader.name = "reader";
+  reader.nodes.push_back(op("Abs", {"b"}, {"ab"}));
+  reader.outputs.emplace_back("ab", Type{});
+  Node holder = op("If", {"X"}, {"Z"});
+  holder.set_attribute({"then_branch", reader});
+  holder.set_attribute({"else_branch", reader});
+  outer.nodes.push_back(holder);
+  outer.nodes.push_back(op("Relu", {"b"}, {"R"}));
+  outer.outputs.emplace_back("Z", Type{});
+  outer.outputs.emplace_back("R", Type{});
+  CHECK(apply_rewrites(outer, rules).rewrites == 1);
+  CHECK(ops_of(outer) == std::vector<std::string>{"If", "Relu"});
+  CHECK(outer.nodes[0].attributes[0].as_graph().nodes[0].inputs[0] == "X");
+  CHECK(outer.nodes[0].attributes[1].as_graph().nodes[0].inputs[0] == "X");
+  CHECK(outer.nodes[1].inputs[0] == "X");
+
   // Relu(x) -> Relu(x): matches forever; stops after max_sweeps and says so.
   RewriteRule loop;
   loop.name = "churn";

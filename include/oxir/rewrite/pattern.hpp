@@ -203,6 +203,7 @@ class PatternMatcher {
     std::vector<std::size_t> removed;   // matched node indices
     std::vector<Node> nodes;            // the replacement, put where the root was
     std::vector<std::pair<std::string, std::string>> rewires;  // reads of first now read second
+    std::vector<std::string> read_by_subgraph;                 // rewired values a subgraph reads
   };
 
   struct State {
@@ -345,6 +346,9 @@ class PatternMatcher {
         scratch.nodes.push_back(std::move(id));
       } else {
         plan.rewires.emplace_back(out, name);
+        const auto uses = ud.uses(out);
+        if (std::any_of(uses.begin(), uses.end(), [](const ValueUse& u) { return u.kind == ValueUse::Kind::Subgraph; }))
+          plan.read_by_subgraph.push_back(out);
       }
     }
     for (auto& n : scratch.nodes) {
@@ -403,11 +407,16 @@ class PatternMatcher {
         to = it->second;
       }
     }
-    for (const auto& plan : plans)
-      for (const auto& rw : plan.rewires) {
-        replace_all_uses_with(g, rw.first, rewire.at(rw.first));
-        dead.insert(rw.first);
-      }
+    // One pass over this graph's node inputs for all rewires; the careful per-name edit (which
+    // respects names a subgraph defines itself) only for values a subgraph reads.
+    if (!rewire.empty()) {
+      for (auto& n : g.nodes)
+        for (auto& in : n.inputs)
+          if (auto it = rewire.find(in); it != rewire.end()) in = it->second;
+      for (const auto& plan : plans)
+        for (const auto& from : plan.read_by_subgraph) replace_all_uses_with(g, from, rewire.at(from));
+      for (const auto& [from, to] : rewire) dead.insert(from);
+    }
     dead.erase(std::string());
     std::erase_if(g.value_info, [&](const ValueInfo& v) { return dead.contains(v.name); });
   }
