@@ -11,5 +11,6 @@
 #include "ir.hpp"
 #include "rewrite/builder.hpp"
 #include "rewrite/edit.hpp"
+#include "rewrite/fold.hpp"
 #include "rewrite/pattern.hpp"
 #include "rewrite/remove_unused.hpp"

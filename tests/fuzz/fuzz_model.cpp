@@ -10,8 +10,9 @@
 //   - printing and topological ordering never throw anything but oxir::Error;
 //   - check, UseDef, remove_unused and remove_identity_nodes never throw, and the two passes
 //     are idempotent;
-//   - pattern rewriting (a rule that rewires, one that builds nodes) and the Builder throw
-//     nothing but oxir::Error, and a rewrite that reached its fixed point finds nothing more;
+//   - pattern rewriting (a rule that rewires, one that builds nodes), the Builder and
+//     fold_constants throw nothing but oxir::Error, and a rewrite that reached its fixed point
+//     finds nothing more;
 //   - under AddressSanitizer, parse_model's peak of live heap memory stays within
 //     kAllocPerInputByte bytes per input byte (plus kAllocSlack), whether it accepts the input or
 //     not: what a model claims (lengths, counts, dims) never sizes memory the bytes present do
@@ -33,6 +34,7 @@
 #include <oxir/analysis/use_def.hpp>
 #include <oxir/rewrite/builder.hpp>
 #include <oxir/rewrite/edit.hpp>
+#include <oxir/rewrite/fold.hpp>
 #include <oxir/rewrite/pattern.hpp>
 #include <oxir/rewrite/remove_unused.hpp>
 
@@ -209,6 +211,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto first_run = oxir::apply_rewrites(m, rules, {.max_sweeps = 8});
     if (first_run.converged && oxir::apply_rewrites(m, rules).rewrites != 0)
       finding("apply_rewrites found more after reaching its fixed point");
+  });
+  only_oxir_errors("fold_constants", [&] {
+    oxir::Model m = model;
+    (void)oxir::fold_constants(m);
   });
   only_oxir_errors("Builder", [&] {
     oxir::Model m = model;

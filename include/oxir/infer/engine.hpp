@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -421,6 +422,8 @@ class Engine {
     return n;
   }
   bool subgraph_inputs_known(Scope& sc, const Node& n);
+  /// Fills report.constant_values (before write_back, which marks the states it has written).
+  void collect_constant_values();
   void write_back();
   void fill_missing(Type& declared, const ValueType& inferred);
   /// Writes t into an existing annotation: replaced in overwrite mode, else only its unknown parts.
@@ -955,6 +958,7 @@ inline InferReport Engine::run() {
   check_outputs_defined(sc, g);
   record(g, sc);
   settle_broadcasts();
+  if (opts_.report_constant_values) collect_constant_values();
   write_back();
   report.symbols = syms.size();
   return std::move(report);
@@ -1608,6 +1612,42 @@ void Engine::write_value_info(std::vector<ValueInfo>& list, const Values& values
     ValueInfo& vi = list.emplace_back();
     vi.name = name;
     type_into(vi.type.emplace(), st.type);
+  }
+}
+
+inline void Engine::collect_constant_values() {
+  for (const auto& r : results_) {
+    if (!r.main_graph) continue;
+    for (const auto& n : r.graph->nodes)
+      for (const auto& o : n.outputs) {
+        const ValueInfoState* st = o.empty() ? nullptr : r.values.find(o);
+        if (!st || !st->sym_value || !st->type.is_tensor() || !st->type.shape || st->type.shape->size() > 1) continue;
+        const DataType e = st->type.elem;
+        if (e != DataType::INT64 && e != DataType::INT32) continue;
+        ConstantValue cv;
+        cv.name = o;
+        cv.elem_type = static_cast<std::int32_t>(e);
+        std::size_t count = 1;
+        if (st->type.shape->size() == 1) {
+          const auto len = syms.resolve((*st->type.shape)[0]).const_value();
+          if (!len || *len < 0) continue;
+          cv.dims.push_back(*len);
+          count = static_cast<std::size_t>(*len);
+        }
+        if (st->sym_value->size() != count) continue;
+        bool known = true;
+        cv.values.reserve(count);
+        for (const auto& x : *st->sym_value) {
+          const auto c = syms.resolve(x).const_value();
+          if (!c || (e == DataType::INT32 && (*c < std::numeric_limits<std::int32_t>::min() ||
+                                                *c > std::numeric_limits<std::int32_t>::max()))) {
+            known = false;
+            break;
+          }
+          cv.values.push_back(*c);
+        }
+        if (known) report.constant_values.push_back(std::move(cv));
+      }
   }
 }
 

@@ -37,6 +37,10 @@ struct InferOptions {
   /// functions call each other many times, deep inside subgraphs, can produce thousands of
   /// diagnostics with paths kilobytes long. Counts go on beyond it too.
   std::size_t max_diagnostic_bytes = std::size_t{4} << 20;
+  /// Also list, in InferReport::constant_values, the main graph's int64 and int32 node outputs of
+  /// rank 0 or 1 whose every element inference determined (shape computations over static
+  /// sizes: Shape, Gather, Concat, Range, arithmetic, ...). Used by fold_constants.
+  bool report_constant_values = false;
 };
 
 enum class Severity : std::uint8_t { Info, Warning, Error };
@@ -64,6 +68,14 @@ struct Diagnostic {
   }
 };
 
+/// A main-graph node output whose contents inference determined (InferOptions::report_constant_values).
+struct ConstantValue {
+  std::string name;
+  std::int32_t elem_type = 0;             ///< TensorProto.DataType: 7 (INT64) or 6 (INT32)
+  std::vector<std::int64_t> dims;         ///< {} (a scalar) or {n}
+  std::vector<std::int64_t> values;       ///< row-major
+};
+
 struct InferReport {
   std::vector<Diagnostic> diagnostics;
   std::size_t nodes = 0;              ///< node visits (subgraphs and function bodies included)
@@ -78,6 +90,8 @@ struct InferReport {
   /// Diagnostics not kept in `diagnostics` (over max_diagnostics or max_diagnostic_bytes); each
   /// is still counted above (conflicts, type_errors, nodes_failed, ...).
   std::size_t diagnostics_dropped = 0;
+  /// Filled only with InferOptions::report_constant_values, in node order.
+  std::vector<ConstantValue> constant_values;
 
   [[nodiscard]] bool has_errors() const {
     for (const auto& d : diagnostics)
