@@ -4,6 +4,7 @@
 //                [--max-file-bytes BYTES] [--internalize]
 //   oxir infer IN OUT [--strict] [--overwrite]
 //   oxir check MODEL [--no-infer]
+//   oxir optimize IN OUT [--no-fold] [--no-identity] [--keep-unused]
 //   oxir bench MODEL [--runs N]
 // Exit codes: 0 success, 1 bad model (or I/O failure), 2 bad usage.
 #include <oxir/oxir.hpp>
@@ -29,6 +30,7 @@ constexpr const char* usage =
     "               [--internalize]\n"
     "  oxir infer IN OUT [--strict] [--overwrite]\n"
     "  oxir check MODEL [--no-infer]\n"
+    "  oxir optimize IN OUT [--no-fold] [--no-identity] [--keep-unused]\n"
     "  oxir bench MODEL [--runs N]\n";
 
 struct UsageError {
@@ -193,6 +195,36 @@ int check(const std::vector<std::string>& args) {
   return errors ? 1 : 0;
 }
 
+// Simplifies a model without changing what it computes: Identity nodes bypassed (subgraphs
+// too), the static parts of shape computations folded into Constants (fold_constants), then the
+// nodes and initializers nothing reads removed. Each step can be turned off; a summary goes to
+// stdout.
+int optimize(const std::vector<std::string>& args) {
+  std::vector<std::string> positional;
+  bool fold = true, identity = true, unused = true;
+  for (const auto& a : args) {
+    if (a == "--no-fold") fold = false;
+    else if (a == "--no-identity") identity = false;
+    else if (a == "--keep-unused") unused = false;
+    else if (a.rfind("--", 0) == 0) throw UsageError{"unknown option " + a};
+    else positional.push_back(a);
+  }
+  if (positional.size() != 2) throw UsageError{"optimize takes IN and OUT"};
+  oxir::LoadOptions load;
+  load.load_external_data = true;  // saving reads every tensor; its errors then name the IN file
+  oxir::Model m = oxir::load_model(positional[0], load);
+  const std::size_t nodes_before = m.graph.nodes.size();
+  const std::size_t identities = identity ? oxir::remove_identity_nodes(m.graph) : 0;
+  const oxir::FoldCounts folded = fold ? oxir::fold_constants(m, {.remove_unused = false}) : oxir::FoldCounts{};
+  const oxir::RemovedCounts removed = unused ? oxir::remove_unused(m) : oxir::RemovedCounts{};
+  oxir::save_model(m, positional[1]);
+  std::cout << "main graph: " << nodes_before << " -> " << m.graph.nodes.size() << " nodes; " << identities
+            << " Identity nodes bypassed, " << folded.nodes_folded << " nodes folded into " << folded.constants
+            << " Constants, " << removed.nodes << " unused nodes and " << removed.initializers
+            << " unused initializers removed\n";
+  return 0;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
@@ -263,6 +295,7 @@ int main(int argc, char** argv) {
     if (cmd == "bench") return bench(args);
     if (cmd == "infer") return infer(args);
     if (cmd == "check") return check(args);
+    if (cmd == "optimize") return optimize(args);
     throw UsageError{"unknown command \"" + cmd + "\""};
   } catch (const UsageError& e) {
     std::cerr << "oxir: " << e.message << "\n" << usage;

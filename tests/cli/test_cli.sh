@@ -67,6 +67,33 @@ PY
   check "check reports what inference rejects" expect_exit 1 "badperm.onnx: error: graph.node\\[0\\] (Transpose)" \
     "$oxir" check "$tmp/badperm.onnx"
   check "check --no-infer skips inference" bash -c "'$oxir' check '$tmp/badperm.onnx' --no-infer | grep -q 'valid (0 errors, 0 warnings; inference not run)'"
+
+  # optimize: an Identity bypassed, Reshape's target Concat(Gather(Shape(x), 1), [-1]) folded
+  # (x's dim 1 is static), Shape/Gather/Unsqueeze gone; read back by onnx and its checker.
+  /usr/bin/python3 - "$tmp" <<'PY'
+import sys
+from onnx import TensorProto as T, helper as h, save
+x = h.make_tensor_value_info("x", T.FLOAT, ["N", 4, 6])
+y = h.make_tensor_value_info("y", T.FLOAT, ["M", 4])
+inits = [h.make_tensor("one", T.INT64, [], [1]), h.make_tensor("zero", T.INT64, [1], [0]),
+         h.make_tensor("m1", T.INT64, [1], [-1])]
+nodes = [h.make_node("Identity", ["x"], ["xi"]), h.make_node("Shape", ["xi"], ["s"]),
+         h.make_node("Gather", ["s", "one"], ["c"]), h.make_node("Unsqueeze", ["c", "zero"], ["c1"]),
+         h.make_node("Concat", ["m1", "c1"], ["t"], axis=0), h.make_node("Reshape", ["xi", "t"], ["y"])]
+save(h.make_model(h.make_graph(nodes, "g", [x], [y], inits), opset_imports=[h.make_opsetid("", 17)]),
+     sys.argv[1] + "/foldable.onnx")
+PY
+  check "optimize needs IN and OUT" expect_exit 2 "optimize takes IN and OUT" "$oxir" optimize "$tmp/foldable.onnx"
+  check "optimize folds, bypasses and prunes" bash -c "'$oxir' optimize '$tmp/foldable.onnx' '$tmp/opt.onnx' |
+    grep -q 'main graph: 6 -> 2 nodes; 1 Identity nodes bypassed, 3 nodes folded into 3 Constants, 3 unused nodes and 3 unused initializers removed'"
+  check "the optimized model reads back as Constant + Reshape with the static target" /usr/bin/python3 -c "
+import onnx, onnx.numpy_helper as nh, sys
+m = onnx.load('$tmp/opt.onnx'); onnx.checker.check_model(m, full_check=True)
+ops = [n.op_type for n in m.graph.node]
+t = nh.to_array(m.graph.node[0].attribute[0].t).tolist()
+sys.exit(0 if ops == ['Constant', 'Reshape'] and t == [-1, 4] and m.graph.node[1].input[0] == 'x' else 1)"
+  check "optimize with every step off changes nothing" bash -c "'$oxir' optimize '$tmp/foldable.onnx' '$tmp/same.onnx' --no-fold --no-identity --keep-unused |
+    grep -q 'main graph: 6 -> 6 nodes' && cmp -s '$tmp/same.onnx' '$tmp/foldable.onnx'"
 fi
 
 check "infer needs IN and OUT" expect_exit 2 "infer takes IN and OUT" "$oxir" infer "$tmp/q.onnx"
