@@ -114,6 +114,7 @@ TEST_CASE("Builder: names already in the model are reserved; scopes prefix fresh
   CHECK_THROWS_AS(b.input("A", Type::tensor(DataType::FLOAT)), Error);
   CHECK_THROWS_AS(b.initializer(Tensor::from_values<float>("Neg_output_0", {1}, {1.f})), Error);
   CHECK_THROWS_AS(b.value("nothing"), Error);
+  CHECK_THROWS_AS(b.value("holder"), Error);  // a node's name, not a value's
   CHECK(m == before);
   // The names of a failed call are free again.
   CHECK(b.op("Neg", {a}, {}, {.name = "mine", .outputs = {"out"}}).name() == "out");

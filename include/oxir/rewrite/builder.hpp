@@ -70,10 +70,11 @@ struct OpOptions {
 };
 
 /// Builds into one graph (a Model's main graph, any Graph, or a subgraph made by subgraph()) or
-/// into a Function's body. Names are unique across everything the builders of one model touch:
-/// the names already in the model are reserved when the first Builder is made, and every fresh
-/// name (values and nodes alike) is `<scope>/<hint>`, then `<scope>/<hint>_1`, `_2`, ... on
-/// collision. Nodes are appended in the order they are built, which is a topological order
+/// into a Function's body. Every name in the model when the Builder is made (values and nodes,
+/// in subgraphs too) is reserved, and so is every name it or its subgraph builders make; a fresh
+/// name is `<scope>/<hint>`, then `<scope>/<hint>_1`, `_2`, ... on collision. Names added to the
+/// model some other way while it lives (by hand, or by a second Builder on the same model) are
+/// not seen: build with one Builder at a time. Nodes are appended in the order they are built, which is a topological order
 /// whenever the graph was sorted before. The Builder never reorders or drops what is already there.
 ///
 ///   Model m;  m.ir_version = 10;  m.set_opset_version("", 21);
@@ -94,8 +95,8 @@ class Builder {
   }
   /// Builds the body of a model-local function; operators must be imported by the function.
   explicit Builder(Function& function) : Builder(nullptr, &function, &function.opset_imports, nullptr, "function") {
-    for (const auto& n : function.inputs) shared_->taken.insert(n);
-    for (const auto& n : function.outputs) shared_->taken.insert(n);
+    for (const auto& n : function.inputs) reserve_value(n);
+    for (const auto& n : function.outputs) reserve_value(n);
     reserve_nodes(function.nodes);
   }
 
@@ -147,11 +148,11 @@ class Builder {
     return constant(Tensor::from_values<T>({}, {}, std::span<const T>(&value, 1)));
   }
 
-  /// A handle to a value already defined (in this graph, an enclosing one, or by a builder of the
-  /// same model). Throws if no such name exists anywhere the builders know of.
+  /// A handle to a value already named in the model (in this graph, an enclosing one, or made by
+  /// this builder or its subgraph builders). Throws for a name no value has (a node's name, say).
   Value value(std::string_view name) {
     if (name.empty()) return {};
-    if (!shared_->taken.contains(std::string(name)))
+    if (!shared_->values.contains(std::string(name)))
       throw Error(where_, "no value named '" + std::string(name) + "'");
     if (parent_) shared_->read_below.insert(std::string(name));
     return make(std::string(name), kNoProducer);
@@ -364,6 +365,7 @@ class Builder {
     std::unordered_set<std::string> taken;                // every value and node name in use
     std::unordered_map<std::string, std::size_t> suffix;  // last suffix tried per fresh() base
     std::unordered_set<std::string> read_below;           // names a subgraph builder has read
+    std::unordered_set<std::string> values;               // the names in `taken` that name values
   };
 
   Builder(Graph* g, Function* f, std::vector<OperatorSetId>* opsets, const Builder* parent, std::string where)
@@ -392,7 +394,13 @@ class Builder {
       throw Error(where_, std::string(what) + " '" + name + "' is already a name in the model");
   }
 
+  void reserve_value(const std::string& name) {
+    shared_->taken.insert(name);
+    shared_->values.insert(name);
+  }
+
   Value make(std::string name, std::size_t producer) {
+    shared_->values.insert(name);
     names_.push_back(std::move(name));
     producer_.push_back(producer);
     return Value(this, names_.size() - 1);
@@ -443,6 +451,7 @@ class Builder {
     }
     for (auto& n : names_)
       if (n == from) n = to;
+    shared_->values.insert(to);
   }
 
   void reserve_nodes(const std::vector<Node>& nodes) {
@@ -451,8 +460,8 @@ class Builder {
     auto visit_nodes = [&](const std::vector<Node>& list) {
       for (const auto& n : list) {
         if (!n.name.empty()) shared_->taken.insert(n.name);
-        for (const auto& s : n.inputs) shared_->taken.insert(s);
-        for (const auto& s : n.outputs) shared_->taken.insert(s);
+        for (const auto& s : n.inputs) reserve_value(s);
+        for (const auto& s : n.outputs) reserve_value(s);
         for (const auto& a : n.attributes)
           for (const auto& g : views::attribute_graphs(a)) pending.push_back(&g);
       }
@@ -465,13 +474,14 @@ class Builder {
       visit_nodes(g->nodes);
     }
     shared_->taken.erase(std::string());
+    shared_->values.erase(std::string());
   }
 
   void reserve_graph_names_flat(const Graph& g) {
     for (const auto* list : {&g.inputs, &g.outputs, &g.value_info})
-      for (const auto& vi : *list) shared_->taken.insert(vi.name);
-    for (const auto& t : g.initializers) shared_->taken.insert(t.name);
-    for (const auto& s : g.sparse_initializers) shared_->taken.insert(s.values.name);
+      for (const auto& vi : *list) reserve_value(vi.name);
+    for (const auto& t : g.initializers) reserve_value(t.name);
+    for (const auto& s : g.sparse_initializers) reserve_value(s.values.name);
   }
 
   void reserve_graph_names(const Graph& g) {
