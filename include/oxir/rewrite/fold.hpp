@@ -45,8 +45,8 @@ inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) 
   InferReport report;
   {
     // Only the graph inputs' types, the initializers and the operators are trusted: value_info and
-    // declared output shapes are claims exporters get wrong (torch writes trace-time sizes into
-    // value_info, which would fold a dynamic batch size into a constant).
+    // declared output shapes are claims exporters get wrong (torch 1.13 gives one symbol to output
+    // sizes that differ, which folded a dynamic batch size into a trace-time constant).
     Model probe = model;  // tensors are shared, not copied
     probe.graph.value_info.clear();
     for (auto& o : probe.graph.outputs) o.type.reset();

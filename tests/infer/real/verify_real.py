@@ -773,6 +773,34 @@ def check_model(m, infer_dump, ort_dir, tmp, verbose, cache):
     return res
 
 
+def ensure_exports(cache, no_export=False):
+    """The torch exports of export_models.py in cache/real-models (needs torch and onnx). They are
+    reproducible (fixed seeds), so they are redone only when export_models.py or the
+    torch/onnx/torchvision versions changed since the last export, or when models.json is gone.
+    Returns the folder, or None after printing why the export failed."""
+    import torch
+    import onnx
+    models_dir = os.path.join(cache, "real-models")
+    stamp_path = os.path.join(models_dir, "export.stamp")
+    with open(os.path.join(HERE, "export_models.py"), "rb") as f:
+        stamp = OracleCache._digest((f.read(), torch.__version__, onnx.__version__, module_version("torchvision")))
+    last = ""
+    if os.path.isfile(stamp_path):
+        with open(stamp_path) as f:
+            last = f.read().strip()
+    if os.path.isfile(os.path.join(models_dir, "models.json")) and (no_export or last == stamp):
+        print(f"reusing the exports in {models_dir}")
+        return models_dir
+    r = run([sys.executable, os.path.join(HERE, "export_models.py"), models_dir], timeout=900)
+    print(r.stdout, end="")
+    if r.returncode != 0:
+        print(f"error: export_models.py failed:\n{r.stderr[-3000:]}", file=sys.stderr)
+        return None
+    with open(stamp_path, "w") as f:
+        f.write(stamp + "\n")
+    return models_dir
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--infer-dump", required=True, help="the infer_dump executable")
@@ -792,26 +820,9 @@ def main():
         print(f"error: {args.infer_dump} is not an executable", file=sys.stderr)
         return 2
 
-    # The exports are reproducible (fixed seeds): they are redone only when export_models.py or the
-    # torch/onnx versions change since the last export into the cache, or when models.json is gone.
-    models_dir = os.path.join(args.cache, "real-models")
-    stamp_path = os.path.join(models_dir, "export.stamp")
-    with open(os.path.join(HERE, "export_models.py"), "rb") as f:
-        stamp = OracleCache._digest((f.read(), torch.__version__, onnx.__version__, module_version("torchvision")))
-    last = ""
-    if os.path.isfile(stamp_path):
-        with open(stamp_path) as f:
-            last = f.read().strip()
-    if os.path.isfile(os.path.join(models_dir, "models.json")) and (args.no_export or last == stamp):
-        print(f"reusing the exports in {models_dir}")
-    else:
-        r = run([sys.executable, os.path.join(HERE, "export_models.py"), models_dir], timeout=900)
-        print(r.stdout, end="")
-        if r.returncode != 0:
-            print(f"error: export_models.py failed:\n{r.stderr[-3000:]}", file=sys.stderr)
-            return 2
-        with open(stamp_path, "w") as f:
-            f.write(stamp + "\n")
+    models_dir = ensure_exports(args.cache, args.no_export)
+    if not models_dir:
+        return 2
     ort_dir = ensure_ort(args.cache)
     vad_dist = ensure_vad(args.cache)
     ocr_dir = ensure_ocr(args.cache)

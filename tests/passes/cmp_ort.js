@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// Runs pairs of models with ONNX Runtime (npm onnxruntime-node, graph optimizations off) on the
+// same inputs and compares every output bit for bit (NaN equals NaN).
+//   node cmp_ort.js JOBS.json   JOBS: [{"a": "A.onnx", "b": "B.onnx", "spec": {...}}, ...]
+// spec as for ../infer/real/run_ort.js: one set of random inputs per job, fed to both models.
+// Prints one JSON line per job: {"job": i, "verdict": "SAME" | "DIFF" | "BOTH_FAIL", "detail": "..."}.
+'use strict';
+const fs = require('fs');
+const {loadOrt, makeTensor} = require('../infer/real/run_ort.js');
+
+const options = {graphOptimizationLevel: 'disabled', intraOpNumThreads: 1, interOpNumThreads: 1};
+
+async function runModel(ort, path, feeds) {
+  const session = await ort.InferenceSession.create(path, options);
+  return {names: session.outputNames, results: await session.run(feeds)};
+}
+
+function same(x, y) {
+  if (!x || !y || !x.dims || !y.dims) return x === y;
+  if (JSON.stringify(Array.from(x.dims)) !== JSON.stringify(Array.from(y.dims)) || x.type !== y.type) return false;
+  for (let i = 0; i < x.data.length; i++) {
+    const p = x.data[i], q = y.data[i];
+    if (!(p === q || (typeof p === 'number' && Number.isNaN(p) && Number.isNaN(q)))) return false;
+  }
+  return true;
+}
+
+async function main() {
+  const jobs = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+  const ort = loadOrt();
+  for (let j = 0; j < jobs.length; j++) {
+    // One set of random tensors per job, fed to both models.
+    const feeds = {};
+    for (const [name, s] of Object.entries(jobs[j].spec)) feeds[name] = makeTensor(ort, s);
+    let ra, rb, ea = null, eb = null;
+    try { ra = await runModel(ort, jobs[j].a, feeds); } catch (e) { ea = String(e.message || e).split('\n')[0]; }
+    try { rb = await runModel(ort, jobs[j].b, feeds); } catch (e) { eb = String(e.message || e).split('\n')[0]; }
+    let verdict = 'SAME', detail = '';
+    if (ea || eb) {
+      verdict = ea && eb ? 'BOTH_FAIL' : 'DIFF';
+      detail = `a: ${ea || 'ran'}; b: ${eb || 'ran'}`;
+    } else {
+      for (const k of ra.names) {
+        if (!same(ra.results[k], rb.results[k])) { verdict = 'DIFF'; detail = `output ${k}`; break; }
+      }
+    }
+    process.stdout.write(JSON.stringify({job: j, verdict, detail}) + '\n');
+  }
+}
+main().catch((e) => {
+  process.stderr.write(`cmp_ort.js: ${e && e.stack ? e.stack : e}\n`);
+  process.exit(2);
+});
