@@ -158,7 +158,7 @@ struct RewriteResult {
   std::vector<std::size_t> per_rule;    ///< by rule index
   std::size_t nodes_removed = 0;
   std::size_t nodes_added = 0;
-  bool converged = true;                ///< false if some graph still matched after max_sweeps
+  bool converged = true;                ///< false if some graph was still changing in its last allowed sweep
 };
 
 // Internals of apply_rewrites; not a public interface.
