@@ -21225,7 +21225,7 @@ class Builder {
  public:
   /// Builds into `model.graph`; operators must belong to a domain in `model.opset_imports`.
   explicit Builder(Model& model) : Builder(&model.graph, nullptr, &model.opset_imports, nullptr, "graph") {
-    reserve_model_names(model);
+    reserve_graph_names(model.graph);
   }
   /// Builds into a bare graph; no opset check (there is no model to ask).
   explicit Builder(Graph& graph) : Builder(&graph, nullptr, nullptr, nullptr, "graph") {
@@ -21401,8 +21401,7 @@ class Builder {
   Graph subgraph(std::string name, F&& fill) {
     Graph g;
     g.name = std::move(name);
-    Builder sub(&g, nullptr, opsets_, this, where_ + ".subgraph '" + g.name + "'");
-    sub.shared_ = shared_;
+    Builder sub(&g, nullptr, opsets_, this, where_ + ".subgraph '" + g.name + "'", shared_);
     sub.prefix_ = prefix_;
     std::forward<F>(fill)(sub);
     return g;
@@ -21506,9 +21505,12 @@ class Builder {
     std::unordered_set<std::string> values;               // the names in `taken` that name values
   };
 
-  Builder(Graph* g, Function* f, std::vector<OperatorSetId>* opsets, const Builder* parent, std::string where)
+  // `shared`: the name sets of the builder this one builds for (a subgraph's, a rewrite's), or
+  // none for a new top-level builder.
+  Builder(Graph* g, Function* f, std::vector<OperatorSetId>* opsets, const Builder* parent, std::string where,
+          std::shared_ptr<Shared> shared = nullptr)
       : graph_(g), function_(f), opsets_(opsets), parent_(parent), where_(std::move(where)),
-        shared_(std::make_shared<Shared>()) {}
+        shared_(shared ? std::move(shared) : std::make_shared<Shared>()) {}
 
   // `base` if free, else `base_1`, `base_2`, ...; reserved.
   std::string fresh_unscoped(std::string base) {
@@ -21626,8 +21628,6 @@ class Builder {
     reserve_graph_names_flat(g);
     reserve_nodes(g.nodes);
   }
-
-  void reserve_model_names(const Model& m) { reserve_graph_names(m.graph); }
 
   Graph* graph_;
   Function* function_;
@@ -22163,8 +22163,7 @@ class PatternMatcher {
   std::optional<Planned> build(const Graph& g, const UseDef& ud, const State& s, const RewriteRule& rule,
                                const std::string& where) {
     Graph scratch;
-    Builder b(&scratch, nullptr, opsets_, nullptr, where);
-    b.shared_ = shared_;
+    Builder b(&scratch, nullptr, opsets_, nullptr, where, shared_);
     Match m;
     m.graph_ = &g;
     m.builder_ = &b;

@@ -87,7 +87,7 @@ class Builder {
  public:
   /// Builds into `model.graph`; operators must belong to a domain in `model.opset_imports`.
   explicit Builder(Model& model) : Builder(&model.graph, nullptr, &model.opset_imports, nullptr, "graph") {
-    reserve_model_names(model);
+    reserve_graph_names(model.graph);
   }
   /// Builds into a bare graph; no opset check (there is no model to ask).
   explicit Builder(Graph& graph) : Builder(&graph, nullptr, nullptr, nullptr, "graph") {
@@ -263,8 +263,7 @@ class Builder {
   Graph subgraph(std::string name, F&& fill) {
     Graph g;
     g.name = std::move(name);
-    Builder sub(&g, nullptr, opsets_, this, where_ + ".subgraph '" + g.name + "'");
-    sub.shared_ = shared_;
+    Builder sub(&g, nullptr, opsets_, this, where_ + ".subgraph '" + g.name + "'", shared_);
     sub.prefix_ = prefix_;
     std::forward<F>(fill)(sub);
     return g;
@@ -368,9 +367,12 @@ class Builder {
     std::unordered_set<std::string> values;               // the names in `taken` that name values
   };
 
-  Builder(Graph* g, Function* f, std::vector<OperatorSetId>* opsets, const Builder* parent, std::string where)
+  // `shared`: the name sets of the builder this one builds for (a subgraph's, a rewrite's), or
+  // none for a new top-level builder.
+  Builder(Graph* g, Function* f, std::vector<OperatorSetId>* opsets, const Builder* parent, std::string where,
+          std::shared_ptr<Shared> shared = nullptr)
       : graph_(g), function_(f), opsets_(opsets), parent_(parent), where_(std::move(where)),
-        shared_(std::make_shared<Shared>()) {}
+        shared_(shared ? std::move(shared) : std::make_shared<Shared>()) {}
 
   // `base` if free, else `base_1`, `base_2`, ...; reserved.
   std::string fresh_unscoped(std::string base) {
@@ -489,7 +491,6 @@ class Builder {
     reserve_nodes(g.nodes);
   }
 
-  void reserve_model_names(const Model& m) { reserve_graph_names(m.graph); }
 
   Graph* graph_;
   Function* function_;

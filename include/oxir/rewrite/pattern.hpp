@@ -295,8 +295,7 @@ class PatternMatcher {
   std::optional<Planned> build(const Graph& g, const UseDef& ud, const State& s, const RewriteRule& rule,
                                const std::string& where) {
     Graph scratch;
-    Builder b(&scratch, nullptr, opsets_, nullptr, where);
-    b.shared_ = shared_;
+    Builder b(&scratch, nullptr, opsets_, nullptr, where, shared_);
     Match m;
     m.graph_ = &g;
     m.builder_ = &b;
