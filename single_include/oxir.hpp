@@ -21900,18 +21900,37 @@ struct PatternOp {
   std::string domain{};                         ///< "" = the default ONNX domain ("ai.onnx" too)
   std::string label{};                          ///< names the matched node for Match::node()
   std::function<bool(const Node&)> where{};     ///< extra condition (attributes, ...); empty = any
+  /// The operator's two inputs may match in either order (Add, Mul, Max, Equal, And, ...):
+  /// the pattern as written is tried first, then with these inputs swapped. Only for
+  /// operators with exactly two inputs; at most kMaxCommutative per pattern.
+  bool commutative = false;
 };
+
+/// True for the default-domain operators whose two inputs may be swapped without changing the
+/// result (for the variadic Sum, Mean, Max and Min: when they have two inputs). Meant for
+/// `PatternOp{.commutative = is_commutative(type)}`.
+[[nodiscard]] inline bool is_commutative(std::string_view op_type) noexcept {
+  constexpr std::string_view ops[] = {"Add", "Mul", "Sum", "Mean", "Max", "Min", "And", "Or", "Xor", "Equal",
+                                      "BitwiseAnd", "BitwiseOr", "BitwiseXor"};
+  for (auto o : ops)
+    if (o == op_type) return true;
+  return false;
+}
 
 /// A small DAG of operators whose leaves are variables. `any(name)` matches any present value
 /// and binds it (a variable used twice must meet the same value twice); `op(type, inputs)`
 /// matches a node of that type with exactly those inputs, and stands for its output 0 (`output`
-/// picks another). The last op() made is the root unless root() says otherwise.
+/// picks another). The last op() made is the root unless root() says otherwise. An operator
+/// made with `PatternOp{.commutative = true}` also matches with its two inputs swapped.
 ///
 ///   Pattern p;                                     // Neg(Neg(x)) -> x
 ///   auto x = p.any("x");
 ///   p.op("Neg", {p.op("Neg", {x})});
 class Pattern {
  public:
+  /// Most commutative operators in one pattern (each doubles the orders a match may try).
+  static constexpr std::size_t kMaxCommutative = 8;
+
   /// A place in the pattern: a variable, or one output of a pattern operator.
   struct Ref {
     std::size_t id = 0;
@@ -21931,7 +21950,15 @@ class Pattern {
     if (!options.label.empty())
       for (const auto& o : ops_)
         if (o.options.label == options.label) throw Error("pattern", "label '" + options.label + "' used twice");
-    ops_.push_back({std::move(op_type), std::move(inputs), std::move(options)});
+    std::size_t swap_bit = kNoSwap;
+    if (options.commutative) {
+      if (inputs.size() != 2)
+        throw Error("pattern", op_type + ": commutative needs exactly two inputs, not " + std::to_string(inputs.size()));
+      if (commutative_ == kMaxCommutative)
+        throw Error("pattern", op_type + ": more than " + std::to_string(kMaxCommutative) + " commutative operators");
+      swap_bit = commutative_++;
+    }
+    ops_.push_back({std::move(op_type), std::move(inputs), std::move(options), swap_bit});
     refs_.push_back({ops_.size() - 1, 0, {}});
     root_ = ops_.size() - 1;
     return Ref{refs_.size() - 1};
@@ -21954,6 +21981,7 @@ class Pattern {
  private:
   friend class PatternMatcher;
   static constexpr std::size_t kVariable = static_cast<std::size_t>(-1);
+  static constexpr std::size_t kNoSwap = static_cast<std::size_t>(-1);
   struct RefData {
     std::size_t op;  // index into ops_, or kVariable
     std::size_t slot;
@@ -21963,10 +21991,12 @@ class Pattern {
     std::string op_type;
     std::vector<Ref> inputs;
     PatternOp options;
+    std::size_t swap_bit;  // kNoSwap, or this commutative operator's bit in a match's swap mask
   };
   std::vector<RefData> refs_;
   std::vector<OpData> ops_;
   std::size_t root_ = 0;
+  std::size_t commutative_ = 0;
 };
 
 /// One place a pattern matched, handed to the rule's replace callback.
@@ -22081,6 +22111,8 @@ class PatternMatcher {
     std::vector<std::size_t> matched;                 // by pattern op: graph node index or npos
     std::vector<std::pair<std::string, std::string>> bindings;
     const std::vector<char>* taken;                   // graph nodes already in a planned rewrite
+    std::size_t swaps;                                // bit k set: commutative op k matches swapped
+    std::size_t read = 0;                             // the bits of `swaps` the match looked at
   };
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
@@ -22113,17 +22145,23 @@ class PatternMatcher {
     if (n.inputs.size() != po.inputs.size()) return false;
     if (po.options.where && !po.options.where(n)) return false;
     s.matched[op] = node_index;
+    if (po.swap_bit != Pattern::kNoSwap) s.read |= std::size_t{1} << po.swap_bit;
+    const bool swapped = po.swap_bit != Pattern::kNoSwap && ((s.swaps >> po.swap_bit) & 1U) != 0;
     for (std::size_t i = 0; i < po.inputs.size(); ++i)
-      if (!match_ref(s, po.inputs[i], n.inputs[i])) return false;
+      if (!match_ref(s, po.inputs[swapped ? 1 - i : i], n.inputs[i])) return false;
     return true;
   }
 
-  // Every output of a matched node other than the root is read only by matched nodes.
+  // Every output of a matched node other than the root is read only by matched nodes, and no
+  // variable is bound to one (Add(Mul(x, y), z) on Add(m, m) binds z to m, which goes with the
+  // Mul: a replacement reading z would read a removed value).
   static bool interior_is_private(const State& s) {
     for (std::size_t op = 0; op < s.matched.size(); ++op) {
       if (op == s.p->root_) continue;
       for (const auto& out : s.g->nodes[s.matched[op]].outputs) {
         if (out.empty()) continue;
+        for (const auto& b : s.bindings)
+          if (b.second == out) return false;
         for (const auto& use : s.ud->uses(out)) {
           if (use.kind != ValueUse::Kind::NodeInput) return false;
           if (std::find(s.matched.begin(), s.matched.end(), use.index) == s.matched.end()) return false;
@@ -22142,11 +22180,33 @@ class PatternMatcher {
       for (std::size_t ri = 0; ri < rules_.size(); ++ri) {
         const RewriteRule& rule = rules_[ri];
         const Pattern& p = rule.pattern;
-        State s{&g, &ud, &p, std::vector<std::size_t>(p.ops_.size(), npos), {}, &taken};
-        if (!match_op(s, p.root_, r)) continue;
-        if (std::find(s.matched.begin(), s.matched.end(), npos) != s.matched.end()) continue;  // unreachable op
-        if (!interior_is_private(s)) continue;
-        auto plan = build(g, ud, s, rule, path + ".node[" + std::to_string(r) + "]");
+        if (g.nodes[r].op_type != p.ops_[p.root_].op_type) continue;
+        // Every order of the commutative operators' inputs, as written first. The first order
+        // that matches and whose callback accepts is applied. Matching is deterministic given
+        // the swap bits it reads: an order that agrees with a failed one on those is skipped,
+        // and so is a match (nodes and bindings) already offered under another order.
+        std::optional<Planned> plan;
+        std::vector<std::pair<std::size_t, std::size_t>> failed;  // (swaps, bits read)
+        std::vector<std::pair<std::vector<std::size_t>, std::vector<std::pair<std::string, std::string>>>> offered;
+        for (std::size_t swaps = 0; swaps < (std::size_t{1} << p.commutative_) && !plan; ++swaps) {
+          if (std::any_of(failed.begin(), failed.end(),
+                          [&](const auto& f) { return ((f.first ^ swaps) & f.second) == 0; }))
+            continue;
+          State s{&g, &ud, &p, std::vector<std::size_t>(p.ops_.size(), npos), {}, &taken, swaps};
+          if (!match_op(s, p.root_, r) ||
+              std::find(s.matched.begin(), s.matched.end(), npos) != s.matched.end() ||  // unreachable op
+              !interior_is_private(s)) {
+            failed.emplace_back(swaps, s.read);
+            continue;
+          }
+          if (p.commutative_ != 0) {
+            auto key = std::make_pair(s.matched, s.bindings);
+            std::sort(key.second.begin(), key.second.end());
+            if (std::find(offered.begin(), offered.end(), key) != offered.end()) continue;
+            offered.push_back(std::move(key));
+          }
+          plan = build(g, ud, s, rule, path + ".node[" + std::to_string(r) + "]");
+        }
         if (!plan) continue;
         for (auto i : plan->removed) taken[i] = 1;
         ++result_.per_rule[ri];

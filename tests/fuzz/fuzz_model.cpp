@@ -198,9 +198,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       r[0].replace = [](const oxir::Match& m) -> std::optional<std::vector<oxir::Value>> {
         return std::vector<oxir::Value>{m["x"]};
       };
-      r[1].name = "Add(MatMul(a, b), c) -> Gemm";
+      r[1].name = "Add(MatMul(a, b), c) -> Gemm, the Add's inputs in either order";
       auto mm = r[1].pattern.op("MatMul", {r[1].pattern.any("a"), r[1].pattern.any("b")});
-      r[1].pattern.op("Add", {mm, r[1].pattern.any("c")});
+      r[1].pattern.op("Add", {mm, r[1].pattern.any("c")}, {.commutative = true});
       r[1].replace = [](const oxir::Match& m) -> std::optional<std::vector<oxir::Value>> {
         return std::vector<oxir::Value>{m.builder().op("Gemm", {m["a"], m["b"], m["c"]})};
       };
@@ -208,7 +208,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }();
     oxir::Model m = model;
     m.set_opset_version("", m.opset_version("").value_or(13));
+    const bool valid = oxir::check(m).ok();
     const auto first_run = oxir::apply_rewrites(m, rules, {.max_sweeps = 8});
+    if (valid && !oxir::check(m).ok()) finding("apply_rewrites made a valid model invalid");
     if (first_run.converged && oxir::apply_rewrites(m, rules).rewrites != 0)
       finding("apply_rewrites found more after reaching its fixed point");
   });
