@@ -4,7 +4,7 @@
 //                [--max-file-bytes BYTES] [--internalize]
 //   oxir infer IN OUT [--strict] [--overwrite]
 //   oxir check MODEL [--no-infer]
-//   oxir optimize IN OUT [--no-fold] [--no-identity] [--keep-unused]
+//   oxir optimize IN OUT [--inline] [--no-fold] [--no-identity] [--keep-unused]
 //   oxir bench MODEL [--runs N]
 // Exit codes: 0 success, 1 bad model (or I/O failure), 2 bad usage.
 #include <oxir/oxir.hpp>
@@ -30,7 +30,7 @@ constexpr const char* usage =
     "               [--internalize]\n"
     "  oxir infer IN OUT [--strict] [--overwrite]\n"
     "  oxir check MODEL [--no-infer]\n"
-    "  oxir optimize IN OUT [--no-fold] [--no-identity] [--keep-unused]\n"
+    "  oxir optimize IN OUT [--inline] [--no-fold] [--no-identity] [--keep-unused]\n"
     "  oxir bench MODEL [--runs N]\n";
 
 struct UsageError {
@@ -195,15 +195,16 @@ int check(const std::vector<std::string>& args) {
   return errors ? 1 : 0;
 }
 
-// Simplifies a model without changing what it computes: Identity nodes bypassed (subgraphs
-// too), the static parts of shape computations folded into Constants (fold_constants), then the
-// nodes and initializers nothing reads removed. Each step can be turned off; a summary goes to
-// stdout.
+// Simplifies a model without changing what it computes: with --inline, model-local function
+// calls replaced by their bodies first; Identity nodes bypassed (subgraphs too), the static
+// parts of shape computations folded into Constants (fold_constants), then the nodes and
+// initializers nothing reads removed. Each step can be turned off; a summary goes to stdout.
 int optimize(const std::vector<std::string>& args) {
   std::vector<std::string> positional;
-  bool fold = true, identity = true, unused = true;
+  bool fold = true, identity = true, unused = true, inline_calls = false;
   for (const auto& a : args) {
-    if (a == "--no-fold") fold = false;
+    if (a == "--inline") inline_calls = true;
+    else if (a == "--no-fold") fold = false;
     else if (a == "--no-identity") identity = false;
     else if (a == "--keep-unused") unused = false;
     else if (a.rfind("--", 0) == 0) throw UsageError{"unknown option " + a};
@@ -214,6 +215,11 @@ int optimize(const std::vector<std::string>& args) {
   load.load_external_data = true;  // saving reads every tensor; its errors then name the IN file
   oxir::Model m = oxir::load_model(positional[0], load);
   const std::size_t nodes_before = m.graph.nodes.size();
+  if (inline_calls) {
+    const oxir::InlineCounts in = oxir::inline_functions(m);
+    std::cout << "inlined " << in.calls << " function calls (" << in.nodes_added << " nodes); " << in.functions_removed
+              << " functions removed\n";
+  }
   const std::size_t identities = identity ? oxir::remove_identity_nodes(m.graph) : 0;
   const oxir::FoldCounts folded = fold ? oxir::fold_constants(m, {.remove_unused = false}) : oxir::FoldCounts{};
   const oxir::RemovedCounts removed = unused ? oxir::remove_unused(m) : oxir::RemovedCounts{};

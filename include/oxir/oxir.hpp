@@ -12,5 +12,6 @@
 #include "rewrite/builder.hpp"
 #include "rewrite/edit.hpp"
 #include "rewrite/fold.hpp"
+#include "rewrite/inline.hpp"
 #include "rewrite/pattern.hpp"
 #include "rewrite/remove_unused.hpp"

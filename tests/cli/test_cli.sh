@@ -92,6 +92,31 @@ m = onnx.load('$tmp/opt.onnx'); onnx.checker.check_model(m, full_check=True)
 ops = [n.op_type for n in m.graph.node]
 t = nh.to_array(m.graph.node[0].attribute[0].t).tolist()
 sys.exit(0 if ops == ['Constant', 'Reshape'] and t == [-1, 4] and m.graph.node[1].input[0] == 'x' else 1)"
+  # optimize --inline: a model-local function with an attribute reference, called twice.
+  /usr/bin/python3 - "$tmp" <<'PY'
+import sys
+from onnx import AttributeProto, TensorProto as T, helper as h, save
+ref = AttributeProto(name="alpha", ref_attr_name="slope", type=AttributeProto.FLOAT)
+body = [h.make_node("LeakyRelu", ["x"], ["t"]), h.make_node("Add", ["t", "x"], ["y"])]
+body[0].attribute.append(ref)
+fn = h.make_function("local", "act", ["x"], ["y"], body, [h.make_opsetid("", 17)], ["slope"])
+x = h.make_tensor_value_info("X", T.FLOAT, ["N", 3])
+z = h.make_tensor_value_info("Z", T.FLOAT, ["N", 3])
+nodes = [h.make_node("act", ["X"], ["Y"], name="a1", domain="local", slope=0.5),
+         h.make_node("act", ["Y"], ["Z"], name="a2", domain="local", slope=0.25)]
+m = h.make_model(h.make_graph(nodes, "g", [x], [z]), functions=[fn],
+                 opset_imports=[h.make_opsetid("", 17), h.make_opsetid("local", 1)])
+save(m, sys.argv[1] + "/functions.onnx")
+PY
+  check "optimize --inline replaces the calls by their bodies" bash -c "'$oxir' optimize '$tmp/functions.onnx' '$tmp/inlined.onnx' --inline |
+    grep -q 'inlined 2 function calls (4 nodes); 1 functions removed'"
+  check "the inlined model passes onnx's checker with the slopes bound" /usr/bin/python3 -c "
+import onnx, sys
+m = onnx.load('$tmp/inlined.onnx'); onnx.checker.check_model(m, full_check=True)
+ops = [n.op_type for n in m.graph.node]
+alphas = [n.attribute[0].f for n in m.graph.node if n.op_type == 'LeakyRelu']
+sys.exit(0 if ops == ['LeakyRelu', 'Add'] * 2 and alphas == [0.5, 0.25] and not m.functions and
+         m.graph.node[1].output[0] == 'Y' and m.graph.node[2].input == ['Y'] else 1)"
   check "optimize with every step off changes nothing" bash -c "'$oxir' optimize '$tmp/foldable.onnx' '$tmp/same.onnx' --no-fold --no-identity --keep-unused |
     grep -q 'main graph: 6 -> 6 nodes' && cmp -s '$tmp/same.onnx' '$tmp/foldable.onnx'"
 fi

@@ -10,9 +10,10 @@
 //   - printing and topological ordering never throw anything but oxir::Error;
 //   - check, UseDef, remove_unused and remove_identity_nodes never throw, and the two passes
 //     are idempotent;
-//   - pattern rewriting (a rule that rewires, one that builds nodes), the Builder and
-//     fold_constants throw nothing but oxir::Error, and a rewrite that reached its fixed point
-//     finds nothing more;
+//   - pattern rewriting (a rule that rewires, one that builds nodes, with a commutative Add),
+//     the Builder, inline_functions and fold_constants throw nothing but oxir::Error; a rewrite
+//     that reached its fixed point finds nothing more; rewriting or inlining a model check()
+//     accepts gives a model check() accepts;
 //   - under AddressSanitizer, parse_model's peak of live heap memory stays within
 //     kAllocPerInputByte bytes per input byte (plus kAllocSlack), whether it accepts the input or
 //     not: what a model claims (lengths, counts, dims) never sizes memory the bytes present do
@@ -35,6 +36,7 @@
 #include <oxir/rewrite/builder.hpp>
 #include <oxir/rewrite/edit.hpp>
 #include <oxir/rewrite/fold.hpp>
+#include <oxir/rewrite/inline.hpp>
 #include <oxir/rewrite/pattern.hpp>
 #include <oxir/rewrite/remove_unused.hpp>
 
@@ -213,6 +215,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (valid && !oxir::check(m).ok()) finding("apply_rewrites made a valid model invalid");
     if (first_run.converged && oxir::apply_rewrites(m, rules).rewrites != 0)
       finding("apply_rewrites found more after reaching its fixed point");
+  });
+  only_oxir_errors("inline_functions", [&] {
+    oxir::Model m = model;
+    const bool valid = oxir::check(m).ok();
+    (void)oxir::inline_functions(m, {.max_added_nodes = 100000});
+    if (valid && !oxir::check(m).ok()) finding("inline_functions made a valid model invalid");
   });
   only_oxir_errors("fold_constants", [&] {
     oxir::Model m = model;

@@ -9,6 +9,7 @@
 #include <oxir/rewrite/pattern.hpp>
 
 #include "corpus_util.hpp"
+#include "graph_util.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -21,14 +22,8 @@
 using namespace oxir;
 
 namespace {
-Node op(std::string type, std::vector<std::string> in, std::vector<std::string> out, std::string domain = {}) {
-  return Node(std::move(type), std::move(in), std::move(out), {}, std::move(domain));
-}
-std::vector<std::string> ops_of(const Graph& g) {
-  std::vector<std::string> r;
-  for (const auto& n : g.nodes) r.push_back(n.op_type);
-  return r;
-}
+using graph_util::op;
+using graph_util::ops_of;
 
 // Neg(Neg(x)) -> x, for negations of `domain`.
 RewriteRule double_negation(std::string domain = {}) {
