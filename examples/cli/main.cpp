@@ -4,7 +4,7 @@
 //                [--max-file-bytes BYTES] [--internalize]
 //   oxir infer IN OUT [--strict] [--overwrite]
 //   oxir check MODEL [--no-infer]
-//   oxir optimize IN OUT [--inline] [--no-fold] [--no-identity] [--keep-unused]
+//   oxir optimize IN OUT [--inline] [--no-fold] [--no-identity] [--no-cse] [--keep-unused]
 //   oxir bench MODEL [--runs N]
 // Exit codes: 0 success, 1 bad model (or I/O failure), 2 bad usage.
 #include <oxir/oxir.hpp>
@@ -30,7 +30,7 @@ constexpr const char* usage =
     "               [--internalize]\n"
     "  oxir infer IN OUT [--strict] [--overwrite]\n"
     "  oxir check MODEL [--no-infer]\n"
-    "  oxir optimize IN OUT [--inline] [--no-fold] [--no-identity] [--keep-unused]\n"
+    "  oxir optimize IN OUT [--inline] [--no-fold] [--no-identity] [--no-cse] [--keep-unused]\n"
     "  oxir bench MODEL [--runs N]\n";
 
 struct UsageError {
@@ -197,14 +197,16 @@ int check(const std::vector<std::string>& args) {
 
 // Simplifies a model without changing what it computes: with --inline, model-local function
 // calls replaced by their bodies first; Identity nodes bypassed (subgraphs too), the static
-// parts of shape computations folded into Constants (fold_constants), then the nodes and
-// initializers nothing reads removed. Each step can be turned off; a summary goes to stdout.
+// parts of shape computations folded into Constants (fold_constants), repeated computations
+// merged (eliminate_common_subexpressions), then the nodes and initializers nothing reads
+// removed. Each step can be turned off; a summary goes to stdout.
 int optimize(const std::vector<std::string>& args) {
   std::vector<std::string> positional;
-  bool fold = true, identity = true, unused = true, inline_calls = false;
+  bool fold = true, identity = true, unused = true, inline_calls = false, cse = true;
   for (const auto& a : args) {
     if (a == "--inline") inline_calls = true;
     else if (a == "--no-fold") fold = false;
+    else if (a == "--no-cse") cse = false;
     else if (a == "--no-identity") identity = false;
     else if (a == "--keep-unused") unused = false;
     else if (a.rfind("--", 0) == 0) throw UsageError{"unknown option " + a};
@@ -222,11 +224,12 @@ int optimize(const std::vector<std::string>& args) {
   }
   const std::size_t identities = identity ? oxir::remove_identity_nodes(m.graph) : 0;
   const oxir::FoldCounts folded = fold ? oxir::fold_constants(m, {.remove_unused = false}) : oxir::FoldCounts{};
+  const std::size_t merged = cse ? oxir::eliminate_common_subexpressions(m) : 0;
   const oxir::RemovedCounts removed = unused ? oxir::remove_unused(m) : oxir::RemovedCounts{};
   oxir::save_model(m, positional[1]);
   std::cout << "main graph: " << nodes_before << " -> " << m.graph.nodes.size() << " nodes; " << identities
             << " Identity nodes bypassed, " << folded.nodes_folded << " nodes folded into " << folded.constants
-            << " Constants, " << removed.nodes << " unused nodes and " << removed.initializers
+            << " Constants, " << merged << " repeated nodes merged, " << removed.nodes << " unused nodes and " << removed.initializers
             << " unused initializers removed\n";
   return 0;
 }

@@ -10,6 +10,7 @@
 #include "infer.hpp"
 #include "ir.hpp"
 #include "rewrite/builder.hpp"
+#include "rewrite/cse.hpp"
 #include "rewrite/edit.hpp"
 #include "rewrite/fold.hpp"
 #include "rewrite/inline.hpp"

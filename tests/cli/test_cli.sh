@@ -85,13 +85,24 @@ save(h.make_model(h.make_graph(nodes, "g", [x], [y], inits), opset_imports=[h.ma
 PY
   check "optimize needs IN and OUT" expect_exit 2 "optimize takes IN and OUT" "$oxir" optimize "$tmp/foldable.onnx"
   check "optimize folds, bypasses and prunes" bash -c "'$oxir' optimize '$tmp/foldable.onnx' '$tmp/opt.onnx' |
-    grep -q 'main graph: 6 -> 2 nodes; 1 Identity nodes bypassed, 3 nodes folded into 3 Constants, 3 unused nodes and 3 unused initializers removed'"
+    grep -q 'main graph: 6 -> 2 nodes; 1 Identity nodes bypassed, 3 nodes folded into 3 Constants, 0 repeated nodes merged, 3 unused nodes and 3 unused initializers removed'"
   check "the optimized model reads back as Constant + Reshape with the static target" /usr/bin/python3 -c "
 import onnx, onnx.numpy_helper as nh, sys
 m = onnx.load('$tmp/opt.onnx'); onnx.checker.check_model(m, full_check=True)
 ops = [n.op_type for n in m.graph.node]
 t = nh.to_array(m.graph.node[0].attribute[0].t).tolist()
 sys.exit(0 if ops == ['Constant', 'Reshape'] and t == [-1, 4] and m.graph.node[1].input[0] == 'x' else 1)"
+  # optimize merges repeated computations: Add(Relu(x), Relu(x)) reads one Relu.
+  /usr/bin/python3 - "$tmp" <<'PY'
+import sys
+from onnx import TensorProto as T, helper as h, save
+x = h.make_tensor_value_info("x", T.FLOAT, ["N"])
+y = h.make_tensor_value_info("y", T.FLOAT, ["N"])
+nodes = [h.make_node("Relu", ["x"], ["a"]), h.make_node("Relu", ["x"], ["b"]), h.make_node("Add", ["a", "b"], ["y"])]
+save(h.make_model(h.make_graph(nodes, "g", [x], [y]), opset_imports=[h.make_opsetid("", 17)]), sys.argv[1] + "/repeated.onnx")
+PY
+  check "optimize merges a repeated node" bash -c "'$oxir' optimize '$tmp/repeated.onnx' '$tmp/merged.onnx' | grep -q '3 -> 2 nodes; .* 1 repeated nodes merged' &&
+    /usr/bin/python3 -c \"import onnx, sys; m = onnx.load('$tmp/merged.onnx'); onnx.checker.check_model(m, full_check=True); sys.exit(0 if list(m.graph.node[1].input) == ['a', 'a'] else 1)\""
   # optimize --inline: a model-local function with an attribute reference, called twice.
   /usr/bin/python3 - "$tmp" <<'PY'
 import sys
@@ -117,7 +128,7 @@ ops = [n.op_type for n in m.graph.node]
 alphas = [n.attribute[0].f for n in m.graph.node if n.op_type == 'LeakyRelu']
 sys.exit(0 if ops == ['LeakyRelu', 'Add'] * 2 and alphas == [0.5, 0.25] and not m.functions and
          m.graph.node[1].output[0] == 'Y' and m.graph.node[2].input == ['Y'] else 1)"
-  check "optimize with every step off changes nothing" bash -c "'$oxir' optimize '$tmp/foldable.onnx' '$tmp/same.onnx' --no-fold --no-identity --keep-unused |
+  check "optimize with every step off changes nothing" bash -c "'$oxir' optimize '$tmp/foldable.onnx' '$tmp/same.onnx' --no-fold --no-identity --no-cse --keep-unused |
     grep -q 'main graph: 6 -> 6 nodes' && cmp -s '$tmp/same.onnx' '$tmp/foldable.onnx'"
 fi
 

@@ -11,9 +11,10 @@
 //   - check, UseDef, remove_unused and remove_identity_nodes never throw, and the two passes
 //     are idempotent;
 //   - pattern rewriting (a rule that rewires, one that builds nodes, with a commutative Add),
-//     the Builder, inline_functions and fold_constants throw nothing but oxir::Error; a rewrite
-//     that reached its fixed point finds nothing more; rewriting or inlining a model check()
-//     accepts gives a model check() accepts;
+//     the Builder, inline_functions, eliminate_common_subexpressions and fold_constants throw
+//     nothing but oxir::Error; a rewrite that reached its fixed point finds nothing more, and
+//     merging repeated nodes twice merges nothing the second time; rewriting, inlining or
+//     merging a model check() accepts gives a model check() accepts;
 //   - under AddressSanitizer, parse_model's peak of live heap memory stays within
 //     kAllocPerInputByte bytes per input byte (plus kAllocSlack), whether it accepts the input or
 //     not: what a model claims (lengths, counts, dims) never sizes memory the bytes present do
@@ -34,6 +35,7 @@
 #include <oxir/analysis/topo.hpp>
 #include <oxir/analysis/use_def.hpp>
 #include <oxir/rewrite/builder.hpp>
+#include <oxir/rewrite/cse.hpp>
 #include <oxir/rewrite/edit.hpp>
 #include <oxir/rewrite/fold.hpp>
 #include <oxir/rewrite/inline.hpp>
@@ -189,6 +191,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     oxir::Model edited = model;
     (void)oxir::remove_identity_nodes(edited.graph);
     if (oxir::remove_identity_nodes(edited.graph) != 0) finding("remove_identity_nodes is not idempotent");
+  });
+  only_oxir_errors("eliminate_common_subexpressions", [&] {
+    oxir::Model m = model;
+    const bool valid = oxir::check(m).ok();
+    (void)oxir::eliminate_common_subexpressions(m);
+    if (oxir::eliminate_common_subexpressions(m) != 0) finding("eliminate_common_subexpressions is not idempotent");
+    if (valid && !oxir::check(m).ok()) finding("eliminate_common_subexpressions made a valid model invalid");
   });
 
   only_oxir_errors("apply_rewrites", [&] {

@@ -3,8 +3,8 @@
 
 For every torch export of tests/infer/real/export_models.py (the models of infer_real_models,
 exported into the cache when missing) this runs `oxir optimize IN OUT` (Identity nodes
-bypassed, static shape computations folded into Constants, dead nodes and initializers
-removed), then ONNX Runtime (npm onnxruntime-node, graph optimizations off) runs IN and OUT on
+bypassed, static shape computations folded into Constants, repeated computations merged, dead
+nodes and initializers removed), then ONNX Runtime (npm onnxruntime-node, graph optimizations off) runs IN and OUT on
 the same random inputs at each of the model's three input-size bindings: every output must be
 identical bit for bit. Models with model-local functions (torch's export_modules_as_functions)
 also go through `oxir optimize --inline`: the result must have no function and no call left,
@@ -25,7 +25,8 @@ import verify_real as vr  # noqa: E402  (ensure_exports, ensure_ort, model_list,
 
 INLINED = re.compile(r"inlined (\d+) function calls \((\d+) nodes\); (\d+) functions removed")
 SUMMARY = re.compile(r"main graph: (\d+) -> (\d+) nodes; (\d+) Identity nodes bypassed, (\d+) nodes folded "
-                     r"into (\d+) Constants, (\d+) unused nodes and (\d+) unused initializers removed")
+                     r"into (\d+) Constants, (\d+) repeated nodes merged, (\d+) unused nodes and (\d+) unused "
+                     r"initializers removed")
 
 
 def generated_function_models(out_dir, count=120, seed=7):
@@ -127,7 +128,7 @@ def main():
         return 2
     ort_dir = vr.ensure_ort(args.cache)
     models = vr.model_list(models_dir, None)
-    totals = [0] * 7
+    totals = [0] * 8
     jobs, owners = [], []
     with tempfile.TemporaryDirectory(prefix="oxir-passes-") as tmp:
         inlined = [0, 0]  # models, calls
@@ -198,8 +199,8 @@ def main():
     for v in differ:
         print(f"DIFF: {owners[v['job']]}: {v['detail']}")
     print(f"\n{len(models)} models: {totals[0]} -> {totals[1]} main-graph nodes; {totals[2]} Identity nodes bypassed, "
-          f"{totals[3]} nodes folded into {totals[4]} Constants, {totals[5]} unused nodes and {totals[6]} unused "
-          f"initializers removed")
+          f"{totals[3]} nodes folded into {totals[4]} Constants, {totals[5]} repeated nodes merged, {totals[6]} unused "
+          f"nodes and {totals[7]} unused initializers removed")
     print(f"--inline: {inlined[1]} function calls inlined in {inlined[0]} exports, {generated[1]} in "
           f"{generated[0]} generated models")
     print(f"ONNX Runtime runs (before vs after): {len(jobs)}; identical {len(jobs) - len(differ) - both}, "

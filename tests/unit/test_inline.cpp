@@ -274,13 +274,7 @@ void run_nodes(const Model& m, const std::vector<Node>& nodes, Env& env, int dep
         if (!n.outputs[i].empty()) env[n.outputs[i]] = inner.at(f->outputs[i]);
       continue;
     }
-    std::uint64_t r = 0;
-    if (n.op_type == "Add") r = in(0) + in(1);
-    else if (n.op_type == "Sub") r = in(0) - in(1);
-    else if (n.op_type == "Mul") r = in(0) * in(1);
-    else if (n.op_type == "Neg") r = 0 - in(0);
-    else if (n.op_type == "Identity") r = in(0);
-    else FAIL("unexpected operator " << n.op_type);
+    const std::uint64_t r = graph_util::apply_u64(n, in);
     env[n.outputs.at(0)] = r;
   }
 }

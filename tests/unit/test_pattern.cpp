@@ -406,27 +406,6 @@ TEST_CASE("apply_rewrites: a declined order gives way to the next; one match is 
   CHECK_THROWS_AS(p.op("Add", {x, x}, {.commutative = true}), Error);
 }
 
-namespace {
-// Evaluates a graph of Add/Sub/Mul/test.Fma over uint64 (wrapping) inputs.
-std::vector<std::uint64_t> evaluate(const Graph& g, const std::vector<std::uint64_t>& inputs) {
-  std::unordered_map<std::string, std::uint64_t> v;
-  for (std::size_t i = 0; i < g.inputs.size(); ++i) v[g.inputs[i].name] = inputs[i];
-  for (const auto& n : g.nodes) {
-    auto in = [&](std::size_t i) { return v.at(n.inputs.at(i)); };
-    std::uint64_t r = 0;
-    if (n.op_type == "Add") r = in(0) + in(1);
-    else if (n.op_type == "Sub") r = in(0) - in(1);
-    else if (n.op_type == "Mul") r = in(0) * in(1);
-    else if (n.op_type == "Fma") r = in(0) * in(1) + in(2);
-    else FAIL("unexpected operator " << n.op_type);
-    v[n.outputs.at(0)] = r;
-  }
-  std::vector<std::uint64_t> out;
-  for (const auto& o : g.outputs) out.push_back(v.at(o.name));
-  return out;
-}
-}  // namespace
-
 TEST_CASE("apply_rewrites with commutative operators on random arithmetic graphs: same values, every fusable Add fused") {
   std::mt19937 rng(36);
   std::size_t total = 0, as_written = 0;
@@ -474,14 +453,14 @@ TEST_CASE("apply_rewrites with commutative operators on random arithmetic graphs
       samples.push_back(in);
     }
     std::vector<std::vector<std::uint64_t>> want;
-    for (const auto& in : samples) want.push_back(evaluate(g, in));
+    for (const auto& in : samples) want.push_back(graph_util::evaluate_u64(g, in));
 
     const RewriteRule rules[] = {fma_rule(true)};
     auto res = apply_rewrites(g, rules);
     CAPTURE(trial);
     CHECK(res.rewrites == expected);
     CHECK(res.converged);
-    for (std::size_t s = 0; s < samples.size(); ++s) CHECK(evaluate(g, samples[s]) == want[s]);
+    for (std::size_t s = 0; s < samples.size(); ++s) CHECK(graph_util::evaluate_u64(g, samples[s]) == want[s]);
     total += res.rewrites;
   }
   MESSAGE(total << " Add(Mul) pairs fused in 300 random graphs, " << as_written << " of them with the Mul first");

@@ -69,6 +69,17 @@ inline void collect_subgraph_names(const Graph& g, std::vector<SubgraphNames>& o
     }
 }
 
+// Removes the nodes whose entry in `drop` is set, keeping the order of the rest.
+inline void erase_nodes(std::vector<Node>& nodes, const std::vector<bool>& drop) {
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    if (!drop[i]) {
+      if (k != i) nodes[k] = std::move(nodes[i]);
+      ++k;
+    }
+  nodes.resize(k);
+}
+
 // Renames every read through `m` in one walk and returns how many it renamed; a subgraph that
 // defines a name hides the outer value of that name, so its entry does not apply inside. A
 // subgraph's outputs are positional (If branches, Loop and Scan bodies): renaming one that passes
@@ -193,13 +204,7 @@ inline std::size_t remove_identity_nodes(Graph& graph) {
     std::vector<bool> drop(g.nodes.size(), false);
     for (const auto& [out, c] : candidates) drop[c.second] = true;
     if (to_input.empty()) return;
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < g.nodes.size(); ++i)
-      if (!drop[i]) {
-        if (k != i) g.nodes[k] = std::move(g.nodes[i]);
-        ++k;
-      }
-    g.nodes.resize(k);
+    detail::erase_nodes(g.nodes, drop);
     removed += candidates.size();
     (void)detail::rename_reads(g, to_input, false, depth);
     std::erase_if(g.value_info, [&](const ValueInfo& v) { return to_input.contains(v.name); });
