@@ -21761,6 +21761,9 @@ inline std::size_t eliminate_common_subexpressions(Graph& g, int depth) {
   for (const auto& o : g.outputs) interface.insert(o.name);
   std::vector<SubgraphNames> subs;
   collect_subgraph_names(g, subs, depth);
+  std::unordered_map<std::string_view, std::vector<const SubgraphNames*>> read_by;  // outer name -> subgraphs
+  for (const auto& s : subs)
+    for (const auto& r : s.reads_outside) read_by[r].push_back(&s);
 
   std::unordered_map<std::string, std::string> renamed;  // a removed node's output -> the kept one's
   std::unordered_multimap<std::size_t, std::size_t> kept;  // hash -> node index
@@ -21791,8 +21794,9 @@ inline std::size_t eliminate_common_subexpressions(Graph& g, int depth) {
       if (from.empty()) continue;
       const std::string& to = g.nodes[match].outputs[k];
       if (definitions[from] != 1 || definitions[to] != 1) rename = false;
-      for (const auto& s : subs)
-        if (s.reads_outside.contains(from) && s.defines.contains(to)) rename = false;
+      if (const auto it = read_by.find(from); it != read_by.end())
+        for (const SubgraphNames* s : it->second)
+          if (s->defines.contains(to)) rename = false;
       if (interface.contains(from)) drop_it = false;
     }
     if (!rename) continue;
@@ -22129,6 +22133,7 @@ class Inliner {
     if (depth > kMaxEditDepth) throw Error(path, "subgraphs nested too deep to inline functions in");
     std::vector<Node> out;
     bool changed = false;
+    std::optional<std::unordered_set<std::string>> described;  // names g has value_info for, once needed
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
       Node& n = g.nodes[i];
       const std::string np = path + ".node[" + std::to_string(i) + "]";
@@ -22150,8 +22155,12 @@ class Inliner {
         changed = true;
       }
       Graph body = instantiate(*it->second, n, np, depth, call_depth);
+      if (!body.value_info.empty() && !described) {
+        described.emplace();
+        for (const auto& v : g.value_info) described->insert(v.name);
+      }
       for (auto& v : body.value_info)
-        if (!has_value_info(g, v.name)) g.value_info.push_back(std::move(v));
+        if (described->insert(v.name).second) g.value_info.push_back(std::move(v));
       for (auto& bn : body.nodes) out.push_back(std::move(bn));
     }
     if (changed) g.nodes = std::move(out);
@@ -22215,11 +22224,6 @@ class Inliner {
     k += '\0';
     k += overload;
     return k;
-  }
-  static bool has_value_info(const Graph& g, const std::string& name) {
-    for (const auto& v : g.value_info)
-      if (v.name == name) return true;
-    return false;
   }
 
   // The body of `fn` for the call `call`, its nested calls inlined too: nodes to put where the

@@ -124,6 +124,9 @@ inline std::size_t eliminate_common_subexpressions(Graph& g, int depth) {
   for (const auto& o : g.outputs) interface.insert(o.name);
   std::vector<SubgraphNames> subs;
   collect_subgraph_names(g, subs, depth);
+  std::unordered_map<std::string_view, std::vector<const SubgraphNames*>> read_by;  // outer name -> subgraphs
+  for (const auto& s : subs)
+    for (const auto& r : s.reads_outside) read_by[r].push_back(&s);
 
   std::unordered_map<std::string, std::string> renamed;  // a removed node's output -> the kept one's
   std::unordered_multimap<std::size_t, std::size_t> kept;  // hash -> node index
@@ -154,8 +157,9 @@ inline std::size_t eliminate_common_subexpressions(Graph& g, int depth) {
       if (from.empty()) continue;
       const std::string& to = g.nodes[match].outputs[k];
       if (definitions[from] != 1 || definitions[to] != 1) rename = false;
-      for (const auto& s : subs)
-        if (s.reads_outside.contains(from) && s.defines.contains(to)) rename = false;
+      if (const auto it = read_by.find(from); it != read_by.end())
+        for (const SubgraphNames* s : it->second)
+          if (s->defines.contains(to)) rename = false;
       if (interface.contains(from)) drop_it = false;
     }
     if (!rename) continue;

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -70,6 +71,7 @@ class Inliner {
     if (depth > kMaxEditDepth) throw Error(path, "subgraphs nested too deep to inline functions in");
     std::vector<Node> out;
     bool changed = false;
+    std::optional<std::unordered_set<std::string>> described;  // names g has value_info for, once needed
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
       Node& n = g.nodes[i];
       const std::string np = path + ".node[" + std::to_string(i) + "]";
@@ -91,8 +93,12 @@ class Inliner {
         changed = true;
       }
       Graph body = instantiate(*it->second, n, np, depth, call_depth);
+      if (!body.value_info.empty() && !described) {
+        described.emplace();
+        for (const auto& v : g.value_info) described->insert(v.name);
+      }
       for (auto& v : body.value_info)
-        if (!has_value_info(g, v.name)) g.value_info.push_back(std::move(v));
+        if (described->insert(v.name).second) g.value_info.push_back(std::move(v));
       for (auto& bn : body.nodes) out.push_back(std::move(bn));
     }
     if (changed) g.nodes = std::move(out);
@@ -156,11 +162,6 @@ class Inliner {
     k += '\0';
     k += overload;
     return k;
-  }
-  static bool has_value_info(const Graph& g, const std::string& name) {
-    for (const auto& v : g.value_info)
-      if (v.name == name) return true;
-    return false;
   }
 
   // The body of `fn` for the call `call`, its nested calls inlined too: nodes to put where the
