@@ -21704,12 +21704,13 @@ inline std::size_t computation_hash(const Node& n, const std::unordered_map<std:
   for (const auto& a : n.attributes) {
     hash_mix(h, hs(a.name));
     hash_mix(h, static_cast<std::size_t>(a.kind()));
-    if (a.kind() == AttributeType::INT) hash_mix(h, static_cast<std::size_t>(a.as_int()));
-    if (a.kind() == AttributeType::INTS)
-      for (auto v : a.as_ints()) hash_mix(h, static_cast<std::size_t>(v));
-    if (a.kind() == AttributeType::STRING) hash_mix(h, hs(a.as_string()));
-    if (a.kind() == AttributeType::TENSOR) {
-      const Tensor& t = a.as_tensor();
+    // Only values actually present (a declared but absent value hashes by its kind alone).
+    if (const auto* i = std::get_if<std::int64_t>(&a.value)) hash_mix(h, static_cast<std::size_t>(*i));
+    if (const auto* is = std::get_if<std::vector<std::int64_t>>(&a.value))
+      for (auto v : *is) hash_mix(h, static_cast<std::size_t>(v));
+    if (const auto* str = std::get_if<std::string>(&a.value)) hash_mix(h, hs(*str));
+    if (const auto* bt = std::get_if<Box<Tensor>>(&a.value); bt && bt->has_value()) {
+      const Tensor& t = **bt;
       hash_mix(h, static_cast<std::size_t>(t.data_type));
       for (auto d : t.dims) hash_mix(h, static_cast<std::size_t>(d));
       if (t.external_data.empty()) {  // the first bytes tell most constants apart

@@ -64,6 +64,25 @@ TEST_CASE("eliminate_common_subexpressions: repeated chains, constants, value_in
   f.outputs.emplace_back("S", Type{});
   CHECK(eliminate_common_subexpressions(f) == 1);
   CHECK(f.nodes.back().inputs == std::vector<std::string>{"z1", "z2", "z1"});
+
+  // Attributes declared with a type but no value (a hostile or truncated file) are compared,
+  // not read: no exception, and equal declarations are equal.
+  Graph e;
+  for (const char* o : {"e1", "e2"}) {
+    e.nodes.push_back(Node("Constant", {}, {o}));
+    Attribute a;
+    a.name = "value";
+    a.type = AttributeType::TENSOR;
+    e.nodes.back().attributes.push_back(a);
+    a.name = "axis";
+    a.type = AttributeType::INT;
+    e.nodes.back().attributes.push_back(a);
+  }
+  e.nodes.push_back(op("Add", {"e1", "e2"}, {"E"}));
+  e.outputs.emplace_back("E", Type{});
+  size_t merged = 0;
+  CHECK_NOTHROW(merged = eliminate_common_subexpressions(e));
+  CHECK(merged == 1);
 }
 
 TEST_CASE("eliminate_common_subexpressions: what stays") {
