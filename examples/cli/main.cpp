@@ -4,7 +4,7 @@
 //                [--max-file-bytes BYTES] [--internalize]
 //   oxir infer IN OUT [--strict] [--overwrite]
 //   oxir check MODEL [--no-infer]
-//   oxir optimize IN OUT [--inline] [--no-fold] [--no-identity] [--no-cse] [--keep-unused]
+//   oxir optimize IN OUT [--inline] [--no-fold] [--no-identity] [--no-cse] [--keep-unused] [--keep-order]
 //   oxir bench MODEL [--runs N]
 // Exit codes: 0 success, 1 bad model (or I/O failure), 2 bad usage.
 #include <oxir/oxir.hpp>
@@ -31,6 +31,7 @@ constexpr const char* usage =
     "  oxir infer IN OUT [--strict] [--overwrite]\n"
     "  oxir check MODEL [--no-infer]\n"
     "  oxir optimize IN OUT [--inline] [--no-fold] [--no-identity] [--no-cse] [--keep-unused]\n"
+    "                [--keep-order]\n"
     "  oxir bench MODEL [--runs N]\n";
 
 struct UsageError {
@@ -199,16 +200,18 @@ int check(const std::vector<std::string>& args) {
 // calls replaced by their bodies first; Identity nodes bypassed (subgraphs too), the static
 // parts of shape computations folded into Constants (fold_constants), repeated computations
 // merged (eliminate_common_subexpressions), then the nodes and initializers nothing reads
-// removed. Each step can be turned off; a summary goes to stdout.
+// removed, and graphs out of topological order (which onnx's checker rejects) sorted. Each step
+// can be turned off; a summary goes to stdout.
 int optimize(const std::vector<std::string>& args) {
   std::vector<std::string> positional;
-  bool fold = true, identity = true, unused = true, inline_calls = false, cse = true;
+  bool fold = true, identity = true, unused = true, inline_calls = false, cse = true, sort = true;
   for (const auto& a : args) {
     if (a == "--inline") inline_calls = true;
     else if (a == "--no-fold") fold = false;
     else if (a == "--no-cse") cse = false;
     else if (a == "--no-identity") identity = false;
     else if (a == "--keep-unused") unused = false;
+    else if (a == "--keep-order") sort = false;
     else if (a.rfind("--", 0) == 0) throw UsageError{"unknown option " + a};
     else positional.push_back(a);
   }
@@ -226,6 +229,23 @@ int optimize(const std::vector<std::string>& args) {
   const oxir::FoldCounts folded = fold ? oxir::fold_constants(m, {.remove_unused = false}) : oxir::FoldCounts{};
   const std::size_t merged = cse ? oxir::eliminate_common_subexpressions(m) : 0;
   const oxir::RemovedCounts removed = unused ? oxir::remove_unused(m) : oxir::RemovedCounts{};
+  std::size_t sorted = 0;  // graphs (main graph and subgraphs) put in topological order
+  auto sort_graphs = [&](auto& self, oxir::Graph& g, int depth) -> void {
+    if (depth > 256) return;
+    for (auto& n : g.nodes)
+      for (auto& a : n.attributes)
+        for (auto& sub : oxir::views::attribute_graphs(a)) self(self, sub, depth + 1);
+    try {
+      if (!oxir::is_topologically_sorted(g)) {
+        oxir::sort_topologically(g);
+        ++sorted;
+      }
+    } catch (const oxir::Error&) {
+      // a cycle: the model is invalid either way; left in its order
+    }
+  };
+  if (sort) sort_graphs(sort_graphs, m.graph, 0);
+  if (sorted) std::cout << "sorted " << sorted << " graphs into topological order\n";
   oxir::save_model(m, positional[1]);
   std::cout << "main graph: " << nodes_before << " -> " << m.graph.nodes.size() << " nodes; " << identities
             << " Identity nodes bypassed, " << folded.nodes_folded << " nodes folded into " << folded.constants

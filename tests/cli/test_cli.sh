@@ -103,6 +103,19 @@ save(h.make_model(h.make_graph(nodes, "g", [x], [y]), opset_imports=[h.make_opse
 PY
   check "optimize merges a repeated node" bash -c "'$oxir' optimize '$tmp/repeated.onnx' '$tmp/merged.onnx' | grep -q '3 -> 2 nodes; .* 1 repeated nodes merged' &&
     /usr/bin/python3 -c \"import onnx, sys; m = onnx.load('$tmp/merged.onnx'); onnx.checker.check_model(m, full_check=True); sys.exit(0 if list(m.graph.node[1].input) == ['a', 'a'] else 1)\""
+  # optimize sorts a graph whose nodes are out of order; --keep-order leaves it.
+  /usr/bin/python3 - "$tmp" <<'PY'
+import sys
+from onnx import TensorProto as T, helper as h, save
+x = h.make_tensor_value_info("x", T.FLOAT, ["N"])
+y = h.make_tensor_value_info("y", T.FLOAT, ["N"])
+nodes = [h.make_node("Neg", ["a"], ["y"]), h.make_node("Relu", ["x"], ["a"])]
+save(h.make_model(h.make_graph(nodes, "g", [x], [y]), opset_imports=[h.make_opsetid("", 17)]), sys.argv[1] + "/unsorted.onnx")
+PY
+  check "optimize sorts an unsorted graph, which onnx's checker then accepts" bash -c "'$oxir' optimize '$tmp/unsorted.onnx' '$tmp/sorted.onnx' | grep -q 'sorted 1 graphs into topological order' &&
+    /usr/bin/python3 -c \"import onnx, sys; m = onnx.load('$tmp/sorted.onnx'); onnx.checker.check_model(m, full_check=True); sys.exit(0 if [n.op_type for n in m.graph.node] == ['Relu', 'Neg'] else 1)\""
+  check "optimize --keep-order leaves the order" bash -c "'$oxir' optimize '$tmp/unsorted.onnx' '$tmp/kept.onnx' --keep-order >'$tmp/ko.txt' &&
+    ! grep -q topological '$tmp/ko.txt' && cmp -s '$tmp/kept.onnx' '$tmp/unsorted.onnx'"
   # optimize --inline: a model-local function with an attribute reference, called twice.
   /usr/bin/python3 - "$tmp" <<'PY'
 import sys
@@ -128,7 +141,7 @@ ops = [n.op_type for n in m.graph.node]
 alphas = [n.attribute[0].f for n in m.graph.node if n.op_type == 'LeakyRelu']
 sys.exit(0 if ops == ['LeakyRelu', 'Add'] * 2 and alphas == [0.5, 0.25] and not m.functions and
          m.graph.node[1].output[0] == 'Y' and m.graph.node[2].input == ['Y'] else 1)"
-  check "optimize with every step off changes nothing" bash -c "'$oxir' optimize '$tmp/foldable.onnx' '$tmp/same.onnx' --no-fold --no-identity --no-cse --keep-unused |
+  check "optimize with every step off changes nothing" bash -c "'$oxir' optimize '$tmp/foldable.onnx' '$tmp/same.onnx' --no-fold --no-identity --no-cse --keep-unused --keep-order |
     grep -q 'main graph: 6 -> 6 nodes' && cmp -s '$tmp/same.onnx' '$tmp/foldable.onnx'"
 fi
 
