@@ -4,14 +4,16 @@
 For every torch export of tests/infer/real/export_models.py (the models of infer_real_models,
 exported into the cache when missing) this runs `oxir optimize IN OUT` (Identity nodes
 bypassed, static shape computations folded into Constants, repeated computations merged, dead
-nodes and initializers removed), then ONNX Runtime (npm onnxruntime-node, graph optimizations off) runs IN and OUT on
-the same random inputs at each of the model's three input-size bindings: every output must be
-identical bit for bit. Models with model-local functions (torch's export_modules_as_functions)
-also go through `oxir optimize --inline`: the result must have no function and no call left,
+nodes and initializers removed), then ONNX Runtime (npm onnxruntime-node, graph optimizations
+off) runs IN and OUT on the same random inputs at each of the model's three input-size bindings: every output must be
+identical bit for bit, and a model onnx's full check (check_model with full_check=True: its
+shape inference, so operator type constraints too) accepts must stay accepted. Models with
+model-local functions (torch's export_modules_as_functions) also go through `oxir optimize --inline`: the result must have no function and no call left,
 pass onnx's checker, and run identically too. So must 120 generated models (seeded) whose
 functions call one another, hold If subgraphs that read the function's values, and reference
-the call's attributes (bound or left out: LeakyRelu's alpha then takes its default). A run both models reject (random inputs a model does not accept) counts
-as agreement; one rejected and the other not is a failure.
+the call's attributes (bound or left out: LeakyRelu's alpha then takes its default). A run
+both models reject (random inputs a model does not accept) counts as agreement; one rejected
+and the other not is a failure.
 
 usage: verify_passes.py --oxir BUILD/bin/oxir [--cache DIR]
 Exit status: 0 = every run identical, 1 = some output differs, 2 = setup/tool failure.
@@ -88,6 +90,16 @@ def generated_function_models(out_dir, count=120, seed=7):
     return paths
 
 
+def checker_accepts(path, verbose=False):
+    """onnx.checker.check_model(full_check=True) on `path`: True, or the error text if verbose."""
+    import onnx
+    try:
+        onnx.checker.check_model(onnx.load(path), full_check=True)
+        return True
+    except Exception as e:  # noqa: BLE001
+        return str(e)[:300] if verbose else False
+
+
 def specs(path, bindings, fills):
     """One ORT input spec per binding of the model's input dim_params (None if a dim is unbound)."""
     import onnx
@@ -132,6 +144,7 @@ def main():
     jobs, owners = [], []
     with tempfile.TemporaryDirectory(prefix="oxir-passes-") as tmp:
         inlined = [0, 0]  # models, calls
+        checked = 0
         for m in models:
             variants = [[]]
             if onnx.load(m["path"], load_external_data=False).functions:
@@ -146,6 +159,14 @@ def main():
                     print(f"FAIL: oxir optimize {' '.join(extra)} {m['name']}: exit {r.returncode}: {r.stderr.strip()[-500:]}")
                     return 1
                 print(f"{tag}: {' '.join(r.stdout.split())}")
+                # What onnx's checker (with its shape inference: operator type constraints)
+                # accepts before, it must accept after.
+                if checker_accepts(m["path"]):
+                    if not checker_accepts(out):
+                        print(f"FAIL: {tag}: onnx's full check accepts the model but not the optimized one: "
+                              f"{checker_accepts(out, verbose=True)}")
+                        return 1
+                    checked += 1
                 if extra:
                     calls = INLINED.search(r.stdout)
                     result = onnx.load(out)
@@ -201,6 +222,7 @@ def main():
     print(f"\n{len(models)} models: {totals[0]} -> {totals[1]} main-graph nodes; {totals[2]} Identity nodes bypassed, "
           f"{totals[3]} nodes folded into {totals[4]} Constants, {totals[5]} repeated nodes merged, {totals[6]} unused "
           f"nodes and {totals[7]} unused initializers removed")
+    print(f"onnx's full check: every one of {checked} optimized models it accepted before it accepts after")
     print(f"--inline: {inlined[1]} function calls inlined in {inlined[0]} exports, {generated[1]} in "
           f"{generated[0]} generated models")
     print(f"ONNX Runtime runs (before vs after): {len(jobs)}; identical {len(jobs) - len(differ) - both}, "

@@ -161,6 +161,51 @@ TEST_CASE("fold_constants: value_info is a claim, not a fact; int32; several out
   }
 }
 
+TEST_CASE("fold_constants below opset 9 writes initializers: Constant-1 holds float types only") {
+  for (const std::int64_t opset : {7, 8, 9, 13}) {
+    CAPTURE(opset);
+    Model m = base({2, 3});
+    m.set_opset_version("", opset);
+    Graph& g = m.graph;
+    g.nodes.push_back(Node("Shape", {"X"}, {"s"}, "shape"));  // [2, 3]
+    g.nodes.push_back(Node("Add", {"s", "s"}, {"Y"}, "add"));  // [4, 6]
+    g.nodes.push_back(Node("Relu", {"X"}, {"R"}, "relu"));
+    g.outputs.emplace_back("Y", Type::tensor(DataType::INT64, {2}));
+    g.outputs.emplace_back("R", Type::tensor(DataType::FLOAT, {2, 3}));
+    {
+      Model probe = m;
+      REQUIRE(infer_shapes(probe).type_errors == 0);
+    }
+    const FoldCounts f = fold_constants(m);
+    CHECK(f.nodes_folded == 2);
+    CHECK(f.constants == 2);
+    CHECK(f.removed.nodes + f.removed.initializers == 1);  // s: nothing reads it any more
+    if (opset < 9) {
+      CHECK(ops_of(g) == std::vector<std::string>{"Relu"});
+      const Tensor* y = g.find_initializer("Y");
+      REQUIRE(y != nullptr);
+      const auto v = y->values<std::int64_t>();
+      CHECK(std::vector<std::int64_t>(v.begin(), v.end()) == std::vector<std::int64_t>{4, 6});
+    } else {
+      CHECK(ops_of(g) == std::vector<std::string>{"Constant", "Relu"});
+      CHECK(constant_of(g, "Y") == std::vector<std::int64_t>{4, 6});
+    }
+    const auto report = check(m);
+    CHECK_MESSAGE(report.ok(), report.to_string());
+    Model probe = m;
+    CHECK(infer_shapes(probe).type_errors == 0);
+  }
+  // IR 3: initializers would have to be graph inputs too; nothing is folded.
+  Model old = base({2, 3});
+  old.ir_version = 3;
+  old.set_opset_version("", 7);
+  old.graph.nodes.push_back(Node("Shape", {"X"}, {"Y"}));
+  old.graph.outputs.emplace_back("Y", Type::tensor(DataType::INT64));
+  const Model before = old;
+  CHECK(fold_constants(old).nodes_folded == 0);
+  CHECK(old == before);
+}
+
 TEST_CASE("fold_constants on every libonnx-testdata model: inferred output types and check verdicts unchanged") {
   if (!corpus::available()) {
     MESSAGE("libonnx-testdata not installed: skipped");

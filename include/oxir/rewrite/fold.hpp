@@ -27,21 +27,27 @@ struct FoldOptions {
 };
 
 struct FoldCounts {
-  std::size_t nodes_folded = 0;  ///< nodes replaced by Constant nodes
-  std::size_t constants = 0;     ///< Constant nodes written (one per output of a folded node)
+  std::size_t nodes_folded = 0;  ///< nodes replaced by Constant nodes (or initializers)
+  std::size_t constants = 0;     ///< values written (one per output of a folded node)
   RemovedCounts removed;         ///< what remove_unused took out afterwards
 };
 
 /// Replaces every node of the main graph whose outputs are all int64 or int32 tensors of rank 0
 /// or 1 with contents inference determined (InferOptions::report_constant_values) by one
 /// Constant node per output, under the same output names, in the same place; a single-output
-/// node's Constant keeps its node name. Runs inference on a copy without value_info and output
-/// shapes (exporters' claims, not facts): the model gets no value_info from it. Nothing is folded in a model without a default-domain opset import (no Constant).
+/// node's Constant keeps its node name. Below opset 9, whose Constant holds floating-point
+/// tensors only, the values become initializers of the same names instead (IR 4 or later; an
+/// older model, whose initializers must also be graph inputs, is left as it is). Runs inference
+/// on a copy without value_info and output shapes (exporters' claims, not facts): the model gets
+/// no value_info from it. Nothing is folded in a model without a default-domain opset import.
 /// The contents are what the model implies for every run in which it is valid (sizes that the
 /// model's own equalities fix count as known).
 inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) {
   FoldCounts counts;
-  if (!model.opset_version("")) return counts;
+  const auto opset = model.opset_version("");
+  if (!opset) return counts;
+  const bool as_initializers = *opset < 9;  // Constant-1 allows float, float16 and double only
+  if (as_initializers && model.ir_version < 4) return counts;
   InferReport report;
   {
     // Only the graph inputs' types, the initializers and the operators are trusted: value_info and
@@ -89,11 +95,15 @@ inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) 
       } else {
         t = Tensor::from_values<std::int64_t>(o, cv.dims, std::span<const std::int64_t>(cv.values));
       }
+      ++counts.constants;
+      if (as_initializers) {
+        g.initializers.push_back(std::move(t));
+        continue;
+      }
       std::string name = outputs == 1 ? n.name : names.fresh((n.name.empty() ? std::string("Constant") : n.name) + "_" + std::to_string(k));
       Node c("Constant", {}, {o}, std::move(name));
       c.attributes.emplace_back("value", std::move(t));
       nodes.push_back(std::move(c));
-      ++counts.constants;
     }
   }
   g.nodes = std::move(nodes);
