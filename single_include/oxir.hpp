@@ -22110,7 +22110,9 @@ struct InlineOptions {
 
 struct InlineCounts {
   std::size_t calls = 0;              ///< call nodes replaced, nested calls included
-  std::size_t nodes_added = 0;        ///< nodes put in their place (Identity nodes included)
+  /// Nodes that took the calls' places, in all graphs, Identity nodes included: the nodes after,
+  /// minus the nodes before, plus the calls.
+  std::size_t nodes_added = 0;
   std::size_t functions_removed = 0;
   friend bool operator==(const InlineCounts&, const InlineCounts&) = default;
 };
@@ -22324,7 +22326,6 @@ class Inliner {
         body.value_info.push_back(std::move(r));
       }
     ++counts.calls;
-    counts.nodes_added += body.nodes.size();
     // Calls in the body (at the top or in its subgraphs) are inlined in turn.
     expand_graph(body, where, depth, call_depth + 1);
     return body;
@@ -22465,12 +22466,26 @@ inline InlineCounts inline_functions(Model& model, const InlineOptions& options 
   Model work = model;  // tensors are shared, not copied
   detail::Inliner in(work, options);
   if (!in.anything_selected()) return {};
+  auto all_nodes = [&work] {
+    std::size_t n = 0;
+    auto count = [&n](const Graph& g) {
+      for ([[maybe_unused]] const Node& node : views::all_nodes(g)) ++n;
+    };
+    count(work.graph);
+    for (const auto& t : work.training_info) {
+      count(t.initialization);
+      count(t.algorithm);
+    }
+    return n;
+  };
+  const std::size_t nodes_before = all_nodes();
   in.expand_graph(work.graph, "graph", 0, 0);
   for (std::size_t t = 0; t < work.training_info.size(); ++t) {
     in.expand_graph(work.training_info[t].initialization, "training_info[" + std::to_string(t) + "].initialization", 0, 0);
     in.expand_graph(work.training_info[t].algorithm, "training_info[" + std::to_string(t) + "].algorithm", 0, 0);
   }
   InlineCounts counts = in.counts;
+  counts.nodes_added = all_nodes() + counts.calls - nodes_before;  // each call gave way to its nodes
   if (options.remove_inlined) counts.functions_removed = in.remove_uncalled();
   model = std::move(work);
   return counts;

@@ -183,6 +183,9 @@ TEST_CASE("inline_functions: nested calls, subgraphs in bodies, calls inside If 
 
   const auto counts = inline_functions(m);
   CHECK(counts.calls == 4);  // outer, its two inner calls, the call in the branch
+  // 4 nodes before (2 in the graph, 2 in the branches), 11 after: 3 If nodes from the bodies
+  // with 2 branch nodes each, and the top If with its branches (If + 2, Identity).
+  CHECK(counts.nodes_added == 11 - 4 + 4);
   CHECK(counts.functions_removed == 2);
   CHECK(ops_of(g) == std::vector<std::string>{"If", "If", "If"});
   CHECK(g.nodes[0].inputs == std::vector<std::string>{"cond"});
