@@ -8,6 +8,8 @@
 //     very same bytes (nothing kept by the decoder is lost or altered by the round trip);
 //   - permissive inference never throws; strict inference throws nothing but oxir::Error;
 //   - printing and topological ordering never throw anything but oxir::Error;
+//   - to_text either refuses a model with an oxir::Error or writes a text that parse_text_model
+//     reads back into an equal model;
 //   - check, UseDef, remove_unused and remove_identity_nodes never throw, and the two passes
 //     are idempotent;
 //   - pattern rewriting (a rule that rewires, one that builds nodes, with a commutative Add),
@@ -176,6 +178,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   only_oxir_errors("print", [&] {
     std::ostringstream out;
     out << model;
+  });
+  only_oxir_errors("to_text", [&] {
+    std::string text;
+    try {
+      text = oxir::to_text(model);
+    } catch (const oxir::Error&) {
+      return;  // something the syntax cannot hold
+    }
+    oxir::Model back;
+    try {
+      back = oxir::parse_text_model(text);
+    } catch (const oxir::Error& e) {
+      std::fprintf(stderr, "fuzz_model: to_text wrote a text that does not read back: %s\n%s\n", e.what(), text.c_str());
+      std::abort();
+    }
+    if (!(back == model)) finding("the text of a model reads back into a different model");
   });
   only_oxir_errors("topological_order", [&] { (void)oxir::topological_order(model.graph); });
   // The checker, the use-def index and dead-code removal take any model without throwing; dead-code

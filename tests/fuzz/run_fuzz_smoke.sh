@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ctest `fuzz_smoke`: builds the libFuzzer target tests/fuzz/fuzz_model.cpp with clang
+# ctest `fuzz_smoke`: builds the libFuzzer targets tests/fuzz/fuzz_model.cpp and fuzz_text.cpp with clang
 # (-fsanitize=fuzzer,address,undefined), replays every regression input and every seed model, then
 # fuzzes from the seeds for a fixed, seeded number of runs. Any crash, sanitizer report, hang
 # (>10 s per input) or allocation over 1 GiB fails the test. This is also the project's check
@@ -58,7 +58,18 @@ common=(-timeout=10 -malloc_limit_mb=1024 -rss_limit_mb=4096 -max_len=65536 "-ar
 "$bin" "${common[@]}" -seed=20261123 -runs="$runs" -print_final_stats=1 "$work" "$seeds"
 echo "fuzz_smoke: no finding in $runs runs"
 
-# 3. The bridge differential target (tests/fuzz/fuzz_bridge.cpp: native decoder against
+# 3. The textual syntax reader (tests/fuzz/fuzz_text.cpp): its seed texts, then seeded mutations.
+text_bin="$build/fuzz/fuzz_text"
+echo "compiling $text_bin"
+"$cxx" -std=c++20 -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+  -Wall -Wextra -Werror -I"$src/include" "$src/tests/fuzz/fuzz_text.cpp" -o "$text_bin"
+rm -rf "$work" && mkdir -p "$work"
+"$text_bin" "${common[@]}" -runs=0 "$src/tests/fuzz/text_seeds"
+"$text_bin" "${common[@]}" -seed=20261129 -runs="$runs" -dict="$src/tests/fuzz/text.dict" -print_final_stats=1 \
+  "$work" "$src/tests/fuzz/text_seeds"
+echo "fuzz_smoke: fuzz_text: no finding in $runs runs"
+
+# 4. The bridge differential target (tests/fuzz/fuzz_bridge.cpp: native decoder against
 #    libprotobuf + from_proto with Debian's onnx::ModelProto), when libonnx-dev is installed:
 #    every seed, then seeded mutations.
 if [[ -f /usr/include/onnx/onnx_pb.h ]] && ls /usr/lib/*/libonnx_proto.so >/dev/null 2>&1; then
