@@ -1,11 +1,13 @@
 // oxir: command-line tool over the library.
 //   oxir info MODEL
 //   oxir convert IN OUT [--external-data FILE] [--size-threshold BYTES]
-//                [--max-file-bytes BYTES] [--internalize]
+//                [--max-file-bytes BYTES] [--internalize] [--lossy]
+//                (IN or OUT ending in .onnxtxt: ONNX's textual syntax)
 //   oxir infer IN OUT [--strict] [--overwrite]
 //   oxir check MODEL [--no-infer]
 //   oxir optimize IN OUT [--inline] [--no-fold] [--no-identity] [--no-cse] [--keep-unused] [--keep-order]
 //   oxir bench MODEL [--runs N]
+// A MODEL, IN or OUT named *.onnxtxt is in ONNX's textual syntax (bench reads the wire format).
 // Exit codes: 0 success, 1 bad model (or I/O failure), 2 bad usage.
 #include <oxir/oxir.hpp>
 
@@ -27,7 +29,7 @@ constexpr const char* usage =
     "usage:\n"
     "  oxir info MODEL\n"
     "  oxir convert IN OUT [--external-data FILE] [--size-threshold BYTES] [--max-file-bytes BYTES]\n"
-    "               [--internalize]\n"
+    "               [--internalize] [--lossy]    (IN or OUT *.onnxtxt: textual syntax)\n"
     "  oxir infer IN OUT [--strict] [--overwrite]\n"
     "  oxir check MODEL [--no-infer]\n"
     "  oxir optimize IN OUT [--inline] [--no-fold] [--no-identity] [--no-cse] [--keep-unused]\n"
@@ -52,9 +54,21 @@ void print_value(const oxir::ValueInfo& v) {
   std::cout << "\n";
 }
 
+// A file named *.onnxtxt is ONNX's textual syntax; anything else the protobuf wire format.
+bool is_text_path(const std::string& p) { return std::filesystem::path(p).extension() == ".onnxtxt"; }
+
+oxir::Model load_any(const std::string& path, const oxir::LoadOptions& options = {}) {
+  return is_text_path(path) ? oxir::load_text_model(path, options) : oxir::load_model(path, options);
+}
+
+void save_any(const oxir::Model& m, const std::string& path) {
+  if (is_text_path(path)) oxir::save_text_model(m, path);
+  else oxir::save_model(m, path);
+}
+
 int info(const std::vector<std::string>& args) {
   if (args.size() != 1) throw UsageError{"info takes one MODEL"};
-  const oxir::Model m = oxir::load_model(args[0]);
+  const oxir::Model m = load_any(args[0]);
   std::size_t nodes = 0, subgraph_nodes = 0;
   for (const auto& n : oxir::views::all_nodes(m.graph)) {
     (void)n;
@@ -92,6 +106,8 @@ int info(const std::vector<std::string>& args) {
 int convert(const std::vector<std::string>& args) {
   std::vector<std::string> positional;
   oxir::SaveOptions options;
+  oxir::TextOptions text_options;
+  bool binary_only = false;  // an option that only a binary OUT can follow
   for (std::size_t i = 0; i < args.size(); ++i) {
     const auto& a = args[i];
     auto value = [&]() -> const std::string& {
@@ -102,10 +118,17 @@ int convert(const std::vector<std::string>& args) {
     else if (a == "--size-threshold") options.size_threshold = parse_count(a, value());
     else if (a == "--max-file-bytes") options.max_external_file_bytes = parse_count(a, value());
     else if (a == "--internalize") options.internalize = true;
+    else if (a == "--lossy") text_options.lossy = true;
     else if (a.rfind("--", 0) == 0) throw UsageError{"unknown option " + a};
     else positional.push_back(a);
+    if (a == "--external-data" || a == "--size-threshold" || a == "--max-file-bytes") binary_only = true;
   }
   if (positional.size() != 2) throw UsageError{"convert takes IN and OUT"};
+  const bool text_out = is_text_path(positional[1]);
+  if (text_out && binary_only)
+    throw UsageError{"a textual OUT (.onnxtxt) keeps every tensor inline: --external-data, --size-threshold and "
+                     "--max-file-bytes do not apply"};
+  if (!text_out && text_options.lossy) throw UsageError{"--lossy applies to a textual OUT (.onnxtxt) only"};
   if (options.internalize && options.external_data_file)
     throw UsageError{"--internalize and --external-data exclude each other"};
   if (options.internalize && options.max_external_file_bytes != 0)
@@ -120,8 +143,14 @@ int convert(const std::vector<std::string>& args) {
   // Saving reads every tensor, so read external data now: its errors then name the IN file.
   oxir::LoadOptions load;
   load.load_external_data = true;
-  const auto m = oxir::load_model(positional[0], load);
-  oxir::save_model(m, positional[1], options);
+  const auto m = load_any(positional[0], load);
+  try {
+    if (text_out) oxir::save_text_model(m, positional[1], text_options);
+    else oxir::save_model(m, positional[1], options);
+  } catch (const oxir::Error& e) {
+    if (e.path().rfind(positional[1], 0) == 0) throw;
+    throw oxir::Error(positional[0] + (e.path().empty() ? "" : ": " + e.path()), e.message());
+  }
   return 0;
 }
 
@@ -137,7 +166,7 @@ int infer(const std::vector<std::string>& args) {
     else positional.push_back(a);
   }
   if (positional.size() != 2) throw UsageError{"infer takes IN and OUT"};
-  oxir::Model m = oxir::load_model(positional[0]);
+  oxir::Model m = load_any(positional[0]);
   oxir::InferReport r;
   try {
     r = oxir::infer_shapes(m, opts);
@@ -148,7 +177,7 @@ int infer(const std::vector<std::string>& args) {
   for (const auto& d : r.diagnostics) std::cerr << positional[0] << ": " << d.to_string() << "\n";
   if (r.diagnostics_dropped)
     std::cerr << positional[0] << ": " << r.diagnostics_dropped << " more diagnostics not listed (counted below)\n";
-  oxir::save_model(m, positional[1]);
+  save_any(m, positional[1]);
   std::cout << "inferred " << r.values_typed << " values (" << r.values_unknown << " unknown) over " << r.nodes
             << " nodes; " << r.nodes_unsupported << " without a rule, " << r.nodes_failed << " rejected, "
             << r.conflicts << " conflicts, " << r.type_errors << " type errors"
@@ -170,7 +199,7 @@ int check(const std::vector<std::string>& args) {
   }
   if (positional.size() != 1) throw UsageError{"check takes one MODEL"};
   const std::string& file = positional[0];
-  const oxir::Model m = oxir::load_model(file);
+  const oxir::Model m = load_any(file);
   const oxir::CheckReport r = oxir::check(m);
   for (const auto& i : r.issues)
     std::cerr << file << ": " << (i.severity == oxir::CheckIssue::Severity::Error ? "error: " : "warning: ") << i.path
@@ -218,7 +247,7 @@ int optimize(const std::vector<std::string>& args) {
   if (positional.size() != 2) throw UsageError{"optimize takes IN and OUT"};
   oxir::LoadOptions load;
   load.load_external_data = true;  // saving reads every tensor; its errors then name the IN file
-  oxir::Model m = oxir::load_model(positional[0], load);
+  oxir::Model m = load_any(positional[0], load);
   const std::size_t nodes_before = m.graph.nodes.size();
   if (inline_calls) {
     const oxir::InlineCounts in = oxir::inline_functions(m);
@@ -246,7 +275,7 @@ int optimize(const std::vector<std::string>& args) {
   };
   if (sort) sort_graphs(sort_graphs, m.graph, 0);
   if (sorted) std::cout << "sorted " << sorted << " graphs into topological order\n";
-  oxir::save_model(m, positional[1]);
+  save_any(m, positional[1]);
   std::cout << "main graph: " << nodes_before << " -> " << m.graph.nodes.size() << " nodes; " << identities
             << " Identity nodes bypassed, " << folded.nodes_folded << " nodes folded into " << folded.constants
             << " Constants, " << merged << " repeated nodes merged, " << removed.nodes << " unused nodes and " << removed.initializers

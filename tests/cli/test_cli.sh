@@ -247,5 +247,28 @@ if [[ -n "$model" ]]; then
     '$oxir' convert '$tmp/pt_ext.onnx' '$tmp/pt_back.onnx' --internalize && cmp -s '$model' '$tmp/pt_back.onnx'"
 fi
 
+# The textual syntax (*.onnxtxt): to text and back gives the same model; external data comes
+# inline; errors name the file, field and line; options that only a binary OUT follows are refused.
+check "convert to text" bash -c "'$oxir' convert '$tmp/q.onnx' '$tmp/q.onnxtxt' &&
+  grep -q '^mlp_block (float16\[N, 4\] X) => (float16\[N, 3\] Y)' '$tmp/q.onnxtxt'"
+check "text back to binary is byte-identical once the typed encoding is the same" bash -c "
+  '$oxir' convert '$tmp/q.onnxtxt' '$tmp/q2.onnx' && '$oxir' convert '$tmp/q2.onnx' '$tmp/q2.onnxtxt' &&
+  cmp -s '$tmp/q.onnxtxt' '$tmp/q2.onnxtxt' && '$oxir' convert '$tmp/q2.onnxtxt' '$tmp/q3.onnx' && cmp -s '$tmp/q2.onnx' '$tmp/q3.onnx'"
+check "external data comes inline in text" bash -c "'$oxir' convert '$tmp/ext.onnx' '$tmp/ext.onnxtxt' &&
+  ! grep -q location '$tmp/ext.onnxtxt' && '$oxir' convert '$tmp/ext.onnxtxt' '$tmp/ext_back.onnx' &&
+  '$oxir' info '$tmp/ext_back.onnx' | grep -q 'inline=30 external=0'"
+printf 'g (float[2] x) => (float[2] y) {\n  y = Relu (x\n}\n' >"$tmp/bad.onnxtxt"
+check "a text error names the file, the field and the line" \
+  expect_exit 1 "$tmp/bad.onnxtxt: graph.node\[0\]: line 3, column 1: expected ')'" "$oxir" info "$tmp/bad.onnxtxt"
+check "convert of a bad text names the file, the field and the line" \
+  expect_exit 1 "$tmp/bad.onnxtxt: graph.node\[0\]: line 3, column 1: expected ')'" "$oxir" convert "$tmp/bad.onnxtxt" "$tmp/bad.onnx"
+check "info, check and infer read text, infer writes it" bash -c "'$oxir' info '$tmp/q.onnxtxt' | grep -q 'nodes: 4' &&
+  '$oxir' check '$tmp/q.onnxtxt' | grep -q 'valid (0 errors' && '$oxir' infer '$tmp/q.onnxtxt' '$tmp/qi.onnxtxt' >/dev/null &&
+  grep -q 'float16\[N, 3\] XW' '$tmp/qi.onnxtxt'"
+check "a textual OUT refuses --external-data" expect_exit 2 "keeps every tensor inline" \
+  "$oxir" convert "$tmp/q.onnx" "$tmp/x.onnxtxt" --external-data w2.bin
+check "--lossy needs a textual OUT" expect_exit 2 "--lossy applies to a textual OUT" \
+  "$oxir" convert "$tmp/q.onnx" "$tmp/x.onnx" --lossy
+
 echo "cli: $passed passed, $failed failed"
 [[ $failed == 0 ]]
