@@ -12,6 +12,7 @@
 #include "rewrite/builder.hpp"
 #include "rewrite/cse.hpp"
 #include "rewrite/edit.hpp"
+#include "rewrite/extract.hpp"
 #include "rewrite/fold.hpp"
 #include "rewrite/inline.hpp"
 #include "rewrite/pattern.hpp"
