@@ -6,6 +6,7 @@
 //   oxir infer IN OUT [--strict] [--overwrite]
 //   oxir check MODEL [--no-infer]
 //   oxir optimize IN OUT [--inline] [--no-fold] [--no-identity] [--no-cse] [--keep-unused] [--keep-order]
+//   oxir extract IN OUT --output NAME... [--input NAME...]
 //   oxir bench MODEL [--runs N]
 // A MODEL, IN or OUT named *.onnxtxt is in ONNX's textual syntax (bench reads the wire format).
 // Exit codes: 0 success, 1 bad model (or I/O failure), 2 bad usage.
@@ -21,6 +22,7 @@
 #include <map>
 #include <unistd.h>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace {
@@ -34,6 +36,7 @@ constexpr const char* usage =
     "  oxir check MODEL [--no-infer]\n"
     "  oxir optimize IN OUT [--inline] [--no-fold] [--no-identity] [--no-cse] [--keep-unused]\n"
     "                [--keep-order]\n"
+    "  oxir extract IN OUT --output NAME... [--input NAME...]\n"
     "  oxir bench MODEL [--runs N]\n";
 
 struct UsageError {
@@ -231,6 +234,52 @@ int check(const std::vector<std::string>& args) {
 // merged (eliminate_common_subexpressions), then the nodes and initializers nothing reads
 // removed, and graphs out of topological order (which onnx's checker rejects) sorted. Each step
 // can be turned off; a summary goes to stdout.
+// The part of IN that computes the --output values from the --input values (default: the graph
+// inputs that are not initializers), as OUT.
+int extract(const std::vector<std::string>& args) {
+  std::vector<std::string> positional, inputs, outputs;
+  bool inputs_given = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError{a + " needs a value name"};
+      return args[++i];
+    };
+    if (a == "--input") {
+      inputs.push_back(value());
+      inputs_given = true;
+    } else if (a == "--output") {
+      outputs.push_back(value());
+    } else if (a.rfind("--", 0) == 0) {
+      throw UsageError{"unknown option " + a};
+    } else {
+      positional.push_back(a);
+    }
+  }
+  if (positional.size() != 2) throw UsageError{"extract takes IN and OUT"};
+  if (outputs.empty()) throw UsageError{"extract needs at least one --output NAME"};
+  oxir::LoadOptions load;
+  load.load_external_data = true;
+  const oxir::Model m = load_any(positional[0], load);
+  if (!inputs_given) {
+    std::unordered_set<std::string> initializers;
+    for (const auto& t : m.graph.initializers) initializers.insert(t.name);
+    for (const auto& v : m.graph.inputs)
+      if (!initializers.count(v.name)) inputs.push_back(v.name);
+  }
+  oxir::Model part;
+  try {
+    part = oxir::extract_model(m, inputs, outputs);
+  } catch (const oxir::Error& e) {
+    throw oxir::Error(positional[0] + (e.path().empty() ? "" : ": " + e.path()), e.message());
+  }
+  save_any(part, positional[1]);
+  std::cout << "extracted " << part.graph.nodes.size() << " of " << m.graph.nodes.size() << " nodes, "
+            << part.graph.initializers.size() << " of " << m.graph.initializers.size() << " initializers, "
+            << part.functions.size() << " of " << m.functions.size() << " functions\n";
+  return 0;
+}
+
 int optimize(const std::vector<std::string>& args) {
   std::vector<std::string> positional;
   bool fold = true, identity = true, unused = true, inline_calls = false, cse = true, sort = true;
@@ -354,6 +403,7 @@ int main(int argc, char** argv) {
     if (cmd == "infer") return infer(args);
     if (cmd == "check") return check(args);
     if (cmd == "optimize") return optimize(args);
+    if (cmd == "extract") return extract(args);
     throw UsageError{"unknown command \"" + cmd + "\""};
   } catch (const UsageError& e) {
     std::cerr << "oxir: " << e.message << "\n" << usage;

@@ -270,5 +270,13 @@ check "a textual OUT refuses --external-data" expect_exit 2 "keeps every tensor 
 check "--lossy needs a textual OUT" expect_exit 2 "--lossy applies to a textual OUT" \
   "$oxir" convert "$tmp/q.onnx" "$tmp/x.onnx" --lossy
 
+# extract: the sub-model between values, usage and cut errors.
+check "extract needs an --output" expect_exit 2 "at least one --output" "$oxir" extract "$tmp/q.onnx" "$tmp/e.onnx"
+check "extract of an unknown value names it" expect_exit 1 "outputs\[0\]: 'nope' is not a value" \
+  "$oxir" extract "$tmp/q.onnx" "$tmp/e.onnx" --output nope
+check "extract a middle cut" bash -c "'$oxir' extract '$tmp/q.onnx' '$tmp/e.onnxtxt' --input XW --output Y >'$tmp/e.out' &&
+  grep -q 'extracted 3 of 4 nodes' '$tmp/e.out' && grep -q '^mlp_block (float16\[N, 3\] XW) => (float16\[N, 3\] Y)' '$tmp/e.onnxtxt' &&
+  '$oxir' check '$tmp/e.onnxtxt' | grep -q 'valid (0 errors'"
+
 echo "cli: $passed passed, $failed failed"
 [[ $failed == 0 ]]

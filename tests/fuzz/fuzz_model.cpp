@@ -10,6 +10,8 @@
 //   - printing and topological ordering never throw anything but oxir::Error;
 //   - to_text either refuses a model with an oxir::Error or writes a text that parse_text_model
 //     reads back into an equal model;
+//   - extract_model throws nothing but oxir::Error, and the sub-model between a valid model's
+//     own inputs and outputs is valid;
 //   - check, UseDef, remove_unused and remove_identity_nodes never throw, and the two passes
 //     are idempotent;
 //   - pattern rewriting (a rule that rewires, one that builds nodes, with a commutative Add),
@@ -39,6 +41,7 @@
 #include <oxir/rewrite/builder.hpp>
 #include <oxir/rewrite/cse.hpp>
 #include <oxir/rewrite/edit.hpp>
+#include <oxir/rewrite/extract.hpp>
 #include <oxir/rewrite/fold.hpp>
 #include <oxir/rewrite/inline.hpp>
 #include <oxir/rewrite/pattern.hpp>
@@ -194,6 +197,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::abort();
     }
     if (!(back == model)) finding("the text of a model reads back into a different model");
+  });
+  // Extracting the sub-model between a valid model's own inputs and outputs gives a valid model.
+  only_oxir_errors("extract_model", [&] {
+    std::vector<std::string> ins, outs;
+    for (const auto& v : model.graph.inputs) ins.push_back(v.name);
+    for (const auto& v : model.graph.outputs) outs.push_back(v.name);
+    if (outs.empty() || !oxir::check(model).ok()) return;
+    const oxir::Model part = oxir::extract_model(model, ins, outs);
+    if (!oxir::check(part).ok()) finding("extract_model of a valid model's interface made an invalid model");
   });
   only_oxir_errors("topological_order", [&] { (void)oxir::topological_order(model.graph); });
   // The checker, the use-def index and dead-code removal take any model without throwing; dead-code
