@@ -255,6 +255,23 @@ TEST_CASE("inline_functions: opset imports, selection, recursion, the node budge
   wide.graph.nodes.push_back(Node("f0", {"X"}, {"Y"}, "", "local"));
   wide.graph.outputs.emplace_back("Y", float_tensor());
   CHECK_THROWS_WITH_AS(inline_functions(wide, {.max_added_nodes = 100000}), doctest::Contains("max_added_nodes"), Error);
+  // Refused before any body is built (a 2 KB file nested this way took 20 s to reach the default
+  // budget of 2^22 nodes), at the default budget too; just within a budget, it inlines.
+  CHECK_THROWS_WITH_AS(inline_functions(wide), doctest::Contains("calls nested in calls multiply"), Error);
+  Model narrow = base_model();
+  for (int k = 0; k < 4; ++k)
+    narrow.functions.push_back(function("f" + std::to_string(k), {"x"}, {"y"},
+                                        {Node("f" + std::to_string(k + 1), {"x"}, {"t"}, "", "local"),
+                                         Node("f" + std::to_string(k + 1), {"t"}, {"y"}, "", "local")}));
+  narrow.functions.push_back(function("f4", {"x"}, {"y"}, {op("Neg", {"x"}, {"y"})}));
+  narrow.graph.inputs.emplace_back("X", float_tensor());
+  narrow.graph.nodes.push_back(Node("f0", {"X"}, {"Y"}, "", "local"));
+  narrow.graph.outputs.emplace_back("Y", float_tensor());
+  // f0 expands to 2 + 4 + 8 + 16 call nodes and 16 Negs: 46 nodes charged.
+  Model tight = narrow;
+  CHECK_THROWS_WITH_AS(inline_functions(tight, {.max_added_nodes = 45}), doctest::Contains("max_added_nodes"), Error);
+  CHECK(inline_functions(narrow, {.max_added_nodes = 46}).calls == 31);
+  CHECK(ops_of(narrow.graph) == std::vector<std::string>(16, "Neg"));
   // A body that reads a name it does not define.
   Model dangling = before;
   dangling.functions[1].nodes[0].inputs[0] = "elsewhere";

@@ -67,6 +67,22 @@ class Inliner {
 
   [[nodiscard]] bool anything_selected() const noexcept { return !selected_.empty(); }
 
+  /// Refuses at once what expanding would refuse only after building max_added_nodes nodes:
+  /// calls nested in calls multiply (30 functions each calling the next twice are 2^30 nodes, a
+  /// file of 2 KB). The count is a lower bound of what expanding charges (the bodies' top-level
+  /// nodes, without the Identity nodes), so whatever it refuses expanding would refuse too.
+  void check_size(const Model& model) {
+    const std::size_t cap = options_.max_added_nodes;
+    std::size_t total = expansion(model.graph.nodes, cap, 0);
+    for (const auto& t : model.training_info) {
+      total = saturating_add(total, expansion(t.initialization.nodes, cap, 0), cap);
+      total = saturating_add(total, expansion(t.algorithm.nodes, cap, 0), cap);
+    }
+    if (total > cap)
+      throw Error("graph", "inlining would add more than " + std::to_string(cap) +
+                               " nodes (InlineOptions::max_added_nodes): calls nested in calls multiply");
+  }
+
   // Inlines every selected call in `g` and its subgraphs; `call_depth` counts the calls whose
   // bodies `g`'s nodes came from.
   void expand_graph(Graph& g, const std::string& path, int depth, int call_depth) {
@@ -366,12 +382,43 @@ class Inliner {
     }
   }
 
+  static std::size_t saturating_add(std::size_t a, std::size_t b, std::size_t cap) {
+    return a > cap || b > cap || a + b > cap ? cap + 1 : a + b;
+  }
+  // Nodes the selected calls among `nodes` (and in their subgraphs) expand to, at least; more
+  // than `cap` reads as cap + 1.
+  std::size_t expansion(const std::vector<Node>& nodes, std::size_t cap, int depth) {
+    if (depth > kMaxEditDepth) return 0;
+    std::size_t total = 0;
+    for (const auto& n : nodes) {
+      for (const auto& a : n.attributes)
+        for (const Graph& sub : views::attribute_graphs(a))
+          total = saturating_add(total, expansion(sub.nodes, cap, depth + 1), cap);
+      const auto it = selected_.find(key(n.domain, n.op_type, n.overload));
+      if (it != selected_.end()) total = saturating_add(total, body_size(*it->second, cap, depth), cap);
+      if (total > cap) break;
+    }
+    return total;
+  }
+  // A call of `fn` expands to its nodes and what the calls in them expand to. A function met again
+  // while its own size is being counted (a call cycle) counts nothing more: expanding reports the
+  // cycle by its depth.
+  std::size_t body_size(const Function& fn, std::size_t cap, int depth) {
+    constexpr std::size_t in_progress = static_cast<std::size_t>(-1);
+    const auto [it, inserted] = sizes_.try_emplace(&fn, in_progress);
+    if (!inserted) return it->second == in_progress ? 0 : it->second;
+    const std::size_t size = saturating_add(fn.nodes.size(), expansion(fn.nodes, cap, depth + 1), cap);
+    sizes_[&fn] = size;
+    return size;
+  }
+
   Model& model_;
   const InlineOptions& options_;
   Builder names_;  // reserves every name of the model; makes the fresh ones
   std::unordered_map<std::string, const Function*> selected_;
   std::unordered_set<std::string> training_names_;
   std::size_t added_ = 0;
+  std::unordered_map<const Function*, std::size_t> sizes_;  // body_size, once counted
 };
 
 }  // namespace detail
@@ -393,6 +440,7 @@ inline InlineCounts inline_functions(Model& model, const InlineOptions& options 
   Model work = model;  // tensors are shared, not copied
   detail::Inliner in(work, options);
   if (!in.anything_selected()) return {};
+  in.check_size(work);
   auto all_nodes = [&work] {
     std::size_t n = 0;
     auto count = [&n](const Graph& g) {
