@@ -5821,6 +5821,40 @@ inline void write_file(const std::filesystem::path& path, std::span<const std::b
   if (!out) throw Error(path.string(), "write failed");
 }
 
+/// Writes `bytes` to `path` through a temporary file renamed over it, so a failed write never
+/// leaves a half-written model where the old one was (and the old file may still be mapped).
+inline void replace_file(const std::filesystem::path& path, std::span<const std::byte> bytes) {
+  auto tmp = path;
+  tmp += ".oxir-tmp";
+  write_file(tmp, bytes);
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw Error(path.string(), "cannot replace: " + ec.message());
+}
+
+/// Reads every external tensor of `model` that came from a file into memory and marks it inline
+/// (a lazy load's failure names its tensor). External tensors without a source (references built
+/// by hand) stay as they are. Returns the bytes of inline payload the model then holds.
+inline std::uint64_t bring_inline(Model& model) {
+  std::uint64_t inline_bytes = 0;
+  for_each_tensor(model, [&](Tensor& t, const std::string& where) {
+    if (t.is_external() && !t.data.source()) return;
+    if (t.is_external()) {
+      try {
+        (void)t.data.bytes();
+      } catch (const Error& e) {
+        if (e.path().rfind(where, 0) == 0) throw;  // a lazy load's error names its tensor already
+        throw e.within(where);
+      }
+      t.external_data.clear();
+      t.data_location = DataLocation::DEFAULT;
+      t.presence.set(14, false);
+    }
+    inline_bytes += t.data.size();
+  });
+  return inline_bytes;
+}
+
 /// Rejects an external data file name that save_model could not write safely or load_model
 /// would refuse to read: empty, absolute, leaving the model's folder (".."), or naming the model
 /// file itself.
@@ -5892,23 +5926,7 @@ inline void write_data_file(const std::filesystem::path& file, const std::vector
 /// tensor without payload in memory (a reference built by hand) is written as the reference it is.
 inline void save_model(const Model& model, const std::filesystem::path& path, const SaveOptions& options = {}) {
   Model out = model;  // shares every payload; only structure is copied
-  // Bring external tensors in memory view (lazy loads happen here).
-  std::uint64_t inline_bytes = 0;
-  io::for_each_tensor(out, [&](Tensor& t, const std::string& where) {
-    if (t.is_external() && !t.data.source()) return;  // built by hand: a reference to keep as it is
-    if (t.is_external()) {
-      try {
-        (void)t.data.bytes();
-      } catch (const Error& e) {
-        if (e.path().rfind(where, 0) == 0) throw;  // a lazy load's error names its tensor already
-        throw e.within(where);
-      }
-      t.external_data.clear();
-      t.data_location = DataLocation::DEFAULT;
-      t.presence.set(14, false);
-    }
-    inline_bytes += t.data.size();
-  });
+  const std::uint64_t inline_bytes = io::bring_inline(out);  // lazy loads happen here
 
   std::optional<std::string> data_file = options.internalize ? std::nullopt : options.external_data_file;
   if (!options.internalize && !data_file && inline_bytes > options.max_inline_bytes)
@@ -5942,12 +5960,7 @@ inline void save_model(const Model& model, const std::filesystem::path& path, co
   for (std::size_t k = 1; k < files.size(); ++k) io::check_data_file_name(file_name(k), path);
   for (std::size_t k = 0; k < files.size(); ++k)
     io::write_data_file(path.parent_path() / file_name(k), files[k], std::max<std::uint64_t>(options.alignment, 1));
-  auto tmp_model = path;
-  tmp_model += ".oxir-tmp";
-  io::write_file(tmp_model, bytes);
-  std::error_code ec;
-  std::filesystem::rename(tmp_model, path, ec);
-  if (ec) throw Error(path.string(), "cannot replace: " + ec.message());
+  io::replace_file(path, bytes);
 }
 
 }  // namespace oxir
@@ -7269,7 +7282,7 @@ class Writer : public PathTracker<Writer> {
     aux(!n.metadata_props.empty(), "metadata_props", "a node's metadata_props");
     aux(!n.device_configurations.empty(), "device_configurations", "device configurations");
     aux(!n.unknown_fields.empty(), "", "fields unknown to oxir");
-    if (!n.name.empty() || n.presence.has(3)) out_ += "[" + quoted_if_needed(n.name) + "] ";
+    if (!n.name.empty() || n.presence.has(3)) out_ += "[" + name(n.name) + "] ";
     each(n.outputs.size(), ", ", [&](std::size_t i) { out_ += name(n.outputs[i]); });
     out_ += n.outputs.empty() ? "= " : " = ";
     if (!n.domain.empty()) {
@@ -7302,7 +7315,6 @@ class Writer : public PathTracker<Writer> {
     each(n.inputs.size(), ", ", [&](std::size_t i) { out_ += name(n.inputs[i]); });
     out_ += ')';
   }
-  static std::string quoted_if_needed(std::string_view n) { return name(n); }
   /// Attribute names are identifiers in onnx's grammar; others are quoted (oxir's extension).
   static std::string attribute_name(std::string_view n) {
     bool id = !n.empty() && is_id_start(n.front());
@@ -7694,25 +7706,9 @@ class Writer : public PathTracker<Writer> {
 /// to_text does, leaving `path` untouched.
 inline void save_text_model(const Model& model, const std::filesystem::path& path, const TextOptions& options = {}) {
   Model out = model;  // shares every payload
-  io::for_each_tensor(out, [&](Tensor& t, const std::string& where) {
-    if (!t.is_external() || !t.data.source()) return;
-    try {
-      (void)t.data.bytes();
-    } catch (const Error& e) {
-      if (e.path().rfind(where, 0) == 0) throw;
-      throw e.within(where);
-    }
-    t.external_data.clear();
-    t.data_location = DataLocation::DEFAULT;
-    t.presence.set(14, false);
-  });
+  (void)io::bring_inline(out);
   const std::string text = to_text(out, options);
-  auto tmp = path;
-  tmp += ".oxir-tmp";
-  io::write_file(tmp, std::as_bytes(std::span<const char>(text.data(), text.size())));
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw Error(path.string(), "cannot replace: " + ec.message());
+  io::replace_file(path, std::as_bytes(std::span<const char>(text.data(), text.size())));
 }
 
 }  // namespace oxir

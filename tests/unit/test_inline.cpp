@@ -244,29 +244,26 @@ TEST_CASE("inline_functions: opset imports, selection, recursion, the node budge
   CHECK_THROWS_WITH_AS(inline_functions(rec), doctest::Contains("nested deeper than 64"), Error);
   CHECK(rec.graph == before.graph);
 
-  // Each of 24 functions calls the next twice: 2^24 nodes, past the budget.
-  Model wide = base_model();
-  for (int k = 0; k < 24; ++k)
-    wide.functions.push_back(function("f" + std::to_string(k), {"x"}, {"y"},
-                                      {Node("f" + std::to_string(k + 1), {"x"}, {"t"}, "", "local"),
-                                       Node("f" + std::to_string(k + 1), {"t"}, {"y"}, "", "local")}));
-  wide.functions.push_back(function("f24", {"x"}, {"y"}, {op("Neg", {"x"}, {"y"})}));
-  wide.graph.inputs.emplace_back("X", float_tensor());
-  wide.graph.nodes.push_back(Node("f0", {"X"}, {"Y"}, "", "local"));
-  wide.graph.outputs.emplace_back("Y", float_tensor());
+  // Each of `depth` functions calls the next twice; the last is one Neg: 2^depth Negs in all.
+  const auto doubling = [](int depth) {
+    Model m = base_model();
+    for (int k = 0; k < depth; ++k)
+      m.functions.push_back(function("f" + std::to_string(k), {"x"}, {"y"},
+                                     {Node("f" + std::to_string(k + 1), {"x"}, {"t"}, "", "local"),
+                                      Node("f" + std::to_string(k + 1), {"t"}, {"y"}, "", "local")}));
+    m.functions.push_back(function("f" + std::to_string(depth), {"x"}, {"y"}, {op("Neg", {"x"}, {"y"})}));
+    m.graph.inputs.emplace_back("X", float_tensor());
+    m.graph.nodes.push_back(Node("f0", {"X"}, {"Y"}, "", "local"));
+    m.graph.outputs.emplace_back("Y", float_tensor());
+    return m;
+  };
+  // 2^24 nodes, past the budget.
+  Model wide = doubling(24);
   CHECK_THROWS_WITH_AS(inline_functions(wide, {.max_added_nodes = 100000}), doctest::Contains("max_added_nodes"), Error);
   // Refused before any body is built (a 2 KB file nested this way took 20 s to reach the default
   // budget of 2^22 nodes), at the default budget too; just within a budget, it inlines.
   CHECK_THROWS_WITH_AS(inline_functions(wide), doctest::Contains("calls nested in calls multiply"), Error);
-  Model narrow = base_model();
-  for (int k = 0; k < 4; ++k)
-    narrow.functions.push_back(function("f" + std::to_string(k), {"x"}, {"y"},
-                                        {Node("f" + std::to_string(k + 1), {"x"}, {"t"}, "", "local"),
-                                         Node("f" + std::to_string(k + 1), {"t"}, {"y"}, "", "local")}));
-  narrow.functions.push_back(function("f4", {"x"}, {"y"}, {op("Neg", {"x"}, {"y"})}));
-  narrow.graph.inputs.emplace_back("X", float_tensor());
-  narrow.graph.nodes.push_back(Node("f0", {"X"}, {"Y"}, "", "local"));
-  narrow.graph.outputs.emplace_back("Y", float_tensor());
+  Model narrow = doubling(4);
   // f0 expands to 2 + 4 + 8 + 16 call nodes and 16 Negs: 46 nodes charged.
   Model tight = narrow;
   CHECK_THROWS_WITH_AS(inline_functions(tight, {.max_added_nodes = 45}), doctest::Contains("max_added_nodes"), Error);

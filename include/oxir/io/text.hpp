@@ -1338,7 +1338,7 @@ class Writer : public PathTracker<Writer> {
     aux(!n.metadata_props.empty(), "metadata_props", "a node's metadata_props");
     aux(!n.device_configurations.empty(), "device_configurations", "device configurations");
     aux(!n.unknown_fields.empty(), "", "fields unknown to oxir");
-    if (!n.name.empty() || n.presence.has(3)) out_ += "[" + quoted_if_needed(n.name) + "] ";
+    if (!n.name.empty() || n.presence.has(3)) out_ += "[" + name(n.name) + "] ";
     each(n.outputs.size(), ", ", [&](std::size_t i) { out_ += name(n.outputs[i]); });
     out_ += n.outputs.empty() ? "= " : " = ";
     if (!n.domain.empty()) {
@@ -1371,7 +1371,6 @@ class Writer : public PathTracker<Writer> {
     each(n.inputs.size(), ", ", [&](std::size_t i) { out_ += name(n.inputs[i]); });
     out_ += ')';
   }
-  static std::string quoted_if_needed(std::string_view n) { return name(n); }
   /// Attribute names are identifiers in onnx's grammar; others are quoted (oxir's extension).
   static std::string attribute_name(std::string_view n) {
     bool id = !n.empty() && is_id_start(n.front());
@@ -1763,25 +1762,9 @@ class Writer : public PathTracker<Writer> {
 /// to_text does, leaving `path` untouched.
 inline void save_text_model(const Model& model, const std::filesystem::path& path, const TextOptions& options = {}) {
   Model out = model;  // shares every payload
-  io::for_each_tensor(out, [&](Tensor& t, const std::string& where) {
-    if (!t.is_external() || !t.data.source()) return;
-    try {
-      (void)t.data.bytes();
-    } catch (const Error& e) {
-      if (e.path().rfind(where, 0) == 0) throw;
-      throw e.within(where);
-    }
-    t.external_data.clear();
-    t.data_location = DataLocation::DEFAULT;
-    t.presence.set(14, false);
-  });
+  (void)io::bring_inline(out);
   const std::string text = to_text(out, options);
-  auto tmp = path;
-  tmp += ".oxir-tmp";
-  io::write_file(tmp, std::as_bytes(std::span<const char>(text.data(), text.size())));
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw Error(path.string(), "cannot replace: " + ec.message());
+  io::replace_file(path, std::as_bytes(std::span<const char>(text.data(), text.size())));
 }
 
 }  // namespace oxir
