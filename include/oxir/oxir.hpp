@@ -10,6 +10,7 @@
 #include "infer.hpp"
 #include "ir.hpp"
 #include "rewrite/builder.hpp"
+#include "rewrite/compose.hpp"
 #include "rewrite/cse.hpp"
 #include "rewrite/edit.hpp"
 #include "rewrite/extract.hpp"
@@ -17,3 +18,4 @@
 #include "rewrite/inline.hpp"
 #include "rewrite/pattern.hpp"
 #include "rewrite/remove_unused.hpp"
+#include "rewrite/version.hpp"

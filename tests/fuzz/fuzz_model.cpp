@@ -12,6 +12,10 @@
 //     reads back into an equal model;
 //   - extract_model throws nothing but oxir::Error, and the sub-model between a valid model's
 //     own inputs and outputs is valid;
+//   - add_prefix and merge_models throw nothing but oxir::Error; prefixing a valid model, and
+//     merging it with itself (prefixed, its first output feeding its first input), give valid
+//     models;
+//   - upgrade_opset to opset 21 throws nothing but oxir::Error, and keeps a valid model valid;
 //   - check, UseDef, remove_unused and remove_identity_nodes never throw, and the two passes
 //     are idempotent;
 //   - pattern rewriting (a rule that rewires, one that builds nodes, with a commutative Add),
@@ -41,11 +45,13 @@
 #include <oxir/rewrite/builder.hpp>
 #include <oxir/rewrite/cse.hpp>
 #include <oxir/rewrite/edit.hpp>
+#include <oxir/rewrite/compose.hpp>
 #include <oxir/rewrite/extract.hpp>
 #include <oxir/rewrite/fold.hpp>
 #include <oxir/rewrite/inline.hpp>
 #include <oxir/rewrite/pattern.hpp>
 #include <oxir/rewrite/remove_unused.hpp>
+#include <oxir/rewrite/version.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -206,6 +212,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (outs.empty() || !oxir::check(model).ok()) return;
     const oxir::Model part = oxir::extract_model(model, ins, outs);
     if (!oxir::check(part).ok()) finding("extract_model of a valid model's interface made an invalid model");
+  });
+  only_oxir_errors("compose", [&] {
+    const bool valid = oxir::check(model).ok();
+    oxir::Model p = model;
+    oxir::add_prefix(p, "p/");
+    if (valid && !oxir::check(p).ok()) finding("add_prefix made a valid model invalid");
+    std::vector<std::pair<std::string, std::string>> io_map;
+    if (!model.graph.outputs.empty() && !model.graph.inputs.empty())
+      io_map.emplace_back(model.graph.outputs[0].name, model.graph.inputs[0].name);
+    oxir::Model both;
+    try {
+      both = oxir::merge_models(model, model, io_map, {.prefix1 = "a/", .prefix2 = "b/"});
+    } catch (const oxir::Error&) {
+      return;  // a seam whose types conflict, say
+    }
+    if (valid && !oxir::check(both).ok()) finding("merge_models of a valid model with itself made an invalid model");
+  });
+  only_oxir_errors("upgrade_opset", [&] {
+    const auto v = model.opset_version("");
+    if (!v || *v < oxir::kUpgradeOldestOpset || *v >= 21) return;
+    const bool valid = oxir::check(model).ok();
+    oxir::Model up = model;
+    (void)oxir::upgrade_opset(up, 21);
+    if (valid && !oxir::check(up).ok()) finding("upgrade_opset made a valid model invalid");
   });
   only_oxir_errors("topological_order", [&] { (void)oxir::topological_order(model.graph); });
   // The checker, the use-def index and dead-code removal take any model without throwing; dead-code

@@ -1,0 +1,535 @@
+#pragma once
+// upgrade_opset: moves a model to a newer version of the default ONNX operator set, rewriting the
+// nodes whose operator changed incompatibly on the way (attributes that became inputs, changed
+// defaults and semantics, renamed or replaced operators) and refusing the changes it cannot map.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "../core/error.hpp"
+#include "../core/float_types.hpp"
+#include "../infer.hpp"
+#include "../infer/type_constraints_data.hpp"
+#include "../ir/model.hpp"
+#include "../ir/views.hpp"
+
+namespace oxir {
+
+/// Oldest and newest default-domain opsets upgrade_opset converts between.
+inline constexpr std::int64_t kUpgradeOldestOpset = 7;
+inline constexpr std::int64_t kUpgradeNewestOpset = 25;
+
+/// What upgrade_opset did.
+struct UpgradeReport {
+  std::int64_t from = 0, to = 0;
+  std::size_t nodes_rewritten = 0;  ///< nodes an adapter changed (attributes, inputs, operator)
+  std::size_t nodes_added = 0;      ///< Constant nodes (and Softmax-family reshapes) inserted
+  friend bool operator==(const UpgradeReport&, const UpgradeReport&) = default;
+};
+
+namespace detail::upgrade {
+
+inline constexpr int kMaxDepth = 256;
+
+/// The versions (since_version) of default-domain operator `op`, ascending, with whether each is
+/// a deprecation (the operator removed from that version on).
+inline std::vector<std::pair<std::int64_t, bool>> versions_of(std::string_view op) {
+  std::vector<std::pair<std::int64_t, bool>> v;
+  for (const auto& row : infer::detail::kTypeSignatures)
+    if (row.domain == 0 && op == row.op) v.emplace_back(row.since, row.signature[0] == '\0');
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+class Upgrader {
+ public:
+  /// `model` is the model as it was: types and constants are read from it while a copy is
+  /// rewritten (it must outlive the Upgrader and stay unchanged).
+  Upgrader(const Model& model, std::int64_t from, std::int64_t to) : model_(model), from_(from), to_(to) {
+    // Every name in the model is taken: inserted values get names of their own.
+    auto take_graph = [&](auto& self, const Graph& g, int depth) -> void {
+      if (depth > kMaxDepth) return;
+      for (const auto& v : g.inputs) taken_.insert(v.name);
+      for (const auto& t : g.initializers) taken_.insert(t.name);
+      for (const auto& n : g.nodes) {
+        for (const auto& o : n.outputs) taken_.insert(o);
+        for (const auto& i : n.inputs) taken_.insert(i);
+        for (const auto& sub : views::subgraphs(n)) self(self, sub, depth + 1);
+      }
+    };
+    take_graph(take_graph, model.graph, 0);
+    // Constant tensors by name (initializers and Constant nodes' values, subgraphs too): the
+    // scales Resize-10's nearest rounding depends on.
+    auto consts = [&](auto& self, const Graph& g, int depth) -> void {
+      if (depth > kMaxDepth) return;
+      for (const auto& t : g.initializers) constants_.emplace(t.name, &t);
+      for (const auto& n : g.nodes) {
+        if (n.op_type == "Constant" && is_default_domain(n.domain) && n.outputs.size() == 1)
+          if (const Attribute* a = n.find_attribute("value"); a && std::holds_alternative<Box<Tensor>>(a->value))
+            constants_.emplace(n.outputs[0], &a->as_tensor());
+        for (const auto& sub : views::subgraphs(n)) self(self, sub, depth + 1);
+      }
+    };
+    consts(consts, model.graph, 0);
+    for (const auto& f : model.functions) {
+      for (const auto& s : f.inputs) taken_.insert(s);
+      for (const auto& n : f.nodes) {
+        for (const auto& o : n.outputs) taken_.insert(o);
+        for (const auto& i : n.inputs) taken_.insert(i);
+        for (const auto& sub : views::subgraphs(n)) take_graph(take_graph, sub, 1);
+      }
+    }
+  }
+
+  /// Element types of values as the model declares them or inference finds them (read lazily:
+  /// only Clip, Pad and the Softmax family need them).
+  const Type* type_of(const std::string& name) {
+    if (!types_) {
+      types_.emplace();
+      typed_model_ = model_;
+      InferOptions o;
+      (void)infer_shapes(typed_model_, o);
+      auto collect = [&](auto& self, const Graph& g, int depth) -> void {
+        if (depth > kMaxDepth) return;
+        for (const auto* list : {&g.inputs, &g.outputs, &g.value_info})
+          for (const auto& v : *list)
+            if (v.type) types_->emplace(v.name, &*v.type);
+        for (const auto& n : g.nodes)
+          for (const auto& sub : views::subgraphs(n)) self(self, sub, depth + 1);
+      };
+      collect(collect, typed_model_.graph, 0);
+      for (const auto& t : typed_model_.graph.initializers) type_store_.push_back(Type::tensor(t.data_type, shape_of(t)));
+      std::size_t k = 0;
+      for (const auto& t : typed_model_.graph.initializers) types_->emplace(t.name, &type_store_[k++]);
+    }
+    const auto it = types_->find(name);
+    return it == types_->end() ? nullptr : it->second;
+  }
+
+  std::string fresh(const std::string& base) {
+    std::string name = base;
+    for (std::size_t k = 1; taken_.contains(name); ++k) name = base + "_" + std::to_string(k);
+    taken_.insert(name);
+    return name;
+  }
+
+  /// Upgrades the nodes of one graph or function body (and, inside, their subgraphs).
+  void nodes(std::vector<Node>& nodes, const std::string& path, int depth) {
+    if (depth > kMaxDepth) throw Error(path, "subgraphs nested too deep to upgrade");
+    std::vector<Node> out;
+    out.reserve(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      Node n = std::move(nodes[i]);
+      const std::string where = path + ".node[" + std::to_string(i) + "]";
+      for (std::size_t a = 0; a < n.attributes.size(); ++a) {
+        auto graphs = views::attribute_graphs(n.attributes[a]);
+        const bool single = std::holds_alternative<Box<Graph>>(n.attributes[a].value);
+        for (std::size_t k = 0; k < graphs.size(); ++k)
+          this->nodes(graphs[k].nodes,
+                      where + ".attribute[" + std::to_string(a) + "]" +
+                          (single ? ".g" : ".graphs[" + std::to_string(k) + "]"),
+                      depth + 1);
+      }
+      if (is_default_domain(n.domain)) {
+        try {
+          node(n, out);
+        } catch (const Error& e) {
+          throw e.within(where);
+        }
+      }
+      out.push_back(std::move(n));
+      for (auto& after : pending_after_) out.push_back(std::move(after));
+      pending_after_.clear();
+    }
+    nodes = std::move(out);
+  }
+
+  UpgradeReport report;
+
+ private:
+  static Shape shape_of(const Tensor& t) {
+    Shape s;
+    for (auto d : t.dims) s.dims.emplace_back(d);
+    return s;
+  }
+
+  /// A Constant node defining a fresh value named after `base`, appended to `out` (before the
+  /// node that reads it).
+  std::string constant(Tensor t, const std::string& base, std::vector<Node>& out) {
+    const std::string name = fresh(base);
+    t.name.clear();
+    Node c("Constant", {}, {name});
+    c.set_attribute(Attribute("value", std::move(t)));
+    out.push_back(std::move(c));
+    ++report.nodes_added;
+    return name;
+  }
+  std::string ints(const std::vector<std::int64_t>& v, bool scalar, const std::string& base, std::vector<Node>& out) {
+    std::vector<std::int64_t> dims;
+    if (!scalar) dims.push_back(static_cast<std::int64_t>(v.size()));
+    return constant(Tensor::from_values<std::int64_t>("", dims, std::span<const std::int64_t>(v)), base, out);
+  }
+  /// A scalar of `type` (a float type) holding `x`.
+  std::string float_scalar(double x, DataType type, const std::string& base, std::vector<Node>& out) {
+    switch (type) {
+      case DataType::FLOAT: return constant(Tensor::from_values<float>("", {}, {static_cast<float>(x)}), base, out);
+      case DataType::DOUBLE: return constant(Tensor::from_values<double>("", {}, {x}), base, out);
+      case DataType::FLOAT16:
+        return constant(Tensor::from_values<float16>("", {}, {float16(static_cast<float>(x))}), base, out);
+      case DataType::BFLOAT16:
+        return constant(Tensor::from_values<bfloat16>("", {}, {bfloat16(static_cast<float>(x))}), base, out);
+      default: throw Error("no float constant of element type " + std::string(data_type_name(type)));
+    }
+  }
+  /// Element type of input `i` of `n`, which must be known.
+  DataType elem_type(const Node& n, std::size_t i, std::string_view why) {
+    const Type* t = n.has_input(i) ? type_of(n.inputs[i]) : nullptr;
+    const DataType d = t ? t->elem_type() : DataType::UNDEFINED;
+    if (d == DataType::UNDEFINED)
+      throw Error(n.op_type + ": the element type of '" + (n.has_input(i) ? n.inputs[i] : std::string()) +
+                  "' is not known, and " + std::string(why));
+    return d;
+  }
+  static const Attribute* value_attr(const Node& n, std::string_view name) {
+    const Attribute* a = n.find_attribute(name);
+    if (a && !a->ref_attr_name.empty())
+      throw Error(n.op_type + ": attribute '" + std::string(name) +
+                  "' refers to a function attribute and cannot become an input");
+    return a;
+  }
+  static void drop(Node& n, std::string_view name) {
+    std::erase_if(n.attributes, [&](const Attribute& a) { return a.name == name; });
+  }
+  /// Input `i` set to `v` (omitted inputs before it filled with "").
+  static void set_input(Node& n, std::size_t i, std::string v) {
+    if (n.inputs.size() <= i) n.inputs.resize(i + 1);
+    n.inputs[i] = std::move(v);
+  }
+  std::string base(const Node& n, std::string_view what) const {
+    const std::string stem = !n.name.empty() ? n.name : !n.outputs.empty() && !n.outputs[0].empty() ? n.outputs[0] : n.op_type;
+    return stem + "_" + std::string(what);
+  }
+  /// An INTS attribute moved to input `i` as an int64 tensor (nothing when absent).
+  bool ints_to_input(Node& n, std::string_view attr, std::size_t i, std::vector<Node>& out) {
+    const Attribute* a = value_attr(n, attr);
+    if (!a) return false;
+    const auto v = a->as_ints();
+    drop(n, attr);
+    set_input(n, i, ints(v, false, base(n, attr), out));
+    return true;
+  }
+
+  /// One node, from from_ to to_: every version step of its operator in between (of the
+  /// operator that replaces it, after a replacement).
+  void node(Node& n, std::vector<Node>& out) {
+    if (versions_of(n.op_type).empty()) throw Error("'" + n.op_type + "' is not an operator of the default domain");
+    if (versions_of(n.op_type).front().first > from_)
+      throw Error("'" + n.op_type + "' does not exist at opset " + std::to_string(from_));
+    bool changed = false;
+    from_upsample_ = n.op_type == "Upsample";
+    for (std::int64_t at = from_;;) {
+      const auto versions = versions_of(n.op_type);
+      const auto next = std::find_if(versions.begin(), versions.end(), [&](const auto& v) { return v.first > at; });
+      if (next == versions.end() || next->first > to_) break;
+      at = next->first;
+      if (adapt(n, at, out)) changed = true;
+      else if (next->second)
+        throw Error("'" + n.op_type + "' was removed at opset " + std::to_string(at) +
+                    " and oxir knows no replacement for it");
+    }
+    if (changed) ++report.nodes_rewritten;
+  }
+
+  /// The change at `since` of the node's operator; false when that version is compatible.
+  bool adapt(Node& n, std::int64_t since, std::vector<Node>& out) {
+    const std::string& op = n.op_type;
+    if (op == "BatchNormalization" && since == 9) {
+      if (const Attribute* a = value_attr(n, "spatial"); a && a->as_int() != 1)
+        throw Error("BatchNormalization with spatial = 0 has no equivalent from opset 9 on");
+      drop(n, "spatial");
+      return true;
+    }
+    if (op == "BatchNormalization" && since == 14) {
+      for (std::size_t i = 1; i < n.outputs.size(); ++i)
+        if (n.has_output(i))
+          throw Error("BatchNormalization's training outputs (mean, var, saved_mean, saved_var) have no equivalent "
+                      "from opset 14 on");
+      const bool trimmed = n.outputs.size() > 1;
+      n.outputs.resize(1);
+      return trimmed;
+    }
+    if (op == "Upsample" && since == 9) {
+      const Attribute* a = value_attr(n, "scales");
+      if (!a) throw Error("Upsample without scales");
+      const auto s = a->as_floats();
+      drop(n, "scales");
+      set_input(n, 1, constant(Tensor::from_values<float>("", {static_cast<std::int64_t>(s.size())}, std::span<const float>(s)),
+                               base(n, "scales"), out));
+      return true;
+    }
+    if (op == "Upsample" && since == 10) {
+      n.op_type = "Resize";  // Resize-10 takes Upsample-9's inputs and mode
+      return true;
+    }
+    if (op == "Scan" && since == 9)
+      throw Error("Scan-8's batch axis and sequence_lens have no direct equivalent from opset 9 on");
+    if (op == "Slice" && since == 10) {
+      const Attribute* starts = value_attr(n, "starts");
+      const Attribute* ends = value_attr(n, "ends");
+      if (!starts || !ends) throw Error("Slice without starts or ends");
+      const auto s = starts->as_ints(), e = ends->as_ints();
+      std::optional<std::vector<std::int64_t>> axes;
+      if (const Attribute* a = value_attr(n, "axes")) axes = a->as_ints();
+      drop(n, "starts");
+      drop(n, "ends");
+      drop(n, "axes");
+      set_input(n, 1, ints(s, false, base(n, "starts"), out));
+      set_input(n, 2, ints(e, false, base(n, "ends"), out));
+      if (axes) set_input(n, 3, ints(*axes, false, base(n, "axes"), out));
+      return true;
+    }
+    if (op == "TopK" && since == 10) {
+      const Attribute* k = value_attr(n, "k");
+      if (!k) throw Error("TopK without k");
+      const auto v = k->as_int();
+      drop(n, "k");
+      set_input(n, 1, ints({v}, false, base(n, "k"), out));
+      return true;
+    }
+    if (op == "Resize" && since == 11) {
+      // Resize-10 maps output coordinates to input ones as x_in = x_out / scale.
+      if (!n.find_attribute("coordinate_transformation_mode"))
+        n.set_attribute(Attribute("coordinate_transformation_mode", "asymmetric"));
+      // Its nearest rounding (not spelled out by the spec; ONNX Runtime's and onnx's own Resize-10
+      // tests) takes the lower pixel when enlarging and the upper one when shrinking.
+      if (n.attribute_or("mode", std::string_view("nearest")) == "nearest" && !n.find_attribute("nearest_mode"))
+        n.set_attribute(Attribute("nearest_mode", nearest_rounding_10(n)));
+      // roi sits between X and scales; Resize-11 requires it (Resize-13 lets it be omitted).
+      const std::string scales = n.inputs.size() > 1 ? n.inputs[1] : std::string();
+      n.inputs.resize(1);
+      set_input(n, 1, constant(Tensor::from_values<float>("", {0}, std::span<const float>()), base(n, "roi"), out));
+      set_input(n, 2, scales);
+      return true;
+    }
+    if (op == "Clip" && since == 11) {
+      const Attribute* lo = value_attr(n, "min");
+      const Attribute* hi = value_attr(n, "max");
+      if (!lo && !hi) return false;
+      const DataType t = elem_type(n, 0, "Clip-11 takes min and max as tensors of that type");
+      const float lov = lo ? lo->as_float() : 0.f, hiv = hi ? hi->as_float() : 0.f;
+      drop(n, "min");
+      drop(n, "max");
+      n.inputs.resize(1);
+      if (lo) set_input(n, 1, float_scalar(lov, t, base(n, "min"), out));
+      if (hi) set_input(n, 2, float_scalar(hiv, t, base(n, "max"), out));
+      return true;
+    }
+    if (op == "Pad" && since == 11) {
+      const Attribute* pads = value_attr(n, "pads");
+      if (!pads) throw Error("Pad without pads");
+      const auto p = pads->as_ints();
+      const Attribute* value = value_attr(n, "value");
+      const float v = value ? value->as_float() : 0.f;
+      drop(n, "pads");
+      drop(n, "value");
+      set_input(n, 1, ints(p, false, base(n, "pads"), out));
+      if (v != 0.f) set_input(n, 2, float_scalar(v, elem_type(n, 0, "Pad-11 takes the value as a tensor of that type"),
+                                                 base(n, "value"), out));
+      return true;
+    }
+    if (op == "Scatter" && since == 11) {
+      n.op_type = "ScatterElements";  // the same operator, renamed
+      return true;
+    }
+    if (op == "Dropout" && since == 12) {
+      const Attribute* r = value_attr(n, "ratio");
+      if (!r) return false;
+      const float v = r->as_float();
+      drop(n, "ratio");
+      set_input(n, 1, float_scalar(v, DataType::FLOAT, base(n, "ratio"), out));
+      return true;
+    }
+    if (op == "Split" && since == 13) return ints_to_input(n, "split", 1, out);
+    if (op == "Split" && since == 18) {
+      // Without sizes, Split-18 needs the number of parts said.
+      if (n.has_input(1) || n.find_attribute("num_outputs")) return false;
+      n.set_attribute(Attribute("num_outputs", static_cast<std::int64_t>(n.outputs.size())));
+      return true;
+    }
+    if ((op == "Squeeze" || op == "Unsqueeze") && since == 13) return ints_to_input(n, "axes", 1, out);
+    if (op == "ReduceSum" && since == 13) return ints_to_input(n, "axes", 1, out);
+    if ((op == "ReduceMax" || op == "ReduceMin" || op == "ReduceMean" || op == "ReduceProd" || op == "ReduceL1" ||
+         op == "ReduceL2" || op == "ReduceLogSum" || op == "ReduceLogSumExp" || op == "ReduceSumSquare") &&
+        since == 18)
+      return ints_to_input(n, "axes", 1, out);
+    if ((op == "Softmax" || op == "LogSoftmax" || op == "Hardmax") && since == 13) return softmax_13(n, out);
+    if (op == "RoiAlign" && since == 16) {
+      // The new default, half_pixel, shifts coordinates by half a pixel; before 16 they were not.
+      if (n.find_attribute("coordinate_transformation_mode")) return false;
+      n.set_attribute(Attribute("coordinate_transformation_mode", "output_half_pixel"));
+      return true;
+    }
+    if (op == "GridSample" && since == 20) {
+      const std::string mode = n.attribute_or("mode", std::string_view("bilinear"));
+      if (mode == "bilinear") n.set_attribute(Attribute("mode", "linear"));
+      else if (mode == "bicubic") n.set_attribute(Attribute("mode", "cubic"));
+      return mode != "nearest";
+    }
+    if (op == "DFT" && since == 20) {
+      const Attribute* a = value_attr(n, "axis");
+      const std::int64_t axis = a ? a->as_int() : 1;  // DFT-17's default; DFT-20's is -2
+      drop(n, "axis");
+      set_input(n, 2, ints({axis}, true, base(n, "axis"), out));
+      return true;
+    }
+    if (op == "GroupNormalization" && since == 21)
+      throw Error("GroupNormalization-18 scales per group, -21 per channel: not converted");
+    return false;
+  }
+
+  /// Resize-10's nearest rounding as a Resize-11 nearest_mode: "floor" when no scale is below 1,
+  /// "ceil" when none is above 1 (scales of 1 map pixels to themselves either way).
+  std::string nearest_rounding_10(const Node& n) {
+    if (from_upsample_) return "floor";
+    const auto it = n.inputs.size() > 1 ? constants_.find(n.inputs[1]) : constants_.end();
+    if (it == constants_.end() || it->second->data_type != DataType::FLOAT)
+      throw Error("Resize-10 in nearest mode rounds up when shrinking and down when enlarging; its scales are not "
+                  "a constant, so opset 11's nearest_mode cannot be chosen");
+    bool up = false, down = false;
+    for (const float x : it->second->values<float>()) {
+      up = up || x > 1.f;
+      down = down || x < 1.f;
+    }
+    if (up && down)
+      throw Error("Resize-10 in nearest mode shrinks some axes and enlarges others: no single nearest_mode of "
+                  "opset 11 rounds as it does");
+    return down ? "ceil" : "floor";
+  }
+
+  /// Softmax, LogSoftmax, Hardmax before 13 flatten the input to 2-D at `axis` and normalize each
+  /// row; from 13 they normalize along `axis` alone. The same when `axis` is the last axis;
+  /// otherwise Flatten, normalize the rows, and Reshape back.
+  bool softmax_13(Node& n, std::vector<Node>& out) {
+    const Attribute* a = value_attr(n, "axis");
+    const std::int64_t axis = a ? a->as_int() : 1;
+    const Type* t = n.has_input(0) ? type_of(n.inputs[0]) : nullptr;
+    const Shape* s = t ? t->shape() : nullptr;
+    if (s) {
+      const auto rank = static_cast<std::int64_t>(s->rank());
+      if (axis == rank - 1 || axis == -1 || (rank == 0 && axis == 0)) {
+        n.set_attribute(Attribute("axis", std::int64_t{-1}));
+        return true;
+      }
+    }
+    if (!n.has_input(0) || !n.has_output(0)) throw Error(n.op_type + " without input or output");
+    const std::string shape = fresh(base(n, "shape"));
+    out.push_back(Node("Shape", {n.inputs[0]}, {shape}));
+    const std::string flat = fresh(base(n, "flat"));
+    Node f("Flatten", {n.inputs[0]}, {flat});
+    f.set_attribute(Attribute("axis", axis));
+    out.push_back(std::move(f));
+    const std::string rows = fresh(base(n, "rows"));
+    const std::string y = n.outputs[0];
+    Node r("Reshape", {rows, shape}, {y});
+    n.inputs[0] = flat;
+    n.outputs[0] = rows;
+    n.set_attribute(Attribute("axis", std::int64_t{1}));
+    pending_after_.push_back(std::move(r));
+    report.nodes_added += 3;
+    return true;
+  }
+
+ public:
+  /// Nodes to insert after the node just adapted (the Softmax family's Reshape back).
+  std::vector<Node> pending_after_;
+
+ private:
+  const Model& model_;
+  std::int64_t from_, to_;
+  std::unordered_set<std::string> taken_;
+  std::unordered_map<std::string, const Tensor*> constants_;  // into the model being upgraded
+  bool from_upsample_ = false;  // the node being upgraded was an Upsample (its scales are >= 1)
+  std::optional<std::unordered_map<std::string, const Type*>> types_;
+  Model typed_model_;
+  std::vector<Type> type_store_;
+};
+
+}  // namespace detail::upgrade
+
+/// Converts `model` to opset `target` of the default ONNX domain (imported as "" or "ai.onnx"),
+/// from the version it imports (at least 7): every node of that domain, in the main graph, in
+/// subgraphs and in the model-local functions that import the domain too, is rewritten where its
+/// operator changed incompatibly between the two versions:
+/// - attributes that became inputs move into Constant nodes read by the node: Upsample's scales
+///   (9), Slice's starts/ends/axes and TopK's k (10), Clip's min/max and Pad's pads/value (11, as
+///   tensors of the input's element type, which must be declared or inferable), Dropout's ratio
+///   (12), Split's split, Squeeze/Unsqueeze's axes and ReduceSum's axes (13), the other Reduce
+///   operators' axes (18), DFT's axis (20);
+/// - operators replaced: Upsample by Resize (10), Scatter by ScatterElements (11);
+/// - defaults and meanings that changed, kept as they were: Resize-10's coordinate mapping
+///   (asymmetric, nearest rounding down) and its roi input (11), the 2-D flattening of Softmax,
+///   LogSoftmax and Hardmax (13: the same when the axis is the last, else Flatten, the operator,
+///   and a Reshape back), RoiAlign's coordinate mode (16), GridSample's mode names (20);
+///   BatchNormalization's spatial attribute (9, only spatial = 1) and unused training outputs (14).
+/// Every other version step of the operators used is compatible (new types, new attributes and
+/// optional inputs whose defaults keep the old behaviour). Throws oxir::Error naming the node,
+/// with `model` unchanged, for what it cannot convert: a target older than the model's opset
+/// (no downgrades), beyond kUpgradeNewestOpset, a model older than opset 7, Scan-8,
+/// BatchNormalization with spatial = 0 or with training outputs, GroupNormalization across 21,
+/// an operator unknown at the model's opset or removed without replacement, and an attribute to
+/// move that refers to a function attribute.
+inline UpgradeReport upgrade_opset(Model& model, std::int64_t target) {
+  const auto from = model.opset_version("");
+  if (!from) throw Error("opset_import", "the model does not import the default ONNX domain");
+  if (*from < kUpgradeOldestOpset)
+    throw Error("opset_import", "upgrading from opset " + std::to_string(*from) + " is not supported (oldest: " +
+                                    std::to_string(kUpgradeOldestOpset) + ")");
+  if (target > kUpgradeNewestOpset)
+    throw Error("opset " + std::to_string(target) + " is beyond the newest oxir knows (" +
+                std::to_string(kUpgradeNewestOpset) + ")");
+  if (target < *from)
+    throw Error("opset_import", "the model is at opset " + std::to_string(*from) + "; downgrading to " +
+                                    std::to_string(target) + " is not supported");
+  UpgradeReport report;
+  report.from = *from;
+  report.to = target;
+  if (target == *from) return report;
+
+  Model m = model;
+  detail::upgrade::Upgrader up(model, *from, target);
+  auto run = [&](std::vector<Node>& nodes, const std::string& path) { up.nodes(nodes, path, 0); };
+  run(m.graph.nodes, "graph");
+  for (std::size_t i = 0; i < m.functions.size(); ++i) {
+    auto& f = m.functions[i];
+    const auto fv = f.opset_version("");
+    if (!fv) continue;
+    if (*fv != *from)
+      throw Error("functions[" + std::to_string(i) + "]", "imports the default domain at opset " +
+                                                             std::to_string(*fv) + ", the model at " +
+                                                             std::to_string(*from));
+    run(f.nodes, "functions[" + std::to_string(i) + "]");
+    for (auto& o : f.opset_imports)
+      if (is_default_domain(o.domain)) o.version = target;
+  }
+  m.set_opset_version("", target);
+  // IR versions older than the opset needs: opset 8 came with IR 4, 10 with 5, 11 with 6, 13-14
+  // with 7, 15-18 with 8, 19-20 with 9, 21-22 with 10, 23-24 with 11, 25 with 12.
+  const std::int64_t ir_needed = target <= 7 ? 3 : target <= 9 ? 4 : target == 10 ? 5 : target <= 12 ? 6
+                                 : target <= 14 ? 7 : target <= 18 ? 8 : target <= 20 ? 9 : target <= 22 ? 10
+                                 : target <= 24 ? 11 : 12;
+  if (m.ir_version < ir_needed) m.ir_version = ir_needed;
+  report.nodes_rewritten = up.report.nodes_rewritten;
+  report.nodes_added = up.report.nodes_added;
+  model = std::move(m);
+  return report;
+}
+
+}  // namespace oxir
