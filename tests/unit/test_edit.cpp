@@ -126,6 +126,19 @@ TEST_CASE("remove_identity_nodes: chains, interface, subgraphs, value_info") {
   const Graph kept = s;
   CHECK(remove_identity_nodes(s) == 0);
   CHECK(s == kept);
+
+  // An Identity holding attributes (not in its schema; a fuzzed file held a subgraph there, and
+  // removing the node dropped it) stays, whatever reads it.
+  Graph h;
+  h.inputs.emplace_back("x", Type{});
+  Node odd = op("Identity", {"x"}, {"a"});
+  odd.set_attribute({"body", branch("b", {op("Neg", {"a"}, {"n"})}, "n")});
+  h.nodes.push_back(odd);
+  h.nodes.push_back(op("Relu", {"a"}, {"y"}));
+  h.outputs.emplace_back("y", Type{});
+  const Graph held = h;
+  CHECK(remove_identity_nodes(h) == 0);
+  CHECK(h == held);
 }
 
 namespace {

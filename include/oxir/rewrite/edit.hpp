@@ -133,7 +133,8 @@ inline std::size_t replace_all_uses_with(Graph& graph, std::string_view from, st
 /// consumers can read its input directly: each read of its output is rewired to its input (a
 /// chain of Identities to the first input) and the node erased. An Identity stays when its output
 /// is an output of its graph (the graph's interface, or a subgraph output that would then name a
-/// value of an enclosing graph), when its input is omitted, or when some subgraph reading its
+/// value of an enclosing graph), when its input is omitted, when it holds attributes (Identity has
+/// none; removing it would drop them, subgraphs included), or when some subgraph reading its
 /// output defines a value named like its input (a rewired read would bind to that). Value_info
 /// entries of the removed outputs go too. Returns the number removed. One walk per graph, plus a
 /// lookup per Identity and subgraph.
@@ -156,6 +157,8 @@ inline std::size_t remove_identity_nodes(Graph& graph) {
       const Node& n = g.nodes[i];
       if (n.op_type != "Identity" || !(n.domain.empty() || n.domain == "ai.onnx")) continue;
       if (n.inputs.size() != 1 || n.outputs.size() != 1 || n.inputs[0].empty() || n.outputs[0].empty()) continue;
+      // Identity has no attributes: one that holds some (a subgraph, say) is not ours to drop.
+      if (!n.attributes.empty()) continue;
       if (interface.contains(n.outputs[0]) || definitions[n.outputs[0]] != 1) continue;
       candidates.try_emplace(n.outputs[0], n.inputs[0], i);
     }
