@@ -7,6 +7,11 @@
 //   oxir check MODEL [--no-infer]
 //   oxir optimize IN OUT [--inline] [--no-fold] [--no-identity] [--no-cse] [--keep-unused] [--keep-order]
 //   oxir extract IN OUT --output NAME... [--input NAME...]
+//   oxir prefix IN OUT PREFIX [--keep-inputs] [--keep-outputs] [--keep-initializers]
+//               [--keep-intermediates] [--keep-node-names] [--keep-functions]
+//   oxir merge A B OUT [--connect OUTPUT INPUT]... [--prefix1 P] [--prefix2 P]
+//              [--input NAME]... [--output NAME]... [--name GRAPH_NAME]
+//   oxir upgrade IN OUT --opset N
 //   oxir bench MODEL [--runs N]
 // A MODEL, IN or OUT named *.onnxtxt is in ONNX's textual syntax (bench reads the wire format).
 // Exit codes: 0 success, 1 bad model (or I/O failure), 2 bad usage.
@@ -20,6 +25,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <unistd.h>
 #include <string>
 #include <unordered_set>
@@ -37,6 +43,11 @@ constexpr const char* usage =
     "  oxir optimize IN OUT [--inline] [--no-fold] [--no-identity] [--no-cse] [--keep-unused]\n"
     "                [--keep-order]\n"
     "  oxir extract IN OUT --output NAME... [--input NAME...]\n"
+    "  oxir prefix IN OUT PREFIX [--keep-inputs] [--keep-outputs] [--keep-initializers]\n"
+    "              [--keep-intermediates] [--keep-node-names] [--keep-functions]\n"
+    "  oxir merge A B OUT [--connect OUTPUT INPUT]... [--prefix1 P] [--prefix2 P]\n"
+    "             [--input NAME]... [--output NAME]... [--name GRAPH_NAME]\n"
+    "  oxir upgrade IN OUT --opset N\n"
     "  oxir bench MODEL [--runs N]\n";
 
 struct UsageError {
@@ -55,6 +66,16 @@ void print_value(const oxir::ValueInfo& v) {
   if (v.type) std::cout << *v.type;
   else std::cout << "(no type)";
   std::cout << "\n";
+}
+
+// Runs `f`, naming `file` in front of the field path of any oxir::Error it throws.
+template <class F>
+auto naming(const std::string& file, F&& f) {
+  try {
+    return f();
+  } catch (const oxir::Error& e) {
+    throw oxir::Error(file + (e.path().empty() ? "" : ": " + e.path()), e.message());
+  }
 }
 
 // A file named *.onnxtxt is ONNX's textual syntax; anything else the protobuf wire format.
@@ -228,12 +249,6 @@ int check(const std::vector<std::string>& args) {
   return errors ? 1 : 0;
 }
 
-// Simplifies a model without changing what it computes: with --inline, model-local function
-// calls replaced by their bodies first; Identity nodes bypassed (subgraphs too), the static
-// parts of shape computations folded into Constants (fold_constants), repeated computations
-// merged (eliminate_common_subexpressions), then the nodes and initializers nothing reads
-// removed, and graphs out of topological order (which onnx's checker rejects) sorted. Each step
-// can be turned off; a summary goes to stdout.
 // The part of IN that computes the --output values from the --input values (default: the graph
 // inputs that are not initializers), as OUT.
 int extract(const std::vector<std::string>& args) {
@@ -267,12 +282,7 @@ int extract(const std::vector<std::string>& args) {
     for (const auto& v : m.graph.inputs)
       if (!initializers.count(v.name)) inputs.push_back(v.name);
   }
-  oxir::Model part;
-  try {
-    part = oxir::extract_model(m, inputs, outputs);
-  } catch (const oxir::Error& e) {
-    throw oxir::Error(positional[0] + (e.path().empty() ? "" : ": " + e.path()), e.message());
-  }
+  const oxir::Model part = naming(positional[0], [&] { return oxir::extract_model(m, inputs, outputs); });
   save_any(part, positional[1]);
   std::cout << "extracted " << part.graph.nodes.size() << " of " << m.graph.nodes.size() << " nodes, "
             << part.graph.initializers.size() << " of " << m.graph.initializers.size() << " initializers, "
@@ -280,6 +290,108 @@ int extract(const std::vector<std::string>& args) {
   return 0;
 }
 
+// IN with PREFIX before its names (rewrite/compose.hpp add_prefix), as OUT; each --keep-* option
+// leaves one kind of name as it is.
+int prefix(const std::vector<std::string>& args) {
+  std::vector<std::string> positional;
+  oxir::PrefixOptions o;
+  for (const auto& a : args) {
+    if (a == "--keep-inputs") o.inputs = false;
+    else if (a == "--keep-outputs") o.outputs = false;
+    else if (a == "--keep-initializers") o.initializers = false;
+    else if (a == "--keep-intermediates") o.intermediates = false;
+    else if (a == "--keep-node-names") o.nodes = false;
+    else if (a == "--keep-functions") o.functions = false;
+    else if (a.rfind("--", 0) == 0) throw UsageError{"unknown option " + a};
+    else positional.push_back(a);
+  }
+  if (positional.size() != 3) throw UsageError{"prefix takes IN, OUT and PREFIX"};
+  oxir::LoadOptions load;
+  load.load_external_data = true;
+  oxir::Model m = load_any(positional[0], load);
+  naming(positional[0], [&] { oxir::add_prefix(m, positional[2], o); });
+  save_any(m, positional[1]);
+  return 0;
+}
+
+// A and B joined into OUT (rewrite/compose.hpp merge_models): each --connect OUTPUT INPUT feeds
+// A's output to B's input (names as in A and B, before prefixes); --input/--output choose the
+// merged interface (names as in OUT).
+int merge(const std::vector<std::string>& args) {
+  std::vector<std::string> positional;
+  std::vector<std::pair<std::string, std::string>> io_map;
+  oxir::MergeOptions o;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
+      return args[++i];
+    };
+    if (a == "--connect") {
+      const std::string out = value();
+      io_map.emplace_back(out, value());
+    } else if (a == "--prefix1") {
+      o.prefix1 = value();
+    } else if (a == "--prefix2") {
+      o.prefix2 = value();
+    } else if (a == "--input") {
+      o.inputs.push_back(value());
+    } else if (a == "--output") {
+      o.outputs.push_back(value());
+    } else if (a == "--name") {
+      o.graph_name = value();
+    } else if (a.rfind("--", 0) == 0) {
+      throw UsageError{"unknown option " + a};
+    } else {
+      positional.push_back(a);
+    }
+  }
+  if (positional.size() != 3) throw UsageError{"merge takes A, B and OUT"};
+  oxir::LoadOptions load;
+  load.load_external_data = true;
+  const oxir::Model a = load_any(positional[0], load), b = load_any(positional[1], load);
+  const oxir::Model m =
+      naming(positional[0] + " + " + positional[1], [&] { return oxir::merge_models(a, b, io_map, o); });
+  save_any(m, positional[2]);
+  std::cout << "merged " << a.graph.nodes.size() << " + " << b.graph.nodes.size() << " nodes into "
+            << m.graph.nodes.size() << "; " << m.graph.inputs.size() << " inputs, " << m.graph.outputs.size()
+            << " outputs\n";
+  return 0;
+}
+
+// IN converted to opset N of the default domain (rewrite/version.hpp upgrade_opset), as OUT.
+int upgrade(const std::vector<std::string>& args) {
+  std::vector<std::string> positional;
+  std::optional<std::int64_t> opset;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto& a = args[i];
+    if (a == "--opset") {
+      if (i + 1 >= args.size()) throw UsageError{"--opset needs a version"};
+      opset = static_cast<std::int64_t>(parse_count(a, args[++i]) > 1000 ? 1000 : parse_count(a, args[i]));
+    } else if (a.rfind("--", 0) == 0) {
+      throw UsageError{"unknown option " + a};
+    } else {
+      positional.push_back(a);
+    }
+  }
+  if (positional.size() != 2) throw UsageError{"upgrade takes IN and OUT"};
+  if (!opset) throw UsageError{"upgrade needs --opset N"};
+  oxir::LoadOptions load;
+  load.load_external_data = true;
+  oxir::Model m = load_any(positional[0], load);
+  const auto r = naming(positional[0], [&] { return oxir::upgrade_opset(m, *opset); });
+  save_any(m, positional[1]);
+  std::cout << "opset " << r.from << " -> " << r.to << ": " << r.nodes_rewritten << " nodes rewritten, "
+            << r.nodes_added << " added\n";
+  return 0;
+}
+
+// Simplifies a model without changing what it computes: with --inline, model-local function
+// calls replaced by their bodies first; Identity nodes bypassed (subgraphs too), the static
+// parts of shape computations folded into Constants (fold_constants), repeated computations
+// merged (eliminate_common_subexpressions), then the nodes and initializers nothing reads
+// removed, and graphs out of topological order (which onnx's checker rejects) sorted. Each step
+// can be turned off; a summary goes to stdout.
 int optimize(const std::vector<std::string>& args) {
   std::vector<std::string> positional;
   bool fold = true, identity = true, unused = true, inline_calls = false, cse = true, sort = true;
@@ -404,6 +516,9 @@ int main(int argc, char** argv) {
     if (cmd == "check") return check(args);
     if (cmd == "optimize") return optimize(args);
     if (cmd == "extract") return extract(args);
+    if (cmd == "prefix") return prefix(args);
+    if (cmd == "merge") return merge(args);
+    if (cmd == "upgrade") return upgrade(args);
     throw UsageError{"unknown command \"" + cmd + "\""};
   } catch (const UsageError& e) {
     std::cerr << "oxir: " << e.message << "\n" << usage;

@@ -278,5 +278,36 @@ check "extract a middle cut" bash -c "'$oxir' extract '$tmp/q.onnx' '$tmp/e.onnx
   grep -q 'extracted 3 of 4 nodes' '$tmp/e.out' && grep -q '^mlp_block (float16\[N, 3\] XW) => (float16\[N, 3\] Y)' '$tmp/e.onnxtxt' &&
   '$oxir' check '$tmp/e.onnxtxt' | grep -q 'valid (0 errors'"
 
+# prefix and merge: composing models.
+check "prefix takes three positionals" expect_exit 2 "prefix takes IN, OUT and PREFIX" "$oxir" prefix "$tmp/q.onnx" "$tmp/p.onnx"
+check "prefix renames the interface, --keep-inputs keeps the inputs" bash -c "
+  '$oxir' prefix '$tmp/q.onnx' '$tmp/p.onnxtxt' m1/ && grep -q '^mlp_block (float16\[N, 4\] \"m1/X\")' '$tmp/p.onnxtxt' &&
+  '$oxir' prefix '$tmp/q.onnx' '$tmp/p2.onnxtxt' m1/ --keep-inputs && grep -q '^mlp_block (float16\[N, 4\] X) => (float16\[N, 3\] \"m1/Y\")' '$tmp/p2.onnxtxt' &&
+  '$oxir' check '$tmp/p.onnxtxt' | grep -q 'valid (0 errors'"
+cat >"$tmp/head.onnxtxt" <<'TXT'
+<ir_version: 9, opset_import: ["" : 21]>
+head (float16[N, 3] u, float16[N, 4] X) => (float16[N, 3] v) { v = Relu (u) }
+TXT
+check "merge needs A, B and OUT" expect_exit 2 "merge takes A, B and OUT" "$oxir" merge "$tmp/q.onnx" "$tmp/m.onnx"
+check "merge refuses a seam whose dims differ" expect_exit 1 "io_map\[0\]: 'Y' cannot feed 'X': dimension 1 is 3 and 4" \
+  "$oxir" merge "$tmp/q.onnx" "$tmp/q.onnx" "$tmp/m.onnx" --prefix2 b/ --connect Y X
+check "merge refuses shared names" expect_exit 1 "shares 1 value name with the first ('X'); give the models prefixes" \
+  "$oxir" merge "$tmp/q.onnx" "$tmp/head.onnxtxt" "$tmp/m.onnx" --connect Y u
+check "merge connects an output to an input" bash -c "'$oxir' merge '$tmp/q.onnx' '$tmp/head.onnxtxt' '$tmp/m.onnxtxt' --connect Y u --prefix2 h. >'$tmp/m.out' &&
+  grep -q 'merged 4 + 1 nodes into 5; 2 inputs, 1 outputs' '$tmp/m.out' && grep -q '\"h.v\" = Relu (Y)' '$tmp/m.onnxtxt' &&
+  '$oxir' check '$tmp/m.onnxtxt' | grep -q 'valid (0 errors'"
+
+# upgrade: to a newer opset.
+cat >"$tmp/old.onnxtxt" <<'TXT'
+<ir_version: 4, opset_import: ["" : 9]>
+old (float[4, 6] x) => (float[2, 6] y) { y = Slice <starts = [1], ends = [3], axes = [0]> (x) }
+TXT
+check "upgrade needs --opset" expect_exit 2 "upgrade needs --opset N" "$oxir" upgrade "$tmp/old.onnxtxt" "$tmp/new.onnxtxt"
+check "upgrade refuses a downgrade" expect_exit 1 "downgrading to 8 is not supported" \
+  "$oxir" upgrade "$tmp/old.onnxtxt" "$tmp/new.onnxtxt" --opset 8
+check "upgrade moves Slice's attributes into inputs" bash -c "'$oxir' upgrade '$tmp/old.onnxtxt' '$tmp/new.onnxtxt' --opset 13 >'$tmp/u.out' &&
+  grep -q 'opset 9 -> 13: 1 nodes rewritten, 3 added' '$tmp/u.out' && grep -q 'opset_import: \[\"\" : 13\]' '$tmp/new.onnxtxt' &&
+  grep -q 'y = Slice (x, y_starts, y_ends, y_axes)' '$tmp/new.onnxtxt' && '$oxir' check '$tmp/new.onnxtxt' | grep -q 'valid (0 errors'"
+
 echo "cli: $passed passed, $failed failed"
 [[ $failed == 0 ]]

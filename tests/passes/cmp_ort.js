@@ -3,7 +3,9 @@
 // same inputs and compares every output bit for bit (NaN equals NaN).
 //   node cmp_ort.js JOBS.json   JOBS: [{"a": "A.onnx", "b": "B.onnx", "spec": {...}}, ...]
 // spec as for ../infer/real/run_ort.js: one set of random inputs per job, fed to both models.
-// Prints one JSON line per job: {"job": i, "verdict": "SAME" | "DIFF" | "BOTH_FAIL", "detail": "..."}.
+// A job may give "rel" and "abs": float outputs then also count as "CLOSE" when every element
+// differs by at most rel times the larger magnitude plus abs (a kernel that sums in another order).
+// Prints one JSON line per job: {"job": i, "verdict": "SAME" | "CLOSE" | "DIFF" | "BOTH_FAIL", "detail": "..."}.
 'use strict';
 const fs = require('fs');
 const {loadOrt, makeTensor} = require('../infer/real/run_ort.js');
@@ -15,12 +17,15 @@ async function runModel(ort, path, feeds) {
   return {names: session.outputNames, results: await session.run(feeds)};
 }
 
-function same(x, y) {
+function same(x, y, rel = 0, abs = 0) {
   if (!x || !y || !x.dims || !y.dims) return x === y;
   if (JSON.stringify(Array.from(x.dims)) !== JSON.stringify(Array.from(y.dims)) || x.type !== y.type) return false;
+  const close = (rel > 0 || abs > 0) && (x.type === 'float32' || x.type === 'float64');
   for (let i = 0; i < x.data.length; i++) {
     const p = x.data[i], q = y.data[i];
-    if (!(p === q || (typeof p === 'number' && Number.isNaN(p) && Number.isNaN(q)))) return false;
+    if (p === q || (typeof p === 'number' && Number.isNaN(p) && Number.isNaN(q))) continue;
+    if (close && Math.abs(p - q) <= rel * Math.max(Math.abs(p), Math.abs(q)) + abs) continue;
+    return false;
   }
   return true;
 }
@@ -41,7 +46,12 @@ async function main() {
       detail = `a: ${ea || 'ran'}; b: ${eb || 'ran'}`;
     } else {
       for (const k of ra.names) {
-        if (!same(ra.results[k], rb.results[k])) { verdict = 'DIFF'; detail = `output ${k}`; break; }
+        if (same(ra.results[k], rb.results[k])) continue;
+        if ((jobs[j].rel || jobs[j].abs) && same(ra.results[k], rb.results[k], jobs[j].rel || 0, jobs[j].abs || 0)) {
+          verdict = 'CLOSE';
+          continue;
+        }
+        verdict = 'DIFF'; detail = `output ${k}`; break;
       }
     }
     process.stdout.write(JSON.stringify({job: j, verdict, detail}) + '\n');

