@@ -25774,18 +25774,25 @@ class Upgrader {
     return true;
   }
 
+  /// versions_of, looked up once per operator.
+  const std::vector<std::pair<std::int64_t, bool>>& versions(const std::string& op) {
+    auto it = versions_.find(op);
+    if (it == versions_.end()) it = versions_.emplace(op, versions_of(op)).first;
+    return it->second;
+  }
+
   /// One node, from from_ to to_: every version step of its operator in between (of the
   /// operator that replaces it, after a replacement).
   void node(Node& n, std::vector<Node>& out) {
-    if (versions_of(n.op_type).empty()) throw Error("'" + n.op_type + "' is not an operator of the default domain");
-    if (versions_of(n.op_type).front().first > from_)
+    if (versions(n.op_type).empty()) throw Error("'" + n.op_type + "' is not an operator of the default domain");
+    if (versions(n.op_type).front().first > from_)
       throw Error("'" + n.op_type + "' does not exist at opset " + std::to_string(from_));
     bool changed = false;
     from_upsample_ = n.op_type == "Upsample";
     for (std::int64_t at = from_;;) {
-      const auto versions = versions_of(n.op_type);
-      const auto next = std::find_if(versions.begin(), versions.end(), [&](const auto& v) { return v.first > at; });
-      if (next == versions.end() || next->first > to_) break;
+      const auto& steps = versions(n.op_type);
+      const auto next = std::find_if(steps.begin(), steps.end(), [&](const auto& v) { return v.first > at; });
+      if (next == steps.end() || next->first > to_) break;
       at = next->first;
       if (adapt(n, at, out)) changed = true;
       else if (next->second)
@@ -26003,6 +26010,7 @@ class Upgrader {
   std::int64_t from_, to_;
   std::unordered_set<std::string> taken_;
   std::unordered_map<std::string, const Tensor*> constants_;  // into the model being upgraded
+  std::unordered_map<std::string, std::vector<std::pair<std::int64_t, bool>>> versions_;
   bool from_upsample_ = false;  // the node being upgraded was an Upsample (its scales are >= 1)
   std::optional<std::unordered_map<std::string, const Type*>> types_;
   Model typed_model_;
@@ -26066,10 +26074,11 @@ inline UpgradeReport upgrade_opset(Model& model, std::int64_t target) {
     for (auto& o : f.opset_imports)
       if (is_default_domain(o.domain)) o.version = target;
   }
-  m.set_opset_version("", target);
-  // IR versions older than the opset needs: opset 8 came with IR 4, 10 with 5, 11 with 6, 13-14
-  // with 7, 15-18 with 8, 19-20 with 9, 21-22 with 10, 23-24 with 11, 25 with 12.
-  const std::int64_t ir_needed = target <= 7 ? 3 : target <= 9 ? 4 : target == 10 ? 5 : target <= 12 ? 6
+  for (auto& o : m.opset_imports)  // every entry of the domain (a file may repeat one)
+    if (is_default_domain(o.domain)) o.version = target;
+  // The IR version each opset came with (ONNX releases): 7-8 with IR 3, 9 with 4, 10 with 5, 11
+  // with 6, 12-14 with 7, 15-18 with 8, 19-20 with 9, 21-22 with 10, 23-24 with 11, 25 with 12.
+  const std::int64_t ir_needed = target <= 8 ? 3 : target == 9 ? 4 : target == 10 ? 5 : target == 11 ? 6
                                  : target <= 14 ? 7 : target <= 18 ? 8 : target <= 20 ? 9 : target <= 22 ? 10
                                  : target <= 24 ? 11 : 12;
   if (m.ir_version < ir_needed) m.ir_version = ir_needed;

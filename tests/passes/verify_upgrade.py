@@ -24,7 +24,7 @@ upgraded by oxir to opsets 13, 18 and 21 (those above its own). Then:
     nearest mode whose scales are not constant).
 
 Prints "SKIPPED: ..." and exits 0 without python3-onnx, the corpus, node or onnxruntime-node.
-usage: verify_upgrade.py --oxir build/bin/oxir [--converted DIR] [--corpus DIR] [--limit N]
+usage: verify_upgrade.py --oxir build/bin/oxir [--converted DIR] [--corpus DIR] [--limit N] [--stride N]
 """
 import argparse
 import json
@@ -201,6 +201,7 @@ def main():
     ap.add_argument("--converted", default=os.path.expanduser("~/.cache/oxir/converted-backend"))
     ap.add_argument("--corpus", default="/usr/share/libonnx-testdata/data")
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--stride", type=int, default=1, help="every Nth corpus model only (the sanitizer build's quicker run)")
     args = ap.parse_args()
     if not os.path.isdir(args.corpus):
         print("SKIPPED: corpus %s not found (Debian's libonnx-testdata)" % args.corpus)
@@ -225,6 +226,7 @@ def main():
         d = os.path.join(node, name)
         if os.path.isfile(os.path.join(d, "model.onnx")):
             dirs.append(d)
+    dirs = dirs[::max(args.stride, 1)]
     if args.limit:
         dirs = dirs[:args.limit]
     work = tempfile.mkdtemp(prefix="oxir-upgrade-")
