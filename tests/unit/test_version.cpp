@@ -125,6 +125,15 @@ Sq (t) => (u) { u = Unsqueeze <axes = [0]> (t) }
   auto split = at(13, R"(g (float[6] x) => (float[3] a, float[3] b) { a, b = Split (x) })");
   (void)upgrade_opset(split, 18);
   CHECK(split.graph.nodes[0].attribute_or("num_outputs", std::int64_t{0}) == 2);
+  // Inserted values are named after the node, made unique (node names need not be).
+  auto twins = at(11, R"(g (float[1, 2] x, float[2, 1] n_axes) => (float[2] a, float[2] b) {
+  [n] a = Squeeze <axes = [0]> (x)
+  [n] b = Squeeze <axes = [1]> (n_axes)
+})");
+  (void)upgrade_opset(twins, 13);
+  CHECK(twins.graph.nodes[0].outputs[0] == "n_axes_1");
+  CHECK(twins.graph.nodes[2].outputs[0] == "n_axes_2");
+  CHECK(check(twins).ok());
   // A model already at the target is left alone.
   auto same = split;
   CHECK(upgrade_opset(same, 18) == UpgradeReport{18, 18, 0, 0});

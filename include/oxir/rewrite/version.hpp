@@ -114,9 +114,11 @@ class Upgrader {
     return it == types_->end() ? nullptr : it->second;
   }
 
+  /// `base`, or `base_k` for the first k that makes it a name the model does not use (k resumes
+  /// where the last search for that base stopped: many nodes sharing a name stay linear).
   std::string fresh(const std::string& base) {
     std::string name = base;
-    for (std::size_t k = 1; taken_.contains(name); ++k) name = base + "_" + std::to_string(k);
+    for (std::size_t& k = next_suffix_[base]; taken_.contains(name);) name = base + "_" + std::to_string(++k);
     taken_.insert(name);
     return name;
   }
@@ -462,6 +464,7 @@ class Upgrader {
   const Model& model_;
   std::int64_t from_, to_;
   std::unordered_set<std::string> taken_;
+  std::unordered_map<std::string, std::size_t> next_suffix_;
   std::unordered_map<std::string, const Tensor*> constants_;  // into the model being upgraded
   std::unordered_map<std::string, std::vector<std::pair<std::int64_t, bool>>> versions_;
   bool from_upsample_ = false;  // the node being upgraded was an Upsample (its scales are >= 1)
