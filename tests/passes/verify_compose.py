@@ -37,7 +37,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from model_paths import model_paths  # noqa: E402
+from passes_common import model_paths, valid  # noqa: E402
 
 try:
     import onnx
@@ -49,13 +49,6 @@ except ImportError:
 
 PREFIX = "pre/"
 
-
-def valid(model, full):
-    try:
-        onnx.checker.check_model(model, full_check=full)
-        return True
-    except Exception:
-        return False
 
 
 def subgraphs(graph):

@@ -30,7 +30,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from model_paths import model_paths  # noqa: E402
+from passes_common import model_paths, valid  # noqa: E402
 
 try:
     import onnx
@@ -68,13 +68,6 @@ def captures(graph):
                 out |= walk(s, set())
     return out
 
-
-def valid(model, full):
-    try:
-        onnx.checker.check_model(model, full_check=full)
-        return True
-    except Exception:
-        return False
 
 
 def main():

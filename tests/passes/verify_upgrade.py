@@ -35,6 +35,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passes_common import valid  # noqa: E402
+
 try:
     import onnx
     import onnx.checker
@@ -55,14 +58,6 @@ def default_opset(m):
         if o.domain in ("", "ai.onnx"):
             return o.version
     return None
-
-
-def passes_full(model):
-    try:
-        onnx.checker.check_model(model, full_check=True)
-        return True
-    except Exception:
-        return False
 
 
 def spec_of(model_dir, model):
@@ -245,12 +240,12 @@ def main():
         if v is None or v < 7 or v >= 17 and not d.startswith(args.converted):
             continue
         st["models"] += 1
-        items.append((os.path.relpath(d, "/"), os.path.join(d, "model.onnx"), v, spec_of(d, model), passes_full(model),
+        items.append((os.path.relpath(d, "/"), os.path.join(d, "model.onnx"), v, spec_of(d, model), valid(model, True),
                       False))
     for name, path, v, spec in synthetic(work):
         st["synthetic"] += 1
         # onnx 1.12 wants a shape on every graph output below IR version 4: some fail its check.
-        items.append(("synthetic %s (opset %d)" % (name, v), path, v, spec, passes_full(onnx.load(path)), True))
+        items.append(("synthetic %s (opset %d)" % (name, v), path, v, spec, valid(onnx.load(path), True), True))
     for label, path, v, spec, full_ok, synthetic_model in items:
         for target in (13, 18, 21):
             if target <= v:
@@ -270,7 +265,7 @@ def main():
             if " 0 nodes rewritten" not in r.stdout:
                 st["rewritten"] += 1
             if target <= 17 and full_ok:
-                if not passes_full(onnx.load(out)):
+                if not valid(onnx.load(out), True):
                     failures.append("%s: the upgraded model fails onnx's full check" % where)
                     continue
                 st["checked"] += 1

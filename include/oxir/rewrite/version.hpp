@@ -291,18 +291,10 @@ class Upgrader {
     if (op == "Scan" && since == 9)
       throw Error("Scan-8's batch axis and sequence_lens have no direct equivalent from opset 9 on");
     if (op == "Slice" && since == 10) {
-      const Attribute* starts = value_attr(n, "starts");
-      const Attribute* ends = value_attr(n, "ends");
-      if (!starts || !ends) throw Error("Slice without starts or ends");
-      const auto s = starts->as_ints(), e = ends->as_ints();
-      std::optional<std::vector<std::int64_t>> axes;
-      if (const Attribute* a = value_attr(n, "axes")) axes = a->as_ints();
-      drop(n, "starts");
-      drop(n, "ends");
-      drop(n, "axes");
-      set_input(n, 1, ints(s, false, base(n, "starts"), out));
-      set_input(n, 2, ints(e, false, base(n, "ends"), out));
-      if (axes) set_input(n, 3, ints(*axes, false, base(n, "axes"), out));
+      if (!value_attr(n, "starts") || !value_attr(n, "ends")) throw Error("Slice without starts or ends");
+      (void)ints_to_input(n, "starts", 1, out);
+      (void)ints_to_input(n, "ends", 2, out);
+      (void)ints_to_input(n, "axes", 3, out);
       return true;
     }
     if (op == "TopK" && since == 10) {
