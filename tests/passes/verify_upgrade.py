@@ -19,8 +19,8 @@ upgraded by oxir to opsets 13, 18 and 21 (those above its own). Then:
     another order than its AveragePool-11, 1.5e-8 apart on sums of unit-sized inputs that cancel
     out), counted apart. A model ONNX Runtime cannot run before the
     upgrade is not compared (counted);
-  - a refusal must be one upgrade_opset documents (Scan-8, BatchNormalization spatial = 0 or
-    training outputs, GroupNormalization, an element type it needs and cannot find, Resize-10 in
+  - a refusal must be one upgrade_opset documents (Scan-8 with sequence_lens, BatchNormalization
+    spatial = 0 or training outputs, an element type it needs and cannot find, Resize-10 in
     nearest mode whose scales are not constant).
 
 Prints "SKIPPED: ..." and exits 0 without python3-onnx, the corpus, node or onnxruntime-node.
@@ -49,7 +49,7 @@ except ImportError:
 HERE = os.path.dirname(os.path.abspath(__file__))
 DTYPES = {1: "float32", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32", 7: "int64",
           9: "bool", 10: "float16", 11: "float64", 12: "uint32", 13: "uint64", 8: "string"}
-REFUSALS = ("Scan-8", "spatial = 0", "training outputs", "GroupNormalization", "is not known",
+REFUSALS = ("sequence_lens", "spatial = 0", "training outputs", "is not known",
             "scales are not a constant", "shrinks some axes")
 
 
@@ -187,6 +187,32 @@ def synthetic(work):
         {"x": {"shape": [2, 6, 4, 1], "dtype": "float32"}})
     add("dft17_axis2_onesided", 17, [helper.make_node("DFT", ["x"], ["y"], axis=2, onesided=1)],
         [("x", F, [2, 3, 8, 1])], [("y", F, None)], {"x": {"shape": [2, 3, 8, 1], "dtype": "float32"}})
+    # Scan-8: batch axis 0 on every input and output; a state and a scan output, and two scan
+    # inputs (one reversed) without states.
+    acc = helper.make_graph([helper.make_node("Add", ["acc", "e"], ["acc_out"]),
+                             helper.make_node("Mul", ["acc_out", "e"], ["p"])], "acc",
+                            [helper.make_tensor_value_info("acc", F, [2]), helper.make_tensor_value_info("e", F, [2])],
+                            [helper.make_tensor_value_info("acc_out", F, [2]), helper.make_tensor_value_info("p", F, [2])])
+    add("scan8_state", 8, [helper.make_node("Scan", ["", "init", "x"], ["sum", "partial"], body=acc, num_scan_inputs=1)],
+        [("init", F, [3, 2]), ("x", F, [3, 4, 2])], [("sum", F, [3, 2]), ("partial", F, [3, 4, 2])],
+        {"init": {"shape": [3, 2], "dtype": "float32"}, "x": {"shape": [3, 4, 2], "dtype": "float32"}})
+    pair = helper.make_graph([helper.make_node("Sub", ["a", "b"], ["d"])], "pair",
+                             [helper.make_tensor_value_info("a", F, [5]), helper.make_tensor_value_info("b", F, [5])],
+                             [helper.make_tensor_value_info("d", F, [5])])
+    add("scan8_reversed", 8, [helper.make_node("Scan", ["", "x", "y"], ["d"], body=pair, num_scan_inputs=2,
+                                               directions=[0, 1])],
+        [("x", F, [2, 3, 5]), ("y", F, [2, 3, 5])], [("d", F, [2, 3, 5])],
+        {"x": {"shape": [2, 3, 5], "dtype": "float32"}, "y": {"shape": [2, 3, 5], "dtype": "float32"}})
+    # GroupNormalization-18: scale and bias per group, as initializers and as inputs.
+    gn = {"x": {"shape": [2, 6, 3, 2], "dtype": "float32"}}
+    add("groupnorm18_init", 18, [helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=3,
+                                                  epsilon=1e-3)],
+        [("x", F, [2, 6, 3, 2])], [("y", F, [2, 6, 3, 2])], gn,
+        [helper.make_tensor("s", F, [3], [0.5, 2.0, -1.0]), helper.make_tensor("b", F, [3], [0.1, -0.2, 0.3])])
+    add("groupnorm18_inputs", 18, [helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=2)],
+        [("x", F, [2, 6, 3, 2]), ("s", F, [2]), ("b", F, [2])], [("y", F, [2, 6, 3, 2])],
+        {"x": {"shape": [2, 6, 3, 2], "dtype": "float32"}, "s": {"shape": [2], "dtype": "float32"},
+         "b": {"shape": [2], "dtype": "float32"}})
     return cases
 
 

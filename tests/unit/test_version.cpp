@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <oxir/analysis/check.hpp>
+#include <oxir/infer.hpp>
 #include <oxir/io/text.hpp>
 #include <oxir/rewrite/version.hpp>
 
@@ -140,6 +141,75 @@ Sq (t) => (u) { u = Unsqueeze <axes = [0]> (t) }
   CHECK(same == split);
 }
 
+TEST_CASE("upgrade_opset: Scan-8 becomes a Loop over the batch running Scan-9") {
+  auto m = at(8, R"(g (float[2] init, float[4, 3, 2] x) => (float[4, 2] sum, float[4, 3, 2] partial) {
+  [s] sum, partial = Scan <body = b (float[2] acc, float[2] e) => (float[2] acc_out, float[2] p) {
+    acc_out = Add (acc, e)
+    p = Identity (acc_out)
+  }, num_scan_inputs = 1, directions = [1]> (, batch_init, x)
+})");
+  // Batch-major initial states, made by an Expand before the Scan.
+  m.graph.nodes.insert(m.graph.nodes.begin(), Node("Expand", {"init", "four_by_two"}, {"batch_init"}));
+  m.graph.initializers.push_back(Tensor::from_values<std::int64_t>("four_by_two", {2}, {4, 2}));
+  const auto r = upgrade_opset(m, 21);
+  CHECK(r.nodes_rewritten == 1);
+  const auto& g = m.graph;
+  REQUIRE(ops_of(g) == std::vector<std::string>{"Expand", "Shape", "Constant", "Gather", "Loop"});
+  const Node& loop = g.nodes[4];
+  CHECK(loop.name == "s");
+  CHECK(loop.inputs == std::vector<std::string>{g.nodes[3].outputs[0], ""});
+  CHECK(loop.outputs == std::vector<std::string>{"sum", "partial"});
+  const Graph& body = loop.find_attribute("body")->as_graph();
+  REQUIRE(ops_of(body) == std::vector<std::string>{"Identity", "Gather", "Gather", "Scan"});
+  CHECK(body.nodes[1].inputs == std::vector<std::string>{"batch_init", body.inputs[0].name});
+  CHECK(body.nodes[2].inputs == std::vector<std::string>{"x", body.inputs[0].name});
+  const Node& scan = body.nodes[3];
+  CHECK(scan.attribute_or("num_scan_inputs", std::int64_t{0}) == 1);
+  CHECK(scan.find_attribute("directions") == nullptr);
+  CHECK(scan.find_attribute("scan_input_directions")->as_ints() == std::vector<std::int64_t>{1});
+  CHECK(scan.find_attribute("body")->as_graph().nodes.size() == 2);
+  REQUIRE(body.outputs.size() == 3);
+  CHECK(body.outputs[1].type->elem_type() == DataType::FLOAT);
+  CHECK(check(m).ok());
+  // Inference through the Loop gives back Scan-8's batch-major shapes.
+  m.graph.outputs[0].type = Type::tensor(DataType::FLOAT);
+  m.graph.outputs[1].type = Type::tensor(DataType::FLOAT);
+  (void)infer_shapes(m, {});
+  CHECK(*m.graph.outputs[0].type == Type::tensor(DataType::FLOAT, Shape{4, 2}));
+  CHECK(*m.graph.outputs[1].type == Type::tensor(DataType::FLOAT, Shape{4, 3, 2}));
+}
+
+TEST_CASE("upgrade_opset: GroupNormalization's per-group scale and bias become per-channel at 21") {
+  auto m = at(18, R"(g (float[N, 6, 5] x, float[3] s, float[3] b) => (float[N, 6, 5] y) {
+  y = GroupNormalization <num_groups = 3, epsilon = 0.001> (x, s, b)
+})");
+  const auto r = upgrade_opset(m, 21);
+  CHECK(r.nodes_rewritten == 1);
+  const auto& g = m.graph;
+  REQUIRE(ops_of(g) == std::vector<std::string>{"Shape", "Constant", "Div", "Concat", "Constant", "Constant",
+                                                "Unsqueeze", "Expand", "Reshape", "Unsqueeze", "Expand", "Reshape",
+                                                "GroupNormalization"});
+  CHECK(g.nodes[0].inputs[0] == "x");
+  CHECK(g.nodes[0].attribute_or("start", std::int64_t{0}) == 1);
+  CHECK(g.nodes[0].attribute_or("end", std::int64_t{0}) == 2);
+  CHECK(ints_of(g.nodes[1]) == std::vector<std::int64_t>{3});
+  CHECK(g.nodes[6].inputs[0] == "s");
+  CHECK(g.nodes[9].inputs[0] == "b");
+  const Node& gn = g.nodes.back();
+  CHECK(gn.inputs == std::vector<std::string>{"x", g.nodes[8].outputs[0], g.nodes[11].outputs[0]});
+  CHECK(gn.attribute_or("num_groups", std::int64_t{0}) == 3);
+  CHECK(check(m).ok());
+  // The per-channel scale has C = 6 entries.
+  (void)infer_shapes(m, {});
+  bool found = false;
+  for (const auto& v : g.value_info)
+    if (v.name == g.nodes[8].outputs[0]) {
+      found = true;
+      CHECK(*v.type == Type::tensor(DataType::FLOAT, Shape{6}));
+    }
+  CHECK(found);
+}
+
 TEST_CASE("upgrade_opset refuses what it cannot convert, leaving the model as it was") {
   const auto check_refused = [](Model m, std::int64_t target, const char* what) {
     const Model before = m;
@@ -150,16 +220,14 @@ TEST_CASE("upgrade_opset refuses what it cannot convert, leaving the model as it
   check_refused(plain, 8, "downgrading to 8 is not supported");
   check_refused(plain, 26, "beyond the newest");
   check_refused(at(6, R"(g (float[2] x) => (float[2] y) { y = Relu (x) })"), 13, "from opset 6 is not supported");
-  check_refused(at(8, R"(g (float[2, 3] x) => (float[2, 3] y) { y = Scan <body = b () => () {}, num_scan_inputs = 1> (, x) })"),
-                13, "Scan-8");
+  check_refused(at(8, R"(g (int64[2] n, float[2, 3] x) => (float[2, 3] y) {
+  y = Scan <body = b (float e) => (float f) { f = Identity (e) }, num_scan_inputs = 1> (n, x)
+})"),
+                13, "sequence_lens");
   check_refused(at(7, R"(g (float[1, 2, 2] x, float[2, 2] s, float[2, 2] b, float[2, 2] mu, float[2, 2] v) => (float[1, 2, 2] y) {
   y = BatchNormalization <spatial = 0> (x, s, b, mu, v)
 })"),
                 9, "spatial = 0");
-  check_refused(at(18, R"(g (float[1, 4, 2] x, float[2] s, float[2] b) => (float[1, 4, 2] y) {
-  y = GroupNormalization <num_groups = 2> (x, s, b)
-})"),
-                21, "per channel");
   check_refused(at(10, R"(g (float[1, 1, 4, 4] x, float[4] s) => (float[1, 1, ?, ?] y) { y = Resize (x, s) })"), 11,
                 "scales are not a constant");
   check_refused(at(10, R"(g (x) => (y) { y = Clip <min = 0.0> (x) })"), 11, "element type of 'x' is not known");

@@ -288,8 +288,7 @@ class Upgrader {
       n.op_type = "Resize";  // Resize-10 takes Upsample-9's inputs and mode
       return true;
     }
-    if (op == "Scan" && since == 9)
-      throw Error("Scan-8's batch axis and sequence_lens have no direct equivalent from opset 9 on");
+    if (op == "Scan" && since == 9) return scan_9(n, out);
     if (op == "Slice" && since == 10) {
       if (!value_attr(n, "starts") || !value_attr(n, "ends")) throw Error("Slice without starts or ends");
       (void)ints_to_input(n, "starts", 1, out);
@@ -391,9 +390,110 @@ class Upgrader {
       set_input(n, 2, ints({axis}, true, base(n, "axis"), out));
       return true;
     }
-    if (op == "GroupNormalization" && since == 21)
-      throw Error("GroupNormalization-18 scales per group, -21 per channel: not converted");
+    if (op == "GroupNormalization" && since == 21) return group_normalization_21(n, out);
     return false;
+  }
+
+  /// Scan-8 iterates over a batch axis (axis 0 of every input and output) and scans axis 1;
+  /// Scan-9 has no batch axis. The node becomes a Loop over the batch whose body takes batch
+  /// element b of every input (Gather), runs Scan-9 on them with the same body, and hands the
+  /// results out as scan outputs, which Loop stacks along a new axis 0 again.
+  bool scan_9(Node& n, std::vector<Node>& out) {
+    if (n.has_input(0))
+      throw Error("Scan-8's sequence_lens (sequences of different lengths in one batch) has no equivalent from "
+                  "opset 9 on");
+    const Attribute* body = value_attr(n, "body");
+    const Attribute* num_scan = value_attr(n, "num_scan_inputs");
+    if (!body || body->kind() != AttributeType::GRAPH || !num_scan)
+      throw Error("Scan without a body graph or num_scan_inputs");
+    if (n.inputs.size() < 2) throw Error("Scan without inputs");
+    for (std::size_t i = 1; i < n.inputs.size(); ++i)
+      if (n.inputs[i].empty()) throw Error("Scan with input " + std::to_string(i) + " missing");
+    const Graph& old_body = body->as_graph();
+
+    // The batch size, from the first input's shape.
+    const std::string shape = fresh(base(n, "batch_shape"));
+    out.push_back(Node("Shape", {n.inputs[1]}, {shape}));
+    const std::string zero = ints({0}, true, base(n, "batch_axis"), out);
+    const std::string batch = fresh(base(n, "batch_size"));
+    out.push_back(Node("Gather", {shape, zero}, {batch}));
+    report.nodes_added += 2;
+
+    Graph lb;
+    lb.name = fresh(base(n, "batch_loop"));
+    const std::string iter = fresh(base(n, "b")), cond = fresh(base(n, "cond"));
+    lb.inputs.emplace_back(iter, Type::tensor(DataType::INT64, Shape{}));
+    lb.inputs.emplace_back(cond, Type::tensor(DataType::BOOL, Shape{}));
+    const std::string cond_out = fresh(base(n, "cond_out"));
+    lb.outputs.emplace_back(cond_out, Type::tensor(DataType::BOOL, Shape{}));
+    lb.nodes.push_back(Node("Identity", {cond}, {cond_out}));
+    std::vector<std::string> per_batch;
+    for (std::size_t i = 1; i < n.inputs.size(); ++i) {
+      per_batch.push_back(fresh(n.inputs[i] + "_b"));
+      lb.nodes.push_back(Node("Gather", {n.inputs[i], iter}, {per_batch.back()}));
+    }
+    std::vector<std::string> results;
+    for (std::size_t k = 0; k < n.outputs.size(); ++k) {
+      results.push_back(fresh((n.outputs[k].empty() ? base(n, "output") : n.outputs[k]) + "_b"));
+      // The body's output types give the element types (the shapes lose the batch axis).
+      const ValueInfo* declared = k < old_body.outputs.size() ? &old_body.outputs[k] : nullptr;
+      const DataType t = declared && declared->type ? declared->type->elem_type() : DataType::UNDEFINED;
+      lb.outputs.push_back(t == DataType::UNDEFINED ? ValueInfo(results.back()) : ValueInfo(results.back(), Type::tensor(t)));
+    }
+    Node scan("Scan", per_batch, results);
+    scan.name = n.name.empty() ? std::string() : n.name + "_per_batch";
+    for (auto& a : n.attributes) {
+      if (a.name == "directions") a.name = "scan_input_directions";
+      scan.attributes.push_back(std::move(a));
+    }
+    lb.nodes.push_back(std::move(scan));
+    report.nodes_added += n.inputs.size() + 1;  // the Gathers, the Identity and the Scan in the body
+
+    Node loop("Loop", {batch, ""}, n.outputs);
+    loop.name = n.name;
+    loop.domain = n.domain;
+    loop.set_attribute(Attribute("body", std::move(lb)));
+    n = std::move(loop);
+    return true;
+  }
+
+  /// GroupNormalization-18 takes scale and bias per group ([num_groups]), -21 per channel ([C]):
+  /// each is repeated C / num_groups times in place (Unsqueeze to [G, 1], Expand to [G, C/G],
+  /// Reshape to [C]), C read from X's shape. -21's stash_type default (float) normalizes
+  /// 16-bit inputs in float; -18 computed in the input's type.
+  bool group_normalization_21(Node& n, std::vector<Node>& out) {
+    const Attribute* g = value_attr(n, "num_groups");
+    if (!g) throw Error("GroupNormalization without num_groups");
+    if (!n.has_input(0) || !n.has_input(1) || !n.has_input(2))
+      throw Error("GroupNormalization without X, scale or bias");
+    const std::int64_t groups = g->as_int();
+    const std::string channels = fresh(base(n, "channels"));
+    Node shape("Shape", {n.inputs[0]}, {channels});
+    shape.set_attribute(Attribute("start", std::int64_t{1}));
+    shape.set_attribute(Attribute("end", std::int64_t{2}));
+    out.push_back(std::move(shape));
+    const std::string group_count = ints({groups}, false, base(n, "num_groups"), out);
+    const std::string per_group = fresh(base(n, "channels_per_group"));
+    out.push_back(Node("Div", {channels, group_count}, {per_group}));
+    const std::string grid = fresh(base(n, "group_grid"));
+    Node concat("Concat", {group_count, per_group}, {grid});
+    concat.set_attribute(Attribute("axis", std::int64_t{0}));
+    out.push_back(std::move(concat));
+    const std::string axis1 = ints({1}, false, base(n, "group_axis"), out);
+    const std::string flat = ints({-1}, false, base(n, "flat"), out);
+    report.nodes_added += 3;
+    for (std::size_t i : {std::size_t{1}, std::size_t{2}}) {
+      const std::string what = i == 1 ? "scale" : "bias";
+      const std::string column = fresh(base(n, what + "_column"));
+      out.push_back(Node("Unsqueeze", {n.inputs[i], axis1}, {column}));
+      const std::string spread = fresh(base(n, what + "_spread"));
+      out.push_back(Node("Expand", {column, grid}, {spread}));
+      const std::string per_channel = fresh(base(n, what + "_per_channel"));
+      out.push_back(Node("Reshape", {spread, flat}, {per_channel}));
+      n.inputs[i] = per_channel;
+      report.nodes_added += 3;
+    }
+    return true;
   }
 
   /// Resize-10's nearest rounding as a Resize-11 nearest_mode: "floor" when no scale is below 1,
@@ -481,13 +581,15 @@ class Upgrader {
 ///   (asymmetric, nearest rounding down) and its roi input (11), the 2-D flattening of Softmax,
 ///   LogSoftmax and Hardmax (13: the same when the axis is the last, else Flatten, the operator,
 ///   and a Reshape back), RoiAlign's coordinate mode (16), GridSample's mode names (20);
-///   BatchNormalization's spatial attribute (9, only spatial = 1) and unused training outputs (14).
+///   BatchNormalization's spatial attribute (9, only spatial = 1) and unused training outputs (14);
+/// - Scan-8's batch axis (9): a Loop over the batch running Scan-9 on each batch element;
+/// - GroupNormalization's scale and bias per group (21): repeated per channel by nodes reading
+///   the channel count from X's shape.
 /// Every other version step of the operators used is compatible (new types, new attributes and
 /// optional inputs whose defaults keep the old behaviour). Throws oxir::Error naming the node,
 /// with `model` unchanged, for what it cannot convert: a target older than the model's opset
-/// (no downgrades), beyond kUpgradeNewestOpset, a model older than opset 7, Scan-8,
-/// BatchNormalization with spatial = 0 or with training outputs, GroupNormalization across 21,
-/// an operator unknown at the model's opset or removed without replacement, and an attribute to
+/// (no downgrades), beyond kUpgradeNewestOpset, a model older than opset 7, Scan-8 with
+/// sequence_lens, BatchNormalization with spatial = 0 or with training outputs, an operator unknown at the model's opset or removed without replacement, and an attribute to
 /// move that refers to a function attribute.
 inline UpgradeReport upgrade_opset(Model& model, std::int64_t target) {
   const auto from = model.opset_version("");
