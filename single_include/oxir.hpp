@@ -23660,6 +23660,13 @@ struct PrefixOptions {
   bool intermediates = true;  ///< every other value: node outputs, and every name a subgraph defines
   bool nodes = true;          ///< node names, in subgraphs too (function bodies keep theirs)
   bool functions = true;      ///< model-local function names, and every call of them
+  /// Symbolic dims (dim_param) in every type: the graph's interface and value_info, subgraphs,
+  /// type attributes, and (for a model) function bodies' value_info and training graphs. Off by
+  /// default: a dim_param is one symbol model-wide, and models put side by side usually mean
+  /// their "batch" to be the same. In a dim_param that is an expression (`N+1`, `2*S`,
+  /// `floor((H-1)/2)+1`) every name gets the prefix (function names and numbers do not), so
+  /// the relations between sizes carry over; a dim_param with spaces is read the same way.
+  bool dim_params = false;
 };
 
 namespace detail::compose {
@@ -23754,6 +23761,69 @@ inline void rename_calls(std::vector<Node>& nodes, const std::map<FunctionKey, s
     if (const auto it = renamed.find({n.domain, n.op_type, n.overload}); it != renamed.end()) n.op_type = it->second;
     for (auto& sub : views::subgraphs(n)) rename_calls(sub.nodes, renamed, depth + 1);
   }
+}
+
+/// `prefix` before every name in dim_param `d` (see PrefixOptions::dim_params).
+inline std::string prefixed_dim_param(std::string_view d, std::string_view prefix) {
+  std::string out;
+  out.reserve(d.size() + prefix.size());
+  for (std::size_t i = 0; i < d.size();) {
+    if (infer::expr_syntax_char(d[i])) {
+      out += d[i++];
+      continue;
+    }
+    std::size_t j = i;
+    while (j < d.size() && !infer::expr_syntax_char(d[j])) ++j;
+    std::size_t k = j;
+    while (k < d.size() && (d[k] == ' ' || d[k] == '\t')) ++k;
+    const bool call = k < d.size() && d[k] == '(';  // floor(, ceil(, min(, max(, ...
+    const bool number = d[i] >= '0' && d[i] <= '9';
+    if (!call && !number) out += prefix;
+    out.append(d.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+inline void prefix_dims(Type& t, std::string_view prefix, int depth) {
+  if (depth > kMaxDepth) throw Error("types nested too deep to rename");
+  auto shape = [&](std::optional<Shape>& s) {
+    if (!s) return;
+    for (auto& d : s->dims)
+      if (auto* p = std::get_if<std::string>(&d.value); p && !p->empty()) *p = prefixed_dim_param(*p, prefix);
+  };
+  if (auto* tensor = std::get_if<TensorType>(&t.value)) shape(tensor->shape);
+  else if (auto* sparse = std::get_if<SparseTensorType>(&t.value)) shape(sparse->shape);
+  else if (auto* seq = std::get_if<SequenceType>(&t.value)) {
+    if (seq->elem_type) prefix_dims(*seq->elem_type, prefix, depth + 1);
+  } else if (auto* opt = std::get_if<OptionalType>(&t.value)) {
+    if (opt->elem_type) prefix_dims(*opt->elem_type, prefix, depth + 1);
+  } else if (auto* map = std::get_if<MapType>(&t.value)) {
+    if (map->value_type) prefix_dims(*map->value_type, prefix, depth + 1);
+  }
+}
+inline void prefix_dims(std::vector<ValueInfo>& vs, std::string_view prefix) {
+  for (auto& v : vs)
+    if (v.type) prefix_dims(*v.type, prefix, 0);
+}
+inline void prefix_dims(std::vector<Node>& nodes, std::string_view prefix, int depth);
+inline void prefix_dims(Graph& g, std::string_view prefix, int depth) {
+  if (depth > kMaxDepth) throw Error("subgraphs nested too deep to rename");
+  prefix_dims(g.inputs, prefix);
+  prefix_dims(g.outputs, prefix);
+  prefix_dims(g.value_info, prefix);
+  prefix_dims(g.nodes, prefix, depth);
+}
+/// A TYPE_PROTO(S) attribute's types and a GRAPH(S) attribute's graphs.
+inline void prefix_dims(Attribute& a, std::string_view prefix, int depth) {
+  if (auto* t = std::get_if<Box<Type>>(&a.value); t && *t) prefix_dims(**t, prefix, 0);
+  else if (auto* ts = std::get_if<std::vector<Type>>(&a.value))
+    for (auto& x : *ts) prefix_dims(x, prefix, 0);
+  for (auto& sub : views::attribute_graphs(a)) prefix_dims(sub, prefix, depth + 1);
+}
+inline void prefix_dims(std::vector<Node>& nodes, std::string_view prefix, int depth) {
+  for (auto& n : nodes)
+    for (auto& a : n.attributes) prefix_dims(a, prefix, depth);
 }
 
 /// Names defined by the subgraphs of `g`, at any depth.
@@ -23914,6 +23984,7 @@ inline void add_prefix(Graph& graph, std::string_view prefix, const PrefixOption
   if (prefix.empty()) return;
   Graph g = graph;  // a graph nested too deep throws part way: leave the caller's as it was
   detail::compose::prefix_graph(g, prefix, options, "graph");
+  if (options.dim_params) detail::compose::prefix_dims(g, prefix, 0);
   graph = std::move(g);
 }
 
@@ -23944,8 +24015,22 @@ inline void add_prefix(Model& model, std::string_view prefix, const PrefixOption
       detail::compose::rename_calls(t.algorithm.nodes, renamed, 0);
     }
   }
+  std::vector<TrainingInfo> training = model.training_info;
+  if (options.dim_params) {
+    detail::compose::prefix_dims(g, prefix, 0);
+    for (auto& f : functions) {
+      detail::compose::prefix_dims(f.value_info, prefix);
+      detail::compose::prefix_dims(f.nodes, prefix, 0);
+      for (auto& a : f.attribute_protos) detail::compose::prefix_dims(a, prefix, 0);
+    }
+    for (auto& t : training) {
+      detail::compose::prefix_dims(t.initialization, prefix, 0);
+      detail::compose::prefix_dims(t.algorithm, prefix, 0);
+    }
+  }
   model.graph = std::move(g);
   model.functions = std::move(functions);
+  model.training_info = std::move(training);
 }
 
 /// Options of merge_models.
@@ -23954,6 +24039,10 @@ struct MergeOptions {
   /// they are joined; empty: none. The io_map names the values as the models name them, before
   /// prefixing.
   std::string prefix1{}, prefix2{};
+  /// With it, each model's dim_params get that model's prefix too (PrefixOptions::dim_params):
+  /// the two models' sizes stay distinct symbols. Without it, equal dim_params of the two models
+  /// name one size in the merged model.
+  bool prefix_dim_params = false;
   /// The merged model's inputs and outputs, by their names in the merged model (prefixed). Empty:
   /// the first model's inputs and the second's that io_map does not connect; the first model's
   /// outputs that io_map does not connect and all of the second's. Otherwise the merged graph is
@@ -23981,7 +24070,7 @@ struct MergeOptions {
 /// of the first model; metadata_props and device configurations united (one key with two values is
 /// an error); the functions of both (a function both define must be defined the same). Models
 /// with training information are refused. dim_params are model-wide symbols, so equal dim_params
-/// of the two models name the same size in the merged one.
+/// of the two models name the same size in the merged one (unless MergeOptions::prefix_dim_params).
 ///
 /// Throws oxir::Error when an io_map name is not an output of the first model or an input of the
 /// second, when an input is connected twice, when the two sides' types conflict (element type,
@@ -23995,13 +24084,15 @@ struct MergeOptions {
   if (!m1.training_info.empty()) throw Error("first model: training_info", "merging models with training information is not supported");
   if (!m2.training_info.empty()) throw Error("second model: training_info", "merging models with training information is not supported");
   Model a = m1, b = m2;
+  PrefixOptions prefixing;
+  prefixing.dim_params = options.prefix_dim_params;
   try {
-    add_prefix(a, options.prefix1);
+    add_prefix(a, options.prefix1, prefixing);
   } catch (const Error& e) {
     throw e.within("first model");
   }
   try {
-    add_prefix(b, options.prefix2);
+    add_prefix(b, options.prefix2, prefixing);
   } catch (const Error& e) {
     throw e.within("second model");
   }

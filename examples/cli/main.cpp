@@ -8,8 +8,8 @@
 //   oxir optimize IN OUT [--inline] [--no-fold] [--no-identity] [--no-cse] [--keep-unused] [--keep-order]
 //   oxir extract IN OUT --output NAME... [--input NAME...]
 //   oxir prefix IN OUT PREFIX [--keep-inputs] [--keep-outputs] [--keep-initializers]
-//               [--keep-intermediates] [--keep-node-names] [--keep-functions]
-//   oxir merge A B OUT [--connect OUTPUT INPUT]... [--prefix1 P] [--prefix2 P]
+//               [--keep-intermediates] [--keep-node-names] [--keep-functions] [--dim-params]
+//   oxir merge A B OUT [--connect OUTPUT INPUT]... [--prefix1 P] [--prefix2 P] [--prefix-dim-params]
 //              [--input NAME]... [--output NAME]... [--name GRAPH_NAME]
 //   oxir upgrade IN OUT --opset N
 //   oxir bench MODEL [--runs N]
@@ -44,8 +44,8 @@ constexpr const char* usage =
     "                [--keep-order]\n"
     "  oxir extract IN OUT --output NAME... [--input NAME...]\n"
     "  oxir prefix IN OUT PREFIX [--keep-inputs] [--keep-outputs] [--keep-initializers]\n"
-    "              [--keep-intermediates] [--keep-node-names] [--keep-functions]\n"
-    "  oxir merge A B OUT [--connect OUTPUT INPUT]... [--prefix1 P] [--prefix2 P]\n"
+    "              [--keep-intermediates] [--keep-node-names] [--keep-functions] [--dim-params]\n"
+    "  oxir merge A B OUT [--connect OUTPUT INPUT]... [--prefix1 P] [--prefix2 P] [--prefix-dim-params]\n"
     "             [--input NAME]... [--output NAME]... [--name GRAPH_NAME]\n"
     "  oxir upgrade IN OUT --opset N\n"
     "  oxir bench MODEL [--runs N]\n";
@@ -291,7 +291,7 @@ int extract(const std::vector<std::string>& args) {
 }
 
 // IN with PREFIX before its names (rewrite/compose.hpp add_prefix), as OUT; each --keep-* option
-// leaves one kind of name as it is.
+// leaves one kind of name as it is; --dim-params prefixes the symbolic dims too.
 int prefix(const std::vector<std::string>& args) {
   std::vector<std::string> positional;
   oxir::PrefixOptions o;
@@ -302,6 +302,7 @@ int prefix(const std::vector<std::string>& args) {
     else if (a == "--keep-intermediates") o.intermediates = false;
     else if (a == "--keep-node-names") o.nodes = false;
     else if (a == "--keep-functions") o.functions = false;
+    else if (a == "--dim-params") o.dim_params = true;
     else if (a.rfind("--", 0) == 0) throw UsageError{"unknown option " + a};
     else positional.push_back(a);
   }
@@ -334,6 +335,8 @@ int merge(const std::vector<std::string>& args) {
       o.prefix1 = value();
     } else if (a == "--prefix2") {
       o.prefix2 = value();
+    } else if (a == "--prefix-dim-params") {
+      o.prefix_dim_params = true;
     } else if (a == "--input") {
       o.inputs.push_back(value());
     } else if (a == "--output") {

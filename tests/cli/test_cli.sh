@@ -284,6 +284,8 @@ check "prefix renames the interface, --keep-inputs keeps the inputs" bash -c "
   '$oxir' prefix '$tmp/q.onnx' '$tmp/p.onnxtxt' m1/ && grep -q '^mlp_block (float16\[N, 4\] \"m1/X\")' '$tmp/p.onnxtxt' &&
   '$oxir' prefix '$tmp/q.onnx' '$tmp/p2.onnxtxt' m1/ --keep-inputs && grep -q '^mlp_block (float16\[N, 4\] X) => (float16\[N, 3\] \"m1/Y\")' '$tmp/p2.onnxtxt' &&
   '$oxir' check '$tmp/p.onnxtxt' | grep -q 'valid (0 errors'"
+check "prefix --dim-params renames the symbolic dims too" bash -c "
+  '$oxir' prefix '$tmp/q.onnx' '$tmp/p3.onnxtxt' m1_ --dim-params && grep -q '^mlp_block (float16\[m1_N, 4\] m1_X)' '$tmp/p3.onnxtxt'"
 cat >"$tmp/head.onnxtxt" <<'TXT'
 <ir_version: 9, opset_import: ["" : 21]>
 head (float16[N, 3] u, float16[N, 4] X) => (float16[N, 3] v) { v = Relu (u) }
@@ -296,6 +298,9 @@ check "merge refuses shared names" expect_exit 1 "shares 1 value name with the f
 check "merge connects an output to an input" bash -c "'$oxir' merge '$tmp/q.onnx' '$tmp/head.onnxtxt' '$tmp/m.onnxtxt' --connect Y u --prefix2 h. >'$tmp/m.out' &&
   grep -q 'merged 4 + 1 nodes into 5; 2 inputs, 1 outputs' '$tmp/m.out' && grep -q '\"h.v\" = Relu (Y)' '$tmp/m.onnxtxt' &&
   '$oxir' check '$tmp/m.onnxtxt' | grep -q 'valid (0 errors'"
+check "merge --prefix-dim-params keeps the two models' sizes apart" bash -c "
+  '$oxir' merge '$tmp/q.onnx' '$tmp/head.onnxtxt' '$tmp/m2.onnxtxt' --prefix1 a_ --prefix2 b_ --prefix-dim-params &&
+  grep -q '(float16\[a_N, 4\] a_X, float16\[b_N, 3\] b_u, float16\[b_N, 4\] b_X)' '$tmp/m2.onnxtxt'"
 
 # upgrade: to a newer opset.
 cat >"$tmp/old.onnxtxt" <<'TXT'

@@ -12,8 +12,8 @@
 //     reads back into an equal model;
 //   - extract_model throws nothing but oxir::Error, and the sub-model between a valid model's
 //     own inputs and outputs is valid;
-//   - add_prefix and merge_models throw nothing but oxir::Error; prefixing a valid model, and
-//     merging it with itself (prefixed, its first output feeding its first input), give valid
+//   - add_prefix and merge_models throw nothing but oxir::Error; prefixing a valid model (its
+//     dim_params too), and merging it with itself (prefixed, its first output feeding its first input), give valid
 //     models;
 //   - upgrade_opset to opset 21 throws nothing but oxir::Error, and keeps a valid model valid;
 //   - check, UseDef, remove_unused and remove_identity_nodes never throw, and the two passes
@@ -216,14 +216,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   only_oxir_errors("compose", [&] {
     const bool valid = oxir::check(model).ok();
     oxir::Model p = model;
-    oxir::add_prefix(p, "p/");
+    oxir::add_prefix(p, "p/", {.dim_params = true});
     if (valid && !oxir::check(p).ok()) finding("add_prefix made a valid model invalid");
     std::vector<std::pair<std::string, std::string>> io_map;
     if (!model.graph.outputs.empty() && !model.graph.inputs.empty())
       io_map.emplace_back(model.graph.outputs[0].name, model.graph.inputs[0].name);
     oxir::Model both;
     try {
-      both = oxir::merge_models(model, model, io_map, {.prefix1 = "a/", .prefix2 = "b/"});
+      both = oxir::merge_models(model, model, io_map,
+                                {.prefix1 = "a/", .prefix2 = "b/", .prefix_dim_params = model.graph.nodes.size() % 2 == 1});
     } catch (const oxir::Error&) {
       return;  // a seam whose types conflict, say
     }

@@ -151,6 +151,41 @@ TEST_CASE("add_prefix: annotations, sparse initializers and value_info follow; c
   CHECK(names_of(body.outputs) == std::vector<std::string>{"b_s"});
 }
 
+TEST_CASE("add_prefix: dim_params on request, name by name inside expressions") {
+  const auto before = parse_text_model(R"M(<ir_version: 9, opset_import: ["" : 18]>
+g (float[N, "S+1"] x, bool c) => (float["floor((N-1)/2)+1", "min(T,64)"] y, float["past_len + 1"] z)
+  <float[N, "2*S", "s0*2", "ceiling (S/4)"] v, float[3, "batch size", ?] w> {
+  y = If (c) <
+    then_branch = t () => (float[M, 2] ty) { ty = Neg (x) },
+    else_branch = e () => (float[M, 2] ey) { ey = Abs (x) }
+  >
+  z = Identity (x)
+})M");
+  auto m = before;
+  add_prefix(m, "p_");  // dims stay by default
+  CHECK(m.graph.inputs[0].type == before.graph.inputs[0].type);
+  CHECK(m.graph.value_info[0].type == before.graph.value_info[0].type);
+  m = before;
+  add_prefix(m, "p_", {.inputs = false, .outputs = false, .initializers = false, .intermediates = false, .nodes = false,
+                       .functions = false, .dim_params = true});
+  const auto dims = [](const ValueInfo& v) {
+    std::vector<std::string> r;
+    for (const auto& d : v.type->shape()->dims)
+      r.push_back(d.is_param() ? d.dim_param() : d.is_value() ? std::to_string(d.dim_value()) : "?");
+    return r;
+  };
+  const auto& g = m.graph;
+  CHECK(names_of(g.inputs) == names_of(before.graph.inputs));  // values untouched
+  CHECK(dims(g.inputs[0]) == std::vector<std::string>{"p_N", "p_S+1"});
+  CHECK(dims(g.outputs[0]) == std::vector<std::string>{"floor((p_N-1)/2)+1", "min(p_T,64)"});
+  CHECK(dims(g.outputs[1]) == std::vector<std::string>{"p_past_len + 1"});
+  CHECK(dims(g.value_info[0]) == std::vector<std::string>{"p_N", "2*p_S", "p_s0*2", "ceiling (p_S/4)"});
+  CHECK(dims(g.value_info[1]) == std::vector<std::string>{"3", "p_batch p_size", "?"});
+  const Graph& then = g.nodes[0].find_attribute("then_branch")->as_graph();
+  CHECK(dims(then.outputs[0]) == std::vector<std::string>{"p_M", "2"});
+  CHECK(check(m).ok());
+}
+
 TEST_CASE("add_prefix refuses to make two names one, and models with training information") {
   // The input 'p_a' is kept; the intermediate 'a' would become 'p_a'.
   const auto before = parse_text_model(R"(<ir_version: 9, opset_import: ["" : 18]>
@@ -215,6 +250,13 @@ TEST_CASE("merge_models: shared names need prefixes; io_map names are the unpref
   CHECK(self.graph.nodes[2].inputs == std::vector<std::string>{"a/y"});
   CHECK_THROWS_WITH_AS((void)merge_models(a, a, {{"y", "x"}}), doctest::Contains("shares 2 value names"), Error);
   CHECK(check(merge_models(a, a, {{"y", "x"}}, {.prefix2 = "b/"})).ok());
+  // The two models' N: one size unless their dim_params are prefixed too.
+  const auto shared = merge_models(a, a, {}, {.prefix1 = "a_", .prefix2 = "b_"});
+  CHECK(shared.graph.inputs[0].type == shared.graph.inputs[1].type);
+  const auto apart = merge_models(a, a, {}, {.prefix1 = "a_", .prefix2 = "b_", .prefix_dim_params = true});
+  CHECK(*apart.graph.inputs[0].type == Type::tensor(DataType::FLOAT, Shape{"a_N", 4}));
+  CHECK(*apart.graph.inputs[1].type == Type::tensor(DataType::FLOAT, Shape{"b_N", 4}));
+  CHECK(check(apart).ok());
 }
 
 TEST_CASE("merge_models: errors name what is wrong") {
