@@ -5,7 +5,11 @@
 // spec as for ../infer/real/run_ort.js: one set of random inputs per job, fed to both models.
 // A job may give "rel" and "abs": float outputs then also count as "CLOSE" when every element
 // differs by at most rel times the larger magnitude plus abs (a kernel that sums in another order).
-// Prints one JSON line per job: {"job": i, "verdict": "SAME" | "CLOSE" | "DIFF" | "BOTH_FAIL", "detail": "..."}.
+// A job may give "expect": {output name: {"shape": [...], "value": [...]}}, the reference outputs
+// that came with the model: when A does not run but B does (or always, with "always_expect"),
+// B's outputs are compared with them (float within 1e-3 relative plus 1e-5 absolute, the backend
+// tests' tolerance; others exactly), verdict "REFERENCE" when they agree and A did not run.
+// Prints one JSON line per job: {"job": i, "verdict": "SAME" | "CLOSE" | "REFERENCE" | "DIFF" | "BOTH_FAIL", "detail": "..."}.
 'use strict';
 const fs = require('fs');
 const {loadOrt, makeTensor} = require('../infer/real/run_ort.js');
@@ -41,7 +45,25 @@ async function main() {
     try { ra = await runModel(ort, jobs[j].a, feeds); } catch (e) { ea = String(e.message || e).split('\n')[0]; }
     try { rb = await runModel(ort, jobs[j].b, feeds); } catch (e) { eb = String(e.message || e).split('\n')[0]; }
     let verdict = 'SAME', detail = '';
-    if (ea || eb) {
+    if (!eb && jobs[j].expect && (ea || jobs[j].always_expect)) {
+      verdict = 'REFERENCE';
+      for (const [k, e] of Object.entries(jobs[j].expect)) {
+        const got = rb.results[k];
+        const ok = got && JSON.stringify(Array.from(got.dims)) === JSON.stringify(e.shape) &&
+          got.data.length === e.value.length &&
+          Array.from(got.data).every((v, i) => {
+            const w = e.value[i];
+            if (typeof v === 'bigint') return v === BigInt(w);
+            if (Number.isNaN(v) && Number.isNaN(w)) return true;
+            return v === w || Math.abs(v - w) <= 1e-3 * Math.abs(w) + 1e-5;
+          });
+        if (!ok) { verdict = 'DIFF'; detail = `a: ${ea || 'ran'}; b ran, output ${k} differs from the reference`; break; }
+      }
+      if (!ea && verdict === 'REFERENCE') verdict = 'SAME';  // and A's outputs, below
+    }
+    if (verdict === 'REFERENCE' || verdict === 'DIFF') {
+      // decided above
+    } else if (ea || eb) {
       verdict = ea && eb ? 'BOTH_FAIL' : 'DIFF';
       detail = `a: ${ea || 'ran'}; b: ${eb || 'ran'}`;
     } else {

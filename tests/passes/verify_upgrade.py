@@ -4,10 +4,12 @@
 Models: hand-made ones of the operator versions that change (Clip-6, Pad-2, Slice-1, TopK-1,
 Upsample-7/9, Resize-10 up and down, Softmax/LogSoftmax/Hardmax-1 on every kind of axis,
 Dropout-10, Squeeze/Unsqueeze-1, Split-2, the Reduce operators-1, BatchNormalization-7, Scatter-9,
-RoiAlign-10, GridSample-16 in each mode, DFT-17), which must all convert and agree; the ONNX backend
-node tests that onnx 1.12's version converter moved to opsets 7, 9, 10,
-11, 12, 13 and 15 (~/.cache/oxir/converted-backend, made by tests/infer/converted/
-convert_backend.py when missing) and the libonnx-testdata node tests at opsets below 17. Each is
+RoiAlign-10, GridSample-16 in each mode, DFT-17, Scan-8, GroupNormalization-18, and opsets 1-6:
+legacy broadcasting, PRelu-6, Reshape-1, Cast-1, Tile-1, ... with numpy's outputs), which must
+all convert and agree; the ONNX backend node tests that onnx 1.12's version converter moved to
+opsets 7, 9, 10, 11, 12, 13 and 15 (~/.cache/oxir/converted-backend, made by tests/infer/converted/
+convert_backend.py when missing) and the libonnx-testdata models (node, pytorch-converted,
+pytorch-operator, simple) at opsets below 17. Each is
 upgraded by oxir to opsets 13, 18 and 21 (those above its own). Then:
   - at opset 13, which onnx 1.12 knows, the upgraded model must pass onnx's full check where the
     original does (with its
@@ -17,8 +19,10 @@ upgraded by oxir to opsets 13, 18 and 21 (those above its own). Then:
     on the test's own inputs (test_data_set_0): the outputs must be bit-identical, or float
     outputs within 1e-6 (relative and absolute: ONNX Runtime's AveragePool-19 kernel sums in
     another order than its AveragePool-11, 1.5e-8 apart on sums of unit-sized inputs that cancel
-    out), counted apart. A model ONNX Runtime cannot run before the
-    upgrade is not compared (counted);
+    out), counted apart. Where ONNX Runtime cannot run the model before the upgrade (it runs few
+    operators of opsets 1-6) but runs it after, the outputs must match the test's reference
+    outputs (test_data_set_0, within 1e-3) and are counted apart; hand-made models of opsets 1-6
+    carry outputs computed with numpy, always compared. Models it cannot run at all are counted;
   - a refusal must be one upgrade_opset documents (Scan-8 with sequence_lens, BatchNormalization
     spatial = 0 or training outputs, an element type it needs and cannot find, Resize-10 in
     nearest mode whose scales are not constant).
@@ -60,40 +64,57 @@ def default_opset(m):
     return None
 
 
+def test_tensor(model_dir, kind, k):
+    """Tensor k of test_data_set_0 (kind "input" or "output") as (element type name, flat values
+    for JSON, shape), or None when it is missing, not a tensor, float16, or not finite."""
+    p = os.path.join(model_dir, "test_data_set_0", "%s_%d.pb" % (kind, k))
+    if not os.path.exists(p):
+        return None
+    t = onnx.TensorProto()
+    with open(p, "rb") as f:
+        t.ParseFromString(f.read())
+    dtype = DTYPES.get(t.data_type)
+    if dtype is None or dtype == "float16":
+        return None
+    try:
+        a = onnx.numpy_helper.to_array(t)
+    except Exception:
+        return None  # a sequence or optional
+    values = a.flatten().tolist()
+    if dtype == "bool":
+        values = [1 if v else 0 for v in values]
+    if dtype == "string":
+        values = [v.decode() if isinstance(v, bytes) else v for v in values]
+    if values and isinstance(values[0], float) and not all(math.isfinite(x) for x in values):
+        return None  # JSON carries no NaN or infinity
+    return dtype, values, list(a.shape)
+
+
 def spec_of(model_dir, model):
     """ORT feeds: the test's own inputs as fixed values (None when a type cannot be fed)."""
-    data = os.path.join(model_dir, "test_data_set_0")
     spec = {}
     inits = {t.name for t in model.graph.initializer}
     inputs = [i for i in model.graph.input if i.name not in inits]
     for k, i in enumerate(inputs):
-        p = os.path.join(data, "input_%d.pb" % k)
-        if not os.path.exists(p):
+        t = test_tensor(model_dir, "input", k)
+        if t is None:
             return None
-        t = onnx.TensorProto()
-        with open(p, "rb") as f:
-            t.ParseFromString(f.read())
-        dtype = DTYPES.get(t.data_type)
-        if dtype is None or dtype == "float16":
-            return None
-        try:
-            a = onnx.numpy_helper.to_array(t)
-        except Exception:
-            return None  # a sequence or optional input
-        values = a.flatten().tolist()
-        if dtype == "bool":
-            values = [1 if v else 0 for v in values]
-        if dtype == "string":
-            values = [v.decode() if isinstance(v, bytes) else v for v in values]
-        if not values:
-            values = None
-        elif isinstance(values[0], float) and not all(math.isfinite(x) for x in values):
-            return None  # JSON carries no NaN or infinity
-        s = {"shape": list(a.shape), "dtype": dtype}
-        if values is not None:
-            s["value"] = values
-        spec[i.name] = s
+        dtype, values, shape = t
+        spec[i.name] = {"shape": shape, "dtype": dtype}
+        if values:
+            spec[i.name]["value"] = values
     return spec
+
+
+def expected_of(model_dir, model):
+    """The reference outputs of test_data_set_0 by output name (None when any cannot go in JSON)."""
+    out = {}
+    for k, o in enumerate(model.graph.output):
+        t = test_tensor(model_dir, "output", k)
+        if t is None or t[0] == "string":
+            return None
+        out[o.name] = {"shape": t[2], "value": t[1]}
+    return out
 
 
 def synthetic(work):
@@ -103,13 +124,14 @@ def synthetic(work):
     F = TP.FLOAT
     cases = []
 
-    def add(name, opset, nodes, inputs, outputs, spec, inits=()):
+    def add(name, opset, nodes, inputs, outputs, spec, inits=(), expect=None):
         g = helper.make_graph(nodes, name, [helper.make_tensor_value_info(n, t, s) for n, t, s in inputs],
                               [helper.make_tensor_value_info(n, t, s) for n, t, s in outputs], list(inits))
-        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], ir_version=7 if opset >= 13 else 4 if opset < 10 else 5 if opset == 10 else 6)
+        ir = 7 if opset >= 13 else 6 if opset == 11 else 5 if opset == 10 else 4 if opset >= 9 else 3
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], ir_version=ir)
         path = os.path.join(work, "synthetic_%s.onnx" % name)
         onnx.save(m, path)
-        cases.append((name, path, opset, spec))
+        cases.append((name, path, opset, spec, expect))
 
     x4 = {"x": {"shape": [2, 3, 4, 5], "dtype": "float32"}}
     X4 = [("x", F, [2, 3, 4, 5])]
@@ -213,7 +235,77 @@ def synthetic(work):
         [("x", F, [2, 6, 3, 2]), ("s", F, [2]), ("b", F, [2])], [("y", F, [2, 6, 3, 2])],
         {"x": {"shape": [2, 6, 3, 2], "dtype": "float32"}, "s": {"shape": [2], "dtype": "float32"},
          "b": {"shape": [2], "dtype": "float32"}})
+    legacy(add)
     return cases
+
+
+def legacy(add):
+    """Hand-made models of opsets 1-6 with inputs fixed and outputs computed here with numpy
+    (ONNX Runtime runs few operators of those opsets): the legacy broadcast of the binary
+    operators, PRelu's per-channel slope, Gemm's broadcast, Reshape-1, Concat-1 without an axis,
+    Cast-1 by name, Tile-1, Split-1 with sizes as input, Pad-1's paddings, BatchNormalization-6
+    in test mode, GlobalLpPool-1, Upsample-1, Selu-1's defaults."""
+    import numpy as np
+    from onnx import helper, TensorProto as TP, numpy_helper
+    F = TP.FLOAT
+    rng = np.random.RandomState(7)
+
+    def case(name, opset, nodes, inputs, outputs, inits=()):
+        """inputs: (name, array); outputs: (name, elem type, array)."""
+        spec = {n: {"shape": list(a.shape), "dtype": "float32", "value": a.flatten().tolist()} for n, a in inputs}
+        expect = {n: {"shape": list(a.shape), "value": a.flatten().tolist()} for n, _, a in outputs}
+        add(name, opset, nodes, [(n, F, list(a.shape)) for n, a in inputs], [(n, t, list(a.shape)) for n, t, a in outputs],
+            spec, [numpy_helper.from_array(a, n) for n, a in inits], expect)
+
+    def r(*shape):
+        return rng.uniform(-2, 2, shape).astype(np.float32)
+
+    a, b = r(2, 3, 4, 5), r(3)
+    case("add6_axis1", 6, [helper.make_node("Add", ["a", "b"], ["y"], broadcast=1, axis=1)], [("a", a), ("b", b)],
+         [("y", F, a + b[None, :, None, None])])
+    b2 = r(3, 4)
+    case("sub6_axis1_rank2", 6, [helper.make_node("Sub", ["a", "b"], ["y"], broadcast=1, axis=1)], [("a", a), ("b", b2)],
+         [("y", F, a - b2[None, :, :, None])])
+    b3 = r(5)
+    case("mul5_suffix", 5, [helper.make_node("Mul", ["a", "b"], ["y"], broadcast=1, consumed_inputs=[0, 0])],
+         [("a", a), ("b", b3)], [("y", F, a * b3)])
+    b4 = r(2)
+    case("div1_axis0", 1, [helper.make_node("Div", ["a", "b"], ["y"], broadcast=1, axis=0)], [("a", a), ("b", b4)],
+         [("y", F, a / b4[:, None, None, None])])
+    case("greater6_axis1", 6, [helper.make_node("Greater", ["a", "b"], ["y"], broadcast=1, axis=1)],
+         [("a", a), ("b", b)], [("y", TP.BOOL, a > b[None, :, None, None])])
+    slope = r(3)
+    case("prelu6_channels", 6, [helper.make_node("PRelu", ["x", "s"], ["y"])], [("x", a)],
+         [("y", F, np.where(a < 0, a * slope[None, :, None, None], a))], [("s", slope)])
+    ga, gb, gc = r(2, 3), r(3, 4), r(4)
+    case("gemm6_broadcast", 6, [helper.make_node("Gemm", ["a", "b", "c"], ["y"], broadcast=1, alpha=0.5, beta=2.0)],
+         [("a", ga), ("b", gb), ("c", gc)], [("y", F, 0.5 * ga @ gb + 2.0 * gc)])
+    x = r(2, 3, 4)
+    case("reshape1", 4, [helper.make_node("Reshape", ["x"], ["y"], shape=[4, 6])], [("x", x)], [("y", F, x.reshape(4, 6))])
+    c1, c2 = r(2, 3), r(2, 2)
+    case("concat1_default_axis", 3, [helper.make_node("Concat", ["p", "q"], ["y"])], [("p", c1), ("q", c2)],
+         [("y", F, np.concatenate([c1, c2], axis=1))])
+    case("cast1_by_name", 5, [helper.make_node("Cast", ["x"], ["y"], to="INT32")], [("x", x * 3)],
+         [("y", TP.INT32, (x * 3).astype(np.int32))])
+    case("tile1", 5, [helper.make_node("Tile", ["x", "t", "ax"], ["y"])], [("x", x)], [("y", F, np.tile(x, [1, 3, 1]))],
+         [("t", np.array(3, dtype=np.int64)), ("ax", np.array(1, dtype=np.int64))])
+    v = r(6)
+    case("split1_sizes_input", 1, [helper.make_node("Split", ["x", "sizes"], ["p", "q"], axis=0)], [("x", v)],
+         [("p", F, v[:2]), ("q", F, v[2:])], [("sizes", np.array([2, 4], dtype=np.int64))])
+    case("pad1_paddings", 1, [helper.make_node("Pad", ["x"], ["y"], paddings=[0, 1, 1, 2], value=1.5)], [("x", c1)],
+         [("y", F, np.pad(c1, [(0, 1), (1, 2)], constant_values=1.5))])
+    sc, bi, mu, va = r(3), r(3), r(3), np.abs(r(3)) + 0.5
+    ref = (x - mu[None, :, None]) / np.sqrt(va[None, :, None] + 1e-5) * sc[None, :, None] + bi[None, :, None]
+    case("batchnorm6_test", 6, [helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], is_test=1)],
+         [("x", x)], [("y", F, ref.astype(np.float32))], [("s", sc), ("b", bi), ("m", mu), ("v", va)])
+    img = r(1, 2, 3, 3)
+    case("globallppool1", 1, [helper.make_node("GlobalLpPool", ["x"], ["y"], p=2.0)], [("x", img)],
+         [("y", F, np.sqrt((img ** 2).sum(axis=(2, 3), keepdims=True)))])
+    case("upsample1_nearest", 6, [helper.make_node("Upsample", ["x"], ["y"], height_scale=2.0, width_scale=3.0)],
+         [("x", img)], [("y", F, img.repeat(2, axis=2).repeat(3, axis=3))])
+    alpha, gamma = np.float32(1.6732), np.float32(1.0507)
+    case("selu1_defaults", 5, [helper.make_node("Selu", ["x"], ["y"])], [("x", x)],
+         [("y", F, np.where(x > 0, gamma * x, gamma * alpha * (np.exp(x) - 1)).astype(np.float32))])
 
 
 def main():
@@ -242,17 +334,19 @@ def main():
         d = os.path.join(args.converted, name)
         if os.path.isfile(os.path.join(d, "model.onnx")):
             dirs.append(d)
-    node = os.path.join(args.corpus, "node")
-    for name in sorted(os.listdir(node)):
-        d = os.path.join(node, name)
-        if os.path.isfile(os.path.join(d, "model.onnx")):
-            dirs.append(d)
+    for kind in ("node", "pytorch-converted", "pytorch-operator", "simple"):
+        top = os.path.join(args.corpus, kind)
+        for name in sorted(os.listdir(top)) if os.path.isdir(top) else []:
+            d = os.path.join(top, name)
+            if os.path.isfile(os.path.join(d, "model.onnx")):
+                dirs.append(d)
     dirs = dirs[::max(args.stride, 1)]
     if args.limit:
         dirs = dirs[:args.limit]
     work = tempfile.mkdtemp(prefix="oxir-upgrade-")
     failures = []
-    st = dict(models=0, synthetic=0, upgrades=0, rewritten=0, refused=0, checked=0, same=0, close=0, not_run=0, no_feed=0)
+    st = dict(models=0, synthetic=0, upgrades=0, rewritten=0, refused=0, checked=0, same=0, close=0, reference=0,
+              not_run=0, no_feed=0)
     refusals = {}
     jobs = []
     # (label, model path, opset, ORT feeds, passes onnx's full check, hand-made)
@@ -263,16 +357,16 @@ def main():
         except Exception:
             continue
         v = default_opset(model)
-        if v is None or v < 7 or v >= 17 and not d.startswith(args.converted):
+        if v is None or v >= 17 and not d.startswith(args.converted):
             continue
         st["models"] += 1
         items.append((os.path.relpath(d, "/"), os.path.join(d, "model.onnx"), v, spec_of(d, model), valid(model, True),
-                      False))
-    for name, path, v, spec in synthetic(work):
+                      False, expected_of(d, model)))
+    for name, path, v, spec, expect in synthetic(work):
         st["synthetic"] += 1
         # onnx 1.12 wants a shape on every graph output below IR version 4: some fail its check.
-        items.append(("synthetic %s (opset %d)" % (name, v), path, v, spec, valid(onnx.load(path), True), True))
-    for label, path, v, spec, full_ok, synthetic_model in items:
+        items.append(("synthetic %s (opset %d)" % (name, v), path, v, spec, valid(onnx.load(path), True), True, expect))
+    for label, path, v, spec, full_ok, synthetic_model, expect in items:
         for target in (13, 18, 21):
             if target <= v:
                 continue
@@ -299,7 +393,7 @@ def main():
                 st["no_feed"] += 1
                 continue
             jobs.append({"a": path, "b": out, "spec": spec, "where": where, "rel": 1e-6, "abs": 1e-6,
-                         "synthetic": synthetic_model})
+                         "synthetic": synthetic_model, "expect": expect, "always_expect": synthetic_model})
     jobs_file = os.path.join(work, "jobs.json")
     with open(jobs_file, "w") as f:
         json.dump(jobs, f)
@@ -317,6 +411,8 @@ def main():
             st["same"] += 1
         elif res["verdict"] == "CLOSE":
             st["close"] += 1
+        elif res["verdict"] == "REFERENCE":
+            st["reference"] += 1
         elif job.get("synthetic"):
             failures.append("%s: %s: %s" % (job["where"], res["verdict"], res["detail"][:300]))
         elif res["verdict"] == "BOTH_FAIL" or res["detail"].startswith("a: ") and not res["detail"].startswith("a: ran"):
@@ -327,9 +423,10 @@ def main():
           " nodes; %d refused %s;" % (st["models"], st["synthetic"], st["upgrades"], st["rewritten"], st["refused"],
                                       json.dumps(refusals, sort_keys=True)))
     print("  %d upgrades to 13 pass onnx's full check; ONNX Runtime outputs before and after bit-identical: %d,"
-          " within 1e-6 (a newer kernel summing in another order): %d"
+          " within 1e-6 (a newer kernel summing in another order): %d; the runtime cannot run the model before but"
+          " runs it after, and agrees with the test's reference outputs: %d"
           " (not run: %d the runtime cannot run before; %d without inputs to feed)" %
-          (st["checked"], st["same"], st["close"], st["not_run"], st["no_feed"]))
+          (st["checked"], st["same"], st["close"], st["reference"], st["not_run"], st["no_feed"]))
     for f in failures[:40]:
         print("FAIL:", f)
     if len(failures) > 40:

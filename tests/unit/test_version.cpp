@@ -210,6 +210,81 @@ TEST_CASE("upgrade_opset: GroupNormalization's per-group scale and bias become p
   CHECK(found);
 }
 
+TEST_CASE("upgrade_opset: opsets 1-6, legacy broadcasting and renamed attributes") {
+  auto m = at(1, R"(g (float[2, 3, 4, 5] a, float[3] b, float[5] c, float[3] s, float[2, 3] p, float[2, 2] q)
+    => (float[2, 3, 4, 5] y, float[2, 3, 4, 5] z, float[2, 3, 4, 5] w, float[2, 5] u, int32[2, 3, 4, 5] k, float[2, 3, 4, 5] e) {
+  y = Add <broadcast = 1, axis = 1, consumed_inputs = [0, 0]> (a, b)
+  z = Mul <broadcast = 1> (a, c)
+  w = PRelu (a, s)
+  u = Concat (p, q)
+  k = Cast <to = "INT32"> (a)
+  e = Selu (a)
+})");
+  const auto r = upgrade_opset(m, 13);
+  CHECK(r.from == 1);
+  CHECK(r.nodes_rewritten == 6);
+  const auto& g = m.graph;
+  REQUIRE(ops_of(g) == std::vector<std::string>{"Constant", "Unsqueeze", "Add", "Mul", "Constant", "Unsqueeze", "PRelu",
+                                                "Concat", "Cast", "Selu"});
+  // B of rank 1 at axis 1 of a rank-4 A: [3] -> [3, 1, 1], aligned at the end as numpy does.
+  CHECK(ints_of(g.nodes[0]) == std::vector<std::int64_t>{1, 2});
+  CHECK(g.nodes[1].inputs[0] == "b");
+  CHECK(g.nodes[2].inputs == std::vector<std::string>{"a", g.nodes[1].outputs[0]});
+  CHECK(g.nodes[2].attributes.empty());
+  CHECK(g.nodes[3].inputs == std::vector<std::string>{"a", "c"});  // a suffix already aligns
+  CHECK(g.nodes[3].attributes.empty());
+  // PRelu's per-channel slope: [3] -> [3, 1, 1].
+  CHECK(ints_of(g.nodes[4]) == std::vector<std::int64_t>{1, 2});
+  CHECK(g.nodes[6].inputs[1] == g.nodes[5].outputs[0]);
+  CHECK(g.nodes[7].attribute_or("axis", std::int64_t{0}) == 1);
+  CHECK(g.nodes[8].attribute_or("to", std::int64_t{0}) == static_cast<std::int64_t>(DataType::INT32));
+  CHECK(g.nodes[9].attribute_or("alpha", 0.f) == 1.6732f);  // Selu-1's defaults, kept
+  CHECK(g.nodes[9].attribute_or("gamma", 0.f) == 1.0507f);
+  CHECK(check(m).ok());
+
+  // Before 13 the inserted Unsqueeze takes its axes as an attribute.
+  auto seven = at(6, R"(g (float[2, 3, 4] a, float[3] b) => (float[2, 3, 4] y) { y = Sub <broadcast = 1, axis = 1> (a, b) })");
+  (void)upgrade_opset(seven, 7);
+  REQUIRE(ops_of(seven.graph) == std::vector<std::string>{"Unsqueeze", "Sub"});
+  CHECK(seven.graph.nodes[0].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{1});
+
+  // Reshape-1's shape, Pad-1's paddings, Split-1's sizes input, Tile-1, BatchNormalization-6 in
+  // test mode, Upsample-1, GlobalLpPool-1's float p.
+  auto more = at(1, R"(g (float[2, 3, 4] x, float[2, 3] p, float[6] v, float[3] s, float[1, 1, 2, 2] i)
+    => (float[4, 6] r, float[3, 6] d, float[2] h, float[4] t, float[2, 9, 4] l, float[2, 3, 4] n, float[1, 1, 4, 6] u, float[1, 1, 1, 1] o) {
+  r = Reshape <shape = [4, 6], consumed_inputs = [1]> (x)
+  d = Pad <paddings = [0, 1, 1, 2]> (p)
+  h, t = Split <axis = 0> (v, sizes)
+  l = Tile (x, three, one)
+  n = BatchNormalization <is_test = 1> (x, s, s, s, s)
+  u = Upsample <height_scale = 2.0, width_scale = 3.0, mode = "bilinear"> (i)
+  o = GlobalLpPool <p = 3.0> (i)
+})");
+  more.graph.initializers.push_back(Tensor::from_values<std::int64_t>("sizes", {2}, {2, 4}));
+  more.graph.initializers.push_back(Tensor::from_values<std::int64_t>("three", {}, {3}));
+  more.graph.initializers.push_back(Tensor::from_values<std::int64_t>("one", {}, {1}));
+  (void)upgrade_opset(more, 9);
+  const auto& h = more.graph;
+  REQUIRE(ops_of(h) == std::vector<std::string>{"Constant", "Reshape", "Pad", "Split", "Constant", "Tile",
+                                                "BatchNormalization", "Constant", "Upsample", "GlobalLpPool"});
+  CHECK(ints_of(h.nodes[0]) == std::vector<std::int64_t>{4, 6});
+  CHECK(h.nodes[1].inputs == std::vector<std::string>{"x", h.nodes[0].outputs[0]});
+  CHECK(h.nodes[1].attributes.empty());
+  CHECK(h.nodes[2].find_attribute("pads")->as_ints() == std::vector<std::int64_t>{0, 1, 1, 2});
+  CHECK(h.nodes[3].inputs == std::vector<std::string>{"v"});
+  CHECK(h.nodes[3].find_attribute("split")->as_ints() == std::vector<std::int64_t>{2, 4});
+  CHECK(ints_of(h.nodes[4]) == std::vector<std::int64_t>{1, 3, 1});
+  CHECK(h.nodes[5].inputs == std::vector<std::string>{"x", h.nodes[4].outputs[0]});
+  CHECK(h.nodes[6].find_attribute("is_test") == nullptr);
+  // Upsample-1 -> 7 (scales attribute) -> 9 (scales input).
+  const auto scales = h.nodes[7].find_attribute("value")->as_tensor().values<float>();
+  CHECK(std::vector<float>(scales.begin(), scales.end()) == std::vector<float>{1.f, 1.f, 2.f, 3.f});
+  CHECK(h.nodes[8].attribute_or("mode", std::string_view()) == "linear");
+  CHECK(h.nodes[8].inputs == std::vector<std::string>{"i", h.nodes[7].outputs[0]});
+  CHECK(h.nodes[9].attribute_or("p", std::int64_t{0}) == 3);
+  CHECK(check(more).ok());
+}
+
 TEST_CASE("upgrade_opset refuses what it cannot convert, leaving the model as it was") {
   const auto check_refused = [](Model m, std::int64_t target, const char* what) {
     const Model before = m;
@@ -219,7 +294,22 @@ TEST_CASE("upgrade_opset refuses what it cannot convert, leaving the model as it
   const auto plain = at(9, R"(g (float[2] x) => (float[2] y) { y = Relu (x) })");
   check_refused(plain, 8, "downgrading to 8 is not supported");
   check_refused(plain, 26, "beyond the newest");
-  check_refused(at(6, R"(g (float[2] x) => (float[2] y) { y = Relu (x) })"), 13, "from opset 6 is not supported");
+  check_refused(at(0, R"(g (float[2] x) => (float[2] y) { y = Relu (x) })"), 13, "from opset 0 is not supported");
+  // Opsets 1-6: what cannot be read as the newer operators.
+  check_refused(at(6, R"(g (float[2, 3] x, float[3] s, float[3] b, float[3] mu, float[3] v) => (float[2, 3] y) {
+  y = BatchNormalization (x, s, b, mu, v)
+})"),
+                7, "training mode (is_test = 0)");
+  check_refused(at(5, R"(g (float[2, 3] x, int64 t, int64 a) => (float[2, 6] y) { y = Tile (x, t, a) })"), 6,
+                "Tile-1's tiles and axis are not int64 constants");
+  check_refused(at(1, R"(g (float[6] x, int64[2] n) => (float[2] p, float[4] q) { p, q = Split <axis = 0> (x, n) })"), 2,
+                "Split-1 takes its sizes from input 'n'");
+  check_refused(at(1, R"(g (float[1, 1, 2, 2] x) => (float[1, 1, 1, 1] y) { y = GlobalLpPool <p = 2.5> (x) })"), 2,
+                "p = 2.5");
+  check_refused(at(6, R"(g (float[2, 3, 4] x, b) => (float[2, 3, 4] y) { y = Add <broadcast = 1, axis = 1> (x, b) })"), 7,
+                "the rank of 'b' is not known");
+  check_refused(at(6, R"(g (float[2, 3] x, float[2, 3] b) => (float[2, 3] y) { y = Add <broadcast = 1, axis = 1> (x, b) })"),
+                7, "does not fit B (rank 2) into A (rank 2)");
   check_refused(at(8, R"(g (int64[2] n, float[2, 3] x) => (float[2, 3] y) {
   y = Scan <body = b (float e) => (float f) { f = Identity (e) }, num_scan_inputs = 1> (n, x)
 })"),

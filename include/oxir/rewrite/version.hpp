@@ -24,7 +24,7 @@
 namespace oxir {
 
 /// Oldest and newest default-domain opsets upgrade_opset converts between.
-inline constexpr std::int64_t kUpgradeOldestOpset = 7;
+inline constexpr std::int64_t kUpgradeOldestOpset = 1;
 inline constexpr std::int64_t kUpgradeNewestOpset = 25;
 
 /// What upgrade_opset did.
@@ -259,6 +259,194 @@ class Upgrader {
 
   /// The change at `since` of the node's operator; false when that version is compatible.
   bool adapt(Node& n, std::int64_t since, std::vector<Node>& out) {
+    // Opsets 1-5 had a `consumed_inputs` hint (in-place updates) on many operators; the
+    // versions that followed (5 for Reshape, 6 for the rest) dropped it.
+    bool hint = false;
+    if (since <= 6 && n.find_attribute("consumed_inputs")) {
+      drop(n, "consumed_inputs");
+      hint = true;
+    }
+    return legacy(n, since, out) || adapt_op(n, since, out) || hint;
+  }
+
+  /// Input `i`'s rank, which must be known (declared or inferred).
+  std::size_t rank_of(const Node& n, std::size_t i, std::string_view why) {
+    const Type* t = n.has_input(i) ? type_of(n.inputs[i]) : nullptr;
+    const Shape* s = t ? t->shape() : nullptr;
+    if (!s)
+      throw Error(n.op_type + ": the rank of '" + (n.has_input(i) ? n.inputs[i] : std::string()) + "' is not known, and " +
+                  std::string(why));
+    return s->rank();
+  }
+  /// `x` with size-1 axes inserted at `axes`, as the target opset spells Unsqueeze (axes an
+  /// attribute before 13, an input from 13).
+  std::string unsqueeze(const std::string& x, const std::vector<std::int64_t>& axes, const std::string& stem,
+                        std::vector<Node>& out) {
+    const std::string y = fresh(stem);
+    Node u("Unsqueeze", {x}, {y});
+    if (to_ >= 13) u.inputs.push_back(ints(axes, false, stem + "_axes", out));
+    else u.set_attribute(Attribute("axes", axes));
+    out.push_back(std::move(u));
+    ++report.nodes_added;
+    return y;
+  }
+  /// An int64 scalar (or one-element) constant's value.
+  std::optional<std::int64_t> constant_int(const Node& n, std::size_t i) const {
+    if (!n.has_input(i)) return std::nullopt;
+    const auto it = constants_.find(n.inputs[i]);
+    if (it == constants_.end() || it->second->element_count() != std::uint64_t{1}) return std::nullopt;
+    if (it->second->data_type == DataType::INT64) return it->second->values<std::int64_t>()[0];
+    if (it->second->data_type == DataType::INT32) return it->second->values<std::int32_t>()[0];
+    return std::nullopt;
+  }
+
+  /// The version steps up to 7: attribute renames and retypes, inputs that became attributes
+  /// and back, and the legacy broadcasting that opset 7 replaced by numpy's.
+  bool legacy(Node& n, std::int64_t since, std::vector<Node>& out) {
+    if (since > 7) return false;
+    const std::string& op = n.op_type;
+    if (op == "Concat" && since == 4) {  // axis became required; its default was 1
+      if (n.find_attribute("axis")) return false;
+      n.set_attribute(Attribute("axis", std::int64_t{1}));
+      return true;
+    }
+    if (op == "Pad" && since == 2) {  // renamed
+      Attribute* a = n.find_attribute("paddings");
+      if (!a) return false;
+      if (n.find_attribute("pads")) throw Error("Pad with both paddings and pads");
+      a->name = "pads";
+      return true;
+    }
+    if (op == "Split" && since == 2) {  // the sizes were also allowed as a second input
+      if (n.inputs.size() < 2) return false;
+      if (n.has_input(1)) {
+        const auto it = constants_.find(n.inputs[1]);
+        if (it == constants_.end() || it->second->data_type != DataType::INT64)
+          throw Error("Split-1 takes its sizes from input '" + n.inputs[1] +
+                      "', which is not an int64 constant; Split-2 wants them as an attribute");
+        if (n.find_attribute("split")) throw Error("Split-1 with sizes both as input and attribute");
+        const auto v = it->second->values<std::int64_t>();
+        n.set_attribute(Attribute("split", std::vector<std::int64_t>(v.begin(), v.end())));
+      }
+      n.inputs.resize(1);
+      return true;
+    }
+    if (op == "Reshape" && since == 5) {
+      if (!value_attr(n, "shape")) throw Error("Reshape-1 without shape");
+      return ints_to_input(n, "shape", 1, out);
+    }
+    if (op == "Cast" && since == 6) {  // `to` was the element type's name
+      const Attribute* a = value_attr(n, "to");
+      if (!a || a->kind() != AttributeType::STRING) return false;
+      const auto t = data_type_from_name(a->as_string());
+      if (!t) throw Error("Cast-1 to '" + a->as_string() + "', which is not an element type");
+      n.set_attribute(Attribute("to", static_cast<std::int64_t>(*t)));
+      return true;
+    }
+    if (op == "Tile" && since == 6) {  // (input, tiles, axis) became (input, repeats)
+      const auto tiles = constant_int(n, 1), axis = constant_int(n, 2);
+      if (!tiles || !axis)
+        throw Error("Tile-1's tiles and axis are not int64 constants; Tile-6 wants one repeat count per axis");
+      const auto rank = static_cast<std::int64_t>(rank_of(n, 0, "Tile-6 wants one repeat count per axis"));
+      const std::int64_t at = *axis < 0 ? *axis + rank : *axis;
+      if (at < 0 || at >= rank) throw Error("Tile-1's axis " + std::to_string(*axis) + " is outside the input's rank");
+      std::vector<std::int64_t> repeats(static_cast<std::size_t>(rank), 1);
+      repeats[static_cast<std::size_t>(at)] = *tiles;
+      n.inputs.resize(1);
+      set_input(n, 1, ints(repeats, false, base(n, "repeats"), out));
+      return true;
+    }
+    if (op == "Selu" && since == 6) {  // the defaults became more precise: keep the old ones
+      const bool alpha = !n.find_attribute("alpha"), gamma = !n.find_attribute("gamma");
+      if (alpha) n.set_attribute(Attribute("alpha", 1.6732f));
+      if (gamma) n.set_attribute(Attribute("gamma", 1.0507f));
+      return alpha || gamma;
+    }
+    if ((op == "LpPool" || op == "GlobalLpPool") && since == 2) {  // p became an integer
+      Attribute* a = n.find_attribute("p");
+      if (!a || a->kind() != AttributeType::FLOAT) return false;
+      const float p = a->as_float();
+      if (!(p >= 1.f && p <= 1e6f) || p != static_cast<float>(static_cast<std::int64_t>(p)))
+        throw Error(op + "-1's p = " + std::to_string(p) + " is not a whole number; " + op + "-2 takes an integer");
+      n.set_attribute(Attribute("p", static_cast<std::int64_t>(p)));
+      return true;
+    }
+    if ((op == "GRU" || op == "LSTM" || op == "RNN") && since == 7) {  // a hint, dropped
+      if (!n.find_attribute("output_sequence")) return false;
+      drop(n, "output_sequence");
+      return true;
+    }
+    if (op == "Upsample" && since == 7) {  // height_scale and width_scale of a 4-D input
+      const Attribute* h = value_attr(n, "height_scale");
+      const Attribute* w = value_attr(n, "width_scale");
+      if (!h || !w) throw Error("Upsample-1 without height_scale or width_scale");
+      const std::vector<float> scales{1.f, 1.f, h->as_float(), w->as_float()};
+      drop(n, "height_scale");
+      drop(n, "width_scale");
+      n.set_attribute(Attribute("scales", scales));
+      if (n.attribute_or("mode", std::string_view("nearest")) == "bilinear") n.set_attribute(Attribute("mode", "linear"));
+      return true;
+    }
+    if (op == "BatchNormalization" && since == 7) {
+      // is_test = 0 (the default) meant training mode; from 7 the number of outputs says it.
+      const Attribute* t = value_attr(n, "is_test");
+      if ((!t || t->as_int() == 0) && n.outputs.size() == 1)
+        throw Error("BatchNormalization-6 in training mode (is_test = 0) with only Y has no equivalent from opset 7 on");
+      if (!t) return false;
+      drop(n, "is_test");
+      return true;
+    }
+    if (op == "Dropout" && since == 7) {  // the mode is the runtime's from 7 on
+      if (!n.find_attribute("is_test")) return false;
+      drop(n, "is_test");
+      return true;
+    }
+    if (op == "Gemm" && since == 7) {  // C broadcasts (unidirectionally) from 7 on
+      if (!n.find_attribute("broadcast")) return false;
+      drop(n, "broadcast");
+      return true;
+    }
+    if (op == "PRelu" && since == 7) {
+      // Before 7 a one-dimensional slope was per channel (axis 1); from 7 it broadcasts as numpy
+      // does, aligned with the last axis: it becomes [C, 1, ...].
+      const std::size_t xr = rank_of(n, 0, "PRelu-7 aligns the slope with the last axis");
+      const std::size_t sr = rank_of(n, 1, "PRelu-7 aligns the slope with the last axis");
+      if (sr != 1 || xr <= 2) return false;
+      std::vector<std::int64_t> axes;
+      for (std::size_t k = 1; k + 1 < xr; ++k) axes.push_back(static_cast<std::int64_t>(k));
+      n.inputs[1] = unsqueeze(n.inputs[1], axes, base(n, "slope"), out);
+      return true;
+    }
+    if ((op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Pow" || op == "And" || op == "Or" ||
+         op == "Xor" || op == "Equal" || op == "Greater" || op == "Less") &&
+        since == 7) {
+      const Attribute* b = value_attr(n, "broadcast");
+      const Attribute* ax = value_attr(n, "axis");
+      const bool legacy_broadcast = b && b->as_int() != 0;
+      const std::optional<std::int64_t> axis = ax ? std::optional(ax->as_int()) : std::nullopt;
+      if (!b && !ax) return false;
+      drop(n, "broadcast");
+      drop(n, "axis");
+      // With broadcast = 1, B's dims matched A's starting at `axis` (by default, A's last ones):
+      // numpy aligns them at the end, so B gets size-1 axes after its own.
+      if (legacy_broadcast && axis) {
+        const auto ar = static_cast<std::int64_t>(rank_of(n, 0, "B's legacy broadcast axis cannot be placed"));
+        const auto br = static_cast<std::int64_t>(rank_of(n, 1, "B's legacy broadcast axis cannot be placed"));
+        const std::int64_t at = *axis < 0 ? *axis + ar : *axis;
+        if (at < 0 || at + br > ar)
+          throw Error(op + "'s broadcast axis " + std::to_string(*axis) + " does not fit B (rank " + std::to_string(br) +
+                      ") into A (rank " + std::to_string(ar) + ")");
+        std::vector<std::int64_t> axes;
+        for (std::int64_t k = br; k < ar - at; ++k) axes.push_back(k);
+        if (!axes.empty()) n.inputs[1] = unsqueeze(n.inputs[1], axes, base(n, "b"), out);
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /// The changes from opset 8 on (and Scan's at 9, Upsample's at 9 and 10).
+  bool adapt_op(Node& n, std::int64_t since, std::vector<Node>& out) {
     const std::string& op = n.op_type;
     if (op == "BatchNormalization" && since == 9) {
       if (const Attribute* a = value_attr(n, "spatial"); a && a->as_int() != 1)
@@ -568,9 +756,19 @@ class Upgrader {
 }  // namespace detail::upgrade
 
 /// Converts `model` to opset `target` of the default ONNX domain (imported as "" or "ai.onnx"),
-/// from the version it imports (at least 7): every node of that domain, in the main graph, in
+/// from the version it imports (at least 1): every node of that domain, in the main graph, in
 /// subgraphs and in the model-local functions that import the domain too, is rewritten where its
 /// operator changed incompatibly between the two versions:
+/// - up to opset 7: `consumed_inputs` dropped (5, 6); the legacy broadcast of the binary
+///   operators (`broadcast`, `axis`) becomes numpy's, B getting trailing size-1 axes by an
+///   Unsqueeze when `axis` placed it before A's end, and PRelu's one-dimensional slope, per
+///   channel before 7, becomes [C, 1, ...] (7; the ranks must be declared or inferable); Gemm's
+///   `broadcast`, Dropout's and BatchNormalization's `is_test` (test mode only), and the RNNs'
+///   `output_sequence` dropped (7); Pad's `paddings` renamed `pads`, Split-1's sizes input made
+///   an attribute (constant only), LpPool's float `p` made an integer (2); Concat's default axis
+///   1 written out (4); Reshape's `shape` made an input (5); Cast's `to` by name made a number,
+///   Tile-1's (tiles, axis) made repeats (constant only), Selu-1's defaults written out (6);
+///   Upsample-1's `height_scale`/`width_scale` made `scales`, `bilinear` renamed `linear` (7);
 /// - attributes that became inputs move into Constant nodes read by the node: Upsample's scales
 ///   (9), Slice's starts/ends/axes and TopK's k (10), Clip's min/max and Pad's pads/value (11, as
 ///   tensors of the input's element type, which must be declared or inferable), Dropout's ratio
@@ -588,8 +786,9 @@ class Upgrader {
 /// Every other version step of the operators used is compatible (new types, new attributes and
 /// optional inputs whose defaults keep the old behaviour). Throws oxir::Error naming the node,
 /// with `model` unchanged, for what it cannot convert: a target older than the model's opset
-/// (no downgrades), beyond kUpgradeNewestOpset, a model older than opset 7, Scan-8 with
-/// sequence_lens, BatchNormalization with spatial = 0 or with training outputs, an operator unknown at the model's opset or removed without replacement, and an attribute to
+/// (no downgrades), beyond kUpgradeNewestOpset, Scan-8 with sequence_lens, BatchNormalization-6
+/// in training mode with only Y, BatchNormalization with spatial = 0 or with training outputs,
+/// Tile-1 or Split-1 whose sizes are not constants, an operator unknown at the model's opset or removed without replacement, and an attribute to
 /// move that refers to a function attribute.
 inline UpgradeReport upgrade_opset(Model& model, std::int64_t target) {
   const auto from = model.opset_version("");
