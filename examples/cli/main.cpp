@@ -12,6 +12,7 @@
 //   oxir merge A B OUT [--connect OUTPUT INPUT]... [--prefix1 P] [--prefix2 P] [--prefix-dim-params]
 //              [--input NAME]... [--output NAME]... [--name GRAPH_NAME]
 //   oxir upgrade IN OUT --opset N
+//   oxir downgrade IN OUT --opset N
 //   oxir bench MODEL [--runs N]
 // A MODEL, IN or OUT named *.onnxtxt is in ONNX's textual syntax (bench reads the wire format).
 // Exit codes: 0 success, 1 bad model (or I/O failure), 2 bad usage.
@@ -48,6 +49,7 @@ constexpr const char* usage =
     "  oxir merge A B OUT [--connect OUTPUT INPUT]... [--prefix1 P] [--prefix2 P] [--prefix-dim-params]\n"
     "             [--input NAME]... [--output NAME]... [--name GRAPH_NAME]\n"
     "  oxir upgrade IN OUT --opset N\n"
+    "  oxir downgrade IN OUT --opset N\n"
     "  oxir bench MODEL [--runs N]\n";
 
 struct UsageError {
@@ -362,8 +364,10 @@ int merge(const std::vector<std::string>& args) {
   return 0;
 }
 
-// IN converted to opset N of the default domain (rewrite/version.hpp upgrade_opset), as OUT.
-int upgrade(const std::vector<std::string>& args) {
+// IN converted to opset N of the default domain (rewrite/version.hpp upgrade_opset, or
+// downgrade_opset for `downgrade`), as OUT.
+int convert_opset(const std::vector<std::string>& args, bool down) {
+  const std::string cmd = down ? "downgrade" : "upgrade";
   std::vector<std::string> positional;
   std::optional<std::int64_t> opset;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -377,12 +381,13 @@ int upgrade(const std::vector<std::string>& args) {
       positional.push_back(a);
     }
   }
-  if (positional.size() != 2) throw UsageError{"upgrade takes IN and OUT"};
-  if (!opset) throw UsageError{"upgrade needs --opset N"};
+  if (positional.size() != 2) throw UsageError{cmd + " takes IN and OUT"};
+  if (!opset) throw UsageError{cmd + " needs --opset N"};
   oxir::LoadOptions load;
   load.load_external_data = true;
   oxir::Model m = load_any(positional[0], load);
-  const auto r = naming(positional[0], [&] { return oxir::upgrade_opset(m, *opset); });
+  const auto r = naming(positional[0],
+                        [&] { return down ? oxir::downgrade_opset(m, *opset) : oxir::upgrade_opset(m, *opset); });
   save_any(m, positional[1]);
   std::cout << "opset " << r.from << " -> " << r.to << ": " << r.nodes_rewritten << " nodes rewritten, "
             << r.nodes_added << " added\n";
@@ -521,7 +526,8 @@ int main(int argc, char** argv) {
     if (cmd == "extract") return extract(args);
     if (cmd == "prefix") return prefix(args);
     if (cmd == "merge") return merge(args);
-    if (cmd == "upgrade") return upgrade(args);
+    if (cmd == "upgrade") return convert_opset(args, false);
+    if (cmd == "downgrade") return convert_opset(args, true);
     throw UsageError{"unknown command \"" + cmd + "\""};
   } catch (const UsageError& e) {
     std::cerr << "oxir: " << e.message << "\n" << usage;

@@ -15,7 +15,8 @@
 //   - add_prefix and merge_models throw nothing but oxir::Error; prefixing a valid model (its
 //     dim_params too), and merging it with itself (prefixed, its first output feeding its first input), give valid
 //     models;
-//   - upgrade_opset to opset 21 throws nothing but oxir::Error, and keeps a valid model valid;
+//   - upgrade_opset to opset 21 and downgrade_opset to 11 (or 7) throw nothing but oxir::Error,
+//     and keep a valid model valid;
 //   - check, UseDef, remove_unused and remove_identity_nodes never throw, and the two passes
 //     are idempotent;
 //   - pattern rewriting (a rule that rewires, one that builds nodes, with a commutative Add),
@@ -237,6 +238,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     oxir::Model up = model;
     (void)oxir::upgrade_opset(up, 21);
     if (valid && !oxir::check(up).ok()) finding("upgrade_opset made a valid model invalid");
+  });
+  only_oxir_errors("downgrade_opset", [&] {
+    const auto v = model.opset_version("");
+    if (!v || *v <= oxir::kDowngradeOldestOpset || *v > oxir::kUpgradeNewestOpset) return;
+    const bool valid = oxir::check(model).ok();
+    oxir::Model down = model;
+    (void)oxir::downgrade_opset(down, *v > 11 ? 11 : oxir::kDowngradeOldestOpset);
+    if (valid && !oxir::check(down).ok()) finding("downgrade_opset made a valid model invalid");
   });
   only_oxir_errors("topological_order", [&] { (void)oxir::topological_order(model.graph); });
   // The checker, the use-def index and dead-code removal take any model without throwing; dead-code

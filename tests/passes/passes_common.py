@@ -1,6 +1,8 @@
-"""What the differential tests of tests/passes share: the models they walk, and onnx's checker as a
-yes/no."""
+"""What the differential tests of tests/passes share: the models they walk, onnx's checker as a
+yes/no, and ONNX Runtime comparing pairs of models (cmp_ort.js)."""
+import json
 import os
+import subprocess
 
 
 def model_paths(corpus):
@@ -22,3 +24,22 @@ def valid(model, full):
         return True
     except Exception:
         return False
+
+
+class NoRuntime(Exception):
+    """onnxruntime-node is not installed: the caller prints SKIPPED."""
+
+
+def run_ort_jobs(jobs, work):
+    """cmp_ort.js on `jobs` (written to work/jobs.json): its verdicts, one dict per job, in order.
+    Raises NoRuntime without onnxruntime-node, RuntimeError when cmp_ort.js fails otherwise."""
+    jobs_file = os.path.join(work, "jobs.json")
+    with open(jobs_file, "w") as f:
+        json.dump(jobs, f)
+    here = os.path.dirname(os.path.abspath(__file__))
+    r = subprocess.run(["node", os.path.join(here, "cmp_ort.js"), jobs_file], capture_output=True, text=True)
+    if r.returncode != 0 and not r.stdout:
+        if "cannot load onnxruntime-node" in r.stderr:
+            raise NoRuntime()
+        raise RuntimeError("cmp_ort.js: %s" % r.stderr.strip()[-2000:])
+    return [json.loads(line) for line in r.stdout.splitlines()]

@@ -40,7 +40,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passes_common import valid  # noqa: E402
+from passes_common import NoRuntime, run_ort_jobs, valid  # noqa: E402
 
 try:
     import onnx
@@ -394,18 +394,15 @@ def main():
                 continue
             jobs.append({"a": path, "b": out, "spec": spec, "where": where, "rel": 1e-6, "abs": 1e-6,
                          "synthetic": synthetic_model, "expect": expect, "always_expect": synthetic_model})
-    jobs_file = os.path.join(work, "jobs.json")
-    with open(jobs_file, "w") as f:
-        json.dump(jobs, f)
-    r = subprocess.run(["node", os.path.join(HERE, "cmp_ort.js"), jobs_file], capture_output=True, text=True)
-    if r.returncode != 0 and not r.stdout:
-        if "cannot load onnxruntime-node" in r.stderr:
-            print("SKIPPED: onnxruntime-node is not installed (see tests/infer/real)")
-            return 0
-        print("error: cmp_ort.js: %s" % r.stderr.strip()[-2000:])
+    try:
+        results = run_ort_jobs(jobs, work)
+    except NoRuntime:
+        print("SKIPPED: onnxruntime-node is not installed (see tests/infer/real)")
+        return 0
+    except RuntimeError as e:
+        print("error: %s" % e)
         return 1
-    for line in r.stdout.splitlines():
-        res = json.loads(line)
+    for res in results:
         job = jobs[res["job"]]
         if res["verdict"] == "SAME":
             st["same"] += 1

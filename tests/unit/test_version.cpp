@@ -22,6 +22,13 @@ namespace {
 Model at(std::int64_t opset, const std::string& body) {
   return parse_text_model("<ir_version: 4, opset_import: [\"\" : " + std::to_string(opset) + "]>\n" + body);
 }
+/// `convert(m, target)` must throw an oxir::Error saying `what` and leave `m` as it was.
+template <class Convert>
+void check_refused(Convert convert, Model m, std::int64_t target, const char* what) {
+  const Model before = m;
+  CHECK_THROWS_WITH_AS((void)convert(m, target), doctest::Contains(what), Error);
+  CHECK(m == before);
+}
 std::vector<std::int64_t> ints_of(const Node& constant) {
   const auto& t = constant.find_attribute("value")->as_tensor();
   const auto v = t.values<std::int64_t>();
@@ -287,12 +294,10 @@ TEST_CASE("upgrade_opset: opsets 1-6, legacy broadcasting and renamed attributes
 
 TEST_CASE("upgrade_opset refuses what it cannot convert, leaving the model as it was") {
   const auto check_refused = [](Model m, std::int64_t target, const char* what) {
-    const Model before = m;
-    CHECK_THROWS_WITH_AS((void)upgrade_opset(m, target), doctest::Contains(what), Error);
-    CHECK(m == before);
+    ::check_refused([](Model& x, std::int64_t t) { return upgrade_opset(x, t); }, std::move(m), target, what);
   };
   const auto plain = at(9, R"(g (float[2] x) => (float[2] y) { y = Relu (x) })");
-  check_refused(plain, 8, "downgrading to 8 is not supported");
+  check_refused(plain, 8, "downgrade_opset reaches 8");
   check_refused(plain, 26, "beyond the newest");
   check_refused(at(0, R"(g (float[2] x) => (float[2] y) { y = Relu (x) })"), 13, "from opset 0 is not supported");
   // Opsets 1-6: what cannot be read as the newer operators.
@@ -326,4 +331,94 @@ TEST_CASE("upgrade_opset refuses what it cannot convert, leaving the model as it
   // The path names the node.
   auto nested = at(7, R"(g (float[2] x) => (float[2] y) { y = Relu (x)  z = BatchNormalization <spatial = 0> (x, x, x, x, x) })");
   CHECK_THROWS_WITH_AS((void)upgrade_opset(nested, 13), doctest::Contains("graph.node[1]"), Error);
+}
+
+TEST_CASE("downgrade_opset: inputs become attributes again, replaced operators come back") {
+  auto m = at(18, R"(g (float[2, 3, 4, 5] x) => (float[2, 4] r, float[1, 2, 3, 4, 5] u, float[2, 3, 4, 5] c,
+                                              float[2, 3, 3, 2] s, float[2, 3, 4, 2] k, float[2, 3, 4, 5] m) {
+  r = ReduceMean <keepdims = 0> (x, axes)
+  u = Unsqueeze (x, zero)
+  c = Clip (x, lo, hi)
+  s = Slice (x, starts, ends, slice_axes)
+  k, idx = TopK <axis = -1> (x, two)
+  m = Softmax (x)
+})");
+  auto& inits = m.graph.initializers;
+  inits.push_back(Tensor::from_values<std::int64_t>("axes", {2}, {1, -1}));
+  inits.push_back(Tensor::from_values<std::int64_t>("zero", {1}, {0}));
+  inits.push_back(Tensor::from_values<float>("lo", {}, {-0.5f}));
+  inits.push_back(Tensor::from_values<float>("hi", {}, {0.5f}));
+  inits.push_back(Tensor::from_values<std::int64_t>("starts", {2}, {1, 0}));
+  inits.push_back(Tensor::from_values<std::int64_t>("ends", {2}, {4, 2}));
+  inits.push_back(Tensor::from_values<std::int64_t>("slice_axes", {2}, {-2, -1}));
+  inits.push_back(Tensor::from_values<std::int64_t>("two", {1}, {2}));
+  const auto r = downgrade_opset(m, 9);
+  CHECK(r.from == 18);
+  CHECK(r.to == 9);
+  CHECK(m.opset_version("") == 9);
+  const auto& g = m.graph;
+  REQUIRE(ops_of(g) == std::vector<std::string>{"ReduceMean", "Unsqueeze", "Clip", "Constant", "Slice", "TopK", "Softmax"});
+  CHECK(g.nodes[0].inputs == std::vector<std::string>{"x"});
+  CHECK(g.nodes[0].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{1, 3});  // negative axes counted from the front
+  CHECK(g.nodes[1].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{0});
+  CHECK(g.nodes[2].inputs.size() == 1);
+  CHECK(g.nodes[2].attribute_or("min", 0.f) == -0.5f);
+  CHECK(g.nodes[2].attribute_or("max", 0.f) == 0.5f);
+  CHECK(g.nodes[4].inputs == std::vector<std::string>{"x"});
+  CHECK(g.nodes[4].find_attribute("starts")->as_ints() == std::vector<std::int64_t>{1, 0});
+  CHECK(g.nodes[4].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{2, 3});
+  CHECK(g.nodes[5].inputs == std::vector<std::string>{"x"});
+  CHECK(g.nodes[5].attribute_or("k", std::int64_t{0}) == 2);
+  CHECK(g.nodes[5].attribute_or("axis", std::int64_t{0}) == 3);
+  CHECK(g.nodes[6].attribute_or("axis", std::int64_t{0}) == 3);  // the last axis, counted from the front
+  CHECK(check(m).ok());
+
+  // Resize-13 enlarging in nearest mode as Resize-10 would: Upsample before 10, scales an attribute.
+  auto up = at(13, R"(g (float[1, 1, 2, 2] x) => (float[1, 1, 4, 6] y) {
+  y = Resize <mode = "nearest", coordinate_transformation_mode = "asymmetric", nearest_mode = "floor"> (x, , s)
+})");
+  up.graph.initializers.push_back(Tensor::from_values<float>("s", {4}, {1.f, 1.f, 2.f, 3.f}));
+  (void)downgrade_opset(up, 9);
+  REQUIRE(ops_of(up.graph) == std::vector<std::string>{"Upsample"});
+  CHECK(up.graph.nodes[0].inputs == std::vector<std::string>{"x", "s"});
+  CHECK(up.graph.nodes[0].attributes.size() == 1);  // mode
+  (void)downgrade_opset(up, 7);
+  CHECK(up.graph.nodes[0].inputs == std::vector<std::string>{"x"});
+  CHECK(up.graph.nodes[0].find_attribute("scales")->as_floats() == std::vector<float>{1.f, 1.f, 2.f, 3.f});
+
+  // Constant's value_ints became a tensor; Gemm's C written out; ScatterElements is Scatter.
+  auto c = at(13, R"(g (float[3, 4] a, float[5, 4] b, float[3, 3] x, int64[1, 3] i, float[1, 3] u)
+    => (int64[2] k, float[3, 5] y, float[3, 3] z) {
+  k = Constant <value_ints = [2, 60]> ()
+  y = Gemm <transB = 1> (a, b)
+  z = ScatterElements <axis = 1> (x, i, u)
+})");
+  (void)downgrade_opset(c, 10);
+  REQUIRE(ops_of(c.graph) == std::vector<std::string>{"Constant", "Constant", "Gemm", "Scatter"});
+  CHECK(ints_of(c.graph.nodes[0]) == std::vector<std::int64_t>{2, 60});
+  CHECK(c.graph.nodes[2].inputs.size() == 3);
+  CHECK(check(c).ok());
+}
+
+TEST_CASE("downgrade_opset refuses what the older opset cannot say, leaving the model as it was") {
+  const auto check_refused = [](Model m, std::int64_t target, const char* what) {
+    ::check_refused([](Model& x, std::int64_t t) { return downgrade_opset(x, t); }, std::move(m), target, what);
+  };
+  const auto plain = at(13, R"(g (float[2] x) => (float[2] y) { y = Relu (x) })");
+  check_refused(plain, 14, "upgrade_opset reaches 14");
+  check_refused(plain, 6, "downgrading to opset 6 is not supported");
+  check_refused(at(20, R"(g (float[2] x) => (float[2] y) { y = Gelu (x) })"), 18, "'Gelu' does not exist at opset 18");
+  check_refused(at(13, R"(g (float[2, 3] x, int64[1] a) => (float[2] y) { y = Squeeze (x, a) })"), 11,
+                "input 'a' is not a constant, and at opset 11 it is the attribute 'axes'");
+  check_refused(at(13, R"(g (float[2, 3] x) => (float[2, 3] y) { y = Softmax <axis = 0> (x) })"), 11,
+                "not the last one");
+  check_refused(at(18, R"(g (float[7, 3] x) => (float[3, 3] a, float[3, 3] b, float[1, 3] c) { a, b, c = Split <num_outputs = 3> (x) })"),
+                13, "may split unevenly");
+  // The type check at the target: bfloat16 Add came with opset 13.
+  check_refused(at(13, R"(g (bfloat16[2] x) => (bfloat16[2] y) { y = Add (x, x) })"), 11,
+                "at opset 11, Add: input 0 is tensor(bfloat16)");
+  // An initializer that is also a graph input may be overridden: not a constant.
+  auto over = at(13, R"(g (float[2, 3] x, int64[1] a) => (float[3] y) { y = Squeeze (x, a) })");
+  over.graph.initializers.push_back(Tensor::from_values<std::int64_t>("a", {1}, {0}));
+  check_refused(over, 11, "is not a constant");
 }

@@ -1,11 +1,13 @@
 #pragma once
-// upgrade_opset: moves a model to a newer version of the default ONNX operator set, rewriting the
-// nodes whose operator changed incompatibly on the way (attributes that became inputs, changed
-// defaults and semantics, renamed or replaced operators) and refusing the changes it cannot map.
+// upgrade_opset and downgrade_opset: move a model to a newer or an older version of the default
+// ONNX operator set, rewriting the nodes whose operator changed incompatibly on the way
+// (attributes that became inputs and back, changed defaults and semantics, renamed or replaced
+// operators) and refusing the changes they cannot map.
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -68,9 +70,13 @@ class Upgrader {
     take_graph(take_graph, model.graph, 0);
     // Constant tensors by name (initializers and Constant nodes' values, subgraphs too): the
     // scales Resize-10's nearest rounding depends on.
+    // An initializer that is also a graph input is a default the caller may override: not a constant.
+    std::unordered_set<std::string> overridable;
+    for (const auto& v : model.graph.inputs) overridable.insert(v.name);
     auto consts = [&](auto& self, const Graph& g, int depth) -> void {
       if (depth > kMaxDepth) return;
-      for (const auto& t : g.initializers) constants_.emplace(t.name, &t);
+      for (const auto& t : g.initializers)
+        if (!overridable.contains(t.name)) constants_.emplace(t.name, &t);
       for (const auto& n : g.nodes) {
         if (n.op_type == "Constant" && is_default_domain(n.domain) && n.outputs.size() == 1)
           if (const Attribute* a = n.find_attribute("value"); a && std::holds_alternative<Box<Tensor>>(a->value))
@@ -142,7 +148,8 @@ class Upgrader {
       }
       if (is_default_domain(n.domain)) {
         try {
-          node(n, out);
+          if (to_ < from_) node_down(n, out);
+          else node(n, out);
         } catch (const Error& e) {
           throw e.within(where);
         }
@@ -154,6 +161,510 @@ class Upgrader {
     nodes = std::move(out);
   }
 
+  /// Downgrading one node, from from_ down to to_: each version step of its operator above to_,
+  /// newest first (of the operator that replaces it, after a replacement); then the operator
+  /// must exist at to_.
+  void node_down(Node& n, std::vector<Node>& out) {
+    if (versions(n.op_type).empty()) throw Error("'" + n.op_type + "' is not an operator of the default domain");
+    bool changed = false;
+    for (std::int64_t at = from_;;) {
+      const auto& steps = versions(n.op_type);
+      const auto in_force = std::find_if(steps.rbegin(), steps.rend(), [&](const auto& v) { return v.first <= at; });
+      if (in_force == steps.rend() || in_force->first <= to_) break;
+      const std::int64_t since = in_force->first;
+      if (adapt_down(n, since, out)) changed = true;
+      at = since - 1;
+    }
+    const auto& steps = versions(n.op_type);
+    const auto at_target = std::find_if(steps.rbegin(), steps.rend(), [&](const auto& v) { return v.first <= to_; });
+    if (at_target == steps.rend())
+      throw Error("'" + n.op_type + "' does not exist at opset " + std::to_string(to_) + " (it came with opset " +
+                  std::to_string(steps.front().first) + ")");
+    if (at_target->second)
+      throw Error("'" + n.op_type + "' was removed at opset " + std::to_string(at_target->first));
+    if (changed) ++report.nodes_rewritten;
+  }
+
+ private:
+  /// The int64 (or int32) constant that input `i` reads, if it is one.
+  std::optional<std::vector<std::int64_t>> constant_ints(const Node& n, std::size_t i) const {
+    if (!n.has_input(i)) return std::nullopt;
+    const auto it = constants_.find(n.inputs[i]);
+    if (it == constants_.end()) return std::nullopt;
+    std::vector<std::int64_t> v;
+    if (it->second->data_type == DataType::INT64) {
+      const auto x = it->second->values<std::int64_t>();
+      v.assign(x.begin(), x.end());
+    } else if (it->second->data_type == DataType::INT32) {
+      for (const auto x : it->second->values<std::int32_t>()) v.push_back(x);
+    } else {
+      return std::nullopt;
+    }
+    return v;
+  }
+  /// The one-element float constant (any float type) that input `i` reads, if it is one.
+  std::optional<float> constant_float(const Node& n, std::size_t i) const {
+    if (!n.has_input(i)) return std::nullopt;
+    const auto it = constants_.find(n.inputs[i]);
+    if (it == constants_.end() || it->second->element_count() != std::uint64_t{1}) return std::nullopt;
+    const Tensor& t = *it->second;
+    switch (t.data_type) {
+      case DataType::FLOAT: return t.values<float>()[0];
+      case DataType::DOUBLE: return static_cast<float>(t.values<double>()[0]);
+      case DataType::FLOAT16: return static_cast<float>(t.values<float16>()[0]);
+      case DataType::BFLOAT16: return static_cast<float>(t.values<bfloat16>()[0]);
+      default: return std::nullopt;
+    }
+  }
+  [[noreturn]] void not_constant(const Node& n, std::size_t i, std::string_view attr) const {
+    throw Error(n.op_type + ": input '" + n.inputs[i] + "' is not a constant, and at opset " + std::to_string(to_) +
+                " it is the attribute '" + std::string(attr) + "'");
+  }
+  /// Drops the inputs from `i` on (all absent or moved into attributes).
+  static void cut_inputs(Node& n, std::size_t i) {
+    if (n.inputs.size() > i) n.inputs.resize(i);
+  }
+  /// Input `i` (an int64 constant) as the INTS attribute `attr`; false when the input is absent.
+  bool input_to_ints(Node& n, std::size_t i, std::string_view attr) {
+    if (!n.has_input(i)) return false;
+    const auto v = constant_ints(n, i);
+    if (!v) not_constant(n, i, attr);
+    n.set_attribute(Attribute(std::string(attr), *v));
+    n.inputs[i].clear();
+    return true;
+  }
+  /// A refusal unless attribute `attr` is absent or equal to `fine`; the attribute is dropped.
+  /// Whether it was there.
+  template <class T>
+  bool only_default(Node& n, std::string_view attr, T fine, std::string_view why) {
+    const Attribute* a = value_attr(n, attr);
+    if (!a) return false;
+    bool ok = false;
+    if constexpr (std::is_same_v<T, std::int64_t>) ok = a->kind() == AttributeType::INT && a->as_int() == fine;
+    else ok = a->kind() == AttributeType::STRING && a->as_string() == fine;
+    if (!ok) throw Error(n.op_type + ": " + std::string(why) + " (attribute '" + std::string(attr) + "') has no equivalent at opset " +
+                         std::to_string(to_));
+    drop(n, attr);
+    return true;
+  }
+  /// The rank of input `i` if declared or inferable.
+  std::optional<std::int64_t> known_rank(const Node& n, std::size_t i) {
+    const Type* t = n.has_input(i) ? type_of(n.inputs[i]) : nullptr;
+    const Shape* s = t ? t->shape() : nullptr;
+    if (!s) return std::nullopt;
+    return static_cast<std::int64_t>(s->rank());
+  }
+  /// Opset 11 allowed negative axes on many operators: before it they count from the front.
+  bool positive_axes(Node& n) {
+    static const std::unordered_set<std::string_view> axis_ops{
+        "Concat", "Gather", "Flatten", "Softmax", "LogSoftmax", "Hardmax", "Split", "ArgMax", "ArgMin", "Compress",
+        "OneHot", "Scatter", "ScatterElements", "TopK"};
+    static const std::unordered_set<std::string_view> axes_ops{
+        "Squeeze", "Unsqueeze", "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1",
+        "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"};
+    const bool one = axis_ops.contains(n.op_type), many = axes_ops.contains(n.op_type);
+    if (!one && !many) return false;
+    Attribute* a = n.find_attribute(one ? "axis" : "axes");
+    if (!a || !a->ref_attr_name.empty()) return false;
+    std::vector<std::int64_t> axes = one ? std::vector<std::int64_t>{a->as_int()} : a->as_ints();
+    if (std::none_of(axes.begin(), axes.end(), [](std::int64_t x) { return x < 0; })) return false;
+    const auto rank = known_rank(n, 0);
+    if (!rank)
+      throw Error(n.op_type + ": negative axes count from the back only from opset 11, and the rank of '" +
+                  (n.inputs.empty() ? std::string() : n.inputs[0]) + "' is not known");
+    // Negative axes count back from: Unsqueeze's output rank, OneHot's output rank (one more
+    // than the indices'), the input's rank for the others (Flatten's axis may equal it).
+    const std::int64_t r = n.op_type == "Unsqueeze" ? *rank + static_cast<std::int64_t>(axes.size())
+                           : n.op_type == "OneHot"  ? *rank + 1
+                                                    : *rank;
+    for (auto& x : axes)
+      if (x < 0) x += r;
+    if (one) n.set_attribute(Attribute("axis", axes[0]));
+    else n.set_attribute(Attribute("axes", axes));
+    return true;
+  }
+
+  /// The change at `since` of the node's operator, undone (the node goes from that version to
+  /// the one before); false when that step is compatible (new types, attributes left at their
+  /// defaults: the type check after the conversion catches types the target does not have).
+  bool adapt_down(Node& n, std::int64_t since, std::vector<Node>& out) {
+    const bool axes = since == 11 && positive_axes(n);
+    return adapt_down_op(n, since, out) || axes;
+  }
+
+  bool adapt_down_op(Node& n, std::int64_t since, std::vector<Node>& out) {
+    const std::string& op = n.op_type;
+    const bool reduce = op == "ReduceMean" || op == "ReduceMax" || op == "ReduceMin" || op == "ReduceProd" ||
+                        op == "ReduceL1" || op == "ReduceL2" || op == "ReduceLogSum" || op == "ReduceLogSumExp" ||
+                        op == "ReduceSumSquare";
+    if ((reduce && since == 18) || (op == "ReduceSum" && since == 13)) {
+      const Attribute* noop_attr = value_attr(n, "noop_with_empty_axes");
+      const bool noop = noop_attr != nullptr, axes = n.has_input(1);
+      if (noop && noop_attr->as_int() != 0) {
+        const auto v = constant_ints(n, 1);
+        if (!axes || (v && v->empty()))
+          throw Error(op + " with noop_with_empty_axes = 1 and no axes (the identity) has no equivalent at opset " +
+                      std::to_string(to_));
+      }
+      drop(n, "noop_with_empty_axes");
+      if (axes) {
+        const auto v = constant_ints(n, 1);
+        if (!v) not_constant(n, 1, "axes");
+        if (!v->empty()) n.set_attribute(Attribute("axes", *v));
+      }
+      cut_inputs(n, 1);
+      return axes || noop;
+    }
+    if ((op == "Squeeze" || op == "Unsqueeze") && since == 13) {
+      const bool moved = input_to_ints(n, 1, "axes");
+      cut_inputs(n, 1);
+      return moved;
+    }
+    if (op == "Split" && since == 18) {
+      const Attribute* parts = value_attr(n, "num_outputs");
+      if (!parts) return false;
+      // Split-13 without sizes splits into equal parts: only an evenly divisible axis converts.
+      const Type* t = n.has_input(0) ? type_of(n.inputs[0]) : nullptr;
+      const Shape* s = t ? t->shape() : nullptr;
+      std::int64_t axis = n.attribute_or("axis", std::int64_t{0});
+      if (s && axis < 0) axis += static_cast<std::int64_t>(s->rank());
+      const bool even = s && axis >= 0 && axis < static_cast<std::int64_t>(s->rank()) &&
+                        (*s)[static_cast<std::size_t>(axis)].is_value() && parts->as_int() > 0 &&
+                        (*s)[static_cast<std::size_t>(axis)].dim_value() % parts->as_int() == 0;
+      if (!even)
+        throw Error("Split-18 with num_outputs may split unevenly; Split-13 splits into equal parts only, and the "
+                    "size of the axis is not known to divide evenly");
+      drop(n, "num_outputs");
+      return true;
+    }
+    if (op == "Split" && since == 13) {
+      const bool moved = input_to_ints(n, 1, "split");
+      cut_inputs(n, 1);
+      return moved;
+    }
+    if (op == "Slice" && since == 11) {
+      // Negative axes count from the back only from 11 on.
+      const auto axes = n.has_input(3) ? constant_ints(n, 3) : std::nullopt;
+      if (n.has_input(3) && !axes) not_constant(n, 3, "axes");
+      if (!axes || std::none_of(axes->begin(), axes->end(), [](std::int64_t x) { return x < 0; })) return false;
+      const auto rank = known_rank(n, 0);
+      if (!rank) throw Error("Slice: negative axes count from the back only from opset 11, and the rank is not known");
+      auto v = *axes;
+      for (auto& x : v)
+        if (x < 0) x += *rank;
+      n.inputs[3] = ints(v, false, base(n, "axes"), out);
+      return true;
+    }
+    if (op == "Slice" && since == 10) {
+      if (n.has_input(4)) {
+        const auto steps = constant_ints(n, 4);
+        if (!steps) not_constant(n, 4, "steps");
+        if (std::any_of(steps->begin(), steps->end(), [](std::int64_t x) { return x != 1; }))
+          throw Error("Slice with steps other than 1 has no equivalent before opset 10");
+      }
+      if (!n.has_input(1) || !n.has_input(2)) throw Error("Slice without starts or ends");
+      (void)input_to_ints(n, 1, "starts");
+      (void)input_to_ints(n, 2, "ends");
+      (void)input_to_ints(n, 3, "axes");
+      cut_inputs(n, 1);
+      return true;
+    }
+    if (op == "TopK" && since == 11) {
+      const bool largest = only_default(n, "largest", std::int64_t{1}, "the smallest elements");
+      const bool sorted = n.find_attribute("sorted") != nullptr;
+      drop(n, "sorted");  // sorted results are one of the orders sorted = 0 allows
+      return largest || sorted;
+    }
+    if (op == "TopK" && since == 10) {
+      const auto k = constant_ints(n, 1);
+      if (!k || k->size() != 1) not_constant(n, 1, "k");
+      n.set_attribute(Attribute("k", (*k)[0]));
+      cut_inputs(n, 1);
+      return true;
+    }
+    if (op == "Clip" && since == 11) {
+      bool moved = false;
+      for (std::size_t i : {std::size_t{1}, std::size_t{2}}) {
+        if (!n.has_input(i)) continue;
+        const auto v = constant_float(n, i);
+        if (!v) not_constant(n, i, i == 1 ? "min" : "max");
+        n.set_attribute(Attribute(i == 1 ? "min" : "max", *v));
+        moved = true;
+      }
+      cut_inputs(n, 1);
+      return moved;
+    }
+    if (op == "Pad" && since == 19) {
+      if (n.attribute_or("mode", std::string_view("constant")) == "wrap")
+        throw Error("Pad's wrap mode has no equivalent before opset 19");
+      return false;
+    }
+    if (op == "Pad" && since == 18) {
+      if (n.has_input(3)) throw Error("Pad's axes input has no equivalent before opset 18");
+      return false;
+    }
+    if (op == "Pad" && since == 11) {
+      if (!input_to_ints(n, 1, "pads")) throw Error("Pad without pads");
+      if (n.has_input(2)) {
+        const auto v = constant_float(n, 2);
+        if (!v) not_constant(n, 2, "value");
+        n.set_attribute(Attribute("value", *v));
+      }
+      cut_inputs(n, 1);
+      return true;
+    }
+    if (op == "Dropout" && since == 12) {
+      if (n.has_input(2)) throw Error("Dropout's training_mode input has no equivalent before opset 12");
+      if (n.has_input(1)) {
+        const auto v = constant_float(n, 1);
+        if (!v) not_constant(n, 1, "ratio");
+        n.set_attribute(Attribute("ratio", *v));
+      }
+      const bool moved = n.inputs.size() > 1;
+      cut_inputs(n, 1);
+      return moved;
+    }
+    if (op == "Dropout" && since == 10 && n.has_output(1))
+      throw Error("Dropout's mask is bool from opset 10 on and of the input's type before: not converted");
+    if (op == "Resize" && since == 19) {
+      if (n.attribute_or("coordinate_transformation_mode", std::string_view()) == "half_pixel_symmetric")
+        throw Error("Resize's half_pixel_symmetric coordinates have no equivalent before opset 19");
+      return false;
+    }
+    if (op == "Resize" && since == 18) {
+      if (n.find_attribute("axes")) throw Error("Resize's axes attribute has no equivalent before opset 18");
+      const bool a = only_default(n, "antialias", std::int64_t{0}, "antialiasing");
+      const bool k = only_default(n, "keep_aspect_ratio_policy", std::string("stretch"), "a kept aspect ratio");
+      return a || k;
+    }
+    if (op == "Resize" && since == 13) {
+      // roi and scales became optional at 13: 11 wants them present (empty when unused). Below
+      // 11 the node keeps X and scales only (resize_10).
+      if (to_ < 11) return false;
+      bool added = false;
+      for (std::size_t i : {std::size_t{1}, std::size_t{2}})
+        if (!n.has_input(i) && (i == 1 || n.has_input(3))) {
+          set_input(n, i, constant(Tensor::from_values<float>("", {0}, std::span<const float>()),
+                                   base(n, i == 1 ? "roi" : "scales"), out));
+          added = true;
+        }
+      return added;
+    }
+    if (op == "Resize" && since == 11) return resize_10(n);
+    if (op == "Resize" && since == 10) {
+      // Upsample-9 takes Resize-10's inputs and modes, but only scales of at least 1.
+      const auto it = n.has_input(1) ? constants_.find(n.inputs[1]) : constants_.end();
+      if (it == constants_.end() || it->second->data_type != DataType::FLOAT)
+        throw Error("Resize's scales are not a constant, and Upsample (before opset 10) only enlarges");
+      for (const float x : it->second->values<float>())
+        if (!(x >= 1.f)) throw Error("Resize shrinks, and Upsample (before opset 10) only enlarges");
+      n.op_type = "Upsample";
+      return true;
+    }
+    if (op == "Upsample" && since == 9) {
+      const auto it = n.has_input(1) ? constants_.find(n.inputs[1]) : constants_.end();
+      if (it == constants_.end() || it->second->data_type != DataType::FLOAT) not_constant(n, 1, "scales");
+      const auto v = it->second->values<float>();
+      n.set_attribute(Attribute("scales", std::vector<float>(v.begin(), v.end())));
+      cut_inputs(n, 1);
+      return true;
+    }
+    if (op == "ScatterElements" && (since == 16 || since == 18)) {
+      if (since == 18) {
+        const std::string r = n.attribute_or("reduction", std::string_view("none"));
+        if (r == "max" || r == "min") throw Error("ScatterElements' " + r + " reduction has no equivalent before opset 18");
+        return false;
+      }
+      return only_default(n, "reduction", std::string("none"), "a reduction");
+    }
+    if (op == "ScatterElements" && since == 11) {
+      n.op_type = "Scatter";
+      return true;
+    }
+    if ((op == "Softmax" || op == "LogSoftmax" || op == "Hardmax") && since == 13) {
+      // Before 13 the input is flattened to 2-D at `axis`: the same only along the last axis.
+      const std::int64_t axis = n.attribute_or("axis", std::int64_t{-1});
+      const auto rank = known_rank(n, 0);
+      if (axis != -1 && !(rank && axis == *rank - 1))
+        throw Error(op + " along an axis that is not the last one has no equivalent before opset 13");
+      if (to_ < 11 && !rank) throw Error(op + ": before opset 11 the axis counts from the front, and the rank is not known");
+      n.set_attribute(Attribute("axis", to_ < 11 ? *rank - 1 : std::int64_t{-1}));
+      return true;
+    }
+    if (op == "RoiAlign" && since == 16) {
+      // Absent means half_pixel at 16, which shifts by half a pixel; before 16 none did.
+      if (!only_default(n, "coordinate_transformation_mode", std::string("output_half_pixel"),
+                        "the half_pixel coordinates"))
+        throw Error("RoiAlign's half_pixel coordinates (opset 16's default) have no equivalent before opset 16");
+      return true;
+    }
+    if (op == "GridSample" && since == 20) {
+      const auto rank = known_rank(n, 0);
+      if (rank != std::int64_t{4}) throw Error("GridSample before opset 20 takes 4-D inputs only (the rank here is not 4 or not known)");
+      const std::string mode = n.attribute_or("mode", std::string_view("linear"));
+      n.set_attribute(Attribute("mode", mode == "linear" ? "bilinear" : mode == "cubic" ? "bicubic" : mode.c_str()));
+      return true;
+    }
+    if (op == "DFT" && since == 20) {
+      std::int64_t axis = -2;  // DFT-20's default
+      if (n.has_input(2)) {
+        const auto v = constant_ints(n, 2);
+        if (!v || v->size() != 1) not_constant(n, 2, "axis");
+        axis = (*v)[0];
+      }
+      if (axis < 0) {
+        const auto rank = known_rank(n, 0);
+        if (!rank) throw Error("DFT: the axis counts from the back, and the rank is not known");
+        axis += *rank;
+      }
+      n.set_attribute(Attribute("axis", axis));
+      cut_inputs(n, 2);
+      return true;
+    }
+    if (op == "GroupNormalization" && since == 21)
+      throw Error("GroupNormalization-21 scales per channel, -18 per group: not converted");
+    if (op == "DepthToSpace" && since == 11)  // mode came with 11; before, always DCR
+      return only_default(n, "mode", std::string("DCR"), "the CRD order");
+    if ((op == "ThresholdedRelu" && since == 10) || (op == "MeanVarianceNormalization" && since == 9))
+      throw Error(op + " before opset " + std::to_string(since) + " was an experimental operator: not converted");
+    if (op == "BatchNormalization" && since == 14)
+      return only_default(n, "training_mode", std::int64_t{0}, "training mode");
+    if (op == "Scan" && since == 9) throw Error("Scan-9 has no batch axis, Scan-8 always has one: not converted");
+    if (op == "Reshape" && since == 14) {
+      const Attribute* a = value_attr(n, "allowzero");
+      if (!a) return false;
+      if (a->as_int() != 0) {
+        const auto shape = constant_ints(n, 1);
+        if (!shape || std::find(shape->begin(), shape->end(), 0) != shape->end())
+          throw Error("Reshape with allowzero = 1 and a shape that may hold 0 has no equivalent before opset 14");
+      }
+      drop(n, "allowzero");
+      return true;
+    }
+    if (op == "Shape" && since == 15) {
+      if (n.attribute_or("start", std::int64_t{0}) != 0 || n.find_attribute("end"))
+        throw Error("Shape's start and end have no equivalent before opset 15");
+      const bool had = n.find_attribute("start") != nullptr;
+      drop(n, "start");
+      return had;
+    }
+    if (op == "Constant" && since == 12) {
+      // value_float(s), value_int(s), value_string(s) became a tensor value.
+      for (const char* name : {"value_float", "value_floats", "value_int", "value_ints", "value_string", "value_strings"}) {
+        const Attribute* a = value_attr(n, name);
+        if (!a) continue;
+        Tensor t;
+        const std::string_view k(name);
+        if (k == "value_float") t = Tensor::from_values<float>("", {}, {a->as_float()});
+        else if (k == "value_floats")
+          t = Tensor::from_values<float>("", {static_cast<std::int64_t>(a->as_floats().size())}, std::span<const float>(a->as_floats()));
+        else if (k == "value_int") t = Tensor::from_values<std::int64_t>("", {}, {a->as_int()});
+        else if (k == "value_ints")
+          t = Tensor::from_values<std::int64_t>("", {static_cast<std::int64_t>(a->as_ints().size())},
+                                                std::span<const std::int64_t>(a->as_ints()));
+        else {
+          t.data_type = DataType::STRING;
+          if (k == "value_string") t.strings = {a->as_string()};
+          else {
+            t.strings = a->as_strings();
+            t.dims = {static_cast<std::int64_t>(t.strings.size())};
+          }
+        }
+        drop(n, name);
+        n.set_attribute(Attribute("value", std::move(t)));
+        return true;
+      }
+      return false;
+    }
+    if (op == "Constant" && since == 11 && n.find_attribute("sparse_value"))
+      throw Error("Constant's sparse_value has no equivalent before opset 11");
+    if (op == "Cast" && since == 19) {
+      const bool had = n.find_attribute("saturate") != nullptr;
+      drop(n, "saturate");  // only float 8 casts saturate; the type check refuses those
+      return had;
+    }
+    if (op == "Gemm" && since == 11 && !n.has_input(2)) {
+      set_input(n, 2, float_scalar(0.0, elem_type(n, 0, "Gemm before opset 11 needs C"), base(n, "c"), out));
+      return true;
+    }
+    if (op == "MaxPool" && since == 10) {
+      const bool dilated = unit_dilations(n);
+      return only_default(n, "ceil_mode", std::int64_t{0}, "ceil mode") || dilated;
+    }
+    if (op == "AveragePool" && since == 19) return unit_dilations(n);
+    if (op == "AveragePool" && since == 10) return only_default(n, "ceil_mode", std::int64_t{0}, "ceil mode");
+    if (op == "MaxPool" && since == 8) {
+      if (n.has_output(1)) throw Error("MaxPool's Indices output has no equivalent before opset 8");
+      const bool order = only_default(n, "storage_order", std::int64_t{0}, "column-major indices");
+      const bool trimmed = n.outputs.size() > 1;
+      n.outputs.resize(1);
+      return order || trimmed;
+    }
+    if ((op == "ArgMax" || op == "ArgMin") && since == 12)
+      return only_default(n, "select_last_index", std::int64_t{0}, "selecting the last index");
+    if ((op == "QuantizeLinear" || op == "DequantizeLinear") && since == 13) {
+      const Attribute* a = value_attr(n, "axis");
+      const Type* t = n.has_input(1) ? type_of(n.inputs[1]) : nullptr;
+      const Shape* s = t ? t->shape() : nullptr;
+      const bool scalar = s && (s->rank() == 0 || (s->rank() == 1 && (*s)[0].value_if() == std::int64_t{1}));
+      if (!scalar) throw Error(op + " per axis (or with a scale of unknown shape) has no equivalent before opset 13");
+      drop(n, "axis");
+      return a != nullptr;
+    }
+    if ((op == "QuantizeLinear" || op == "DequantizeLinear") && since == 21) {
+      only_default(n, "block_size", std::int64_t{0}, "blocked quantization");
+      if (n.find_attribute("output_dtype")) throw Error(op + "'s output_dtype has no equivalent before opset 21");
+      return false;
+    }
+    if ((op == "QuantizeLinear" || op == "DequantizeLinear") && since == 19) {
+      const bool had = n.find_attribute("saturate") != nullptr;
+      drop(n, "saturate");
+      return had;
+    }
+    return false;
+  }
+
+  /// Pooling dilations, which older versions lack: all 1 (then dropped) or refused.
+  bool unit_dilations(Node& n) {
+    const Attribute* d = value_attr(n, "dilations");
+    if (!d) return false;
+    if (std::any_of(d->as_ints().begin(), d->as_ints().end(), [](std::int64_t x) { return x != 1; }))
+      throw Error(n.op_type + "'s dilations have no equivalent at opset " + std::to_string(to_));
+    drop(n, "dilations");
+    return true;
+  }
+
+  /// Resize-11 as Resize-10: nearest or linear, asymmetric coordinates, scales (not sizes), and
+  /// for nearest the rounding Resize-10 has (down when enlarging, up when shrinking).
+  bool resize_10(Node& n) {
+    const std::string mode = n.attribute_or("mode", std::string_view("nearest"));
+    if (mode != "nearest" && mode != "linear") throw Error("Resize's " + mode + " mode has no equivalent before opset 11");
+    if (n.attribute_or("coordinate_transformation_mode", std::string_view("half_pixel")) != "asymmetric")
+      throw Error("Resize before opset 11 maps coordinates as 'asymmetric' only");
+    if (n.has_input(3)) throw Error("Resize's sizes input has no equivalent before opset 11");
+    if (!n.has_input(2)) throw Error("Resize without scales");
+    if (mode == "nearest") {
+      const auto it = constants_.find(n.inputs[2]);
+      if (it == constants_.end() || it->second->data_type != DataType::FLOAT)
+        throw Error("Resize in nearest mode: its scales are not a constant, so Resize-10's rounding cannot be checked");
+      bool up = false, down = false;
+      for (const float x : it->second->values<float>()) {
+        up = up || x > 1.f;
+        down = down || x < 1.f;
+      }
+      const std::string want = down ? "ceil" : "floor";
+      if ((up && down) || n.attribute_or("nearest_mode", std::string_view("round_prefer_floor")) != want)
+        throw Error("Resize-10 rounds nearest pixels " + std::string(down ? "up when shrinking" : "down when enlarging") +
+                    "; this Resize's nearest_mode differs");
+    }
+    for (const char* a : {"coordinate_transformation_mode", "nearest_mode", "cubic_coeff_a", "exclude_outside",
+                          "extrapolation_value"})
+      drop(n, a);
+    n.inputs = {n.inputs[0], n.inputs[2]};
+    return true;
+  }
+
+ public:
   UpgradeReport report;
 
  private:
@@ -168,6 +679,8 @@ class Upgrader {
   std::string constant(Tensor t, const std::string& base, std::vector<Node>& out) {
     const std::string name = fresh(base);
     t.name.clear();
+    made_.push_back(t);  // a constant later steps may read (Slice's axes made positive, then an attribute)
+    constants_.emplace(name, &made_.back());
     Node c("Constant", {}, {name});
     c.set_attribute(Attribute("value", std::move(t)));
     out.push_back(std::move(c));
@@ -745,13 +1258,68 @@ class Upgrader {
   std::int64_t from_, to_;
   std::unordered_set<std::string> taken_;
   std::unordered_map<std::string, std::size_t> next_suffix_;
-  std::unordered_map<std::string, const Tensor*> constants_;  // into the model being upgraded
+  std::unordered_map<std::string, const Tensor*> constants_;  // into the model being upgraded, or made_
+  std::deque<Tensor> made_;                                   // the constants inserted
   std::unordered_map<std::string, std::vector<std::pair<std::int64_t, bool>>> versions_;
   bool from_upsample_ = false;  // the node being upgraded was an Upsample (its scales are >= 1)
   std::optional<std::unordered_map<std::string, const Type*>> types_;
   Model typed_model_;
   std::vector<Type> type_store_;
 };
+
+}  // namespace detail::upgrade
+
+namespace detail::upgrade {
+
+/// The walk upgrade_opset and downgrade_opset share: every default-domain node of the main graph,
+/// its subgraphs and the functions importing the domain (at the model's version), converted from
+/// `from` to `target`, and the imports set to `target`. Returns the converted copy.
+inline Model convert(const Model& model, std::int64_t from, std::int64_t target, UpgradeReport& report) {
+  Model m = model;
+  Upgrader up(model, from, target);
+  auto run = [&](std::vector<Node>& nodes, const std::string& path) { up.nodes(nodes, path, 0); };
+  run(m.graph.nodes, "graph");
+  for (std::size_t i = 0; i < m.functions.size(); ++i) {
+    auto& f = m.functions[i];
+    const auto fv = f.opset_version("");
+    if (!fv) continue;
+    if (*fv != from)
+      throw Error("functions[" + std::to_string(i) + "]", "imports the default domain at opset " +
+                                                             std::to_string(*fv) + ", the model at " +
+                                                             std::to_string(from));
+    run(f.nodes, "functions[" + std::to_string(i) + "]");
+    for (auto& o : f.opset_imports)
+      if (is_default_domain(o.domain)) o.version = target;
+  }
+  for (auto& o : m.opset_imports)  // every entry of the domain (a file may repeat one)
+    if (is_default_domain(o.domain)) o.version = target;
+  report.nodes_rewritten = up.report.nodes_rewritten;
+  report.nodes_added = up.report.nodes_added;
+  return m;
+}
+
+/// The diagnostics of kinds TypeConstraint and InvalidNode (types a version does not allow,
+/// attributes it does not define, inputs it does not take) that inference reports on `after` and
+/// not on `before`: the first one, as an error naming where.
+inline void no_new_type_errors(const Model& before, const Model& after, std::int64_t target) {
+  auto problems = [](const Model& m) {
+    Model copy = m;
+    InferOptions o;
+    o.max_diagnostics = 4096;
+    auto r = infer_shapes(copy, o);
+    std::vector<infer::Diagnostic> out;
+    for (auto& d : r.diagnostics)
+      if (d.kind == infer::DiagnosticKind::TypeConstraint || d.kind == infer::DiagnosticKind::InvalidNode)
+        out.push_back(std::move(d));
+    return out;
+  };
+  std::unordered_set<std::string> known;
+  for (const auto& d : problems(before)) known.insert(d.op_type + "\n" + d.node + "\n" + d.message);
+  for (const auto& d : problems(after))
+    if (!known.contains(d.op_type + "\n" + d.node + "\n" + d.message))
+      throw Error(d.where, "at opset " + std::to_string(target) + ", " + d.op_type +
+                               (d.node.empty() ? std::string() : " '" + d.node + "'") + ": " + d.message);
+}
 
 }  // namespace detail::upgrade
 
@@ -800,39 +1368,73 @@ inline UpgradeReport upgrade_opset(Model& model, std::int64_t target) {
     throw Error("opset " + std::to_string(target) + " is beyond the newest oxir knows (" +
                 std::to_string(kUpgradeNewestOpset) + ")");
   if (target < *from)
-    throw Error("opset_import", "the model is at opset " + std::to_string(*from) + "; downgrading to " +
-                                    std::to_string(target) + " is not supported");
+    throw Error("opset_import", "the model is at opset " + std::to_string(*from) + "; downgrade_opset reaches " +
+                                    std::to_string(target));
   UpgradeReport report;
   report.from = *from;
   report.to = target;
   if (target == *from) return report;
 
-  Model m = model;
-  detail::upgrade::Upgrader up(model, *from, target);
-  auto run = [&](std::vector<Node>& nodes, const std::string& path) { up.nodes(nodes, path, 0); };
-  run(m.graph.nodes, "graph");
-  for (std::size_t i = 0; i < m.functions.size(); ++i) {
-    auto& f = m.functions[i];
-    const auto fv = f.opset_version("");
-    if (!fv) continue;
-    if (*fv != *from)
-      throw Error("functions[" + std::to_string(i) + "]", "imports the default domain at opset " +
-                                                             std::to_string(*fv) + ", the model at " +
-                                                             std::to_string(*from));
-    run(f.nodes, "functions[" + std::to_string(i) + "]");
-    for (auto& o : f.opset_imports)
-      if (is_default_domain(o.domain)) o.version = target;
-  }
-  for (auto& o : m.opset_imports)  // every entry of the domain (a file may repeat one)
-    if (is_default_domain(o.domain)) o.version = target;
+  Model m = detail::upgrade::convert(model, *from, target, report);
   // The IR version each opset came with (ONNX releases): 7-8 with IR 3, 9 with 4, 10 with 5, 11
   // with 6, 12-14 with 7, 15-18 with 8, 19-20 with 9, 21-22 with 10, 23-24 with 11, 25 with 12.
   const std::int64_t ir_needed = target <= 8 ? 3 : target == 9 ? 4 : target == 10 ? 5 : target == 11 ? 6
                                  : target <= 14 ? 7 : target <= 18 ? 8 : target <= 20 ? 9 : target <= 22 ? 10
                                  : target <= 24 ? 11 : 12;
   if (m.ir_version < ir_needed) m.ir_version = ir_needed;
-  report.nodes_rewritten = up.report.nodes_rewritten;
-  report.nodes_added = up.report.nodes_added;
+  model = std::move(m);
+  return report;
+}
+
+/// Oldest opset downgrade_opset converts to.
+inline constexpr std::int64_t kDowngradeOldestOpset = 7;
+
+/// Converts `model` to the older opset `target` (at least 7) of the default ONNX domain, undoing
+/// the version steps of its operators between the two, newest first, in the main graph,
+/// subgraphs and the model-local functions importing the domain:
+/// - inputs that were attributes before become attributes again, when they are constants
+///   (initializers that are not graph inputs, Constant nodes): the Reduce operators' axes (18;
+///   ReduceSum 13), Squeeze/Unsqueeze's axes and Split's sizes (13), Clip's min/max and Pad's
+///   pads/value (11), Dropout's ratio (12), Slice's starts/ends/axes (10; steps must be 1), TopK's
+///   k (10), Upsample's scales (9), DFT's axis (20);
+/// - replaced operators come back: Resize-10 as Upsample (9), ScatterElements as Scatter (11);
+///   Resize-11 as Resize-10 only with nearest or linear mode, asymmetric coordinates, scales, and
+///   (nearest) the rounding Resize-10 has; Resize-13's optional roi and scales written out;
+/// - meanings kept: Softmax, LogSoftmax and Hardmax along the last axis (13), negative axes
+///   counted from the front where the rank is known (11), GridSample's mode names (20), Gemm's C
+///   made a zero when absent (11), Constant's value_float/ints/... as a tensor (12), attributes
+///   at their defaults dropped (Reshape's allowzero 14, Shape's start 15, TopK's sorted 11, the
+///   pools' dilations 10/19 and ceil_mode 10, ArgMax's select_last_index 12, Cast's saturate 19,
+///   BatchNormalization's training_mode 14, Resize's antialias 18, ...).
+/// Refused, naming the node, with `model` unchanged: an operator that does not exist at `target`
+/// (Gelu below 20, LayerNormalization below 17, ...), an input to make an attribute that is not a
+/// constant, and what the older version cannot say (noop_with_empty_axes with no axes, Split-18's
+/// uneven num_outputs, TopK's smallest, Pad's wrap mode and axes input, Dropout's training_mode
+/// input and bool mask across 10, Resize's other modes and coordinates, sizes, antialias and axes,
+/// ScatterElements' reductions, softmax along another axis, RoiAlign's half_pixel, GridSample
+/// beyond 4-D, GroupNormalization and Scan across 21 and 9, training modes, allowzero with a
+/// possible 0, Shape's start/end, the pools' dilations, ceil_mode and Indices, per-axis and
+/// blocked quantization, a sparse Constant). Last, shape inference runs on the result: a type an
+/// operator's version at `target` does not allow (bfloat16 Add before 13, say), or an attribute
+/// or input it does not define, refuses the conversion too. The IR version is left as it is.
+inline UpgradeReport downgrade_opset(Model& model, std::int64_t target) {
+  const auto from = model.opset_version("");
+  if (!from) throw Error("opset_import", "the model does not import the default ONNX domain");
+  if (target > *from)
+    throw Error("opset_import", "the model is at opset " + std::to_string(*from) + "; upgrade_opset reaches " +
+                                    std::to_string(target));
+  if (target < kDowngradeOldestOpset)
+    throw Error("downgrading to opset " + std::to_string(target) + " is not supported (oldest: " +
+                std::to_string(kDowngradeOldestOpset) + ")");
+  if (*from > kUpgradeNewestOpset)
+    throw Error("opset_import", "the model's opset " + std::to_string(*from) + " is beyond the newest oxir converts (" +
+                                    std::to_string(kUpgradeNewestOpset) + ")");
+  UpgradeReport report;
+  report.from = *from;
+  report.to = target;
+  if (target == *from) return report;
+  Model m = detail::upgrade::convert(model, *from, target, report);
+  detail::upgrade::no_new_type_errors(model, m, target);
   model = std::move(m);
   return report;
 }

@@ -1,0 +1,249 @@
+#!/usr/bin/python3
+"""`oxir downgrade` (rewrite/version.hpp downgrade_opset) checked by ONNX Runtime.
+
+Models: the libonnx-testdata models at opsets 8-17 (node, pytorch-converted, pytorch-operator,
+simple), the torch exports of tests/infer/real (opsets 9-18, when cached), and hand-made ones of
+the operator versions that change (attributes that became inputs, Resize, ScatterElements,
+Softmax along the last axis, negative axes, Constant's value_* attributes, Gemm without C). Each
+is downgraded to the opsets 7, 9, 11 and 13 below its own. Then:
+  - a downgrade either succeeds or is refused with an oxir::Error (exit 1); refusals are counted
+    by reason; a hand-made model must convert unless its operator or a type it uses does not
+    exist at the target;
+  - at opsets onnx 1.12 knows (all of these), the downgraded model must pass onnx's full check
+    where the original does;
+  - ONNX Runtime (npm onnxruntime-node, graph optimizations off) runs the model before and after
+    on the test's own inputs (test_data_set_0; random inputs for the exports and hand-made
+    models): the outputs must be bit-identical, or float outputs within 1e-6 (an older kernel
+    summing in another order), counted apart. Models ONNX Runtime cannot run before, and
+    downgraded models it has no kernel for (Max-6 on doubles, say), are counted.
+
+Prints "SKIPPED: ..." and exits 0 without python3-onnx, the corpus, node or onnxruntime-node.
+usage: verify_downgrade.py --oxir build/bin/oxir [--corpus DIR] [--limit N] [--stride N]
+"""
+import argparse
+import collections
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passes_common import NoRuntime, run_ort_jobs, valid  # noqa: E402
+
+try:
+    import onnx
+    from verify_upgrade import default_opset, spec_of  # noqa: E402
+except ImportError:
+    print("SKIPPED: python3-onnx is not installed")
+    sys.exit(0)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TARGETS = (7, 9, 11, 13)
+
+
+def export_spec(model):
+    """Random float/int64 feeds for a model without test data: its inputs' declared shapes with
+    symbolic dims set to 2; None when an input is not a float or int64 tensor."""
+    spec = {}
+    inits = {t.name for t in model.graph.initializer}
+    for i in model.graph.input:
+        if i.name in inits:
+            continue
+        t = i.type.tensor_type
+        if not i.type.HasField("tensor_type") or t.elem_type not in (1, 7) or not t.HasField("shape"):
+            return None
+        shape = [d.dim_value if d.HasField("dim_value") else 2 for d in t.shape.dim]
+        spec[i.name] = {"shape": shape, "dtype": "float32" if t.elem_type == 1 else "int64", "int_range": [0, 2]}
+    return spec
+
+
+def hand_made(work):
+    """Models of the version steps downgrade_opset adapts: (name, path, opset, ORT spec)."""
+    from onnx import helper, numpy_helper, TensorProto as TP
+    import numpy as np
+    F = TP.FLOAT
+    cases = []
+
+    def add(name, opset, nodes, inputs, outputs, inits=()):
+        g = helper.make_graph(nodes, name, [helper.make_tensor_value_info(n, t, s) for n, t, s in inputs],
+                              [helper.make_tensor_value_info(n, t, None) for n, t in outputs],
+                              [numpy_helper.from_array(np.array(v, dtype=dt), n) for n, v, dt in inits])
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], ir_version=8)
+        path = os.path.join(work, "hand_%s.onnx" % name)
+        onnx.save(m, path)
+        spec = {n: {"shape": s, "dtype": "float32"} for n, t, s in inputs}
+        cases.append((name, path, opset, spec))
+
+    X = [("x", F, [2, 3, 4, 5])]
+    i64 = np.int64
+    add("reducemean18_axes", 18, [helper.make_node("ReduceMean", ["x", "axes"], ["y"], keepdims=0)], X, [("y", F)],
+        [("axes", [1, -1], i64)])
+    add("reducesum13_axes", 13, [helper.make_node("ReduceSum", ["x", "axes"], ["y"])], X, [("y", F)],
+        [("axes", [2], i64)])
+    add("reducemax18_all", 18, [helper.make_node("ReduceMax", ["x"], ["y"])], X, [("y", F)])
+    add("squeeze_unsqueeze13", 13, [helper.make_node("Unsqueeze", ["x", "ax"], ["u"]),
+                                    helper.make_node("Squeeze", ["u", "ax"], ["y"])], X, [("y", F)],
+        [("ax", [0, -1], i64)])
+    add("split13_sizes", 13, [helper.make_node("Split", ["x", "sizes"], ["a", "b"], axis=-1)], X, [("a", F), ("b", F)],
+        [("sizes", [2, 3], i64)])
+    add("split18_num_outputs", 18, [helper.make_node("Split", ["x"], ["a", "b", "c"], axis=1, num_outputs=3)], X,
+        [("a", F), ("b", F), ("c", F)])
+    add("clip11_bounds", 11, [helper.make_node("Clip", ["x", "lo", "hi"], ["y"])], X, [("y", F)],
+        [("lo", -0.25, np.float32), ("hi", 0.5, np.float32)])
+    add("pad11_constant", 11, [helper.make_node("Pad", ["x", "pads", "v"], ["y"])], X, [("y", F)],
+        [("pads", [0, 1, 0, 2, 0, 0, 1, 1], i64), ("v", 1.5, np.float32)])
+    add("pad18_reflect", 18, [helper.make_node("Pad", ["x", "pads"], ["y"], mode="reflect")], X, [("y", F)],
+        [("pads", [0, 0, 1, 2, 0, 0, 2, 1], i64)])
+    add("slice13_steps1", 13, [helper.make_node("Slice", ["x", "st", "en", "ax"], ["y"])], X, [("y", F)],
+        [("st", [1, -3], i64), ("en", [3, 100], i64), ("ax", [2, -1], i64)])
+    add("topk11_k", 11, [helper.make_node("TopK", ["x", "k"], ["v", "i"], axis=-1)], X, [("v", F), ("i", TP.INT64)],
+        [("k", [2], i64)])
+    add("dropout13_ratio", 13, [helper.make_node("Dropout", ["x", "r"], ["y"])], X, [("y", F)], [("r", 0.3, np.float32)])
+    add("softmax13_last", 13, [helper.make_node("Softmax", ["x"], ["y"])], X, [("y", F)])
+    add("logsoftmax13_last", 13, [helper.make_node("LogSoftmax", ["x"], ["y"], axis=3)], X, [("y", F)])
+    add("concat11_negative", 11, [helper.make_node("Concat", ["x", "x"], ["y"], axis=-2)], X, [("y", F)])
+    add("gather11_negative", 11, [helper.make_node("Gather", ["x", "idx"], ["y"], axis=-1)], X, [("y", F)],
+        [("idx", [4, 0, 2], i64)])
+    add("flatten11_negative", 11, [helper.make_node("Flatten", ["x"], ["y"], axis=-1)], X, [("y", F)])
+    add("resize13_nearest_up", 13, [helper.make_node("Resize", ["x", "", "s"], ["y"], mode="nearest",
+                                                     coordinate_transformation_mode="asymmetric", nearest_mode="floor")],
+        X, [("y", F)], [("s", [1.0, 1.0, 2.0, 1.5], np.float32)])
+    add("resize13_linear", 13, [helper.make_node("Resize", ["x", "", "s"], ["y"], mode="linear",
+                                                 coordinate_transformation_mode="asymmetric")],
+        X, [("y", F)], [("s", [1.0, 1.0, 1.5, 2.0], np.float32)])
+    add("scatterelements13", 13, [helper.make_node("ScatterElements", ["x", "i", "u"], ["y"], axis=1)],
+        [("x", F, [3, 3]), ("u", F, [2, 3])], [("y", F)], [("i", [[1, 0, 2], [0, 2, 1]], i64)])
+    add("constant13_value_ints", 13, [helper.make_node("Constant", [], ["c"], value_ints=[2, 60]),
+                                      helper.make_node("Reshape", ["x", "c"], ["y"])], X, [("y", F)])
+    add("constant13_value_float", 13, [helper.make_node("Constant", [], ["c"], value_float=2.5),
+                                       helper.make_node("Mul", ["x", "c"], ["y"])], X, [("y", F)])
+    add("gemm13_no_c", 13, [helper.make_node("Gemm", ["a", "b"], ["y"], transB=1)],
+        [("a", F, [3, 4]), ("b", F, [5, 4])], [("y", F)])
+    add("argmax13_negative", 13, [helper.make_node("ArgMax", ["x"], ["y"], axis=-2, select_last_index=0)], X,
+        [("y", TP.INT64)])
+    add("reshape14_allowzero_off", 14, [helper.make_node("Reshape", ["x", "shp"], ["y"], allowzero=0)], X, [("y", F)],
+        [("shp", [6, -1], i64)])
+    add("maxpool12_defaults", 12, [helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[2, 2], dilations=[1, 1],
+                                                    ceil_mode=0)], X, [("y", F)])
+    return cases
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--oxir", required=True)
+    ap.add_argument("--corpus", default="/usr/share/libonnx-testdata/data")
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--stride", type=int, default=1, help="every Nth corpus model only (the sanitizer build's quicker run)")
+    args = ap.parse_args()
+    if not os.path.isdir(args.corpus):
+        print("SKIPPED: corpus %s not found (Debian's libonnx-testdata)" % args.corpus)
+        return 0
+    if not shutil.which("node"):
+        print("SKIPPED: node is not installed")
+        return 0
+    dirs = []
+    for kind in ("node", "pytorch-converted", "pytorch-operator", "simple"):
+        top = os.path.join(args.corpus, kind)
+        for name in sorted(os.listdir(top)) if os.path.isdir(top) else []:
+            if os.path.isfile(os.path.join(top, name, "model.onnx")):
+                dirs.append(os.path.join(top, name))
+    dirs = dirs[::max(args.stride, 1)]
+    if args.limit:
+        dirs = dirs[:args.limit]
+    work = tempfile.mkdtemp(prefix="oxir-downgrade-")
+    items = []  # (label, path, opset, spec, passes onnx's full check, hand-made)
+    for d in dirs:
+        try:
+            model = onnx.load(os.path.join(d, "model.onnx"))
+        except Exception:
+            continue
+        v = default_opset(model)
+        if v is None or v < 8 or v > 17:
+            continue
+        items.append((os.path.relpath(d, "/"), os.path.join(d, "model.onnx"), v, spec_of(d, model),
+                      valid(model, True), False))
+    exports = os.path.expanduser("~/.cache/oxir/real-models")
+    if os.path.isdir(exports):
+        for f in sorted(os.listdir(exports)):
+            if not f.endswith(".onnx"):
+                continue
+            model = onnx.load(os.path.join(exports, f))
+            v = default_opset(model)
+            if v is None or v < 8 or v > 18:
+                continue
+            items.append((f, os.path.join(exports, f), v, export_spec(model), v <= 17 and valid(model, True), False))
+    for name, path, v, spec in hand_made(work):
+        items.append(("hand-made %s (opset %d)" % (name, v), path, v, spec, valid(onnx.load(path), True), True))
+
+    st = collections.Counter()
+    refusals = collections.Counter()
+    failures, jobs = [], []
+    for label, path, v, spec, full_ok, hand in items:
+        st["hand-made" if hand else "models"] += 1
+        for target in TARGETS:
+            if target >= v:
+                continue
+            st["downgrades"] += 1
+            out = os.path.join(work, "%d_%d.onnx" % (len(jobs) + st["downgrades"], target))
+            where = "%s -> %d" % (label, target)
+            r = subprocess.run([args.oxir, "downgrade", path, out, "--opset", str(target)], capture_output=True,
+                               text=True)
+            if r.returncode != 0:
+                st["refused"] += 1
+                # A hand-made model may meet an operator or a type its target does not have.
+                excused = hand and re.search(r"does not exist at opset|: at opset \d+, ", r.stderr)
+                if r.returncode != 1 or not r.stderr.strip() or hand and not excused:
+                    failures.append("%s: oxir refused: %s" % (where, r.stderr.strip()[:300]))
+                # The reason without the path, names and numbers, to count.
+                reason = re.sub(r"'[^']*'", "'…'", re.split(r"\]: ", r.stderr.strip())[-1])
+                refusals[re.sub(r"\d+", "N", reason)[:90]] += 1
+                continue
+            st["converted"] += 1
+            if full_ok and not valid(onnx.load(out), True):
+                failures.append("%s: the downgraded model fails onnx's full check" % where)
+                continue
+            st["checked"] += full_ok
+            if spec is None:
+                st["no_feed"] += 1
+                continue
+            jobs.append({"a": path, "b": out, "spec": spec, "where": where, "rel": 1e-6, "abs": 1e-6, "hand": hand})
+    try:
+        results = run_ort_jobs(jobs, work)
+    except NoRuntime:
+        print("SKIPPED: onnxruntime-node is not installed (see tests/infer/real)")
+        return 0
+    except RuntimeError as e:
+        print("error: %s" % e)
+        return 1
+    for res in results:
+        job = jobs[res["job"]]
+        if res["verdict"] in ("SAME", "CLOSE"):
+            st[res["verdict"].lower()] += 1
+        elif not job["hand"] and (res["verdict"] == "BOTH_FAIL" or
+                                  res["detail"].startswith("a: ") and not res["detail"].startswith("a: ran")):
+            st["not_run"] += 1  # ONNX Runtime cannot run the model before the downgrade
+        elif "b: Could not find an implementation for" in res["detail"]:
+            st["no_kernel"] += 1  # ONNX Runtime has no kernel of that older version for that type
+        else:
+            failures.append("%s: %s: %s" % (job["where"], res["verdict"], res["detail"][:300]))
+    print("downgrade_opset on %d models and %d hand-made ones: %d downgrades to opsets %s; %d converted, %d refused;"
+          % (st["models"], st["hand-made"], st["downgrades"], "/".join(map(str, TARGETS)), st["converted"],
+             st["refused"]))
+    print("  %d converted models pass onnx's full check; ONNX Runtime outputs before and after bit-identical: %d,"
+          " within 1e-6: %d (not run: %d the runtime cannot run before; %d it has no kernel of the older version for;"
+          " %d without inputs to feed)" % (st["checked"], st["same"], st["close"], st["not_run"], st["no_kernel"],
+                                           st["no_feed"]))
+    print("  refusals by reason: %s" % json.dumps(dict(refusals.most_common(40)), ensure_ascii=False))
+    for f in failures[:40]:
+        print("FAIL:", f)
+    if len(failures) > 40:
+        print("... and %d more failures" % (len(failures) - 40))
+    shutil.rmtree(work, ignore_errors=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
