@@ -166,6 +166,12 @@ class Upgrader {
   /// must exist at to_.
   void node_down(Node& n, std::vector<Node>& out) {
     if (versions(n.op_type).empty()) throw Error("'" + n.op_type + "' is not an operator of the default domain");
+    // An operator newer than the target is refused first (but Resize and ScatterElements
+    // replaced older ones, which come back).
+    if (const auto& steps = versions(n.op_type);
+        steps.front().first > to_ && n.op_type != "Resize" && n.op_type != "ScatterElements")
+      throw Error("'" + n.op_type + "' does not exist at opset " + std::to_string(to_) + " (it came with opset " +
+                  std::to_string(steps.front().first) + ")");
     bool changed = false;
     for (std::int64_t at = from_;;) {
       const auto& steps = versions(n.op_type);
@@ -256,9 +262,9 @@ class Upgrader {
   }
   /// Opset 11 allowed negative axes on many operators: before it they count from the front.
   bool positive_axes(Node& n) {
+    // (Gather, Scatter, OneHot and TopK took negative axes before 11 already.)
     static const std::unordered_set<std::string_view> axis_ops{
-        "Concat", "Gather", "Flatten", "Softmax", "LogSoftmax", "Hardmax", "Split", "ArgMax", "ArgMin", "Compress",
-        "OneHot", "Scatter", "ScatterElements", "TopK"};
+        "Concat", "Flatten", "Softmax", "LogSoftmax", "Hardmax", "Split", "ArgMax", "ArgMin", "Compress"};
     static const std::unordered_set<std::string_view> axes_ops{
         "Squeeze", "Unsqueeze", "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1",
         "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"};
@@ -272,11 +278,9 @@ class Upgrader {
     if (!rank)
       throw Error(n.op_type + ": negative axes count from the back only from opset 11, and the rank of '" +
                   (n.inputs.empty() ? std::string() : n.inputs[0]) + "' is not known");
-    // Negative axes count back from: Unsqueeze's output rank, OneHot's output rank (one more
-    // than the indices'), the input's rank for the others (Flatten's axis may equal it).
-    const std::int64_t r = n.op_type == "Unsqueeze" ? *rank + static_cast<std::int64_t>(axes.size())
-                           : n.op_type == "OneHot"  ? *rank + 1
-                                                    : *rank;
+    // Negative axes count back from Unsqueeze's output rank, from the input's rank for the others
+    // (Flatten's axis may equal it).
+    const std::int64_t r = n.op_type == "Unsqueeze" ? *rank + static_cast<std::int64_t>(axes.size()) : *rank;
     for (auto& x : axes)
       if (x < 0) x += r;
     if (one) n.set_attribute(Attribute("axis", axes[0]));
