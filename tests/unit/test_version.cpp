@@ -409,7 +409,8 @@ TEST_CASE("downgrade_opset refuses what the older opset cannot say, leaving the 
   check_refused(plain, 6, "downgrading to opset 6 is not supported");
   check_refused(at(20, R"(g (float[2] x) => (float[2] y) { y = Gelu (x) })"), 18, "'Gelu' does not exist at opset 18");
   check_refused(at(13, R"(g (float[2, 3] x, int64[1] a) => (float[2] y) { y = Squeeze (x, a) })"), 11,
-                "input 'a' is not a constant, and at opset 11 it is the attribute 'axes'");
+                "input 'a' is not a constant (a graph input, which a caller may set, even with an initializer as its "
+                "default), and at opset 11 it is the attribute 'axes'");
   check_refused(at(13, R"(g (float[2, 3] x) => (float[2, 3] y) { y = Softmax <axis = 0> (x) })"), 11,
                 "not the last one");
   check_refused(at(18, R"(g (float[7, 3] x) => (float[3, 3] a, float[3, 3] b, float[1, 3] c) { a, b, c = Split <num_outputs = 3> (x) })"),
@@ -420,5 +421,5 @@ TEST_CASE("downgrade_opset refuses what the older opset cannot say, leaving the 
   // An initializer that is also a graph input may be overridden: not a constant.
   auto over = at(13, R"(g (float[2, 3] x, int64[1] a) => (float[3] y) { y = Squeeze (x, a) })");
   over.graph.initializers.push_back(Tensor::from_values<std::int64_t>("a", {1}, {0}));
-  check_refused(over, 11, "is not a constant");
+  check_refused(over, 11, "'a' is not a constant (a graph input, which a caller may set");
 }

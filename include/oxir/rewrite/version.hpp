@@ -71,12 +71,11 @@ class Upgrader {
     // Constant tensors by name (initializers and Constant nodes' values, subgraphs too): the
     // scales Resize-10's nearest rounding depends on.
     // An initializer that is also a graph input is a default the caller may override: not a constant.
-    std::unordered_set<std::string> overridable;
-    for (const auto& v : model.graph.inputs) overridable.insert(v.name);
+    for (const auto& v : model.graph.inputs) overridable_.insert(v.name);
     auto consts = [&](auto& self, const Graph& g, int depth) -> void {
       if (depth > kMaxDepth) return;
       for (const auto& t : g.initializers)
-        if (!overridable.contains(t.name)) constants_.emplace(t.name, &t);
+        if (!overridable_.contains(t.name)) constants_.emplace(t.name, &t);
       for (const auto& n : g.nodes) {
         if (n.op_type == "Constant" && is_default_domain(n.domain) && n.outputs.size() == 1)
           if (const Attribute* a = n.find_attribute("value"); a && std::holds_alternative<Box<Tensor>>(a->value))
@@ -223,8 +222,10 @@ class Upgrader {
     }
   }
   [[noreturn]] void not_constant(const Node& n, std::size_t i, std::string_view attr) const {
-    throw Error(n.op_type + ": input '" + n.inputs[i] + "' is not a constant, and at opset " + std::to_string(to_) +
-                " it is the attribute '" + std::string(attr) + "'");
+    const bool input = overridable_.contains(n.inputs[i]);
+    throw Error(n.op_type + ": input '" + n.inputs[i] + "' is not a constant" +
+                (input ? " (a graph input, which a caller may set, even with an initializer as its default)" : "") +
+                ", and at opset " + std::to_string(to_) + " it is the attribute '" + std::string(attr) + "'");
   }
   /// Drops the inputs from `i` on (all absent or moved into attributes).
   static void cut_inputs(Node& n, std::size_t i) {
@@ -1264,6 +1265,7 @@ class Upgrader {
   std::unordered_map<std::string, std::size_t> next_suffix_;
   std::unordered_map<std::string, const Tensor*> constants_;  // into the model being upgraded, or made_
   std::deque<Tensor> made_;                                   // the constants inserted
+  std::unordered_set<std::string> overridable_;               // the main graph's inputs
   std::unordered_map<std::string, std::vector<std::pair<std::int64_t, bool>>> versions_;
   bool from_upsample_ = false;  // the node being upgraded was an Upsample (its scales are >= 1)
   std::optional<std::unordered_map<std::string, const Type*>> types_;
