@@ -26289,15 +26289,10 @@ class Upgrader {
       const auto it = constants_.find(n.inputs[2]);
       if (it == constants_.end() || it->second->data_type != DataType::FLOAT)
         throw Error("Resize in nearest mode: its scales are not a constant, so Resize-10's rounding cannot be checked");
-      bool up = false, down = false;
-      for (const float x : it->second->values<float>()) {
-        up = up || x > 1.f;
-        down = down || x < 1.f;
-      }
-      const std::string want = down ? "ceil" : "floor";
-      if ((up && down) || n.attribute_or("nearest_mode", std::string_view("round_prefer_floor")) != want)
-        throw Error("Resize-10 rounds nearest pixels " + std::string(down ? "up when shrinking" : "down when enlarging") +
-                    "; this Resize's nearest_mode differs");
+      const auto want = rounding_10(*it->second);
+      if (!want || n.attribute_or("nearest_mode", std::string_view("round_prefer_floor")) != *want)
+        throw Error("Resize-10 rounds nearest pixels up when shrinking and down when enlarging; this Resize's "
+                    "nearest_mode or scales differ");
     }
     for (const char* a : {"coordinate_transformation_mode", "nearest_mode", "cubic_coeff_a", "exclude_outside",
                           "extrapolation_value"})
@@ -26426,12 +26421,11 @@ class Upgrader {
 
   /// Input `i`'s rank, which must be known (declared or inferred).
   std::size_t rank_of(const Node& n, std::size_t i, std::string_view why) {
-    const Type* t = n.has_input(i) ? type_of(n.inputs[i]) : nullptr;
-    const Shape* s = t ? t->shape() : nullptr;
-    if (!s)
+    const auto rank = known_rank(n, i);
+    if (!rank)
       throw Error(n.op_type + ": the rank of '" + (n.has_input(i) ? n.inputs[i] : std::string()) + "' is not known, and " +
                   std::string(why));
-    return s->rank();
+    return static_cast<std::size_t>(*rank);
   }
   /// `x` with size-1 axes inserted at `axes`, as the target opset spells Unsqueeze (axes an
   /// attribute before 13, an input from 13).
@@ -26447,12 +26441,9 @@ class Upgrader {
   }
   /// An int64 scalar (or one-element) constant's value.
   std::optional<std::int64_t> constant_int(const Node& n, std::size_t i) const {
-    if (!n.has_input(i)) return std::nullopt;
-    const auto it = constants_.find(n.inputs[i]);
-    if (it == constants_.end() || it->second->element_count() != std::uint64_t{1}) return std::nullopt;
-    if (it->second->data_type == DataType::INT64) return it->second->values<std::int64_t>()[0];
-    if (it->second->data_type == DataType::INT32) return it->second->values<std::int32_t>()[0];
-    return std::nullopt;
+    const auto v = constant_ints(n, i);
+    if (!v || v->size() != 1) return std::nullopt;
+    return (*v)[0];
   }
 
   /// The version steps up to 7: attribute renames and retypes, inputs that became attributes
@@ -26847,14 +26838,22 @@ class Upgrader {
     if (it == constants_.end() || it->second->data_type != DataType::FLOAT)
       throw Error("Resize-10 in nearest mode rounds up when shrinking and down when enlarging; its scales are not "
                   "a constant, so opset 11's nearest_mode cannot be chosen");
+    const auto mode = rounding_10(*it->second);
+    if (!mode)
+      throw Error("Resize-10 in nearest mode shrinks some axes and enlarges others: no single nearest_mode of "
+                  "opset 11 rounds as it does");
+    return *mode;
+  }
+
+  /// The nearest_mode that rounds as Resize-10 does at these (float) scales: "floor" when none is
+  /// below 1, "ceil" when none is above 1; nullopt when they shrink some axes and enlarge others.
+  static std::optional<std::string> rounding_10(const Tensor& scales) {
     bool up = false, down = false;
-    for (const float x : it->second->values<float>()) {
+    for (const float x : scales.values<float>()) {
       up = up || x > 1.f;
       down = down || x < 1.f;
     }
-    if (up && down)
-      throw Error("Resize-10 in nearest mode shrinks some axes and enlarges others: no single nearest_mode of "
-                  "opset 11 rounds as it does");
+    if (up && down) return std::nullopt;
     return down ? "ceil" : "floor";
   }
 

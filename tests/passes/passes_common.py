@@ -16,6 +16,20 @@ def model_paths(corpus):
     return paths
 
 
+def test_dirs(*tops):
+    """The folders holding a model.onnx directly under each of `tops`, sorted within each; for a
+    libonnx-testdata corpus, pass its node, pytorch-converted, pytorch-operator and simple."""
+    dirs = []
+    for top in tops:
+        for name in sorted(os.listdir(top)) if os.path.isdir(top) else []:
+            if os.path.isfile(os.path.join(top, name, "model.onnx")):
+                dirs.append(os.path.join(top, name))
+    return dirs
+
+
+CORPUS_KINDS = ("node", "pytorch-converted", "pytorch-operator", "simple")
+
+
 def valid(model, full):
     """Whether onnx's checker accepts `model` (with full, its shape inference too)."""
     import onnx.checker
@@ -43,3 +57,8 @@ def run_ort_jobs(jobs, work):
             raise NoRuntime()
         raise RuntimeError("cmp_ort.js: %s" % r.stderr.strip()[-2000:])
     return [json.loads(line) for line in r.stdout.splitlines()]
+
+
+def first_did_not_run(res):
+    """Whether ONNX Runtime could not run a job's first model (the one before the conversion)."""
+    return res["verdict"] == "BOTH_FAIL" or res["detail"].startswith("a: ") and not res["detail"].startswith("a: ran")

@@ -31,7 +31,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passes_common import NoRuntime, run_ort_jobs, valid  # noqa: E402
+from passes_common import (CORPUS_KINDS, NoRuntime, first_did_not_run, run_ort_jobs,  # noqa: E402
+                           test_dirs, valid)
 
 try:
     import onnx
@@ -144,13 +145,7 @@ def main():
     if not shutil.which("node"):
         print("SKIPPED: node is not installed")
         return 0
-    dirs = []
-    for kind in ("node", "pytorch-converted", "pytorch-operator", "simple"):
-        top = os.path.join(args.corpus, kind)
-        for name in sorted(os.listdir(top)) if os.path.isdir(top) else []:
-            if os.path.isfile(os.path.join(top, name, "model.onnx")):
-                dirs.append(os.path.join(top, name))
-    dirs = dirs[::max(args.stride, 1)]
+    dirs = test_dirs(*(os.path.join(args.corpus, k) for k in CORPUS_KINDS))[::max(args.stride, 1)]
     if args.limit:
         dirs = dirs[:args.limit]
     work = tempfile.mkdtemp(prefix="oxir-downgrade-")
@@ -222,8 +217,7 @@ def main():
         job = jobs[res["job"]]
         if res["verdict"] in ("SAME", "CLOSE"):
             st[res["verdict"].lower()] += 1
-        elif not job["hand"] and (res["verdict"] == "BOTH_FAIL" or
-                                  res["detail"].startswith("a: ") and not res["detail"].startswith("a: ran")):
+        elif not job["hand"] and first_did_not_run(res):
             st["not_run"] += 1  # ONNX Runtime cannot run the model before the downgrade
         elif "b: Could not find an implementation for" in res["detail"]:
             st["no_kernel"] += 1  # ONNX Runtime has no kernel of that older version for that type

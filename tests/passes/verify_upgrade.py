@@ -40,7 +40,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passes_common import NoRuntime, run_ort_jobs, valid  # noqa: E402
+from passes_common import (CORPUS_KINDS, NoRuntime, first_did_not_run, run_ort_jobs,  # noqa: E402
+                           test_dirs, valid)
 
 try:
     import onnx
@@ -329,17 +330,7 @@ def main():
         if not os.path.isdir(args.converted):
             print("SKIPPED: cannot make %s: %s" % (args.converted, (r.stdout + r.stderr).strip()[-300:]))
             return 0
-    dirs = []
-    for name in sorted(os.listdir(args.converted)):
-        d = os.path.join(args.converted, name)
-        if os.path.isfile(os.path.join(d, "model.onnx")):
-            dirs.append(d)
-    for kind in ("node", "pytorch-converted", "pytorch-operator", "simple"):
-        top = os.path.join(args.corpus, kind)
-        for name in sorted(os.listdir(top)) if os.path.isdir(top) else []:
-            d = os.path.join(top, name)
-            if os.path.isfile(os.path.join(d, "model.onnx")):
-                dirs.append(d)
+    dirs = test_dirs(args.converted, *(os.path.join(args.corpus, k) for k in CORPUS_KINDS))
     dirs = dirs[::max(args.stride, 1)]
     if args.limit:
         dirs = dirs[:args.limit]
@@ -412,7 +403,7 @@ def main():
             st["reference"] += 1
         elif job.get("synthetic"):
             failures.append("%s: %s: %s" % (job["where"], res["verdict"], res["detail"][:300]))
-        elif res["verdict"] == "BOTH_FAIL" or res["detail"].startswith("a: ") and not res["detail"].startswith("a: ran"):
+        elif first_did_not_run(res):
             st["not_run"] += 1  # ONNX Runtime cannot run the model before the upgrade
         else:
             failures.append("%s: ONNX Runtime gives different outputs: %s" % (job["where"], res["detail"][:300]))
