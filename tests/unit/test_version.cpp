@@ -357,20 +357,21 @@ TEST_CASE("downgrade_opset: inputs become attributes again, replaced operators c
   CHECK(r.to == 9);
   CHECK(m.opset_version("") == 9);
   const auto& g = m.graph;
-  REQUIRE(ops_of(g) == std::vector<std::string>{"ReduceMean", "Unsqueeze", "Clip", "Constant", "Slice", "TopK", "Softmax"});
+  // (The Constant made for Slice's axes counted from the front became an attribute: gone.)
+  REQUIRE(ops_of(g) == std::vector<std::string>{"ReduceMean", "Unsqueeze", "Clip", "Slice", "TopK", "Softmax"});
   CHECK(g.nodes[0].inputs == std::vector<std::string>{"x"});
   CHECK(g.nodes[0].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{1, 3});  // negative axes counted from the front
   CHECK(g.nodes[1].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{0});
   CHECK(g.nodes[2].inputs.size() == 1);
   CHECK(g.nodes[2].attribute_or("min", 0.f) == -0.5f);
   CHECK(g.nodes[2].attribute_or("max", 0.f) == 0.5f);
+  CHECK(g.nodes[3].inputs == std::vector<std::string>{"x"});
+  CHECK(g.nodes[3].find_attribute("starts")->as_ints() == std::vector<std::int64_t>{1, 0});
+  CHECK(g.nodes[3].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{2, 3});
   CHECK(g.nodes[4].inputs == std::vector<std::string>{"x"});
-  CHECK(g.nodes[4].find_attribute("starts")->as_ints() == std::vector<std::int64_t>{1, 0});
-  CHECK(g.nodes[4].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{2, 3});
-  CHECK(g.nodes[5].inputs == std::vector<std::string>{"x"});
-  CHECK(g.nodes[5].attribute_or("k", std::int64_t{0}) == 2);
-  CHECK(g.nodes[5].attribute_or("axis", std::int64_t{0}) == -1);  // TopK took negative axes from the start
-  CHECK(g.nodes[6].attribute_or("axis", std::int64_t{0}) == 3);  // the last axis, counted from the front
+  CHECK(g.nodes[4].attribute_or("k", std::int64_t{0}) == 2);
+  CHECK(g.nodes[4].attribute_or("axis", std::int64_t{0}) == -1);  // TopK took negative axes from the start
+  CHECK(g.nodes[5].attribute_or("axis", std::int64_t{0}) == 3);  // the last axis, counted from the front
   CHECK(check(m).ok());
 
   // Resize-13 enlarging in nearest mode as Resize-10 would: Upsample before 10, scales an attribute.
@@ -411,8 +412,6 @@ TEST_CASE("downgrade_opset refuses what the older opset cannot say, leaving the 
   check_refused(at(13, R"(g (float[2, 3] x, int64[1] a) => (float[2] y) { y = Squeeze (x, a) })"), 11,
                 "input 'a' is not a constant (a graph input, which a caller may set, even with an initializer as its "
                 "default), and at opset 11 it is the attribute 'axes'");
-  check_refused(at(13, R"(g (float[2, 3] x) => (float[2, 3] y) { y = Softmax <axis = 0> (x) })"), 11,
-                "not the last one");
   check_refused(at(18, R"(g (float[7, 3] x) => (float[3, 3] a, float[3, 3] b, float[1, 3] c) { a, b, c = Split <num_outputs = 3> (x) })"),
                 13, "may split unevenly");
   // The type check at the target: bfloat16 Add came with opset 13.
@@ -422,4 +421,123 @@ TEST_CASE("downgrade_opset refuses what the older opset cannot say, leaving the 
   auto over = at(13, R"(g (float[2, 3] x, int64[1] a) => (float[3] y) { y = Squeeze (x, a) })");
   over.graph.initializers.push_back(Tensor::from_values<std::int64_t>("a", {1}, {0}));
   check_refused(over, 11, "'a' is not a constant (a graph input, which a caller may set");
+}
+
+TEST_CASE("downgrade_opset: softmax along another axis, Shape's start/end, ArgMax's last index, DepthToSpace CRD") {
+  // Softmax-13 along axis 1 of a rank-3 input: transposed so that the axis is the last one, and back.
+  auto s = at(13, R"(g (float[2, 3, 4] x) => (float[2, 3, 4] y) { y = Softmax <axis = 1> (x) })");
+  auto r = downgrade_opset(s, 11);
+  REQUIRE(ops_of(s.graph) == std::vector<std::string>{"Transpose", "Softmax", "Transpose"});
+  CHECK(r.nodes_added == 2);
+  CHECK(s.graph.nodes[0].inputs == std::vector<std::string>{"x"});
+  CHECK(s.graph.nodes[0].find_attribute("perm")->as_ints() == std::vector<std::int64_t>{0, 2, 1});
+  CHECK(s.graph.nodes[2].find_attribute("perm")->as_ints() == std::vector<std::int64_t>{0, 2, 1});
+  CHECK(s.graph.nodes[1].inputs[0] == s.graph.nodes[0].outputs[0]);
+  CHECK(s.graph.nodes[2].inputs[0] == s.graph.nodes[1].outputs[0]);
+  CHECK(s.graph.nodes[2].outputs[0] == "y");
+  CHECK(s.graph.nodes[1].attribute_or("axis", std::int64_t{0}) == -1);
+  CHECK(check(s).ok());
+  // Before 11 the axis counts from the front; a negative axis other than the last is the same.
+  auto h = at(13, R"(g (float[2, 3, 4, 5] x) => (float[2, 3, 4, 5] y) { y = Hardmax <axis = -3> (x) })");
+  (void)downgrade_opset(h, 9);
+  REQUIRE(ops_of(h.graph) == std::vector<std::string>{"Transpose", "Hardmax", "Transpose"});
+  CHECK(h.graph.nodes[0].find_attribute("perm")->as_ints() == std::vector<std::int64_t>{0, 3, 2, 1});
+  CHECK(h.graph.nodes[1].attribute_or("axis", std::int64_t{0}) == 3);
+  CHECK(check(h).ok());
+
+  // Shape-15's start and end: the whole shape, sliced. From 10 on the bounds are Constants, before
+  // it attributes (and the Constants made for them are gone).
+  const auto shape = at(15, R"(g (float[2, 3, 4, 5] x) => (int64[2] y) { y = Shape <start = 1, end = -1> (x) })");
+  auto s13 = shape;
+  (void)downgrade_opset(s13, 13);
+  REQUIRE(ops_of(s13.graph) == std::vector<std::string>{"Shape", "Constant", "Constant", "Constant", "Slice"});
+  CHECK(s13.graph.nodes[0].inputs == std::vector<std::string>{"x"});
+  CHECK(s13.graph.nodes[0].attributes.empty());
+  CHECK(ints_of(s13.graph.nodes[1]) == std::vector<std::int64_t>{1});
+  CHECK(ints_of(s13.graph.nodes[2]) == std::vector<std::int64_t>{-1});
+  CHECK(ints_of(s13.graph.nodes[3]) == std::vector<std::int64_t>{0});
+  CHECK(s13.graph.nodes[4].outputs == std::vector<std::string>{"y"});
+  CHECK(check(s13).ok());
+  auto s9 = shape;
+  r = downgrade_opset(s9, 9);
+  REQUIRE(ops_of(s9.graph) == std::vector<std::string>{"Shape", "Slice"});
+  CHECK(r.nodes_added == 1);
+  CHECK(s9.graph.nodes[1].inputs == std::vector<std::string>{s9.graph.nodes[0].outputs[0]});
+  CHECK(s9.graph.nodes[1].find_attribute("starts")->as_ints() == std::vector<std::int64_t>{1});
+  CHECK(s9.graph.nodes[1].find_attribute("ends")->as_ints() == std::vector<std::int64_t>{-1});
+  CHECK(s9.graph.nodes[1].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{0});
+  CHECK(check(s9).ok());
+  // start alone: the end is the rank's (as large as Slice takes).
+  auto open = at(15, R"(g (float[2, 3] x) => (int64[1] y) { y = Shape <start = -1> (x) })");
+  (void)downgrade_opset(open, 11);
+  REQUIRE(ops_of(open.graph) == std::vector<std::string>{"Shape", "Constant", "Constant", "Constant", "Slice"});
+  CHECK(ints_of(open.graph.nodes[2]) == std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::max()});
+  // start = 0 and no end is the plain Shape.
+  auto plain = at(15, R"(g (float[2, 3] x) => (int64[2] y) { y = Shape <start = 0> (x) })");
+  (void)downgrade_opset(plain, 13);
+  REQUIRE(ops_of(plain.graph) == std::vector<std::string>{"Shape"});
+  CHECK(plain.graph.nodes[0].attributes.empty());
+
+  // ArgMax's select_last_index: d - 1 - ArgMax(x reversed along the axis).
+  const auto arg = at(13, R"(g (float[2, 5, 3] x) => (int64[2, 3] y) { y = ArgMax <axis = -2, keepdims = 0, select_last_index = 1> (x) })");
+  auto a11 = arg;
+  (void)downgrade_opset(a11, 11);
+  REQUIRE(ops_of(a11.graph) == std::vector<std::string>{"Constant", "Constant", "Constant", "Constant", "Slice",
+                                                        "Constant", "ArgMax", "Sub"});
+  const auto& g = a11.graph;
+  CHECK(ints_of(g.nodes[0]) == std::vector<std::int64_t>{4});
+  CHECK(ints_of(g.nodes[1]) == std::vector<std::int64_t>{-6});
+  CHECK(ints_of(g.nodes[2]) == std::vector<std::int64_t>{1});
+  CHECK(ints_of(g.nodes[3]) == std::vector<std::int64_t>{-1});
+  CHECK(g.nodes[4].inputs == std::vector<std::string>{"x", g.nodes[0].outputs[0], g.nodes[1].outputs[0],
+                                                      g.nodes[2].outputs[0], g.nodes[3].outputs[0]});
+  CHECK(g.nodes[5].find_attribute("value")->as_tensor().dims.empty());
+  CHECK(ints_of(g.nodes[5]) == std::vector<std::int64_t>{4});
+  CHECK(g.nodes[6].inputs == std::vector<std::string>{g.nodes[4].outputs[0]});
+  CHECK(g.nodes[6].attribute_or("axis", std::int64_t{0}) == 1);
+  CHECK(g.nodes[6].find_attribute("select_last_index") == nullptr);
+  CHECK(g.nodes[7].inputs == std::vector<std::string>{g.nodes[5].outputs[0], g.nodes[6].outputs[0]});
+  CHECK(g.nodes[7].outputs == std::vector<std::string>{"y"});
+  CHECK(check(a11).ok());
+  // select_last_index = 0 is the only form before 12.
+  auto a0 = at(13, R"(g (float[2, 5] x) => (int64[2, 1] y) { y = ArgMin <axis = 1, select_last_index = 0> (x) })");
+  (void)downgrade_opset(a0, 11);
+  REQUIRE(ops_of(a0.graph) == std::vector<std::string>{"ArgMin"});
+  CHECK(a0.graph.nodes[0].find_attribute("select_last_index") == nullptr);
+
+  // DepthToSpace in CRD order: Reshape, Transpose, Reshape (N copied by a 0).
+  auto d2s = at(11, R"(g (float[N, 8, 2, 3] x) => (float[N, 2, 4, 6] y) { y = DepthToSpace <blocksize = 2, mode = "CRD"> (x) })");
+  (void)downgrade_opset(d2s, 9);
+  REQUIRE(ops_of(d2s.graph) == std::vector<std::string>{"Constant", "Reshape", "Transpose", "Constant", "Reshape"});
+  CHECK(ints_of(d2s.graph.nodes[0]) == std::vector<std::int64_t>{0, 2, 2, 2, 2, 3});
+  CHECK(d2s.graph.nodes[2].find_attribute("perm")->as_ints() == std::vector<std::int64_t>{0, 1, 4, 2, 5, 3});
+  CHECK(ints_of(d2s.graph.nodes[3]) == std::vector<std::int64_t>{0, 2, 4, 6});
+  CHECK(d2s.graph.nodes[4].outputs == std::vector<std::string>{"y"});
+  CHECK(check(d2s).ok());
+  // Dropout's training_mode: a constant false is inference mode, what Dropout-10 means.
+  auto drop = at(13, R"(g (float[2, 3] x) => (float[2, 3] y) { y = Dropout (x, ratio, off) })");
+  drop.graph.initializers.push_back(Tensor::from_values<float>("ratio", {}, {0.25f}));
+  drop.graph.initializers.push_back(Tensor::from_values<bool>("off", {}, {false}));
+  (void)downgrade_opset(drop, 11);
+  REQUIRE(ops_of(drop.graph) == std::vector<std::string>{"Dropout"});
+  CHECK(drop.graph.nodes[0].inputs == std::vector<std::string>{"x"});
+  CHECK(drop.graph.nodes[0].attribute_or("ratio", 0.f) == 0.25f);
+
+  const auto check_refused = [](Model m, std::int64_t target, const char* what) {
+    ::check_refused([](Model& x, std::int64_t t) { return downgrade_opset(x, t); }, std::move(m), target, what);
+  };
+  check_refused(arg, 9, "steps came with opset 10");
+  check_refused(at(11, R"(g (float[1, 8, N, 3] x) => (float[1, 2, ?, 6] y) { y = DepthToSpace <blocksize = 2, mode = "CRD"> (x) })"),
+                9, "need the height and the width as numbers");
+  check_refused(at(11, R"(g (float[1, 6, 2, 3] x) => (float[1, 1, 4, 6] y) { y = DepthToSpace <blocksize = 2, mode = "CRD"> (x) })"),
+                9, "divisible by blocksize");
+  auto train = at(13, R"(g (float[2, 3] x) => (float[2, 3] y) { y = Dropout (x, ratio, on) })");
+  train.graph.initializers.push_back(Tensor::from_values<float>("ratio", {}, {0.25f}));
+  train.graph.initializers.push_back(Tensor::from_values<bool>("on", {}, {true}));
+  check_refused(train, 11, "training_mode input (unless a constant false)");
+  check_refused(at(13, R"(g (float[2, N] x) => (int64[2, 1] y) { y = ArgMax <axis = 1, select_last_index = 1> (x) })"), 11,
+                "needs the size of axis 1 of 'x' as a number");
+  check_refused(at(13, R"(g (float[2, 3] x) => (float[2, 3] y) { y = Softmax <axis = 5> (x) })"), 11,
+                "axis 5 is outside the rank 2");
+  check_refused(at(13, R"(g (float x) => (float y) { y = LogSoftmax <axis = 0> (x) })"), 11, "axis 0 is outside the rank 0");
 }

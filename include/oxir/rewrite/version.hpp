@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,7 +34,7 @@ inline constexpr std::int64_t kUpgradeNewestOpset = 25;
 struct UpgradeReport {
   std::int64_t from = 0, to = 0;
   std::size_t nodes_rewritten = 0;  ///< nodes an adapter changed (attributes, inputs, operator)
-  std::size_t nodes_added = 0;      ///< Constant nodes (and Softmax-family reshapes) inserted
+  std::size_t nodes_added = 0;      ///< Nodes inserted (constants, and the nodes an older form needs)
   friend bool operator==(const UpgradeReport&, const UpgradeReport&) = default;
 };
 
@@ -156,6 +157,18 @@ class Upgrader {
       out.push_back(std::move(n));
       for (auto& after : pending_after_) out.push_back(std::move(after));
       pending_after_.clear();
+    }
+    // A constant made for an input that a later step turned into an attribute is read by nothing.
+    if (!made_names_.empty()) {
+      std::unordered_set<std::string_view> read;
+      for (const auto& n : out)
+        for (const auto& i : n.inputs) read.insert(i);
+      const auto before = out.size();
+      std::erase_if(out, [&](const Node& n) {
+        return n.op_type == "Constant" && n.outputs.size() == 1 && made_names_.contains(n.outputs[0]) &&
+               !read.contains(n.outputs[0]);
+      });
+      report.nodes_added -= before - out.size();
     }
     nodes = std::move(out);
   }
@@ -419,7 +432,13 @@ class Upgrader {
       return true;
     }
     if (op == "Dropout" && since == 12) {
-      if (n.has_input(2)) throw Error("Dropout's training_mode input has no equivalent before opset 12");
+      if (n.has_input(2)) {
+        // A constant false is inference mode, the only one a model says before 12.
+        const auto it = constants_.find(n.inputs[2]);
+        const bool off = it != constants_.end() && it->second->data_type == DataType::BOOL &&
+                         it->second->element_count() == std::uint64_t{1} && !it->second->values<bool>()[0];
+        if (!off) throw Error("Dropout's training_mode input (unless a constant false) has no equivalent before opset 12");
+      }
       if (n.has_input(1)) {
         const auto v = constant_float(n, 1);
         if (!v) not_constant(n, 1, "ratio");
@@ -487,11 +506,18 @@ class Upgrader {
       return true;
     }
     if ((op == "Softmax" || op == "LogSoftmax" || op == "Hardmax") && since == 13) {
-      // Before 13 the input is flattened to 2-D at `axis`: the same only along the last axis.
+      // Before 13 the input is flattened to 2-D at `axis`: the same along the last axis. Another
+      // axis is swapped with the last one by a Transpose before and the same Transpose after.
       const std::int64_t axis = n.attribute_or("axis", std::int64_t{-1});
       const auto rank = known_rank(n, 0);
-      if (axis != -1 && !(rank && axis == *rank - 1))
-        throw Error(op + " along an axis that is not the last one has no equivalent before opset 13");
+      if (axis != -1 && !(rank && axis == *rank - 1)) {
+        if (!rank)
+          throw Error(op + " along an axis that is not the last one, and the rank of '" +
+                      (n.inputs.empty() ? std::string() : n.inputs[0]) + "' is not known");
+        const std::int64_t a = axis < 0 ? axis + *rank : axis;
+        if (a < 0 || a >= *rank) throw Error(op + ": axis " + std::to_string(axis) + " is outside the rank " + std::to_string(*rank));
+        swap_with_last(n, static_cast<std::size_t>(*rank), static_cast<std::size_t>(a), out);
+      }
       if (to_ < 11 && !rank) throw Error(op + ": before opset 11 the axis counts from the front, and the rank is not known");
       n.set_attribute(Attribute("axis", to_ < 11 ? *rank - 1 : std::int64_t{-1}));
       return true;
@@ -528,8 +554,11 @@ class Upgrader {
     }
     if (op == "GroupNormalization" && since == 21)
       throw Error("GroupNormalization-21 scales per channel, -18 per group: not converted");
-    if (op == "DepthToSpace" && since == 11)  // mode came with 11; before, always DCR
+    if (op == "DepthToSpace" && since == 11) {  // mode came with 11; before, always DCR
+      const Attribute* mode = value_attr(n, "mode");
+      if (mode && mode->kind() == AttributeType::STRING && mode->as_string() == "CRD") return depth_to_space_crd(n, out);
       return only_default(n, "mode", std::string("DCR"), "the CRD order");
+    }
     if ((op == "ThresholdedRelu" && since == 10) || (op == "MeanVarianceNormalization" && since == 9))
       throw Error(op + " before opset " + std::to_string(since) + " was an experimental operator: not converted");
     if (op == "BatchNormalization" && since == 14)
@@ -547,11 +576,27 @@ class Upgrader {
       return true;
     }
     if (op == "Shape" && since == 15) {
-      if (n.attribute_or("start", std::int64_t{0}) != 0 || n.find_attribute("end"))
-        throw Error("Shape's start and end have no equivalent before opset 15");
-      const bool had = n.find_attribute("start") != nullptr;
-      drop(n, "start");
-      return had;
+      const Attribute* start = value_attr(n, "start");
+      const Attribute* end = value_attr(n, "end");
+      if ((!start || start->as_int() == 0) && !end) {
+        drop(n, "start");
+        return start != nullptr;
+      }
+      // The whole shape, then a Slice of it: Slice clamps its bounds into [0, rank] and counts
+      // negative ones from the back as Shape-15 does. The node becomes a Slice-13, which the
+      // steps below turn into the target's form.
+      if (!n.has_input(0) || !n.has_output(0)) throw Error("Shape without input or output");
+      const std::int64_t b = start ? start->as_int() : 0;
+      const std::int64_t e = end ? end->as_int() : std::numeric_limits<std::int64_t>::max();
+      const std::string whole = fresh(base(n, "whole"));
+      out.push_back(Node("Shape", {n.inputs[0]}, {whole}));
+      ++report.nodes_added;
+      Node slice("Slice", {whole, ints({b}, false, base(n, "start"), out), ints({e}, false, base(n, "end"), out),
+                           ints({0}, false, base(n, "axis"), out)},
+                 n.outputs);
+      slice.name = n.name;
+      n = std::move(slice);
+      return true;
     }
     if (op == "Constant" && since == 12) {
       // value_float(s), value_int(s), value_string(s) became a tensor value.
@@ -605,8 +650,15 @@ class Upgrader {
       n.outputs.resize(1);
       return order || trimmed;
     }
-    if ((op == "ArgMax" || op == "ArgMin") && since == 12)
-      return only_default(n, "select_last_index", std::int64_t{0}, "selecting the last index");
+    if ((op == "ArgMax" || op == "ArgMin") && since == 12) {
+      const Attribute* last = value_attr(n, "select_last_index");
+      if (!last) return false;
+      if (last->as_int() == 0) {
+        drop(n, "select_last_index");
+        return true;
+      }
+      return last_index(n, out);
+    }
     if ((op == "QuantizeLinear" || op == "DequantizeLinear") && since == 13) {
       const Attribute* a = value_attr(n, "axis");
       const Type* t = n.has_input(1) ? type_of(n.inputs[1]) : nullptr;
@@ -636,6 +688,97 @@ class Upgrader {
     if (std::any_of(d->as_ints().begin(), d->as_ints().end(), [](std::int64_t x) { return x != 1; }))
       throw Error(n.op_type + "'s dilations have no equivalent at opset " + std::to_string(to_));
     drop(n, "dilations");
+    return true;
+  }
+
+  /// Input 0 of `n` (of rank `rank`) with axis `a` swapped with the last one by a Transpose
+  /// before the node, and its output 0 swapped back by the same Transpose after it.
+  void swap_with_last(Node& n, std::size_t rank, std::size_t a, std::vector<Node>& out) {
+    if (!n.has_output(0)) throw Error(n.op_type + " without an output");
+    std::vector<std::int64_t> perm(rank);
+    for (std::size_t i = 0; i < rank; ++i) perm[i] = static_cast<std::int64_t>(i);
+    std::swap(perm[a], perm[rank - 1]);
+    const std::string x = fresh(base(n, "swapped"));
+    Node before("Transpose", {n.inputs[0]}, {x});
+    before.set_attribute(Attribute("perm", perm));
+    out.push_back(std::move(before));
+    const std::string y = fresh(base(n, "swapped_out"));
+    Node after("Transpose", {y}, {n.outputs[0]});
+    after.set_attribute(Attribute("perm", perm));
+    pending_after_.push_back(std::move(after));
+    n.inputs[0] = x;
+    n.outputs[0] = y;
+    report.nodes_added += 2;
+  }
+
+  /// ArgMax/ArgMin with select_last_index = 1 before opset 12: the first index of the input
+  /// reversed along the axis (a Slice with step -1), counted back from the axis' size (a number
+  /// the types must give): d - 1 - index.
+  bool last_index(Node& n, std::vector<Node>& out) {
+    if (to_ < 10) throw Error(n.op_type + ": selecting the last index needs a reversing Slice, which opset " +
+                              std::to_string(to_) + " does not have (steps came with opset 10)");
+    if (!n.has_input(0) || !n.has_output(0)) throw Error(n.op_type + " without input or output");
+    const Type* t = type_of(n.inputs[0]);
+    const Shape* s = t ? t->shape() : nullptr;
+    if (!s) throw Error(n.op_type + ": selecting the last index needs the shape of '" + n.inputs[0] + "', which is not known");
+    const auto rank = static_cast<std::int64_t>(s->rank());
+    std::int64_t axis = n.attribute_or("axis", std::int64_t{0});
+    if (axis < -rank || axis >= rank) throw Error(n.op_type + ": axis " + std::to_string(axis) + " is outside the rank " + std::to_string(rank));
+    if (axis < 0) axis += rank;
+    const auto d = (*s)[static_cast<std::size_t>(axis)].value_if();
+    if (!d || *d < 1)
+      throw Error(n.op_type + ": selecting the last index needs the size of axis " + std::to_string(axis) + " of '" +
+                  n.inputs[0] + "' as a number, which is not known");
+    const std::string reversed = fresh(base(n, "reversed"));
+    out.push_back(Node("Slice",
+                       {n.inputs[0], ints({*d - 1}, false, base(n, "rev_start"), out),
+                        ints({-(*d) - 1}, false, base(n, "rev_end"), out), ints({axis}, false, base(n, "rev_axis"), out),
+                        ints({-1}, false, base(n, "rev_step"), out)},
+                       {reversed}));
+    const std::string first = fresh(base(n, "first"));
+    Node sub("Sub", {ints({*d - 1}, true, base(n, "last"), out), first}, {n.outputs[0]});
+    pending_after_.push_back(std::move(sub));
+    n.inputs[0] = reversed;
+    n.outputs[0] = first;
+    n.set_attribute(Attribute("axis", axis));
+    drop(n, "select_last_index");
+    report.nodes_added += 2;
+    return true;
+  }
+
+  /// DepthToSpace in CRD order before opset 11, as its definition spells it: x [N, C, H, W]
+  /// reshaped to [N, C/b², b, b, H, W], transposed by [0, 1, 4, 2, 5, 3] and reshaped to
+  /// [N, C/b², H·b, W·b]. C, H and W must be numbers; N is copied (a 0 in Reshape's shape). (A -1
+  /// for a symbolic H or W would fail on an empty input, which DepthToSpace takes.) The node
+  /// becomes the last Reshape.
+  bool depth_to_space_crd(Node& n, std::vector<Node>& out) {
+    if (!n.has_input(0) || !n.has_output(0)) throw Error("DepthToSpace without input or output");
+    const std::int64_t b = n.attribute_or("blocksize", std::int64_t{0});
+    const Type* t = type_of(n.inputs[0]);
+    const Shape* s = t ? t->shape() : nullptr;
+    auto refuse = [&](const std::string& why) -> bool {
+      throw Error("DepthToSpace: the CRD order has no equivalent before opset 11, and the Reshapes that "
+                  "spell it need " + why);
+    };
+    if (!s || s->rank() != 4) return refuse("the input's rank (4), which is not known");
+    const auto c = (*s)[1].value_if(), h = (*s)[2].value_if(), w = (*s)[3].value_if();
+    if (b < 1 || b > (std::int64_t{1} << 20)) return refuse("a valid blocksize");
+    if (!c || *c < 1 || *c % (b * b) != 0) return refuse("the channels as a number divisible by blocksize²");
+    if (!h || !w || *h < 1 || *w < 1) return refuse("the height and the width as numbers");
+    if (*h > std::numeric_limits<std::int64_t>::max() / b || *w > std::numeric_limits<std::int64_t>::max() / b)
+      return refuse("sizes that fit in int64");
+    const std::int64_t cs = *c / (b * b);
+    const std::string stem = base(n, "crd");
+    const std::string six = fresh(stem);
+    out.push_back(Node("Reshape", {n.inputs[0], ints({0, cs, b, b, *h, *w}, false, stem + "_shape6", out)}, {six}));
+    const std::string moved = fresh(stem + "_moved");
+    Node tr("Transpose", {six}, {moved});
+    tr.set_attribute(Attribute("perm", std::vector<std::int64_t>{0, 1, 4, 2, 5, 3}));
+    out.push_back(std::move(tr));
+    Node last("Reshape", {moved, ints({0, cs, *h * b, *w * b}, false, stem + "_shape4", out)}, n.outputs);
+    last.name = n.name;
+    n = std::move(last);
+    report.nodes_added += 2;
     return true;
   }
 
@@ -681,6 +824,7 @@ class Upgrader {
     t.name.clear();
     made_.push_back(t);  // a constant later steps may read (Slice's axes made positive, then an attribute)
     constants_.emplace(name, &made_.back());
+    made_names_.insert(name);
     Node c("Constant", {}, {name});
     c.set_attribute(Attribute("value", std::move(t)));
     out.push_back(std::move(c));
@@ -1264,6 +1408,7 @@ class Upgrader {
   std::unordered_map<std::string, std::size_t> next_suffix_;
   std::unordered_map<std::string, const Tensor*> constants_;  // into the model being upgraded, or made_
   std::deque<Tensor> made_;                                   // the constants inserted
+  std::unordered_set<std::string> made_names_;                // the values they define
   std::unordered_set<std::string> overridable_;               // the main graph's inputs
   std::unordered_map<std::string, std::vector<std::pair<std::int64_t, bool>>> versions_;
   bool from_upsample_ = false;  // the node being upgraded was an Upsample (its scales are >= 1)
@@ -1405,6 +1550,10 @@ inline constexpr std::int64_t kDowngradeOldestOpset = 7;
 /// - replaced operators come back: Resize-10 as Upsample (9), ScatterElements as Scatter (11);
 ///   Resize-11 as Resize-10 only with nearest or linear mode, asymmetric coordinates, scales, and
 ///   (nearest) the rounding Resize-10 has; Resize-13's optional roi and scales written out;
+/// - older forms built of several nodes: Softmax, LogSoftmax and Hardmax along an axis other than
+///   the last between two Transposes (13), Shape's start/end as a Slice of the whole shape (15),
+///   ArgMax/ArgMin's select_last_index as d - 1 - the index in the input reversed by a Slice (12;
+///   from opset 10, the axis' size a number);
 /// - meanings kept: Softmax, LogSoftmax and Hardmax along the last axis (13), negative axes
 ///   counted from the front where the rank is known (11), GridSample's mode names (20), Gemm's C
 ///   made a zero when absent (11), Constant's value_float/ints/... as a tensor (12), attributes
@@ -1416,9 +1565,9 @@ inline constexpr std::int64_t kDowngradeOldestOpset = 7;
 /// constant, and what the older version cannot say (noop_with_empty_axes with no axes, Split-18's
 /// uneven num_outputs, TopK's smallest, Pad's wrap mode and axes input, Dropout's training_mode
 /// input and bool mask across 10, Resize's other modes and coordinates, sizes, antialias and axes,
-/// ScatterElements' reductions, softmax along another axis, RoiAlign's half_pixel, GridSample
+/// ScatterElements' reductions, RoiAlign's half_pixel, GridSample
 /// beyond 4-D, GroupNormalization and Scan across 21 and 9, training modes, allowzero with a
-/// possible 0, Shape's start/end, the pools' dilations, ceil_mode and Indices, per-axis and
+/// possible 0, the pools' dilations, ceil_mode and Indices, per-axis and
 /// blocked quantization, a sparse Constant). Last, shape inference runs on the result: a type an
 /// operator's version at `target` does not allow (bfloat16 Add before 13, say), or an attribute
 /// or input it does not define, refuses the conversion too. The IR version is left as it is.
