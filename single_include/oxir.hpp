@@ -25678,6 +25678,14 @@ namespace detail::upgrade {
 
 inline constexpr int kMaxDepth = 256;
 
+/// The IR version each default-domain opset came with (ONNX releases): 1-8 with IR 3, 9 with 4,
+/// 10 with 5, 11 with 6, 12-14 with 7, 15-18 with 8, 19-20 with 9, 21-22 with 10, 23-24 with 11,
+/// 25 on with 12.
+constexpr std::int64_t ir_of_opset(std::int64_t opset) {
+  return opset <= 8 ? 3 : opset == 9 ? 4 : opset == 10 ? 5 : opset == 11 ? 6 : opset <= 14 ? 7 : opset <= 18 ? 8
+         : opset <= 20 ? 9 : opset <= 22 ? 10 : opset <= 24 ? 11 : 12;
+}
+
 /// The versions (since_version) of default-domain operator `op`, ascending, with whether each is
 /// a deprecation (the operator removed from that version on).
 inline std::vector<std::pair<std::int64_t, bool>> versions_of(std::string_view op) {
@@ -25871,6 +25879,9 @@ class Upgrader {
     }
   }
   [[noreturn]] void not_constant(const Node& n, std::size_t i, std::string_view attr) const {
+    if (!n.has_input(i))
+      throw Error(n.op_type + ": input " + std::to_string(i) + " is missing, and at opset " + std::to_string(to_) +
+                  " its value is the attribute '" + std::string(attr) + "'");
     const bool input = overridable_.contains(n.inputs[i]);
     throw Error(n.op_type + ": input '" + n.inputs[i] + "' is not a constant" +
                 (input ? " (a graph input, which a caller may set, even with an initializer as its default)" : "") +
@@ -27162,11 +27173,7 @@ inline UpgradeReport upgrade_opset(Model& model, std::int64_t target) {
   if (target == *from) return report;
 
   Model m = detail::upgrade::convert(model, *from, target, report);
-  // The IR version each opset came with (ONNX releases): 7-8 with IR 3, 9 with 4, 10 with 5, 11
-  // with 6, 12-14 with 7, 15-18 with 8, 19-20 with 9, 21-22 with 10, 23-24 with 11, 25 with 12.
-  const std::int64_t ir_needed = target <= 8 ? 3 : target == 9 ? 4 : target == 10 ? 5 : target == 11 ? 6
-                                 : target <= 14 ? 7 : target <= 18 ? 8 : target <= 20 ? 9 : target <= 22 ? 10
-                                 : target <= 24 ? 11 : 12;
+  const std::int64_t ir_needed = detail::upgrade::ir_of_opset(target);
   if (m.ir_version < ir_needed) m.ir_version = ir_needed;
   model = std::move(m);
   return report;
@@ -27174,6 +27181,195 @@ inline UpgradeReport upgrade_opset(Model& model, std::int64_t target) {
 
 /// Oldest opset downgrade_opset converts to.
 inline constexpr std::int64_t kDowngradeOldestOpset = 7;
+
+namespace detail::upgrade {
+
+/// The walk behind required_ir_version: `need` rises to the IR version of each feature met;
+/// `unknown` is set by a field from a schema oxir does not know.
+struct IrNeeds {
+  std::int64_t need = 3;
+  bool unknown = false;
+  int depth = 0;
+
+  void at_least(std::int64_t v) { need = std::max(need, v); }
+  void fields(const UnknownFields& u) {
+    if (!u.empty()) unknown = true;
+  }
+  void entries(const std::vector<StringStringEntry>& v, std::int64_t since) {
+    if (!v.empty()) at_least(since);
+    for (const auto& e : v) fields(e.unknown_fields);
+  }
+  void data_type(DataType d) {
+    switch (d) {
+      case DataType::BFLOAT16: at_least(4); break;
+      case DataType::FLOAT8E4M3FN: case DataType::FLOAT8E4M3FNUZ: case DataType::FLOAT8E5M2:
+      case DataType::FLOAT8E5M2FNUZ: at_least(9); break;
+      case DataType::UINT4: case DataType::INT4: at_least(10); break;
+      case DataType::FLOAT4E2M1: at_least(11); break;
+      case DataType::FLOAT8E8M0: at_least(12); break;
+      case DataType::UINT2: case DataType::INT2: at_least(13); break;
+      default: if (static_cast<std::int32_t>(d) > 26) unknown = true;
+    }
+  }
+  void shape(const std::optional<Shape>& s) {
+    if (!s) return;
+    fields(s->unknown_fields);
+    for (const auto& d : s->dims) fields(d.unknown_fields);
+  }
+  void type(const Type& t) {
+    if (++depth > kMaxDepth) unknown = true;
+    else {
+      fields(t.unknown_fields);
+      std::visit(
+          [&](const auto& v) {
+            using V = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<V, TensorType> || std::is_same_v<V, SparseTensorType>) {
+              if constexpr (std::is_same_v<V, SparseTensorType>) at_least(8);
+              fields(v.unknown_fields);
+              data_type(v.elem_type);
+              shape(v.shape);
+            } else if constexpr (std::is_same_v<V, SequenceType> || std::is_same_v<V, OptionalType>) {
+              if constexpr (std::is_same_v<V, OptionalType>) at_least(8);
+              fields(v.unknown_fields);
+              if (v.elem_type) type(*v.elem_type);
+            } else if constexpr (std::is_same_v<V, MapType>) {
+              fields(v.unknown_fields);
+              data_type(v.key_type);
+              if (v.value_type) type(*v.value_type);
+            } else if constexpr (std::is_same_v<V, OpaqueType>) {
+              fields(v.unknown_fields);
+            }
+          },
+          t.value);
+    }
+    --depth;
+  }
+  void tensor(const Tensor& t) {
+    fields(t.unknown_fields);
+    if (t.segment) fields(t.segment->unknown_fields);
+    data_type(t.data_type);
+    if (!t.external_data.empty() || t.is_external()) at_least(4);  // external data came with ONNX 1.4
+    entries(t.external_data, 4);
+    entries(t.metadata_props, 10);
+  }
+  void sparse(const SparseTensor& t) {
+    at_least(6);
+    fields(t.unknown_fields);
+    tensor(t.values);
+    tensor(t.indices);
+  }
+  void value_info(const ValueInfo& v) {
+    fields(v.unknown_fields);
+    entries(v.metadata_props, 10);
+    if (v.type) type(*v.type);
+  }
+  void attribute(const Attribute& a) {
+    fields(a.unknown_fields);
+    std::visit(
+        [&](const auto& v) {
+          using V = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<V, Box<Tensor>>) {
+            if (v) tensor(*v);
+          } else if constexpr (std::is_same_v<V, std::vector<Tensor>>) {
+            for (const auto& t : v) tensor(t);
+          } else if constexpr (std::is_same_v<V, Box<Graph>>) {
+            if (v) graph(*v);
+          } else if constexpr (std::is_same_v<V, std::vector<Graph>>) {
+            for (const auto& g : v) graph(g);
+          } else if constexpr (std::is_same_v<V, Box<SparseTensor>>) {
+            if (v) sparse(*v);
+          } else if constexpr (std::is_same_v<V, std::vector<SparseTensor>>) {
+            if (!v.empty()) at_least(6);
+            for (const auto& t : v) sparse(t);
+          } else if constexpr (std::is_same_v<V, Box<Type>>) {
+            at_least(7);  // TypeProto attributes came with ONNX 1.7 (taken as late as may be)
+            if (v) type(*v);
+          } else if constexpr (std::is_same_v<V, std::vector<Type>>) {
+            at_least(7);
+            for (const auto& t : v) type(t);
+          }
+        },
+        a.value);
+  }
+  void nodes(const std::vector<Node>& ns) {
+    for (const auto& n : ns) {
+      fields(n.unknown_fields);
+      if (!n.overload.empty()) at_least(10);
+      entries(n.metadata_props, 10);
+      if (!n.device_configurations.empty()) at_least(11);
+      for (const auto& a : n.attributes) attribute(a);
+    }
+  }
+  void graph(const Graph& g) {
+    if (++depth > kMaxDepth) unknown = true;
+    else {
+      fields(g.unknown_fields);
+      nodes(g.nodes);
+      for (const auto& t : g.initializers) tensor(t);
+      for (const auto& t : g.sparse_initializers) sparse(t);
+      if (!g.quantization_annotation.empty()) at_least(5);
+      for (const auto& q : g.quantization_annotation) {
+        fields(q.unknown_fields);
+        entries(q.quant_parameter_tensor_names, 5);
+      }
+      entries(g.metadata_props, 10);
+      for (const auto* list : {&g.inputs, &g.outputs, &g.value_info})
+        for (const auto& v : *list) value_info(v);
+      // Before IR 4 every initializer was also a graph input.
+      if (!g.initializers.empty()) {
+        std::unordered_set<std::string_view> inputs;
+        for (const auto& v : g.inputs) inputs.insert(v.name);
+        for (const auto& t : g.initializers)
+          if (!inputs.contains(t.name)) {
+            at_least(4);
+            break;
+          }
+      }
+    }
+    --depth;
+  }
+};
+
+}  // namespace detail::upgrade
+
+/// The lowest IR version whose schema holds everything in `model`: 3 (operator-set imports)
+/// or the version that brought the newest feature it uses (initializers that are not graph
+/// inputs, bfloat16 or external data 4; quantization annotations 5; sparse tensors 6; training
+/// information or type attributes 7; model-local functions, optional and sparse tensor types 8;
+/// function attribute defaults and float 8 types 9; 4-bit types, overloads, metadata on graphs,
+/// nodes, values and tensors, function value_info 10; float 4 and device configurations 11; the
+/// E8M0 float 12; 2-bit types 13). A model carrying fields oxir does not know (a newer schema's)
+/// keeps its own version: required_ir_version returns `model.ir_version` then.
+inline std::int64_t required_ir_version(const Model& model) {
+  detail::upgrade::IrNeeds w;
+  w.fields(model.unknown_fields);
+  for (const auto& o : model.opset_imports) w.fields(o.unknown_fields);
+  w.entries(model.metadata_props, 1);
+  w.graph(model.graph);
+  if (!model.training_info.empty()) w.at_least(7);
+  for (const auto& t : model.training_info) {
+    w.fields(t.unknown_fields);
+    w.graph(t.initialization);
+    w.graph(t.algorithm);
+    w.entries(t.initialization_binding, 7);
+    w.entries(t.update_binding, 7);
+  }
+  if (!model.functions.empty()) w.at_least(8);
+  for (const auto& f : model.functions) {
+    w.fields(f.unknown_fields);
+    for (const auto& o : f.opset_imports) w.fields(o.unknown_fields);
+    if (!f.attribute_protos.empty()) w.at_least(9);
+    for (const auto& a : f.attribute_protos) w.attribute(a);
+    if (!f.overload.empty()) w.at_least(10);
+    if (!f.value_info.empty()) w.at_least(10);
+    for (const auto& v : f.value_info) w.value_info(v);
+    w.entries(f.metadata_props, 10);
+    w.nodes(f.nodes);
+  }
+  if (!model.configuration.empty()) w.at_least(11);
+  for (const auto& c : model.configuration) w.fields(c.unknown_fields);
+  return w.unknown ? model.ir_version : w.need;
+}
 
 /// Converts `model` to the older opset `target` (at least 7) of the default ONNX domain, undoing
 /// the version steps of its operators between the two, newest first, in the main graph,
@@ -27206,7 +27402,9 @@ inline constexpr std::int64_t kDowngradeOldestOpset = 7;
 /// possible 0, the pools' dilations, ceil_mode and Indices, per-axis and
 /// blocked quantization, a sparse Constant). Last, shape inference runs on the result: a type an
 /// operator's version at `target` does not allow (bfloat16 Add before 13, say), or an attribute
-/// or input it does not define, refuses the conversion too. The IR version is left as it is.
+/// or input it does not define, refuses the conversion too. The IR version comes down to the one
+/// `target` came with (ONNX 1.2's IR 3 for opsets 7 and 8, ..., IR 7 for 13), or to
+/// required_ir_version when the model uses something newer; it never goes up.
 inline UpgradeReport downgrade_opset(Model& model, std::int64_t target) {
   const auto from = model.opset_version("");
   if (!from) throw Error("opset_import", "the model does not import the default ONNX domain");
@@ -27225,6 +27423,10 @@ inline UpgradeReport downgrade_opset(Model& model, std::int64_t target) {
   if (target == *from) return report;
   Model m = detail::upgrade::convert(model, *from, target, report);
   detail::upgrade::no_new_type_errors(model, m, target);
+  // The IR version comes down to the one the target opset came with, unless the model uses
+  // something newer (or fields oxir does not know): a runtime of that time reads it.
+  const std::int64_t ir = std::max(required_ir_version(m), detail::upgrade::ir_of_opset(target));
+  if (ir < m.ir_version) m.ir_version = ir;
   model = std::move(m);
   return report;
 }

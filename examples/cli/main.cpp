@@ -386,11 +386,14 @@ int convert_opset(const std::vector<std::string>& args, bool down) {
   oxir::LoadOptions load;
   load.load_external_data = true;
   oxir::Model m = load_any(positional[0], load);
+  const auto ir = m.ir_version;
   const auto r = naming(positional[0],
                         [&] { return down ? oxir::downgrade_opset(m, *opset) : oxir::upgrade_opset(m, *opset); });
   save_any(m, positional[1]);
   std::cout << "opset " << r.from << " -> " << r.to << ": " << r.nodes_rewritten << " nodes rewritten, "
-            << r.nodes_added << " added\n";
+            << r.nodes_added << " added";
+  if (m.ir_version != ir) std::cout << "; ir_version " << ir << " -> " << m.ir_version;
+  std::cout << "\n";
   return 0;
 }
 

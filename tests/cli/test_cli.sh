@@ -311,12 +311,12 @@ check "upgrade needs --opset" expect_exit 2 "upgrade needs --opset N" "$oxir" up
 check "upgrade refuses a downgrade" expect_exit 1 "downgrade_opset reaches 8" \
   "$oxir" upgrade "$tmp/old.onnxtxt" "$tmp/new.onnxtxt" --opset 8
 check "upgrade moves Slice's attributes into inputs" bash -c "'$oxir' upgrade '$tmp/old.onnxtxt' '$tmp/new.onnxtxt' --opset 13 >'$tmp/u.out' &&
-  grep -q 'opset 9 -> 13: 1 nodes rewritten, 3 added' '$tmp/u.out' && grep -q 'opset_import: \[\"\" : 13\]' '$tmp/new.onnxtxt' &&
+  grep -q 'opset 9 -> 13: 1 nodes rewritten, 3 added; ir_version 4 -> 7' '$tmp/u.out' && grep -q 'opset_import: \[\"\" : 13\]' '$tmp/new.onnxtxt' &&
   grep -q 'y = Slice (x, y_starts, y_ends, y_axes)' '$tmp/new.onnxtxt' && '$oxir' check '$tmp/new.onnxtxt' | grep -q 'valid (0 errors'"
 check "downgrade refuses an opset below 7" expect_exit 1 "downgrading to opset 6 is not supported" \
   "$oxir" downgrade "$tmp/new.onnxtxt" "$tmp/back.onnxtxt" --opset 6
 check "downgrade makes Slice's constant inputs attributes again" bash -c "'$oxir' downgrade '$tmp/new.onnxtxt' '$tmp/back.onnxtxt' --opset 9 >'$tmp/d.out' &&
-  grep -q 'opset 13 -> 9: 1 nodes rewritten, 0 added' '$tmp/d.out' &&
+  grep -q 'opset 13 -> 9: 1 nodes rewritten, 0 added; ir_version 7 -> 4' '$tmp/d.out' && grep -q '<ir_version: 4,' '$tmp/back.onnxtxt' &&
   grep -q 'y = Slice <starts = \[1\], ends = \[3\], axes = \[0\]> (x)' '$tmp/back.onnxtxt' && '$oxir' check '$tmp/back.onnxtxt' | grep -q 'valid (0 errors'"
 
 echo "cli: $passed passed, $failed failed"

@@ -541,3 +541,69 @@ TEST_CASE("downgrade_opset: softmax along another axis, Shape's start/end, ArgMa
                 "axis 5 is outside the rank 2");
   check_refused(at(13, R"(g (float x) => (float y) { y = LogSoftmax <axis = 0> (x) })"), 11, "axis 0 is outside the rank 0");
 }
+
+TEST_CASE("required_ir_version, and downgrade_opset lowering the IR version to the target's") {
+  auto m = at(13, R"(g (float[2] x) => (float[2] y) { y = Relu (x) })");
+  CHECK(required_ir_version(m) == 3);
+  m.ir_version = 7;
+  auto down = m;
+  (void)downgrade_opset(down, 11);
+  CHECK(down.ir_version == 6);  // opset 11 came with IR 6
+  down = m;
+  (void)downgrade_opset(down, 7);
+  CHECK(down.ir_version == 3);
+  CHECK(check(down).ok());
+
+  // Each feature raises what the model needs.
+  auto with = [&](auto&& change) {
+    Model x = m;
+    change(x);
+    return required_ir_version(x);
+  };
+  CHECK(with([](Model& x) { x.graph.initializers.push_back(Tensor::from_values<float>("w", {1}, {1.f})); }) == 4);
+  CHECK(with([](Model& x) {  // an initializer that is also a graph input is fine at 3
+          x.graph.initializers.push_back(Tensor::from_values<float>("x", {2}, {1.f, 2.f}));
+        }) == 3);
+  CHECK(with([](Model& x) { x.graph.inputs[0].type = Type::tensor(DataType::BFLOAT16, Shape{}); }) == 4);
+  CHECK(with([](Model& x) { x.graph.quantization_annotation.emplace_back(); }) == 5);
+  CHECK(with([](Model& x) { x.graph.sparse_initializers.emplace_back(); }) == 6);
+  CHECK(with([](Model& x) { x.training_info.emplace_back(); }) == 7);
+  CHECK(with([](Model& x) { x.functions.emplace_back(); }) == 8);
+  CHECK(with([](Model& x) { x.graph.value_info.emplace_back("o", Type(OptionalType{})); }) == 8);
+  CHECK(with([](Model& x) { x.graph.inputs[0].type = Type::tensor(DataType::FLOAT8E4M3FN, Shape{}); }) == 9);
+  CHECK(with([](Model& x) {
+          StringStringEntry e;
+          e.key = "k";
+          x.graph.nodes[0].metadata_props.push_back(e);
+        }) == 10);
+  CHECK(with([](Model& x) { x.graph.nodes[0].overload = "o"; }) == 10);
+  CHECK(with([](Model& x) { x.graph.outputs[0].type = Type::tensor(DataType::FLOAT4E2M1, Shape{}); }) == 11);
+  CHECK(with([](Model& x) { x.graph.outputs[0].type = Type::tensor(DataType::FLOAT8E8M0, Shape{}); }) == 12);
+  CHECK(with([](Model& x) { x.graph.outputs[0].type = Type::tensor(DataType::INT2, Shape{}); }) == 13);
+  // Inside a subgraph too.
+  auto nested = at(13, R"(g (bool c) => (float[1] y) {
+  y = If (c) <then_branch = t () => (float[1] a) { a = Constant <value = bfloat16[1] {1.0}> () },
+              else_branch = e () => (float[1] b) { b = Constant <value = float[1] {2.0}> () }>
+})");
+  CHECK(required_ir_version(nested) == 4);
+  // A field from a newer schema: the model's own version stands.
+  auto newer = m;
+  newer.graph.nodes[0].unknown_fields = std::string("\xa0\x06\x01", 3);  // field 100, varint 1
+  CHECK(required_ir_version(newer) == 7);
+  down = newer;
+  (void)downgrade_opset(down, 11);
+  CHECK(down.ir_version == 7);
+  // The IR version never goes up.
+  auto old = m;
+  old.ir_version = 5;
+  (void)downgrade_opset(old, 11);
+  CHECK(old.ir_version == 5);
+}
+
+TEST_CASE("downgrade_opset: an input that must become an attribute but is missing is an error, not a crash") {
+  // (Found by fuzz_model_structured: TopK-11 without k, downgraded below 10.)
+  auto m = at(11, R"(g (float[2, 5] x) => (float[2, 3] v, int64[2, 3] i) { v, i = TopK <axis = 1> (x) })");
+  const Model before = m;
+  CHECK_THROWS_WITH_AS((void)downgrade_opset(m, 9), doctest::Contains("TopK: input 1 is missing, and at opset 9 its value is the attribute 'k'"), Error);
+  CHECK(m == before);
+}
