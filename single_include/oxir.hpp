@@ -25805,8 +25805,14 @@ class Upgrader {
     // A constant made for an input that a later step turned into an attribute is read by nothing.
     if (!made_names_.empty()) {
       std::unordered_set<std::string_view> read;
-      for (const auto& n : out)
-        for (const auto& i : n.inputs) read.insert(i);
+      auto reads = [&](auto& self, const std::vector<Node>& list, int level) -> void {
+        for (const auto& n : list) {
+          for (const auto& i : n.inputs) read.insert(i);
+          if (level < kMaxDepth)
+            for (const auto& sub : views::subgraphs(n)) self(self, sub.nodes, level + 1);
+        }
+      };
+      reads(reads, out, depth);
       const auto before = out.size();
       std::erase_if(out, [&](const Node& n) {
         return n.op_type == "Constant" && n.outputs.size() == 1 && made_names_.contains(n.outputs[0]) &&

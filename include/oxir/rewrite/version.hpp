@@ -50,7 +50,6 @@ constexpr std::int64_t ir_of_opset(std::int64_t opset) {
          : opset <= 20 ? 9 : opset <= 22 ? 10 : opset <= 24 ? 11 : 12;
 }
 
-
 /// The versions (since_version) of default-domain operator `op`, ascending, with whether each is
 /// a deprecation (the operator removed from that version on).
 inline std::vector<std::pair<std::int64_t, bool>> versions_of(std::string_view op) {
@@ -170,8 +169,14 @@ class Upgrader {
     // A constant made for an input that a later step turned into an attribute is read by nothing.
     if (!made_names_.empty()) {
       std::unordered_set<std::string_view> read;
-      for (const auto& n : out)
-        for (const auto& i : n.inputs) read.insert(i);
+      auto reads = [&](auto& self, const std::vector<Node>& list, int level) -> void {
+        for (const auto& n : list) {
+          for (const auto& i : n.inputs) read.insert(i);
+          if (level < kMaxDepth)
+            for (const auto& sub : views::subgraphs(n)) self(self, sub.nodes, level + 1);
+        }
+      };
+      reads(reads, out, depth);
       const auto before = out.size();
       std::erase_if(out, [&](const Node& n) {
         return n.op_type == "Constant" && n.outputs.size() == 1 && made_names_.contains(n.outputs[0]) &&
