@@ -607,3 +607,48 @@ TEST_CASE("downgrade_opset: an input that must become an attribute but is missin
   CHECK_THROWS_WITH_AS((void)downgrade_opset(m, 9), doctest::Contains("TopK: input 1 is missing, and at opset 9 its value is the attribute 'k'"), Error);
   CHECK(m == before);
 }
+
+TEST_CASE("version conversion reads constants and types in the scope of the node it converts") {
+  // Two If branches each define a constant named `ax`, with different values: each branch's
+  // Unsqueeze takes its own.
+  auto m = at(13, R"(g (float[2] x, bool c) => (float[?, ?] y) {
+  y = If (c) < then_branch = t () => (float[1, 2] a) { ax = Constant <value = int64[1] {0}> ()
+                                                          a = Unsqueeze (x, ax) },
+               else_branch = e () => (float[2, 1] b) { ax = Constant <value = int64[1] {1}> ()
+                                                          b = Unsqueeze (x, ax) } >
+})");
+  (void)downgrade_opset(m, 11);
+  const auto& n = m.graph.nodes[0];
+  const Graph& t = n.find_attribute("then_branch")->as_graph();
+  const Graph& e = n.find_attribute("else_branch")->as_graph();
+  REQUIRE(ops_of(t) == std::vector<std::string>{"Constant", "Unsqueeze"});
+  REQUIRE(ops_of(e) == std::vector<std::string>{"Constant", "Unsqueeze"});
+  CHECK(t.nodes[1].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{0});
+  CHECK(e.nodes[1].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{1});
+
+  // A function body's `x` is not the main graph's `x`: its rank depends on the call, so a
+  // softmax along axis 1 in the body is refused rather than taken as the last axis of the
+  // main graph's rank-2 `x`.
+  auto f = parse_text_model(R"(<ir_version: 8, opset_import: ["" : 13, "local" : 1]>
+g (float[2, 3] x, float[2, 3, 4] z) => (float[2, 3] y, float[2, 3, 4] w) {
+  y = Softmax <axis = 1> (x)
+  w = local.Sm (z)
+}
+<domain: "local", opset_import: ["" : 13]>
+Sm (x) => (y) { y = Softmax <axis = 1> (x) }
+)");
+  const Model before = f;
+  CHECK_THROWS_WITH_AS((void)downgrade_opset(f, 11), doctest::Contains("the rank of 'x' is not known"), Error);
+  CHECK(f == before);
+  // A constant of the main graph is not visible in a function body either.
+  auto g = parse_text_model(R"(<ir_version: 8, opset_import: ["" : 13, "local" : 1]>
+g (float[2, 3] x) => (float[2] y, float[3] w) {
+  ax = Constant <value = int64[1] {1}> ()
+  y = Squeeze (x, ax)
+  w = local.Sq (x)
+}
+<domain: "local", opset_import: ["" : 13]>
+Sq (x) => (y) { y = Squeeze (x, ax) }
+)");
+  CHECK_THROWS_WITH_AS((void)downgrade_opset(g, 11), doctest::Contains("functions[0].node[0]: Squeeze: input 'ax' is not a constant"), Error);
+}

@@ -77,22 +77,25 @@ class Upgrader {
       }
     };
     take_graph(take_graph, model.graph, 0);
-    // Constant tensors by name (initializers and Constant nodes' values, subgraphs too): the
-    // scales Resize-10's nearest rounding depends on.
+    // Constant tensors by name, per graph (initializers and Constant nodes' values): a name is
+    // looked up in the graph being converted and the graphs around it only, as sibling
+    // subgraphs (an If's branches) and function bodies may use the same names for other values.
     // An initializer that is also a graph input is a default the caller may override: not a constant.
     for (const auto& v : model.graph.inputs) overridable_.insert(v.name);
-    auto consts = [&](auto& self, const Graph& g, int depth) -> void {
-      if (depth > kMaxDepth) return;
-      for (const auto& t : g.initializers)
-        if (!overridable_.contains(t.name)) constants_.emplace(t.name, &t);
-      for (const auto& n : g.nodes) {
+    auto consts = [&](const std::vector<Node>& nodes, const std::vector<Tensor>* inits, const std::vector<ValueInfo>* inputs,
+                      const std::string& path) {
+      auto& scope = scoped_constants_[path];
+      if (inits)
+        for (const auto& t : *inits)
+          if (std::none_of(inputs->begin(), inputs->end(), [&](const ValueInfo& v) { return v.name == t.name; }))
+            scope.emplace(t.name, &t);
+      for (const auto& n : nodes)
         if (n.op_type == "Constant" && is_default_domain(n.domain) && n.outputs.size() == 1)
           if (const Attribute* a = n.find_attribute("value"); a && std::holds_alternative<Box<Tensor>>(a->value))
-            constants_.emplace(n.outputs[0], &a->as_tensor());
-        for (const auto& sub : views::subgraphs(n)) self(self, sub, depth + 1);
-      }
+            scope.emplace(n.outputs[0], &a->as_tensor());
     };
-    consts(consts, model.graph, 0);
+    for_each_scope(model, [&](const Graph& g, const std::string& path) { consts(g.nodes, &g.initializers, &g.inputs, path); },
+                   [&](const Function& f, const std::string& path) { consts(f.nodes, nullptr, nullptr, path); });
     for (const auto& f : model.functions) {
       for (const auto& s : f.inputs) taken_.insert(s);
       for (const auto& n : f.nodes) {
@@ -103,29 +106,77 @@ class Upgrader {
     }
   }
 
-  /// Element types of values as the model declares them or inference finds them (read lazily:
-  /// only Clip, Pad and the Softmax family need them).
+  /// Element types of values as the model declares them or inference finds them, in the graph
+  /// being converted and the graphs around it (read lazily: only some adapters need them; none
+  /// in function bodies, whose types depend on the call).
   const Type* type_of(const std::string& name) {
-    if (!types_) {
-      types_.emplace();
+    if (!typed_) {
+      typed_ = true;
       typed_model_ = model_;
       InferOptions o;
       (void)infer_shapes(typed_model_, o);
-      auto collect = [&](auto& self, const Graph& g, int depth) -> void {
-        if (depth > kMaxDepth) return;
-        for (const auto* list : {&g.inputs, &g.outputs, &g.value_info})
-          for (const auto& v : *list)
-            if (v.type) types_->emplace(v.name, &*v.type);
-        for (const auto& n : g.nodes)
-          for (const auto& sub : views::subgraphs(n)) self(self, sub, depth + 1);
-      };
-      collect(collect, typed_model_.graph, 0);
-      for (const auto& t : typed_model_.graph.initializers) type_store_.push_back(Type::tensor(t.data_type, shape_of(t)));
-      std::size_t k = 0;
-      for (const auto& t : typed_model_.graph.initializers) types_->emplace(t.name, &type_store_[k++]);
+      for_each_scope(
+          typed_model_,
+          [&](const Graph& g, const std::string& path) {
+            auto& scope = scoped_types_[path];
+            for (const auto* list : {&g.inputs, &g.outputs, &g.value_info})
+              for (const auto& v : *list)
+                if (v.type) scope.emplace(v.name, &*v.type);
+            for (const auto& t : g.initializers) {
+              type_store_.push_back(Type::tensor(t.data_type, shape_of(t)));
+              scope.emplace(t.name, &type_store_.back());
+            }
+          },
+          [](const Function&, const std::string&) {});
     }
-    const auto it = types_->find(name);
-    return it == types_->end() ? nullptr : it->second;
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+      const auto found = scoped_types_.find(*it);
+      if (found == scoped_types_.end()) continue;
+      const auto t = found->second.find(name);
+      if (t != found->second.end()) return t->second;
+    }
+    return nullptr;
+  }
+  /// The constant tensor `name` holds where the converter is (made by the conversion, or an
+  /// initializer or Constant of the graph being converted or one around it), if it is one.
+  const Tensor* constant_of(const std::string& name) const {
+    if (const auto m = made_constants_.find(name); m != made_constants_.end()) return m->second;
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+      const auto found = scoped_constants_.find(*it);
+      if (found == scoped_constants_.end()) continue;
+      const auto c = found->second.find(name);
+      if (c != found->second.end()) return c->second;
+    }
+    return nullptr;
+  }
+
+  /// Calls `graph(g, path)` for the main graph and every subgraph, and `function(f, path)` for
+  /// every model-local function and then its subgraphs, with the paths nodes() uses.
+  template <class G, class F>
+  static void for_each_scope(const Model& m, G&& graph, F&& function) {
+    auto walk = [&](auto& self, const std::vector<Node>& nodes, const std::string& path, int depth) -> void {
+      if (depth > kMaxDepth) return;
+      for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const auto& n = nodes[i];
+        for (std::size_t a = 0; a < n.attributes.size(); ++a) {
+          const bool single = std::holds_alternative<Box<Graph>>(n.attributes[a].value);
+          const auto graphs = views::attribute_graphs(n.attributes[a]);
+          for (std::size_t k = 0; k < graphs.size(); ++k) {
+            const std::string sub = path + ".node[" + std::to_string(i) + "].attribute[" + std::to_string(a) + "]" +
+                                    (single ? ".g" : ".graphs[" + std::to_string(k) + "]");
+            graph(graphs[k], sub);
+            self(self, graphs[k].nodes, sub, depth + 1);
+          }
+        }
+      }
+    };
+    graph(m.graph, "graph");
+    walk(walk, m.graph.nodes, "graph", 0);
+    for (std::size_t i = 0; i < m.functions.size(); ++i) {
+      const std::string path = "functions[" + std::to_string(i) + "]";
+      function(m.functions[i], path);
+      walk(walk, m.functions[i].nodes, path, 0);
+    }
   }
 
   /// `base`, or `base_k` for the first k that makes it a name the model does not use (k resumes
@@ -140,6 +191,19 @@ class Upgrader {
   /// Upgrades the nodes of one graph or function body (and, inside, their subgraphs).
   void nodes(std::vector<Node>& nodes, const std::string& path, int depth) {
     if (depth > kMaxDepth) throw Error(path, "subgraphs nested too deep to upgrade");
+    // The scopes visible: this graph and those around it (a function body sees only itself).
+    std::vector<std::string> outer;
+    if (depth == 0) std::swap(outer, scopes_);
+    scopes_.push_back(path);
+    struct Leave {
+      std::vector<std::string>& scopes;
+      std::vector<std::string>& outer;
+      int depth;
+      ~Leave() {
+        scopes.pop_back();
+        if (depth == 0) std::swap(outer, scopes);
+      }
+    } leave{scopes_, outer, depth};
     std::vector<Node> out;
     out.reserve(nodes.size());
     for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -221,14 +285,14 @@ class Upgrader {
   /// The int64 (or int32) constant that input `i` reads, if it is one.
   std::optional<std::vector<std::int64_t>> constant_ints(const Node& n, std::size_t i) const {
     if (!n.has_input(i)) return std::nullopt;
-    const auto it = constants_.find(n.inputs[i]);
-    if (it == constants_.end()) return std::nullopt;
+    const Tensor* it = constant_of(n.inputs[i]);
+    if (!it) return std::nullopt;
     std::vector<std::int64_t> v;
-    if (it->second->data_type == DataType::INT64) {
-      const auto x = it->second->values<std::int64_t>();
+    if (it->data_type == DataType::INT64) {
+      const auto x = it->values<std::int64_t>();
       v.assign(x.begin(), x.end());
-    } else if (it->second->data_type == DataType::INT32) {
-      for (const auto x : it->second->values<std::int32_t>()) v.push_back(x);
+    } else if (it->data_type == DataType::INT32) {
+      for (const auto x : it->values<std::int32_t>()) v.push_back(x);
     } else {
       return std::nullopt;
     }
@@ -237,9 +301,9 @@ class Upgrader {
   /// The one-element float constant (any float type) that input `i` reads, if it is one.
   std::optional<float> constant_float(const Node& n, std::size_t i) const {
     if (!n.has_input(i)) return std::nullopt;
-    const auto it = constants_.find(n.inputs[i]);
-    if (it == constants_.end() || it->second->element_count() != std::uint64_t{1}) return std::nullopt;
-    const Tensor& t = *it->second;
+    const Tensor* it = constant_of(n.inputs[i]);
+    if (!it || it->element_count() != std::uint64_t{1}) return std::nullopt;
+    const Tensor& t = *it;
     switch (t.data_type) {
       case DataType::FLOAT: return t.values<float>()[0];
       case DataType::DOUBLE: return static_cast<float>(t.values<double>()[0]);
@@ -451,9 +515,9 @@ class Upgrader {
     if (op == "Dropout" && since == 12) {
       if (n.has_input(2)) {
         // A constant false is inference mode, the only one a model says before 12.
-        const auto it = constants_.find(n.inputs[2]);
-        const bool off = it != constants_.end() && it->second->data_type == DataType::BOOL &&
-                         it->second->element_count() == std::uint64_t{1} && !it->second->values<bool>()[0];
+        const Tensor* it = constant_of(n.inputs[2]);
+        const bool off = it && it->data_type == DataType::BOOL &&
+                         it->element_count() == std::uint64_t{1} && !it->values<bool>()[0];
         if (!off) throw Error("Dropout's training_mode input (unless a constant false) has no equivalent before opset 12");
       }
       if (n.has_input(1)) {
@@ -494,18 +558,18 @@ class Upgrader {
     if (op == "Resize" && since == 11) return resize_10(n);
     if (op == "Resize" && since == 10) {
       // Upsample-9 takes Resize-10's inputs and modes, but only scales of at least 1.
-      const auto it = n.has_input(1) ? constants_.find(n.inputs[1]) : constants_.end();
-      if (it == constants_.end() || it->second->data_type != DataType::FLOAT)
+      const Tensor* it = n.has_input(1) ? constant_of(n.inputs[1]) : nullptr;
+      if (!it || it->data_type != DataType::FLOAT)
         throw Error("Resize's scales are not a constant, and Upsample (before opset 10) only enlarges");
-      for (const float x : it->second->values<float>())
+      for (const float x : it->values<float>())
         if (!(x >= 1.f)) throw Error("Resize shrinks, and Upsample (before opset 10) only enlarges");
       n.op_type = "Upsample";
       return true;
     }
     if (op == "Upsample" && since == 9) {
-      const auto it = n.has_input(1) ? constants_.find(n.inputs[1]) : constants_.end();
-      if (it == constants_.end() || it->second->data_type != DataType::FLOAT) not_constant(n, 1, "scales");
-      const auto v = it->second->values<float>();
+      const Tensor* it = n.has_input(1) ? constant_of(n.inputs[1]) : nullptr;
+      if (!it || it->data_type != DataType::FLOAT) not_constant(n, 1, "scales");
+      const auto v = it->values<float>();
       n.set_attribute(Attribute("scales", std::vector<float>(v.begin(), v.end())));
       cut_inputs(n, 1);
       return true;
@@ -809,10 +873,10 @@ class Upgrader {
     if (n.has_input(3)) throw Error("Resize's sizes input has no equivalent before opset 11");
     if (!n.has_input(2)) throw Error("Resize without scales");
     if (mode == "nearest") {
-      const auto it = constants_.find(n.inputs[2]);
-      if (it == constants_.end() || it->second->data_type != DataType::FLOAT)
+      const Tensor* it = constant_of(n.inputs[2]);
+      if (!it || it->data_type != DataType::FLOAT)
         throw Error("Resize in nearest mode: its scales are not a constant, so Resize-10's rounding cannot be checked");
-      const auto want = rounding_10(*it->second);
+      const auto want = rounding_10(*it);
       if (!want || n.attribute_or("nearest_mode", std::string_view("round_prefer_floor")) != *want)
         throw Error("Resize-10 rounds nearest pixels up when shrinking and down when enlarging; this Resize's "
                     "nearest_mode or scales differ");
@@ -840,7 +904,7 @@ class Upgrader {
     const std::string name = fresh(base);
     t.name.clear();
     made_.push_back(t);  // a constant later steps may read (Slice's axes made positive, then an attribute)
-    constants_.emplace(name, &made_.back());
+    made_constants_.emplace(name, &made_.back());
     made_names_.insert(name);
     Node c("Constant", {}, {name});
     c.set_attribute(Attribute("value", std::move(t)));
@@ -990,12 +1054,12 @@ class Upgrader {
     if (op == "Split" && since == 2) {  // the sizes were also allowed as a second input
       if (n.inputs.size() < 2) return false;
       if (n.has_input(1)) {
-        const auto it = constants_.find(n.inputs[1]);
-        if (it == constants_.end() || it->second->data_type != DataType::INT64)
+        const Tensor* it = constant_of(n.inputs[1]);
+        if (!it || it->data_type != DataType::INT64)
           throw Error("Split-1 takes its sizes from input '" + n.inputs[1] +
                       "', which is not an int64 constant; Split-2 wants them as an attribute");
         if (n.find_attribute("split")) throw Error("Split-1 with sizes both as input and attribute");
-        const auto v = it->second->values<std::int64_t>();
+        const auto v = it->values<std::int64_t>();
         n.set_attribute(Attribute("split", std::vector<std::int64_t>(v.begin(), v.end())));
       }
       n.inputs.resize(1);
@@ -1358,11 +1422,11 @@ class Upgrader {
   /// "ceil" when none is above 1 (scales of 1 map pixels to themselves either way).
   std::string nearest_rounding_10(const Node& n) {
     if (from_upsample_) return "floor";
-    const auto it = n.inputs.size() > 1 ? constants_.find(n.inputs[1]) : constants_.end();
-    if (it == constants_.end() || it->second->data_type != DataType::FLOAT)
+    const Tensor* it = n.has_input(1) ? constant_of(n.inputs[1]) : nullptr;
+    if (!it || it->data_type != DataType::FLOAT)
       throw Error("Resize-10 in nearest mode rounds up when shrinking and down when enlarging; its scales are not "
                   "a constant, so opset 11's nearest_mode cannot be chosen");
-    const auto mode = rounding_10(*it->second);
+    const auto mode = rounding_10(*it);
     if (!mode)
       throw Error("Resize-10 in nearest mode shrinks some axes and enlarges others: no single nearest_mode of "
                   "opset 11 rounds as it does");
@@ -1423,15 +1487,18 @@ class Upgrader {
   std::int64_t from_, to_;
   std::unordered_set<std::string> taken_;
   std::unordered_map<std::string, std::size_t> next_suffix_;
-  std::unordered_map<std::string, const Tensor*> constants_;  // into the model being upgraded, or made_
+  std::unordered_map<std::string, std::unordered_map<std::string, const Tensor*>> scoped_constants_;  // by graph path
+  std::unordered_map<std::string, const Tensor*> made_constants_;  // into made_
+  std::vector<std::string> scopes_;  // paths of the graph being converted and those around it
   std::deque<Tensor> made_;                                   // the constants inserted
   std::unordered_set<std::string> made_names_;                // the values they define
   std::unordered_set<std::string> overridable_;               // the main graph's inputs
   std::unordered_map<std::string, std::vector<std::pair<std::int64_t, bool>>> versions_;
   bool from_upsample_ = false;  // the node being upgraded was an Upsample (its scales are >= 1)
-  std::optional<std::unordered_map<std::string, const Type*>> types_;
+  std::unordered_map<std::string, std::unordered_map<std::string, const Type*>> scoped_types_;  // by graph path
+  bool typed_ = false;
   Model typed_model_;
-  std::vector<Type> type_store_;
+  std::deque<Type> type_store_;  // initializers' types (a deque: pointers stay valid)
 };
 
 }  // namespace detail::upgrade
