@@ -25765,23 +25765,23 @@ class Upgrader {
           },
           [](const Function&, const std::string&) {});
     }
-    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
-      const auto found = scoped_types_.find(*it);
-      if (found == scoped_types_.end()) continue;
-      const auto t = found->second.find(name);
-      if (t != found->second.end()) return t->second;
-    }
-    return nullptr;
+    return in_scope(scoped_types_, name);
   }
   /// The constant tensor `name` holds where the converter is (made by the conversion, or an
   /// initializer or Constant of the graph being converted or one around it), if it is one.
   const Tensor* constant_of(const std::string& name) const {
     if (const auto m = made_constants_.find(name); m != made_constants_.end()) return m->second;
+    return in_scope(scoped_constants_, name);
+  }
+  /// `name` in `maps` (per graph path), searched from the innermost scope outwards.
+  template <class T>
+  T* in_scope(const std::unordered_map<std::string, std::unordered_map<std::string, T*>>& maps,
+              const std::string& name) const {
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
-      const auto found = scoped_constants_.find(*it);
-      if (found == scoped_constants_.end()) continue;
-      const auto c = found->second.find(name);
-      if (c != found->second.end()) return c->second;
+      const auto found = maps.find(*it);
+      if (found == maps.end()) continue;
+      const auto v = found->second.find(name);
+      if (v != found->second.end()) return v->second;
     }
     return nullptr;
   }
