@@ -25867,7 +25867,7 @@ class Upgrader {
       pending_after_.clear();
     }
     // A constant made for an input that a later step turned into an attribute is read by nothing.
-    if (!made_names_.empty()) {
+    if (!made_constants_.empty()) {
       std::unordered_set<std::string_view> read;
       auto reads = [&](auto& self, const std::vector<Node>& list, int level) -> void {
         for (const auto& n : list) {
@@ -25879,7 +25879,7 @@ class Upgrader {
       reads(reads, out, depth);
       const auto before = out.size();
       std::erase_if(out, [&](const Node& n) {
-        return n.op_type == "Constant" && n.outputs.size() == 1 && made_names_.contains(n.outputs[0]) &&
+        return n.op_type == "Constant" && n.outputs.size() == 1 && made_constants_.contains(n.outputs[0]) &&
                !read.contains(n.outputs[0]);
       });
       report.nodes_added -= before - out.size();
@@ -26541,7 +26541,6 @@ class Upgrader {
     t.name.clear();
     made_.push_back(t);  // a constant later steps may read (Slice's axes made positive, then an attribute)
     made_constants_.emplace(name, &made_.back());
-    made_names_.insert(name);
     Node c("Constant", {}, {name});
     c.set_attribute(Attribute("value", std::move(t)));
     out.push_back(std::move(c));
@@ -27127,7 +27126,6 @@ class Upgrader {
   std::unordered_map<std::string, const Tensor*> made_constants_;  // into made_
   std::vector<std::string> scopes_;  // paths of the graph being converted and those around it
   std::deque<Tensor> made_;                                   // the constants inserted
-  std::unordered_set<std::string> made_names_;                // the values they define
   std::unordered_set<std::string> overridable_;               // the main graph's inputs
   std::unordered_map<std::string, std::vector<std::pair<std::int64_t, bool>>> versions_;
   bool from_upsample_ = false;  // the node being upgraded was an Upsample (its scales are >= 1)
