@@ -151,6 +151,33 @@ def hand_made(work):
     add("argmin13_last_neg", 13, ties + [helper.make_node("ArgMin", ["q"], ["y"], axis=-1, keepdims=0,
                                                           select_last_index=1)], X,
         [("y", TP.INT64)], four, excuse="steps came with opset 10")
+    # Operators newer than every target, spelled in the older operators they are made of.
+    def ramp(shape, lo, hi):
+        return np.linspace(lo, hi, int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    add("layernorm17_stats", 17, [helper.make_node("LayerNormalization", ["x", "s", "b"], ["y", "mean", "inv"],
+                                                   axis=1, epsilon=1e-3)],
+        X, [("y", F), ("mean", F), ("inv", F)], [("s", ramp((3, 4, 5), 0.5, 1.5), np.float32),
+                                                  ("b", ramp((4, 5), -1, 1), np.float32)])
+    add("layernorm17_last_no_bias", 17, [helper.make_node("LayerNormalization", ["x", "s"], ["y"])], X, [("y", F)],
+        [("s", ramp((5,), -2, 2), np.float32)])
+    # (No float16 case: ONNX Runtime's CPU runs float16 Mul, Div... in float between Casts it
+    # inserts and merges, so the spelled-out form is not rounded to float16 where the model says.)
+    add("rmsnorm23_axis_neg2", 23, [helper.make_node("RMSNormalization", ["x", "s"], ["y"], axis=-2, epsilon=1e-4)],
+        X, [("y", F)], [("s", ramp((4, 5), 0.5, 1.5), np.float32)])
+    add("gelu20_none", 20, [helper.make_node("Gelu", ["x"], ["y"])], X, [("y", F)])
+    add("gelu20_tanh", 20, [helper.make_node("Gelu", ["x"], ["y"], approximate="tanh")], X, [("y", F)])
+    add("mish18", 18, [helper.make_node("Mish", ["x"], ["y"])], X, [("y", F)])
+    add("swish24", 24, [helper.make_node("Swish", ["x"], ["y"])], X, [("y", F)])
+    add("swish24_alpha", 24, [helper.make_node("Swish", ["x"], ["y"], alpha=0.7)], X, [("y", F)])
+    add("hardswish14", 14, [helper.make_node("Mul", ["x", "four"], ["x4"]),
+                            helper.make_node("HardSwish", ["x4"], ["y"])], X, [("y", F)], four)
+    add("celu12_alpha2", 12, [helper.make_node("Celu", ["x"], ["y"], alpha=2.0)], X, [("y", F)])
+    add("castlike15_double", 15, [helper.make_node("CastLike", ["x", "like"], ["y"])], X, [("y", TP.DOUBLE)],
+        [("like", [1.0], np.float64)])
+    add("greaterorequal12_ties", 12, ties + [helper.make_node("GreaterOrEqual", ["q", "zero"], ["y"])], X,
+        [("y", TP.BOOL)], four + [("zero", 0.0, np.float32)])
+    add("lessorequal16_ties", 16, ties + [helper.make_node("LessOrEqual", ["q", "zero"], ["y"])], X,
+        [("y", TP.BOOL)], four + [("zero", 0.0, np.float32)])
     return cases
 
 

@@ -258,11 +258,12 @@ class Upgrader {
     if (versions(n.op_type).empty()) throw Error("'" + n.op_type + "' is not an operator of the default domain");
     // An operator newer than the target is refused first (but Resize and ScatterElements
     // replaced older ones, which come back).
+    bool changed = false;
     if (const auto& steps = versions(n.op_type);
-        steps.front().first > to_ && n.op_type != "Resize" && n.op_type != "ScatterElements")
+        steps.front().first > to_ && n.op_type != "Resize" && n.op_type != "ScatterElements" &&
+        !(changed = lower(n, out)))
       throw Error("'" + n.op_type + "' does not exist at opset " + std::to_string(to_) + " (it came with opset " +
                   std::to_string(steps.front().first) + ")");
-    bool changed = false;
     for (std::int64_t at = from_;;) {
       const auto& steps = versions(n.op_type);
       const auto in_force = std::find_if(steps.rbegin(), steps.rend(), [&](const auto& v) { return v.first <= at; });
@@ -825,6 +826,182 @@ class Upgrader {
     drop(n, "select_last_index");
     report.nodes_added += 2;
     return true;
+  }
+
+  /// An operator newer than the target spelled in the older operators its definition is made
+  /// of (the ONNX function bodies of these operators, in the form the target has): CastLike as
+  /// a Cast to the second input's element type, GreaterOrEqual/LessOrEqual as Or(Greater/Less,
+  /// Equal) (NaN compares false either way), HardSwish, Mish, Swish, Celu and Gelu as their
+  /// formulas, LayerNormalization and RMSNormalization as ReduceMean, Sqrt, Div... in the stash
+  /// type. The nodes computing the value go to `out` and the node becomes the last one, which
+  /// then takes the version steps of its new operator. False for an operator without such a
+  /// spelling (it is then refused); throws when the spelling needs what is not known.
+  bool lower(Node& n, std::vector<Node>& out) {
+    const std::string op = n.op_type;
+    const bool known = op == "CastLike" || op == "GreaterOrEqual" || op == "LessOrEqual" || op == "HardSwish" ||
+                       op == "Mish" || op == "Swish" || op == "Celu" || op == "Gelu" || op == "LayerNormalization" ||
+                       op == "RMSNormalization";
+    if (!known) return false;
+    for (const auto& a : n.attributes)
+      if (!a.ref_attr_name.empty())
+        throw Error(op + ": attribute '" + a.name + "' refers to a function attribute; '" + op +
+                    "' does not exist at opset " + std::to_string(to_) + " and its older spelling needs the value");
+    if (!n.has_input(0) || !n.has_output(0)) throw Error(op + " without input or output");
+    const std::string x = n.inputs[0];
+    auto node = [&](std::string type, std::vector<std::string> in, const std::string& what) -> Node& {
+      out.push_back(Node(std::move(type), std::move(in), {fresh(base(n, what))}));
+      ++report.nodes_added;
+      return out.back();
+    };
+    // The node becomes `type` of `in`, keeping its first output and its name.
+    auto become = [&](std::string type, std::vector<std::string> in) {
+      n.op_type = std::move(type);
+      n.inputs = std::move(in);
+      n.outputs.resize(1);
+      n.attributes.clear();
+      return true;
+    };
+    if (op == "CastLike") {
+      if (!n.has_input(1)) throw Error("CastLike without its second input");
+      const DataType to = elem_type(n, 1, "CastLike spelled as a Cast before opset 15 needs it");
+      const Attribute* saturate = n.find_attribute("saturate");
+      std::optional<Attribute> keep;
+      if (saturate) keep = *saturate;
+      become("Cast", {x});
+      n.set_attribute(Attribute("to", static_cast<std::int64_t>(to)));
+      if (keep) n.set_attribute(std::move(*keep));
+      return true;
+    }
+    if (op == "GreaterOrEqual" || op == "LessOrEqual") {
+      if (!n.has_input(1)) throw Error(op + " without its second input");
+      const std::string y = n.inputs[1];
+      const std::string strict = node(op == "GreaterOrEqual" ? "Greater" : "Less", {x, y}, "strict").outputs[0];
+      const std::string equal = node("Equal", {x, y}, "equal").outputs[0];
+      return become("Or", {strict, equal});
+    }
+    const DataType t = elem_type(n, 0, op + " spelled in older operators needs it for its constants");
+    if (op == "HardSwish") {  // x * HardSigmoid(x) with alpha 1/6, beta 1/2
+      Node& h = node("HardSigmoid", {x}, "hard_sigmoid");
+      h.set_attribute(Attribute("alpha", 1.0f / 6.0f));
+      h.set_attribute(Attribute("beta", 0.5f));
+      const std::string hs = h.outputs[0];
+      return become("Mul", {x, hs});
+    }
+    if (op == "Mish") {  // x * tanh(softplus(x))
+      const std::string sp = node("Softplus", {x}, "softplus").outputs[0];
+      const std::string th = node("Tanh", {sp}, "tanh").outputs[0];
+      return become("Mul", {x, th});
+    }
+    if (op == "Swish") {  // x * sigmoid(alpha * x)
+      const float alpha = n.attribute_or("alpha", 1.0f);
+      std::string ax = x;
+      if (alpha != 1.0f) ax = node("Mul", {x, float_scalar(alpha, t, base(n, "alpha"), out)}, "scaled").outputs[0];
+      const std::string sg = node("Sigmoid", {ax}, "sigmoid").outputs[0];
+      return become("Mul", {x, sg});
+    }
+    if (op == "Celu") {  // max(0, x) + min(0, alpha * (exp(x / alpha) - 1)), min(0, v) as -relu(-v)
+      const float alpha = n.attribute_or("alpha", 1.0f);
+      const std::string a = float_scalar(alpha, t, base(n, "alpha"), out);
+      const std::string scaled = node("Div", {x, a}, "scaled").outputs[0];
+      Node& elu = node("Elu", {scaled}, "elu");
+      elu.set_attribute(Attribute("alpha", 1.0f));
+      const std::string e = elu.outputs[0];
+      const std::string back = node("Mul", {e, a}, "elu_scaled").outputs[0];
+      const std::string neg = node("Neg", {back}, "negated").outputs[0];
+      const std::string rn = node("Relu", {neg}, "negative_part").outputs[0];
+      const std::string lower_part = node("Neg", {rn}, "min_zero").outputs[0];
+      const std::string upper = node("Relu", {x}, "positive_part").outputs[0];
+      return become("Add", {upper, lower_part});
+    }
+    if (op == "Gelu") {
+      if (to_ < 9 && n.attribute_or("approximate", std::string_view("none")) == "none")
+        throw Error("Gelu: 'Gelu' does not exist at opset " + std::to_string(to_) +
+                    " and its formula needs Erf, which came with opset 9");
+      const std::string approx = n.attribute_or("approximate", std::string_view("none"));
+      std::string inner;
+      if (approx == "none") {  // erf(x / sqrt(2))
+        const std::string r2 = float_scalar(1.4142135623730951, t, base(n, "sqrt2"), out);
+        const std::string d = node("Div", {x, r2}, "scaled").outputs[0];
+        inner = node("Erf", {d}, "erf").outputs[0];
+      } else if (approx == "tanh") {  // tanh(sqrt(2 / pi) * (x + 0.044715 x^3))
+        const std::string x2 = node("Mul", {x, x}, "square").outputs[0];
+        const std::string x3 = node("Mul", {x2, x}, "cube").outputs[0];
+        const std::string c = float_scalar(0.044715, t, base(n, "cubic"), out);
+        const std::string cx3 = node("Mul", {x3, c}, "cubic_term").outputs[0];
+        const std::string sum = node("Add", {x, cx3}, "sum").outputs[0];
+        const std::string k = float_scalar(0.7978845608028654, t, base(n, "sqrt_2_over_pi"), out);
+        const std::string arg = node("Mul", {sum, k}, "tanh_arg").outputs[0];
+        inner = node("Tanh", {arg}, "tanh").outputs[0];
+      } else {
+        throw Error("Gelu: unknown approximate '" + approx + "'");
+      }
+      const std::string one = node("Add", {inner, float_scalar(1.0, t, base(n, "one"), out)}, "one_plus").outputs[0];
+      const std::string xm = node("Mul", {x, one}, "times_x").outputs[0];
+      return become("Mul", {xm, float_scalar(0.5, t, base(n, "half"), out)});
+    }
+    // LayerNormalization and RMSNormalization: the statistics over the axes from `axis` to the
+    // last, computed in the stash type.
+    const bool layer = op == "LayerNormalization";
+    if (!n.has_input(1)) throw Error(op + " without its scale");
+    const std::size_t rank = rank_of(n, 0, op + " spelled in older operators reduces over axes counted from the rank");
+    const auto r = static_cast<std::int64_t>(rank);
+    std::int64_t axis = n.attribute_or("axis", std::int64_t{-1});
+    if (axis < -r || axis >= r) throw Error(op + ": axis " + std::to_string(axis) + " is outside the rank " + std::to_string(r));
+    if (axis < 0) axis += r;
+    std::vector<std::int64_t> axes;
+    for (std::int64_t i = axis; i < r; ++i) axes.push_back(i);
+    const auto stash = static_cast<DataType>(n.attribute_or("stash_type", std::int64_t{1}));
+    if (stash != DataType::FLOAT && stash != DataType::DOUBLE && stash != DataType::FLOAT16 && stash != DataType::BFLOAT16)
+      throw Error(op + ": stash_type " + std::to_string(static_cast<int>(stash)) + " is not a float type");
+    const float epsilon = n.attribute_or("epsilon", 1e-5f);
+    const std::string scale = n.inputs[1];
+    const std::string bias = layer && n.has_input(2) ? n.inputs[2] : std::string();
+    const std::string mean_out = layer && n.has_output(1) ? n.outputs[1] : std::string();
+    const std::string inv_out = layer && n.has_output(2) ? n.outputs[2] : std::string();
+    auto mean_of = [&](const std::string& v, const std::string& what, const std::string& name) {
+      std::vector<std::string> in{v};
+      if (to_ >= 18) in.push_back(ints(axes, false, base(n, "axes"), out));
+      out.push_back(Node("ReduceMean", std::move(in), {name.empty() ? fresh(base(n, what)) : name}));
+      ++report.nodes_added;
+      Node& m = out.back();
+      if (to_ < 18) m.set_attribute(Attribute("axes", axes));
+      m.set_attribute(Attribute("keepdims", std::int64_t{1}));
+      return m.outputs[0];
+    };
+    std::string xu = x;
+    if (stash != t) {
+      Node& c = node("Cast", {x}, "stashed");
+      c.set_attribute(Attribute("to", static_cast<std::int64_t>(stash)));
+      xu = c.outputs[0];
+    }
+    // LayerNormalization's variance as the mean of the squared deviations: the definition's
+    // E[x^2] - E[x]^2 is the same number in exact arithmetic, but loses the digits of a variance
+    // small against the mean in the stash type, where kernels that accumulate in double do not.
+    std::string mean, dev = xu;
+    if (layer) {
+      mean = mean_of(xu, "mean", mean_out);
+      dev = node("Sub", {xu, mean}, "deviation").outputs[0];
+    }
+    const std::string sq = node("Mul", {dev, dev}, "square").outputs[0];
+    const std::string var = mean_of(sq, layer ? "variance" : "mean_square", "");
+    const std::string eps = float_scalar(epsilon, stash, base(n, "epsilon"), out);
+    const std::string ve = node("Add", {var, eps}, "plus_epsilon").outputs[0];
+    const std::string sd = node("Sqrt", {ve}, "root").outputs[0];
+    std::string normalized = node("Div", {dev, sd}, "normalized").outputs[0];
+    if (!inv_out.empty()) {
+      out.push_back(Node("Reciprocal", {sd}, {inv_out}));
+      ++report.nodes_added;
+    }
+    // Back to X's type (LayerNormalization) or to the scale's, which RMSNormalization's output has.
+    const DataType result = layer ? t : elem_type(n, 1, op + " spelled in older operators casts to it");
+    if (stash != result) {
+      Node& c = node("Cast", {normalized}, "normalized_cast");
+      c.set_attribute(Attribute("to", static_cast<std::int64_t>(result)));
+      normalized = c.outputs[0];
+    }
+    if (bias.empty()) return become("Mul", {normalized, scale});
+    const std::string scaled = node("Mul", {normalized, scale}, "scaled").outputs[0];
+    return become("Add", {scaled, bias});
   }
 
   /// DepthToSpace in CRD order before opset 11, as its definition spells it: x [N, C, H, W]
@@ -1826,9 +2003,13 @@ inline std::int64_t required_ir_version(const Model& model) {
 ///   made a zero when absent (11), Constant's value_float/ints/... as a tensor (12), attributes
 ///   at their defaults dropped (Reshape's allowzero 14, Shape's start 15, TopK's sorted 11, the
 ///   pools' dilations 10/19 and ceil_mode 10, ArgMax's select_last_index 12, Cast's saturate 19,
-///   BatchNormalization's training_mode 14, Resize's antialias 18, ...).
-/// Refused, naming the node, with `model` unchanged: an operator that does not exist at `target`
-/// (Gelu below 20, LayerNormalization below 17, ...), an input to make an attribute that is not a
+///   BatchNormalization's training_mode 14, Resize's antialias 18, ...);
+/// - operators newer than `target` that ONNX defines as functions of older ones, spelled in those:
+///   CastLike (a Cast to the second input's element type), GreaterOrEqual/LessOrEqual (Or of
+///   Greater/Less and Equal), HardSwish, Mish, Swish, Celu, Gelu (tanh form at any target, erf
+///   form from 9), LayerNormalization and RMSNormalization (X's rank known).
+/// Refused, naming the node, with `model` unchanged: any other operator that does not exist at
+/// `target` (Range below 11, Trilu below 14, ...), an input to make an attribute that is not a
 /// constant, and what the older version cannot say (noop_with_empty_axes with no axes, Split-18's
 /// uneven num_outputs, TopK's smallest, Pad's wrap mode and axes input, Dropout's training_mode
 /// input and bool mask across 10, Resize's other modes and coordinates, sizes, antialias and axes,
