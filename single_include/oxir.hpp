@@ -26166,6 +26166,23 @@ class Upgrader {
       cut_inputs(n, 1);
       return moved;
     }
+    if (op == "Pow" && since == 12 && n.has_input(0) && n.has_input(1)) {
+      // Before 12 the exponent has the base's type: a float base's exponent of another type is
+      // cast to it (integer exponents are exact in it below 2^24). Unknown types are left to the
+      // type check after the conversion.
+      const Type* bt = type_of(n.inputs[0]);
+      const Type* et = type_of(n.inputs[1]);
+      const DataType b = bt ? bt->elem_type() : DataType::UNDEFINED, e = et ? et->elem_type() : DataType::UNDEFINED;
+      const bool float_base = b == DataType::FLOAT || b == DataType::DOUBLE || b == DataType::FLOAT16 || b == DataType::BFLOAT16;
+      if (!float_base || e == DataType::UNDEFINED || e == b) return false;
+      const std::string cast = fresh(base(n, "exponent"));
+      Node c("Cast", {n.inputs[1]}, {cast});
+      c.set_attribute(Attribute("to", static_cast<std::int64_t>(b)));
+      out.push_back(std::move(c));
+      ++report.nodes_added;
+      n.inputs[1] = cast;
+      return true;
+    }
     if (op == "Dropout" && since == 10 && n.has_output(1))
       throw Error("Dropout's mask is bool from opset 10 on and of the input's type before: not converted");
     if (op == "Resize" && since == 19) {
@@ -26469,14 +26486,14 @@ class Upgrader {
   /// a Cast to the second input's element type, GreaterOrEqual/LessOrEqual as Or(Greater/Less,
   /// Equal) (NaN compares false either way), HardSwish, Mish, Swish, Celu and Gelu as their
   /// formulas, LayerNormalization and RMSNormalization as ReduceMean, Sqrt, Div... in the stash
-  /// type. The nodes computing the value go to `out` and the node becomes the last one, which
+  /// type, Trilu as a Where. The nodes computing the value go to `out` and the node becomes the last one, which
   /// then takes the version steps of its new operator. False for an operator without such a
   /// spelling (it is then refused); throws when the spelling needs what is not known.
   bool lower(Node& n, std::vector<Node>& out) {
     const std::string op = n.op_type;
     const bool known = op == "CastLike" || op == "GreaterOrEqual" || op == "LessOrEqual" || op == "HardSwish" ||
                        op == "Mish" || op == "Swish" || op == "Celu" || op == "Gelu" || op == "LayerNormalization" ||
-                       op == "RMSNormalization";
+                       op == "RMSNormalization" || op == "Trilu";
     if (!known) return false;
     for (const auto& a : n.attributes)
       if (!a.ref_attr_name.empty())
@@ -26516,6 +26533,7 @@ class Upgrader {
       return become("Or", {strict, equal});
     }
     const DataType t = elem_type(n, 0, op + " spelled in older operators needs it for its constants");
+    if (op == "Trilu") return trilu(n, t, out);
     if (op == "HardSwish") {  // x * HardSigmoid(x) with alpha 1/6, beta 1/2
       Node& h = node("HardSigmoid", {x}, "hard_sigmoid");
       h.set_attribute(Attribute("alpha", 1.0f / 6.0f));
@@ -26638,6 +26656,71 @@ class Upgrader {
     if (bias.empty()) return become("Mul", {normalized, scale});
     const std::string scaled = node("Mul", {normalized, scale}, "scaled").outputs[0];
     return become("Add", {scaled, bias});
+  }
+
+  /// Trilu before opset 14: Where(mask, x, 0), the mask comparing the column index minus the
+  /// row index (a Sub of an index column and an index row, broadcast) with k: not less than k
+  /// for the upper triangle, not greater for the lower. The last two sizes must be numbers; k
+  /// may be any value (a graph input too). Where needs opset 9.
+  bool trilu(Node& n, DataType t, std::vector<Node>& out) {
+    if (to_ < 9)
+      throw Error("Trilu: 'Trilu' does not exist at opset " + std::to_string(to_) +
+                  " and its spelling needs Where, which came with opset 9");
+    const Type* type = type_of(n.inputs[0]);
+    const Shape* s = type ? type->shape() : nullptr;
+    if (!s || s->rank() < 2)
+      throw Error("Trilu: spelled as a Where before opset 14, it needs the rank of '" + n.inputs[0] + "' (at least 2)");
+    const auto rows = (*s)[s->rank() - 2].value_if(), cols = (*s)[s->rank() - 1].value_if();
+    constexpr std::int64_t kMaxIndex = std::int64_t{1} << 24;  // constants of at most 16M entries each
+    if (!rows || !cols || *rows < 0 || *cols < 0 || *rows > kMaxIndex || *cols > kMaxIndex)
+      throw Error("Trilu: spelled as a Where before opset 14, it needs the last two sizes of '" + n.inputs[0] +
+                  "' as numbers");
+    auto index = [&](std::int64_t count, bool column, const char* what) {
+      std::vector<std::int64_t> v(static_cast<std::size_t>(count));
+      for (std::int64_t i = 0; i < count; ++i) v[static_cast<std::size_t>(i)] = i;
+      const std::vector<std::int64_t> dims = column ? std::vector<std::int64_t>{count, 1} : std::vector<std::int64_t>{1, count};
+      return constant(Tensor::from_values<std::int64_t>("", dims, std::span<const std::int64_t>(v)), base(n, what), out);
+    };
+    const std::string row = index(*rows, true, "row_index");
+    const std::string col = index(*cols, false, "column_index");
+    const std::string diagonal = fresh(base(n, "diagonal"));
+    out.push_back(Node("Sub", {col, row}, {diagonal}));
+    const std::string k = n.has_input(1) ? n.inputs[1] : ints({0}, true, base(n, "k"), out);
+    const bool upper = n.attribute_or("upper", std::int64_t{1}) != 0;
+    const std::string outside = fresh(base(n, "outside"));
+    out.push_back(Node(upper ? "Less" : "Greater", {diagonal, k}, {outside}));
+    const std::string inside = fresh(base(n, "inside"));
+    out.push_back(Node("Not", {outside}, {inside}));
+    report.nodes_added += 3;
+    const std::string zero = zero_scalar(t, base(n, "zero"), out);
+    const std::string x = n.inputs[0];
+    n.op_type = "Where";
+    n.inputs = {inside, x, zero};
+    n.attributes.clear();
+    return true;
+  }
+  /// A scalar zero (false) of a numeric or bool element type.
+  std::string zero_scalar(DataType type, const std::string& base, std::vector<Node>& out) {
+    auto make = [&](auto zero) {
+      using T = decltype(zero);
+      return constant(Tensor::from_values<T>("", {}, {zero}), base, out);
+    };
+    switch (type) {
+      case DataType::FLOAT: case DataType::DOUBLE: case DataType::FLOAT16: case DataType::BFLOAT16:
+        return float_scalar(0.0, type, base, out);
+      case DataType::INT8: return make(std::int8_t{0});
+      case DataType::INT16: return make(std::int16_t{0});
+      case DataType::INT32: return make(std::int32_t{0});
+      case DataType::INT64: return make(std::int64_t{0});
+      case DataType::UINT8: return make(std::uint8_t{0});
+      case DataType::UINT16: return make(std::uint16_t{0});
+      case DataType::UINT32: return make(std::uint32_t{0});
+      case DataType::UINT64: return make(std::uint64_t{0});
+      case DataType::BOOL: return make(false);
+      default:
+        throw Error("no zero constant of element type " + std::string(data_type_name(type)) +
+                    " for the older spelling");
+    }
   }
 
   /// DepthToSpace in CRD order before opset 11, as its definition spells it: x [N, C, H, W]
@@ -27643,9 +27726,11 @@ inline std::int64_t required_ir_version(const Model& model) {
 /// - operators newer than `target` that ONNX defines as functions of older ones, spelled in those:
 ///   CastLike (a Cast to the second input's element type), GreaterOrEqual/LessOrEqual (Or of
 ///   Greater/Less and Equal), HardSwish, Mish, Swish, Celu, Gelu (tanh form at any target, erf
-///   form from 9), LayerNormalization and RMSNormalization (X's rank known).
+///   form from 9), LayerNormalization and RMSNormalization (X's rank known), Trilu (a Where
+///   from 9, the last two sizes numbers);
+/// - Pow's exponent of another type than a float base cast to the base's type (12).
 /// Refused, naming the node, with `model` unchanged: any other operator that does not exist at
-/// `target` (Range below 11, Trilu below 14, ...), an input to make an attribute that is not a
+/// `target` (Range below 11, Einsum below 12, ...), an input to make an attribute that is not a
 /// constant, and what the older version cannot say (noop_with_empty_axes with no axes, Split-18's
 /// uneven num_outputs, TopK's smallest, Pad's wrap mode and axes input, Dropout's training_mode
 /// input and bool mask across 10, Resize's other modes and coordinates, sizes, antialias and axes,

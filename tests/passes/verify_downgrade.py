@@ -176,6 +176,12 @@ def hand_made(work):
         [("like", [1.0], np.float64)])
     add("greaterorequal12_ties", 12, ties + [helper.make_node("GreaterOrEqual", ["q", "zero"], ["y"])], X,
         [("y", TP.BOOL)], four + [("zero", 0.0, np.float32)])
+    add("trilu14_upper_k", 14, [helper.make_node("Trilu", ["x", "k"], ["y"])], X, [("y", F)], [("k", 1, np.int64)])
+    add("trilu14_lower", 14, [helper.make_node("Trilu", ["x"], ["y"], upper=0)], X, [("y", F)])
+    add("trilu14_lower_neg_k", 14, [helper.make_node("Trilu", ["x", "k"], ["y"], upper=0)], X, [("y", F)],
+        [("k", -2, np.int64)])
+    add("pow12_int_exponent", 12, [helper.make_node("Pow", ["x", "e"], ["y"])], X, [("y", F)],
+        [("e", [0, 1, 2, 3, -1], np.int64)])
     add("lessorequal16_ties", 16, ties + [helper.make_node("LessOrEqual", ["q", "zero"], ["y"])], X,
         [("y", TP.BOOL)], four + [("zero", 0.0, np.float32)])
     return cases

@@ -642,6 +642,38 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   CHECK(ops_of(celu.graph) == std::vector<std::string>{"Constant", "Div", "Elu", "Mul", "Neg", "Relu", "Neg", "Relu", "Add"});
   CHECK(check(celu).ok());
 
+  // Trilu as Where(not (column - row < k), x, 0): index constants of the last two sizes, k any value.
+  auto tri = at(14, R"(g (int32[3, 2, 4] x, int64 k) => (int32[3, 2, 4] y) { y = Trilu (x, k) })");
+  (void)downgrade_opset(tri, 11);
+  REQUIRE(ops_of(tri.graph) == std::vector<std::string>{"Constant", "Constant", "Sub", "Less", "Not", "Constant", "Where"});
+  CHECK(ints_of(tri.graph.nodes[0]) == std::vector<std::int64_t>{0, 1});
+  CHECK(tri.graph.nodes[0].find_attribute("value")->as_tensor().dims == std::vector<std::int64_t>{2, 1});
+  CHECK(ints_of(tri.graph.nodes[1]) == std::vector<std::int64_t>{0, 1, 2, 3});
+  CHECK(tri.graph.nodes[3].inputs[1] == "k");
+  CHECK(tri.graph.nodes[5].find_attribute("value")->as_tensor().data_type == DataType::INT32);
+  CHECK(tri.graph.nodes[6].inputs[1] == "x");
+  CHECK(tri.graph.nodes[6].outputs == std::vector<std::string>{"y"});
+  CHECK(check(tri).ok());
+  auto lower = at(14, R"(g (float[2, 3] x) => (float[2, 3] y) { y = Trilu <upper = 0> (x) })");
+  (void)downgrade_opset(lower, 9);
+  REQUIRE(ops_of(lower.graph) == std::vector<std::string>{"Constant", "Constant", "Sub", "Constant", "Greater", "Not", "Constant", "Where"});
+  CHECK(ints_of(lower.graph.nodes[3]) == std::vector<std::int64_t>{0});
+  check_refused(at(14, R"(g (float[N, M] x) => (float[N, M] y) { y = Trilu (x) })"), 11, "last two sizes of 'x' as numbers");
+  check_refused(at(14, R"(g (float[2, 3] x) => (float[2, 3] y) { y = Trilu (x) })"), 8, "needs Where, which came with opset 9");
+
+  // Pow-12's exponent of another type than a float base: cast to the base's type before 12.
+  auto pw = at(12, R"(g (float[3] x, int64[3] e) => (float[3] y) { y = Pow (x, e) })");
+  (void)downgrade_opset(pw, 11);
+  REQUIRE(ops_of(pw.graph) == std::vector<std::string>{"Cast", "Pow"});
+  CHECK(pw.graph.nodes[0].inputs == std::vector<std::string>{"e"});
+  CHECK(pw.graph.nodes[0].attribute_or("to", std::int64_t{0}) == static_cast<std::int64_t>(DataType::FLOAT));
+  CHECK(pw.graph.nodes[1].inputs[1] == pw.graph.nodes[0].outputs[0]);
+  auto same = at(12, R"(g (float[3] x, float[3] e) => (float[3] y) { y = Pow (x, e) })");
+  (void)downgrade_opset(same, 11);
+  CHECK(ops_of(same.graph) == std::vector<std::string>{"Pow"});
+  check_refused(at(12, R"(g (int64[3] x, int64[3] e) => (int64[3] y) { y = Pow (x, e) })"), 11,
+                "Pow: input 0 is tensor(int64), which Pow-7 does not allow");
+
   // What the spelling needs must be known: X's rank, the element types of the constants.
   auto unranked = at(17, R"(g (float[2, 5] x, float[5] s) => (float[2, 5] y) { y = LayerNormalization (x, s) })");
   unranked.graph.inputs[0].type = Type::tensor(DataType::FLOAT);
