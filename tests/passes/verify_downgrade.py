@@ -182,6 +182,12 @@ def hand_made(work):
         [("k", -2, np.int64)])
     add("pow12_int_exponent", 12, [helper.make_node("Pow", ["x", "e"], ["y"])], X, [("y", F)],
         [("e", [0, 1, 2, 3, -1], np.int64)])
+    X6 = [("x", F, [2, 6, 4, 5])]
+    add("groupnorm18_per_group", 18, [helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=3,
+                                                       epsilon=1e-3)], X6, [("y", F)],
+        [("s", [0.5, 1.0, 1.5], np.float32), ("b", [-1.0, 0.0, 1.0], np.float32)])
+    add("groupnorm21_per_channel", 21, [helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=2)],
+        X6, [("y", F)], [("s", ramp((6,), 0.5, 2), np.float32), ("b", ramp((6,), -1, 1), np.float32)])
     add("lessorequal16_ties", 16, ties + [helper.make_node("LessOrEqual", ["q", "zero"], ["y"])], X,
         [("y", TP.BOOL)], four + [("zero", 0.0, np.float32)])
     return cases

@@ -661,6 +661,41 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   check_refused(at(14, R"(g (float[N, M] x) => (float[N, M] y) { y = Trilu (x) })"), 11, "last two sizes of 'x' as numbers");
   check_refused(at(14, R"(g (float[2, 3] x) => (float[2, 3] y) { y = Trilu (x) })"), 8, "needs Where, which came with opset 9");
 
+  // GroupNormalization: X reshaped to [N, G, -1], InstanceNormalization, reshaped back. The
+  // per-group scale and bias (18) are InstanceNormalization's; the per-channel ones (21) apply
+  // after, as [C, 1, 1], with the statistics in the stash type.
+  auto gn18 = at(18, R"(g (float[N, 6, H, W] x, float[3] s, float[3] b) => (float[N, 6, H, W] y) {
+    y = GroupNormalization <num_groups = 3, epsilon = 0.01> (x, s, b) })");
+  (void)downgrade_opset(gn18, 17);
+  REQUIRE(ops_of(gn18.graph) == std::vector<std::string>{"Shape", "Constant", "Reshape", "InstanceNormalization", "Reshape"});
+  CHECK(ints_of(gn18.graph.nodes[1]) == std::vector<std::int64_t>{0, 3, -1});
+  CHECK(gn18.graph.nodes[3].inputs == std::vector<std::string>{gn18.graph.nodes[2].outputs[0], "s", "b"});
+  CHECK(gn18.graph.nodes[3].attribute_or("epsilon", 0.f) == 0.01f);
+  CHECK(gn18.graph.nodes[4].inputs == std::vector<std::string>{gn18.graph.nodes[3].outputs[0], gn18.graph.nodes[0].outputs[0]});
+  CHECK(gn18.graph.nodes[4].outputs == std::vector<std::string>{"y"});
+  CHECK(check(gn18).ok());
+  auto gn21 = at(21, R"(g (float16[N, 6, H, W] x, float16[6] s, float16[6] b) => (float16[N, 6, H, W] y) {
+    y = GroupNormalization <num_groups = 2> (x, s, b) })");
+  (void)downgrade_opset(gn21, 11);
+  REQUIRE(ops_of(gn21.graph) == std::vector<std::string>{"Shape", "Constant", "Reshape", "Cast", "Constant", "Constant",
+                                                         "InstanceNormalization", "Cast", "Reshape", "Unsqueeze", "Unsqueeze",
+                                                         "Mul", "Add"});
+  const auto& ones = gn21.graph.nodes[4].find_attribute("value")->as_tensor();
+  CHECK(ones.dims == std::vector<std::int64_t>{2});
+  CHECK(ones.values<float>()[1] == 1.0f);
+  CHECK(gn21.graph.nodes[9].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{1, 2});
+  CHECK(gn21.graph.nodes[12].outputs == std::vector<std::string>{"y"});
+  CHECK(check(gn21).ok());
+  CHECK_NOTHROW((void)infer_shapes(gn21, strict));
+  // From 21 to 18-20 too, where GroupNormalization exists but scales per group.
+  auto gn20 = at(21, R"(g (float[N, 6, 5] x, float[6] s, float[6] b) => (float[N, 6, 5] y) {
+    y = GroupNormalization <num_groups = 2> (x, s, b) })");
+  (void)downgrade_opset(gn20, 20);
+  CHECK(ops_of(gn20.graph) == std::vector<std::string>{"Shape", "Constant", "Reshape", "Constant", "Constant",
+                                                       "InstanceNormalization", "Reshape", "Constant", "Unsqueeze",
+                                                       "Constant", "Unsqueeze", "Mul", "Add"});
+  CHECK(check(gn20).ok());
+
   // Pow-12's exponent of another type than a float base: cast to the base's type before 12.
   auto pw = at(12, R"(g (float[3] x, int64[3] e) => (float[3] y) { y = Pow (x, e) })");
   (void)downgrade_opset(pw, 11);

@@ -652,7 +652,7 @@ class Upgrader {
       return true;
     }
     if (op == "GroupNormalization" && since == 21)
-      throw Error("GroupNormalization-21 scales per channel, -18 per group: not converted");
+      return group_normalization(n, elem_type(n, 0, "GroupNormalization-21 spelled in older operators needs it"), out);
     if (op == "DepthToSpace" && since == 11) {  // mode came with 11; before, always DCR
       const Attribute* mode = value_attr(n, "mode");
       if (mode && mode->kind() == AttributeType::STRING && mode->as_string() == "CRD") return depth_to_space_crd(n, out);
@@ -857,7 +857,7 @@ class Upgrader {
     const std::string op = n.op_type;
     const bool known = op == "CastLike" || op == "GreaterOrEqual" || op == "LessOrEqual" || op == "HardSwish" ||
                        op == "Mish" || op == "Swish" || op == "Celu" || op == "Gelu" || op == "LayerNormalization" ||
-                       op == "RMSNormalization" || op == "Trilu";
+                       op == "RMSNormalization" || op == "Trilu" || op == "GroupNormalization";
     if (!known) return false;
     for (const auto& a : n.attributes)
       if (!a.ref_attr_name.empty())
@@ -898,6 +898,7 @@ class Upgrader {
     }
     const DataType t = elem_type(n, 0, op + " spelled in older operators needs it for its constants");
     if (op == "Trilu") return trilu(n, t, out);
+    if (op == "GroupNormalization") return group_normalization(n, t, out);
     if (op == "HardSwish") {  // x * HardSigmoid(x) with alpha 1/6, beta 1/2
       Node& h = node("HardSigmoid", {x}, "hard_sigmoid");
       h.set_attribute(Attribute("alpha", 1.0f / 6.0f));
@@ -1060,6 +1061,74 @@ class Upgrader {
     const std::string x = n.inputs[0];
     n.op_type = "Where";
     n.inputs = {inside, x, zero};
+    n.attributes.clear();
+    return true;
+  }
+  /// GroupNormalization before opset 18, as its definition computes it: X [N, C, ...] reshaped
+  /// to [N, G, -1], InstanceNormalization over each group, reshaped back to X's shape. The
+  /// scale and bias of the per-group form (18-20) are InstanceNormalization's own; those of the
+  /// per-channel form (21) multiply and add after the reshape, as [C, 1, ...] (X's rank must be
+  /// known), with InstanceNormalization given ones and zeros. From 21 the statistics are in the
+  /// stash type (X cast to it and back).
+  bool group_normalization(Node& n, DataType t, std::vector<Node>& out) {
+    const Attribute* g = n.find_attribute("num_groups");
+    if (!g || g->kind() != AttributeType::INT) throw Error("GroupNormalization without num_groups");
+    const std::int64_t groups = g->as_int();
+    if (groups < 1) throw Error("GroupNormalization: num_groups " + std::to_string(groups) + " is not positive");
+    if (!n.has_input(1) || !n.has_input(2)) throw Error("GroupNormalization without scale or bias");
+    const bool per_channel = from_ >= 21;
+    const float epsilon = n.attribute_or("epsilon", 1e-5f);
+    const auto stash = per_channel ? static_cast<DataType>(n.attribute_or("stash_type", std::int64_t{1})) : t;
+    if (stash != DataType::FLOAT && stash != DataType::DOUBLE && stash != DataType::FLOAT16 && stash != DataType::BFLOAT16)
+      throw Error("GroupNormalization: stash_type " + std::to_string(static_cast<int>(stash)) + " is not a float type");
+    const std::size_t rank = per_channel ? rank_of(n, 0, "GroupNormalization-21's per-channel scale is spread over it") : 0;
+    const std::string x = n.inputs[0], scale = n.inputs[1], bias = n.inputs[2], y = n.outputs[0];
+    auto node = [&](std::string type, std::vector<std::string> in, const std::string& what) -> Node& {
+      out.push_back(Node(std::move(type), std::move(in), {fresh(base(n, what))}));
+      ++report.nodes_added;
+      return out.back();
+    };
+    auto cast = [&](const std::string& v, DataType to, const std::string& what) {
+      Node& c = node("Cast", {v}, what);
+      c.set_attribute(Attribute("to", static_cast<std::int64_t>(to)));
+      return c.outputs[0];
+    };
+    const std::string shape = node("Shape", {x}, "shape").outputs[0];
+    std::string grouped = node("Reshape", {x, ints({0, groups, -1}, false, base(n, "grouped_shape"), out)}, "grouped").outputs[0];
+    if (stash != t) grouped = cast(grouped, stash, "stashed");
+    std::string s = scale, b = bias;
+    if (per_channel) {
+      if (groups > (std::int64_t{1} << 24))
+        throw Error("GroupNormalization: num_groups " + std::to_string(groups) + " is too large to spell out");
+      auto filled = [&](float v, const char* what) {
+        const std::vector<float> values(static_cast<std::size_t>(groups), v);
+        Tensor c = Tensor::from_values<float>("", {groups}, std::span<const float>(values));
+        if (stash == DataType::FLOAT) return constant(std::move(c), base(n, what), out);
+        // Other stash types: a float constant cast to it.
+        return cast(constant(std::move(c), base(n, std::string(what) + "_float"), out), stash, what);
+      };
+      s = filled(1.0f, "ones");
+      b = filled(0.0f, "zeros");
+    }
+    Node& in = node("InstanceNormalization", {grouped, s, b}, "normalized");
+    in.set_attribute(Attribute("epsilon", epsilon));
+    std::string normalized = in.outputs[0];
+    if (stash != t) normalized = cast(normalized, t, "normalized_cast");
+    if (!per_channel) {
+      n.op_type = "Reshape";
+      n.inputs = {normalized, shape};
+      n.attributes.clear();
+      return true;
+    }
+    const std::string back = node("Reshape", {normalized, shape}, "ungrouped").outputs[0];
+    std::vector<std::int64_t> spread;
+    for (std::size_t i = 1; i + 1 < rank; ++i) spread.push_back(static_cast<std::int64_t>(i));
+    const std::string sc = spread.empty() ? scale : unsqueeze(scale, spread, base(n, "scale_per_channel"), out);
+    const std::string bc = spread.empty() ? bias : unsqueeze(bias, spread, base(n, "bias_per_channel"), out);
+    const std::string scaled = node("Mul", {back, sc}, "scaled").outputs[0];
+    n.op_type = "Add";
+    n.inputs = {scaled, bc};
+    n.outputs = {y};
     n.attributes.clear();
     return true;
   }
@@ -2091,7 +2160,8 @@ inline std::int64_t required_ir_version(const Model& model) {
 ///   CastLike (a Cast to the second input's element type), GreaterOrEqual/LessOrEqual (Or of
 ///   Greater/Less and Equal), HardSwish, Mish, Swish, Celu, Gelu (tanh form at any target, erf
 ///   form from 9), LayerNormalization and RMSNormalization (X's rank known), Trilu (a Where
-///   from 9, the last two sizes numbers);
+///   from 9, the last two sizes numbers), GroupNormalization (InstanceNormalization over X
+///   reshaped to [N, G, -1]; also from 21 to 18-20, where the per-channel scale has no form);
 /// - Pow's exponent of another type than a float base cast to the base's type (12).
 /// Refused, naming the node, with `model` unchanged: any other operator that does not exist at
 /// `target` (Range below 11, Einsum below 12, ...), an input to make an attribute that is not a
@@ -2099,7 +2169,7 @@ inline std::int64_t required_ir_version(const Model& model) {
 /// uneven num_outputs, TopK's smallest, Pad's wrap mode and axes input, Dropout's training_mode
 /// input and bool mask across 10, Resize's other modes and coordinates, sizes, antialias and axes,
 /// ScatterElements' reductions, RoiAlign's half_pixel, GridSample
-/// beyond 4-D, GroupNormalization and Scan across 21 and 9, training modes, allowzero with a
+/// beyond 4-D, Scan across 9, training modes, allowzero with a
 /// possible 0, the pools' dilations, ceil_mode and Indices, per-axis and
 /// blocked quantization, a sparse Constant). Last, shape inference runs on the result: a type an
 /// operator's version at `target` does not allow (bfloat16 Add before 13, say), or an attribute
