@@ -658,7 +658,25 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   (void)downgrade_opset(lower, 9);
   REQUIRE(ops_of(lower.graph) == std::vector<std::string>{"Constant", "Constant", "Sub", "Constant", "Greater", "Not", "Constant", "Where"});
   CHECK(ints_of(lower.graph.nodes[3]) == std::vector<std::int64_t>{0});
-  check_refused(at(14, R"(g (float[N, M] x) => (float[N, M] y) { y = Trilu (x) })"), 11, "last two sizes of 'x' as numbers");
+  // A bool mask: And instead of Where.
+  auto mask = at(14, R"(g (bool[3, 3] x) => (bool[3, 3] y) { y = Trilu (x) })");
+  (void)downgrade_opset(mask, 11);
+  REQUIRE(ops_of(mask.graph) == std::vector<std::string>{"Constant", "Constant", "Sub", "Constant", "Less", "Not", "And"});
+  CHECK(mask.graph.nodes[6].inputs == std::vector<std::string>{mask.graph.nodes[5].outputs[0], "x"});
+  // Sizes that are not numbers: the indices by Range over the sizes Shape reads (from 11).
+  auto sym = at(14, R"(g (float[B, S, S] x) => (float[B, S, S] y) { y = Trilu <upper = 1> (x, k) })");
+  sym.graph.initializers.push_back(Tensor::from_values<std::int64_t>("k", {}, {1}));
+  (void)downgrade_opset(sym, 11);
+  REQUIRE(ops_of(sym.graph) == std::vector<std::string>{"Shape", "Constant", "Gather", "Constant", "Constant", "Range", "Unsqueeze",
+                                                        "Constant", "Gather", "Constant", "Constant", "Range", "Sub", "Less",
+                                                        "Not", "Constant", "Where"});
+  CHECK(ints_of(sym.graph.nodes[1]) == std::vector<std::int64_t>{1});
+  CHECK(ints_of(sym.graph.nodes[7]) == std::vector<std::int64_t>{2});
+  CHECK(sym.graph.nodes[6].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{1});
+  CHECK(sym.graph.nodes[12].inputs == std::vector<std::string>{sym.graph.nodes[11].outputs[0], sym.graph.nodes[6].outputs[0]});
+  CHECK(check(sym).ok());
+  CHECK_NOTHROW((void)infer_shapes(sym, strict));
+  check_refused(at(14, R"(g (float[N, M] x) => (float[N, M] y) { y = Trilu (x) })"), 10, "last two sizes of 'x' as numbers");
   check_refused(at(14, R"(g (float[2, 3] x) => (float[2, 3] y) { y = Trilu (x) })"), 8, "needs Where, which came with opset 9");
 
   // GroupNormalization: X reshaped to [N, G, -1], InstanceNormalization, reshaped back. The

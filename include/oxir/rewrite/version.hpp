@@ -1023,7 +1023,7 @@ class Upgrader {
     return become("Add", {scaled, bias});
   }
 
-  /// Trilu before opset 14: Where(mask, x, 0), the mask comparing the column index minus the
+  /// Trilu before opset 14: Where(mask, x, 0) (And(mask, x) for bool), the mask comparing the column index minus the
   /// row index (a Sub of an index column and an index row, broadcast) with k: not less than k
   /// for the upper triangle, not greater for the lower. The last two sizes must be numbers; k
   /// may be any value (a graph input too). Where needs opset 9.
@@ -1037,17 +1037,38 @@ class Upgrader {
       throw Error("Trilu: spelled as a Where before opset 14, it needs the rank of '" + n.inputs[0] + "' (at least 2)");
     const auto rows = (*s)[s->rank() - 2].value_if(), cols = (*s)[s->rank() - 1].value_if();
     constexpr std::int64_t kMaxIndex = std::int64_t{1} << 24;  // constants of at most 16M entries each
-    if (!rows || !cols || *rows < 0 || *cols < 0 || *rows > kMaxIndex || *cols > kMaxIndex)
+    const bool numbers = rows && cols && *rows >= 0 && *cols >= 0 && *rows <= kMaxIndex && *cols <= kMaxIndex;
+    if (!numbers && to_ < 11)
       throw Error("Trilu: spelled as a Where before opset 14, it needs the last two sizes of '" + n.inputs[0] +
-                  "' as numbers");
-    auto index = [&](std::int64_t count, bool column, const char* what) {
-      std::vector<std::int64_t> v(static_cast<std::size_t>(count));
-      for (std::int64_t i = 0; i < count; ++i) v[static_cast<std::size_t>(i)] = i;
-      const std::vector<std::int64_t> dims = column ? std::vector<std::int64_t>{count, 1} : std::vector<std::int64_t>{1, count};
-      return constant(Tensor::from_values<std::int64_t>("", dims, std::span<const std::int64_t>(v)), base(n, what), out);
+                  "' as numbers (or Range, which came with opset 11)");
+    // The indices 0 .. count-1 of axis `axis` from the end, as a column [count, 1] or a row
+    // [count]: a constant when the size is a number, else Range over the size read by Shape.
+    std::string shape;
+    auto index = [&](std::optional<std::int64_t> count, std::size_t axis, bool column, const char* what) {
+      if (numbers) {
+        std::vector<std::int64_t> v(static_cast<std::size_t>(*count));
+        for (std::int64_t i = 0; i < *count; ++i) v[static_cast<std::size_t>(i)] = i;
+        const std::vector<std::int64_t> dims = column ? std::vector<std::int64_t>{*count, 1} : std::vector<std::int64_t>{*count};
+        return constant(Tensor::from_values<std::int64_t>("", dims, std::span<const std::int64_t>(v)), base(n, what), out);
+      }
+      if (shape.empty()) {
+        shape = fresh(base(n, "shape"));
+        out.push_back(Node("Shape", {n.inputs[0]}, {shape}));
+        ++report.nodes_added;
+      }
+      const std::string size = fresh(base(n, std::string(what) + "_size"));
+      Node gather("Gather", {shape, ints({static_cast<std::int64_t>(s->rank() - axis)}, true, base(n, std::string(what) + "_axis"), out)},
+                  {size});
+      gather.set_attribute(Attribute("axis", std::int64_t{0}));
+      out.push_back(std::move(gather));
+      const std::string range = fresh(base(n, what));
+      out.push_back(Node("Range", {ints({0}, true, base(n, "index_start"), out), size, ints({1}, true, base(n, "index_step"), out)},
+                         {range}));
+      report.nodes_added += 2;
+      return column ? unsqueeze(range, {1}, base(n, std::string(what) + "_column"), out) : range;
     };
-    const std::string row = index(*rows, true, "row_index");
-    const std::string col = index(*cols, false, "column_index");
+    const std::string row = index(rows, 2, true, "row_index");
+    const std::string col = index(cols, 1, false, "column_index");
     const std::string diagonal = fresh(base(n, "diagonal"));
     out.push_back(Node("Sub", {col, row}, {diagonal}));
     const std::string k = n.has_input(1) ? n.inputs[1] : ints({0}, true, base(n, "k"), out);
@@ -1057,11 +1078,16 @@ class Upgrader {
     const std::string inside = fresh(base(n, "inside"));
     out.push_back(Node("Not", {outside}, {inside}));
     report.nodes_added += 3;
-    const std::string zero = zero_scalar(t, base(n, "zero"), out);
     const std::string x = n.inputs[0];
+    n.attributes.clear();
+    if (t == DataType::BOOL) {  // a bool mask (a causal one, say): And, which runtimes have for bool
+      n.op_type = "And";
+      n.inputs = {inside, x};
+      return true;
+    }
+    const std::string zero = zero_scalar(t, base(n, "zero"), out);
     n.op_type = "Where";
     n.inputs = {inside, x, zero};
-    n.attributes.clear();
     return true;
   }
   /// GroupNormalization before opset 18, as its definition computes it: X [N, C, ...] reshaped
@@ -2160,7 +2186,7 @@ inline std::int64_t required_ir_version(const Model& model) {
 ///   CastLike (a Cast to the second input's element type), GreaterOrEqual/LessOrEqual (Or of
 ///   Greater/Less and Equal), HardSwish, Mish, Swish, Celu, Gelu (tanh form at any target, erf
 ///   form from 9), LayerNormalization and RMSNormalization (X's rank known), Trilu (a Where
-///   from 9, the last two sizes numbers), GroupNormalization (InstanceNormalization over X
+///   from 9, the last two sizes numbers or, from 11, read by Shape), GroupNormalization (InstanceNormalization over X
 ///   reshaped to [N, G, -1]; also from 21 to 18-20, where the per-channel scale has no form);
 /// - Pow's exponent of another type than a float base cast to the base's type (12).
 /// Refused, naming the node, with `model` unchanged: any other operator that does not exist at
