@@ -667,13 +667,17 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   auto sym = at(14, R"(g (float[B, S, S] x) => (float[B, S, S] y) { y = Trilu <upper = 1> (x, k) })");
   sym.graph.initializers.push_back(Tensor::from_values<std::int64_t>("k", {}, {1}));
   (void)downgrade_opset(sym, 11);
-  REQUIRE(ops_of(sym.graph) == std::vector<std::string>{"Shape", "Constant", "Gather", "Constant", "Constant", "Range", "Unsqueeze",
-                                                        "Constant", "Gather", "Constant", "Constant", "Range", "Sub", "Less",
-                                                        "Not", "Constant", "Where"});
-  CHECK(ints_of(sym.graph.nodes[1]) == std::vector<std::int64_t>{1});
-  CHECK(ints_of(sym.graph.nodes[7]) == std::vector<std::int64_t>{2});
+  REQUIRE(ops_of(sym.graph) == std::vector<std::string>{"Shape", "Constant", "Constant", "Constant", "Gather", "Range", "Unsqueeze",
+                                                        "Constant", "Gather", "Range", "Sub", "Less", "Not", "Constant", "Where"});
+  CHECK(ints_of(sym.graph.nodes[1]) == std::vector<std::int64_t>{0});  // Range's start and step, shared by both
+  CHECK(ints_of(sym.graph.nodes[2]) == std::vector<std::int64_t>{1});
+  CHECK(ints_of(sym.graph.nodes[3]) == std::vector<std::int64_t>{1});  // the rows' place in the shape
+  CHECK(ints_of(sym.graph.nodes[7]) == std::vector<std::int64_t>{2});  // the columns'
+  auto o = [&](std::size_t i) { return sym.graph.nodes[i].outputs[0]; };
+  CHECK(sym.graph.nodes[5].inputs == std::vector<std::string>{o(1), o(4), o(2)});
+  CHECK(sym.graph.nodes[9].inputs == std::vector<std::string>{o(1), o(8), o(2)});
   CHECK(sym.graph.nodes[6].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{1});
-  CHECK(sym.graph.nodes[12].inputs == std::vector<std::string>{sym.graph.nodes[11].outputs[0], sym.graph.nodes[6].outputs[0]});
+  CHECK(sym.graph.nodes[10].inputs == std::vector<std::string>{o(9), o(6)});
   CHECK(check(sym).ok());
   CHECK_NOTHROW((void)infer_shapes(sym, strict));
   check_refused(at(14, R"(g (float[N, M] x) => (float[N, M] y) { y = Trilu (x) })"), 10, "last two sizes of 'x' as numbers");

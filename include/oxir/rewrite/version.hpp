@@ -537,14 +537,8 @@ class Upgrader {
       const Type* bt = type_of(n.inputs[0]);
       const Type* et = type_of(n.inputs[1]);
       const DataType b = bt ? bt->elem_type() : DataType::UNDEFINED, e = et ? et->elem_type() : DataType::UNDEFINED;
-      const bool float_base = b == DataType::FLOAT || b == DataType::DOUBLE || b == DataType::FLOAT16 || b == DataType::BFLOAT16;
-      if (!float_base || e == DataType::UNDEFINED || e == b) return false;
-      const std::string cast = fresh(base(n, "exponent"));
-      Node c("Cast", {n.inputs[1]}, {cast});
-      c.set_attribute(Attribute("to", static_cast<std::int64_t>(b)));
-      out.push_back(std::move(c));
-      ++report.nodes_added;
-      n.inputs[1] = cast;
+      if (!is_float(b) || e == DataType::UNDEFINED || e == b) return false;
+      n.inputs[1] = cast(n, n.inputs[1], b, "exponent", out);
       return true;
     }
     if (op == "Dropout" && since == 10 && n.has_output(1))
@@ -866,9 +860,7 @@ class Upgrader {
     if (!n.has_input(0) || !n.has_output(0)) throw Error(op + " without input or output");
     const std::string x = n.inputs[0];
     auto node = [&](std::string type, std::vector<std::string> in, const std::string& what) -> Node& {
-      out.push_back(Node(std::move(type), std::move(in), {fresh(base(n, what))}));
-      ++report.nodes_added;
-      return out.back();
+      return add(n, std::move(type), std::move(in), what, out);
     };
     // The node becomes `type` of `in`, keeping its first output and its name.
     auto become = [&](std::string type, std::vector<std::string> in) {
@@ -969,9 +961,7 @@ class Upgrader {
     if (axis < 0) axis += r;
     std::vector<std::int64_t> axes;
     for (std::int64_t i = axis; i < r; ++i) axes.push_back(i);
-    const auto stash = static_cast<DataType>(n.attribute_or("stash_type", std::int64_t{1}));
-    if (stash != DataType::FLOAT && stash != DataType::DOUBLE && stash != DataType::FLOAT16 && stash != DataType::BFLOAT16)
-      throw Error(op + ": stash_type " + std::to_string(static_cast<int>(stash)) + " is not a float type");
+    const DataType stash = stash_type(n);
     const float epsilon = n.attribute_or("epsilon", 1e-5f);
     const std::string scale = n.inputs[1];
     const std::string bias = layer && n.has_input(2) ? n.inputs[2] : std::string();
@@ -987,12 +977,7 @@ class Upgrader {
       m.set_attribute(Attribute("keepdims", std::int64_t{1}));
       return m.outputs[0];
     };
-    std::string xu = x;
-    if (stash != t) {
-      Node& c = node("Cast", {x}, "stashed");
-      c.set_attribute(Attribute("to", static_cast<std::int64_t>(stash)));
-      xu = c.outputs[0];
-    }
+    const std::string xu = stash != t ? cast(n, x, stash, "stashed", out) : x;
     // LayerNormalization's variance as the mean of the squared deviations: the definition's
     // E[x^2] - E[x]^2 is the same number in exact arithmetic, but loses the digits of a variance
     // small against the mean in the stash type, where kernels that accumulate in double do not.
@@ -1013,11 +998,7 @@ class Upgrader {
     }
     // Back to X's type (LayerNormalization) or to the scale's, which RMSNormalization's output has.
     const DataType result = layer ? t : elem_type(n, 1, op + " spelled in older operators casts to it");
-    if (stash != result) {
-      Node& c = node("Cast", {normalized}, "normalized_cast");
-      c.set_attribute(Attribute("to", static_cast<std::int64_t>(result)));
-      normalized = c.outputs[0];
-    }
+    if (stash != result) normalized = cast(n, normalized, result, "normalized_cast", out);
     if (bias.empty()) return become("Mul", {normalized, scale});
     const std::string scaled = node("Mul", {normalized, scale}, "scaled").outputs[0];
     return become("Add", {scaled, bias});
@@ -1043,7 +1024,7 @@ class Upgrader {
                   "' as numbers (or Range, which came with opset 11)");
     // The indices 0 .. count-1 of axis `axis` from the end, as a column [count, 1] or a row
     // [count]: a constant when the size is a number, else Range over the size read by Shape.
-    std::string shape;
+    std::string shape, start, step;
     auto index = [&](std::optional<std::int64_t> count, std::size_t axis, bool column, const char* what) {
       if (numbers) {
         std::vector<std::int64_t> v(static_cast<std::size_t>(*count));
@@ -1055,6 +1036,8 @@ class Upgrader {
         shape = fresh(base(n, "shape"));
         out.push_back(Node("Shape", {n.inputs[0]}, {shape}));
         ++report.nodes_added;
+        start = ints({0}, true, base(n, "index_start"), out);
+        step = ints({1}, true, base(n, "index_step"), out);
       }
       const std::string size = fresh(base(n, std::string(what) + "_size"));
       Node gather("Gather", {shape, ints({static_cast<std::int64_t>(s->rank() - axis)}, true, base(n, std::string(what) + "_axis"), out)},
@@ -1062,8 +1045,7 @@ class Upgrader {
       gather.set_attribute(Attribute("axis", std::int64_t{0}));
       out.push_back(std::move(gather));
       const std::string range = fresh(base(n, what));
-      out.push_back(Node("Range", {ints({0}, true, base(n, "index_start"), out), size, ints({1}, true, base(n, "index_step"), out)},
-                         {range}));
+      out.push_back(Node("Range", {start, size, step}, {range}));
       report.nodes_added += 2;
       return column ? unsqueeze(range, {1}, base(n, std::string(what) + "_column"), out) : range;
     };
@@ -1104,24 +1086,15 @@ class Upgrader {
     if (!n.has_input(1) || !n.has_input(2)) throw Error("GroupNormalization without scale or bias");
     const bool per_channel = from_ >= 21;
     const float epsilon = n.attribute_or("epsilon", 1e-5f);
-    const auto stash = per_channel ? static_cast<DataType>(n.attribute_or("stash_type", std::int64_t{1})) : t;
-    if (stash != DataType::FLOAT && stash != DataType::DOUBLE && stash != DataType::FLOAT16 && stash != DataType::BFLOAT16)
-      throw Error("GroupNormalization: stash_type " + std::to_string(static_cast<int>(stash)) + " is not a float type");
+    const DataType stash = per_channel ? stash_type(n) : t;
     const std::size_t rank = per_channel ? rank_of(n, 0, "GroupNormalization-21's per-channel scale is spread over it") : 0;
     const std::string x = n.inputs[0], scale = n.inputs[1], bias = n.inputs[2], y = n.outputs[0];
     auto node = [&](std::string type, std::vector<std::string> in, const std::string& what) -> Node& {
-      out.push_back(Node(std::move(type), std::move(in), {fresh(base(n, what))}));
-      ++report.nodes_added;
-      return out.back();
-    };
-    auto cast = [&](const std::string& v, DataType to, const std::string& what) {
-      Node& c = node("Cast", {v}, what);
-      c.set_attribute(Attribute("to", static_cast<std::int64_t>(to)));
-      return c.outputs[0];
+      return add(n, std::move(type), std::move(in), what, out);
     };
     const std::string shape = node("Shape", {x}, "shape").outputs[0];
     std::string grouped = node("Reshape", {x, ints({0, groups, -1}, false, base(n, "grouped_shape"), out)}, "grouped").outputs[0];
-    if (stash != t) grouped = cast(grouped, stash, "stashed");
+    if (stash != t) grouped = cast(n, grouped, stash, "stashed", out);
     std::string s = scale, b = bias;
     if (per_channel) {
       if (groups > (std::int64_t{1} << 24))
@@ -1131,7 +1104,7 @@ class Upgrader {
         Tensor c = Tensor::from_values<float>("", {groups}, std::span<const float>(values));
         if (stash == DataType::FLOAT) return constant(std::move(c), base(n, what), out);
         // Other stash types: a float constant cast to it.
-        return cast(constant(std::move(c), base(n, std::string(what) + "_float"), out), stash, what);
+        return cast(n, constant(std::move(c), base(n, std::string(what) + "_float"), out), stash, what, out);
       };
       s = filled(1.0f, "ones");
       b = filled(0.0f, "zeros");
@@ -1139,7 +1112,7 @@ class Upgrader {
     Node& in = node("InstanceNormalization", {grouped, s, b}, "normalized");
     in.set_attribute(Attribute("epsilon", epsilon));
     std::string normalized = in.outputs[0];
-    if (stash != t) normalized = cast(normalized, t, "normalized_cast");
+    if (stash != t) normalized = cast(n, normalized, t, "normalized_cast", out);
     if (!per_channel) {
       n.op_type = "Reshape";
       n.inputs = {normalized, shape};
@@ -1157,6 +1130,28 @@ class Upgrader {
     n.outputs = {y};
     n.attributes.clear();
     return true;
+  }
+  /// A new node `type` of `in` with one fresh output named after `anchor` and `what`, appended to `out`.
+  Node& add(const Node& anchor, std::string type, std::vector<std::string> in, const std::string& what, std::vector<Node>& out) {
+    out.push_back(Node(std::move(type), std::move(in), {fresh(base(anchor, what))}));
+    ++report.nodes_added;
+    return out.back();
+  }
+  /// `v` cast to `to` by a new Cast (see add); its output.
+  std::string cast(const Node& anchor, const std::string& v, DataType to, const std::string& what, std::vector<Node>& out) {
+    Node& c = add(anchor, "Cast", {v}, what, out);
+    c.set_attribute(Attribute("to", static_cast<std::int64_t>(to)));
+    return c.outputs[0];
+  }
+  static bool is_float(DataType t) {
+    return t == DataType::FLOAT || t == DataType::DOUBLE || t == DataType::FLOAT16 || t == DataType::BFLOAT16;
+  }
+  /// The stash_type attribute of a normalization (float by default), which must be a float type.
+  static DataType stash_type(const Node& n) {
+    const auto stash = static_cast<DataType>(n.attribute_or("stash_type", std::int64_t{1}));
+    if (!is_float(stash))
+      throw Error(n.op_type + ": stash_type " + std::to_string(static_cast<int>(stash)) + " is not a float type");
+    return stash;
   }
   /// A scalar zero (false) of a numeric or bool element type.
   std::string zero_scalar(DataType type, const std::string& base, std::vector<Node>& out) {
