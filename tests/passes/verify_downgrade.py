@@ -144,14 +144,14 @@ def hand_made(work):
     ties = [helper.make_node("Mul", ["x", "four"], ["x4"]), helper.make_node("Floor", ["x4"], ["q"])]
     four = [("four", 4.0, np.float32)]
     add("argmax12_last", 12, ties + [helper.make_node("ArgMax", ["q"], ["y"], axis=1, select_last_index=1)], X,
-        [("y", TP.INT64)], four, excuse="steps came with opset 10")
+        [("y", TP.INT64)], four)
     add("depthtospace11_crd", 11, [helper.make_node("DepthToSpace", ["x"], ["y"], blocksize=2, mode="CRD")],
         [("x", F, [2, 8, 3, 4])], [("y", F)])
     add("dropout13_training_off", 13, [helper.make_node("Dropout", ["x", "r", "t"], ["y"])], X, [("y", F)],
         [("r", 0.5, np.float32), ("t", False, np.bool_)])
     add("argmin13_last_neg", 13, ties + [helper.make_node("ArgMin", ["q"], ["y"], axis=-1, keepdims=0,
                                                           select_last_index=1)], X,
-        [("y", TP.INT64)], four, excuse="steps came with opset 10")
+        [("y", TP.INT64)], four)
     # Operators newer than every target, spelled in the older operators they are made of.
     def ramp(shape, lo, hi):
         return np.linspace(lo, hi, int(np.prod(shape)), dtype=np.float32).reshape(shape)
@@ -193,6 +193,27 @@ def hand_made(work):
         X6, [("y", F)], [("s", ramp((6,), 0.5, 2), np.float32), ("b", ramp((6,), -1, 1), np.float32)])
     add("lessorequal16_ties", 16, ties + [helper.make_node("LessOrEqual", ["q", "zero"], ["y"])], X,
         [("y", TP.BOOL)], four + [("zero", 0.0, np.float32)])
+    # NaN and the infinities compared, as floats are before Equal takes them (opset 11): the
+    # specials come from initializers, plus x * 0 to have an input to feed.
+    specials = [helper.make_node("Mul", ["x", "zero"], ["x0"]), helper.make_node("Add", ["sa", "x0"], ["a"]),
+                helper.make_node("Add", ["sb", "x0"], ["b"])]
+    special_values = [("sa", [np.nan, np.inf, -np.inf, 1.0, np.nan, 2.0, np.inf, -0.0], np.float32),
+                      ("sb", [np.nan, np.inf, np.inf, 1.0, 1.0, -np.inf, 3.0, 0.0], np.float32),
+                      ("zero", 0.0, np.float32)]
+    X8 = [("x", F, [8])]
+    for op, v in (("GreaterOrEqual", 16), ("LessOrEqual", 16), ("Equal", 13)):
+        add("%s%d_nan" % (op.lower(), v), v, specials + [helper.make_node(op, ["a", "b"], ["y"])], X8,
+            [("y", TP.BOOL)], special_values)
+    # Integer Max and Min before 12 (up to 32 bits through doubles, 64 through Where), broadcast.
+    hundred = [("hundred", 100.0, np.float32)]
+    scaled = [helper.make_node("Mul", ["x", "hundred"], ["x100"]), helper.make_node("Floor", ["x100"], ["xf"])]
+    for name, tp, dt in (("int32", TP.INT32, np.int32), ("uint8", TP.UINT8, np.uint8), ("int64", TP.INT64, np.int64)):
+        cast = [helper.make_node("Relu", ["xf"], ["xr"]) if dt == np.uint8 else
+                helper.make_node("Identity", ["xf"], ["xr"]), helper.make_node("Cast", ["xr"], ["xi"], to=tp)]
+        for op in ("Max", "Min"):
+            add("%s13_%s" % (op.lower(), name), 13, scaled + cast + [helper.make_node(op, ["xi", "row", "xi"], ["y"])],
+                X, [("y", tp)], hundred + [("row", [0, 5, 20, 60, 90], dt)],
+                excuse="Where, which opset 7 does not have" if dt == np.int64 else None)
     return cases
 
 

@@ -11,6 +11,7 @@
 #include "graph_util.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -467,6 +468,12 @@ TEST_CASE("downgrade_opset: softmax along another axis, Shape's start/end, ArgMa
   CHECK(s9.graph.nodes[1].find_attribute("ends")->as_ints() == std::vector<std::int64_t>{-1});
   CHECK(s9.graph.nodes[1].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{0});
   CHECK(check(s9).ok());
+  // At 7 too: the Constants made for the bounds, and the Casts that carry them as doubles, are gone.
+  auto s7 = shape;
+  r = downgrade_opset(s7, 7);
+  REQUIRE(ops_of(s7.graph) == std::vector<std::string>{"Shape", "Slice"});
+  CHECK(r.nodes_added == 1);
+  CHECK(s7.graph.nodes[1].find_attribute("starts")->as_ints() == std::vector<std::int64_t>{1});
   // start alone: the end is the rank's (as large as Slice takes).
   auto open = at(15, R"(g (float[2, 3] x) => (int64[1] y) { y = Shape <start = -1> (x) })");
   (void)downgrade_opset(open, 11);
@@ -499,6 +506,25 @@ TEST_CASE("downgrade_opset: softmax along another axis, Shape's start/end, ArgMa
   CHECK(g.nodes[7].inputs == std::vector<std::string>{g.nodes[5].outputs[0], g.nodes[6].outputs[0]});
   CHECK(g.nodes[7].outputs == std::vector<std::string>{"y"});
   CHECK(check(a11).ok());
+  // Before 10 (no Slice steps): a Gather of the indices backwards; at 7 their Constant (which
+  // holds floats only) is a double one, cast to int64, as is d - 1.
+  auto a7 = arg;
+  (void)downgrade_opset(a7, 7);
+  REQUIRE(ops_of(a7.graph) == std::vector<std::string>{"Constant", "Cast", "Gather", "Constant", "Cast", "ArgMax", "Sub"});
+  const auto& g7 = a7.graph;
+  const auto& backwards = g7.nodes[0].find_attribute("value")->as_tensor();
+  REQUIRE(backwards.data_type == DataType::DOUBLE);
+  CHECK(std::vector<double>(backwards.values<double>().begin(), backwards.values<double>().end()) ==
+        std::vector<double>{4, 3, 2, 1, 0});
+  CHECK(g7.nodes[1].attribute_or("to", std::int64_t{0}) == static_cast<std::int64_t>(DataType::INT64));
+  CHECK(g7.nodes[2].inputs == std::vector<std::string>{"x", g7.nodes[1].outputs[0]});
+  CHECK(g7.nodes[2].attribute_or("axis", std::int64_t{0}) == 1);
+  CHECK(g7.nodes[5].inputs == std::vector<std::string>{g7.nodes[2].outputs[0]});
+  CHECK(g7.nodes[6].inputs == std::vector<std::string>{g7.nodes[4].outputs[0], g7.nodes[5].outputs[0]});
+  CHECK(check(a7).ok());
+  InferOptions strict;
+  strict.strict = true;
+  CHECK_NOTHROW((void)infer_shapes(a7, strict));
   // select_last_index = 0 is the only form before 12.
   auto a0 = at(13, R"(g (float[2, 5] x) => (int64[2, 1] y) { y = ArgMin <axis = 1, select_last_index = 0> (x) })");
   (void)downgrade_opset(a0, 11);
@@ -526,7 +552,6 @@ TEST_CASE("downgrade_opset: softmax along another axis, Shape's start/end, ArgMa
   const auto check_refused = [](Model m, std::int64_t target, const char* what) {
     ::check_refused([](Model& x, std::int64_t t) { return downgrade_opset(x, t); }, std::move(m), target, what);
   };
-  check_refused(arg, 9, "steps came with opset 10");
   check_refused(at(11, R"(g (float[1, 8, N, 3] x) => (float[1, 2, ?, 6] y) { y = DepthToSpace <blocksize = 2, mode = "CRD"> (x) })"),
                 9, "need the height and the width as numbers");
   check_refused(at(11, R"(g (float[1, 6, 2, 3] x) => (float[1, 1, 4, 6] y) { y = DepthToSpace <blocksize = 2, mode = "CRD"> (x) })"),
@@ -616,8 +641,8 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   REQUIRE(ops_of(ge.graph) == std::vector<std::string>{"Greater", "Equal", "Or"});
   CHECK(ge.graph.nodes[2].inputs == std::vector<std::string>{ge.graph.nodes[0].outputs[0], ge.graph.nodes[1].outputs[0]});
   CHECK(ge.graph.nodes[2].outputs == std::vector<std::string>{"y"});
-  check_refused(at(12, R"(g (float[3] a, float[3] b) => (bool[3] y) { y = LessOrEqual (a, b) })"), 9,
-                "Equal: input 0 is tensor(float), which Equal-7 does not allow");
+  check_refused(at(12, R"(g (int8[3] a, int8[3] b) => (bool[3] y) { y = LessOrEqual (a, b) })"), 9,
+                "Equal: input 0 is tensor(int8), which Equal-7 does not allow");
   check_refused(at(12, R"(g (int64[3] a, int64[3] b) => (bool[3] y) { y = GreaterOrEqual (a, b) })"), 7,
                 "Greater: input 0 is tensor(int64), which Greater-7 does not allow");
 
@@ -730,6 +755,92 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   CHECK(ops_of(same.graph) == std::vector<std::string>{"Pow"});
   check_refused(at(12, R"(g (int64[3] x, int64[3] e) => (int64[3] y) { y = Pow (x, e) })"), 11,
                 "Pow: input 0 is tensor(int64), which Pow-7 does not allow");
+
+  // Float comparisons before Equal takes floats (11): x >= y as not x < y, and x == y as
+  // neither < nor >, both with neither side NaN (below +inf or above -inf).
+  auto gef = at(16, R"(g (float[2, 3] x, float[3] y) => (bool[2, 3] z) { z = GreaterOrEqual (x, y) })");
+  (void)downgrade_opset(gef, 9);
+  REQUIRE(ops_of(gef.graph) == std::vector<std::string>{"Less", "Not", "Constant", "Constant", "Less", "Greater", "Or",
+                                                        "Less", "Greater", "Or", "And", "And"});
+  const auto& gg = gef.graph;
+  auto out0 = [](const Node& n) { return n.outputs[0]; };
+  CHECK(gg.nodes[0].inputs == std::vector<std::string>{"x", "y"});
+  CHECK(gg.nodes[2].find_attribute("value")->as_tensor().values<float>()[0] == std::numeric_limits<float>::infinity());
+  CHECK(gg.nodes[3].find_attribute("value")->as_tensor().values<float>()[0] == -std::numeric_limits<float>::infinity());
+  CHECK(gg.nodes[4].inputs == std::vector<std::string>{"x", out0(gg.nodes[2])});
+  CHECK(gg.nodes[5].inputs == std::vector<std::string>{"x", out0(gg.nodes[3])});
+  CHECK(gg.nodes[7].inputs == std::vector<std::string>{"y", out0(gg.nodes[2])});
+  CHECK(gg.nodes[10].inputs == std::vector<std::string>{out0(gg.nodes[6]), out0(gg.nodes[9])});
+  CHECK(gg.nodes[11].inputs == std::vector<std::string>{out0(gg.nodes[1]), out0(gg.nodes[10])});
+  CHECK(gg.nodes[11].outputs == std::vector<std::string>{"z"});
+  CHECK(check(gef).ok());
+  auto le_int = at(16, R"(g (int64[3] x, int64[3] y) => (bool[3] z) { z = LessOrEqual (x, y) })");
+  (void)downgrade_opset(le_int, 9);  // Equal takes int64 at 9
+  CHECK(ops_of(le_int.graph) == std::vector<std::string>{"Less", "Equal", "Or"});
+  auto eq = at(13, R"(g (float16[3] x, float16[3] y) => (bool[3] z) { z = Equal (x, y) })");
+  (void)downgrade_opset(eq, 7);
+  REQUIRE(ops_of(eq.graph) == std::vector<std::string>{"Less", "Greater", "Or", "Not", "Constant", "Constant", "Less",
+                                                        "Greater", "Or", "Less", "Greater", "Or", "And", "And"});
+  CHECK(eq.graph.nodes[4].find_attribute("value")->as_tensor().data_type == DataType::FLOAT16);
+  CHECK(eq.graph.nodes[13].inputs[0] == eq.graph.nodes[3].outputs[0]);
+  CHECK(check(eq).ok());
+  auto eq_int = at(13, R"(g (int32[3] x, int32[3] y) => (bool[3] z) { z = Equal (x, y) })");
+  (void)downgrade_opset(eq_int, 9);
+  CHECK(ops_of(eq_int.graph) == std::vector<std::string>{"Equal"});
+
+  // Integer Max and Min before 12: through float (16 bits), double (32) and cast back, or, for
+  // 64 bits, Where(Greater) running over the inputs (from 9).
+  auto mx16 = at(13, R"(g (int16[2, 3] a, int16[3] b) => (int16[2, 3] y) { y = Max (a, b) })");
+  (void)downgrade_opset(mx16, 9);
+  REQUIRE(ops_of(mx16.graph) == std::vector<std::string>{"Cast", "Cast", "Max", "Cast"});
+  CHECK(mx16.graph.nodes[0].attribute_or("to", std::int64_t{0}) == static_cast<std::int64_t>(DataType::FLOAT));
+  CHECK(mx16.graph.nodes[2].inputs == std::vector<std::string>{out0(mx16.graph.nodes[0]), out0(mx16.graph.nodes[1])});
+  CHECK(mx16.graph.nodes[3].inputs == std::vector<std::string>{out0(mx16.graph.nodes[2])});
+  CHECK(mx16.graph.nodes[3].attribute_or("to", std::int64_t{0}) == static_cast<std::int64_t>(DataType::INT16));
+  CHECK(mx16.graph.nodes[3].outputs == std::vector<std::string>{"y"});
+  CHECK(check(mx16).ok());
+  auto mn32 = at(13, R"(g (uint32[3] a) => (uint32[3] y) { y = Min (a) })");
+  (void)downgrade_opset(mn32, 11);
+  REQUIRE(ops_of(mn32.graph) == std::vector<std::string>{"Cast", "Min", "Cast"});
+  CHECK(mn32.graph.nodes[0].attribute_or("to", std::int64_t{0}) == static_cast<std::int64_t>(DataType::DOUBLE));
+  auto mn64 = at(13, R"(g (int64[2, 3] a, int64[3] b, int64[1] c) => (int64[2, 3] y) { y = Min (a, b, c) })");
+  (void)downgrade_opset(mn64, 9);
+  REQUIRE(ops_of(mn64.graph) == std::vector<std::string>{"Less", "Where", "Less", "Where"});
+  const auto& m64 = mn64.graph;
+  CHECK(m64.nodes[0].inputs == std::vector<std::string>{"a", "b"});
+  CHECK(m64.nodes[1].inputs == std::vector<std::string>{out0(m64.nodes[0]), "a", "b"});
+  CHECK(m64.nodes[2].inputs == std::vector<std::string>{out0(m64.nodes[1]), "c"});
+  CHECK(m64.nodes[3].inputs == std::vector<std::string>{out0(m64.nodes[2]), out0(m64.nodes[1]), "c"});
+  CHECK(m64.nodes[3].outputs == std::vector<std::string>{"y"});
+  CHECK(check(mn64).ok());
+  check_refused(at(13, R"(g (int64[3] a, int64[3] b) => (int64[3] y) { y = Max (a, b) })"), 7,
+                "Max of INT64 before opset 12 compares by Where");
+
+  // ThresholdedRelu before 10 (an experimental operator then): Where(x > alpha, x, 0) from 9.
+  auto tr = at(10, R"(g (float[3] x) => (float[3] y) { y = ThresholdedRelu <alpha = 0.5> (x) })");
+  (void)downgrade_opset(tr, 9);
+  REQUIRE(ops_of(tr.graph) == std::vector<std::string>{"Constant", "Greater", "Constant", "Where"});
+  CHECK(tr.graph.nodes[0].find_attribute("value")->as_tensor().values<float>()[0] == 0.5f);
+  CHECK(tr.graph.nodes[3].inputs == std::vector<std::string>{out0(tr.graph.nodes[1]), "x", out0(tr.graph.nodes[2])});
+  CHECK(check(tr).ok());
+  check_refused(at(10, R"(g (float[3] x) => (float[3] y) { y = ThresholdedRelu (x) })"), 7, "was an experimental operator");
+
+  // A Constant of integers or bools before 9 (Constant holds floats only then): a double one, cast.
+  auto ci = at(13, R"(g (float[2, 3] x) => (float[6] y) { c = Constant <value = int64[1] {6}> ()
+    y = Reshape (x, c) })");
+  (void)downgrade_opset(ci, 7);
+  REQUIRE(ops_of(ci.graph) == std::vector<std::string>{"Constant", "Cast", "Reshape"});
+  const auto& cd = ci.graph.nodes[0].find_attribute("value")->as_tensor();
+  CHECK(cd.data_type == DataType::DOUBLE);
+  CHECK(cd.dims == std::vector<std::int64_t>{1});
+  CHECK(cd.values<double>()[0] == 6.0);
+  CHECK(ci.graph.nodes[1].outputs == std::vector<std::string>{"c"});
+  CHECK(ci.graph.nodes[1].attribute_or("to", std::int64_t{0}) == static_cast<std::int64_t>(DataType::INT64));
+  CHECK(check(ci).ok());
+  check_refused(at(13, R"(g (float[2, 3] x) => (float[6] y) { c = Constant <value = int64[1] {9007199254740993}> ()
+    y = Reshape (x, c) })"), 7, "INT64 value has integers beyond 2^53");
+  check_refused(at(13, R"(g () => (string[1] y) { y = Constant <value = string[1] {"a"}> () })"), 7,
+                "STRING value has no float spelling");
 
   // What the spelling needs must be known: X's rank, the element types of the constants.
   auto unranked = at(17, R"(g (float[2, 5] x, float[5] s) => (float[2, 5] y) { y = LayerNormalization (x, s) })");

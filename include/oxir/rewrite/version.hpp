@@ -240,13 +240,17 @@ class Upgrader {
             for (const auto& sub : views::subgraphs(n)) self(self, sub.nodes, level + 1);
         }
       };
-      reads(reads, out, depth);
-      const auto before = out.size();
-      std::erase_if(out, [&](const Node& n) {
-        return n.op_type == "Constant" && n.outputs.size() == 1 && made_constants_.contains(n.outputs[0]) &&
-               !read.contains(n.outputs[0]);
-      });
-      report.nodes_added -= before - out.size();
+      // (A Cast of a made double constant first, then the constant: twice.)
+      for (int pass = 0; pass < 2; ++pass) {
+        read.clear();
+        reads(reads, out, depth);
+        const auto before = out.size();
+        std::erase_if(out, [&](const Node& n) {
+          return (n.op_type == "Constant" || n.op_type == "Cast") && n.outputs.size() == 1 &&
+                 made_constants_.contains(n.outputs[0]) && !read.contains(n.outputs[0]);
+        });
+        report.nodes_added -= before - out.size();
+      }
     }
     nodes = std::move(out);
   }
@@ -652,6 +656,19 @@ class Upgrader {
       if (mode && mode->kind() == AttributeType::STRING && mode->as_string() == "CRD") return depth_to_space_crd(n, out);
       return only_default(n, "mode", std::string("DCR"), "the CRD order");
     }
+    if (op == "ThresholdedRelu" && since == 10 && to_ >= 9 && n.has_input(0) && n.has_output(0)) {
+      // ThresholdedRelu-1 was experimental: from 9, its definition, Where(x > alpha, x, 0).
+      const Attribute* alpha = value_attr(n, "alpha");
+      const DataType t = elem_type(n, 0, "ThresholdedRelu spelled as a Where before opset 10 needs it for its constants");
+      const std::string x = n.inputs[0];
+      const std::string a = float_scalar(alpha ? alpha->as_float() : 1.0, t, base(n, "alpha"), out);
+      const std::string above = add(n, "Greater", {x, a}, "above", out).outputs[0];
+      n.op_type = "Where";
+      n.inputs = {above, x, zero_scalar(t, base(n, "zero"), out)};
+      n.outputs.resize(1);
+      n.attributes.clear();
+      return true;
+    }
     if ((op == "ThresholdedRelu" && since == 10) || (op == "MeanVarianceNormalization" && since == 9))
       throw Error(op + " before opset " + std::to_string(since) + " was an experimental operator: not converted");
     if (op == "BatchNormalization" && since == 14)
@@ -719,6 +736,28 @@ class Upgrader {
       }
       return false;
     }
+    if (op == "Constant" && since == 9 && n.has_output(0)) {
+      // Constant holds floats only before 9: another type's value as a double one, cast back.
+      const Attribute* v = value_attr(n, "value");
+      if (!v || v->kind() != AttributeType::TENSOR) return false;
+      const DataType type = v->as_tensor().data_type;
+      if (type == DataType::FLOAT || type == DataType::DOUBLE || type == DataType::FLOAT16) return false;
+      auto doubles = as_double(v->as_tensor());
+      if (!doubles)
+        throw Error("Constant holds only floats before opset 9, and its " + std::string(data_type_name(type)) +
+                    (is_integer(type) ? " value has integers beyond 2^53, which doubles do not hold exactly"
+                                      : " value has no float spelling"));
+      const std::string d = fresh(base(n, "double"));
+      Node c("Constant", {}, {d});
+      c.set_attribute(Attribute("value", std::move(*doubles)));
+      out.push_back(std::move(c));
+      ++report.nodes_added;
+      n.op_type = "Cast";
+      n.inputs = {d};
+      n.attributes.clear();
+      n.set_attribute(Attribute("to", static_cast<std::int64_t>(type)));
+      return true;
+    }
     if (op == "Constant" && since == 11 && n.find_attribute("sparse_value"))
       throw Error("Constant's sparse_value has no equivalent before opset 11");
     if (op == "Cast" && since == 19) {
@@ -726,6 +765,22 @@ class Upgrader {
       drop(n, "saturate");  // only float 8 casts saturate; the type check refuses those
       return had;
     }
+    if (op == "Equal" && since == 11 && n.has_input(0) && n.has_input(1) && n.has_output(0)) {
+      // Equal takes floats from 11 on: before, x == y as neither x < y nor x > y, both numbers.
+      const Type* xt = type_of(n.inputs[0]);
+      if (!xt || !is_float(xt->elem_type())) return false;
+      const std::string x = n.inputs[0], y = n.inputs[1];
+      const std::string less = add(n, "Less", {x, y}, "less", out).outputs[0];
+      const std::string greater = add(n, "Greater", {x, y}, "greater", out).outputs[0];
+      const std::string differ = add(n, "Or", {less, greater}, "differ", out).outputs[0];
+      const std::string same = add(n, "Not", {differ}, "same", out).outputs[0];
+      n.op_type = "And";
+      n.inputs = {same, both_numbers(n, x, y, xt->elem_type(), out)};
+      n.outputs.resize(1);
+      n.attributes.clear();
+      return true;
+    }
+    if ((op == "Max" || op == "Min") && since == 12) return integer_extremum(n, out);
     if (op == "Gemm" && since == 11 && !n.has_input(2)) {
       set_input(n, 2, float_scalar(0.0, elem_type(n, 0, "Gemm before opset 11 needs C"), base(n, "c"), out));
       return true;
@@ -804,12 +859,53 @@ class Upgrader {
     report.nodes_added += 2;
   }
 
+  /// Max and Min of integers before opset 12, which take floats only: the integers of up to 16
+  /// bits as floats, of 32 as doubles (both exact), cast back after; those of 64 bits as a chain of Where(Greater or
+  /// Less) from opset 9, which compares them exactly.
+  bool integer_extremum(Node& n, std::vector<Node>& out) {
+    if (n.inputs.empty() || !n.has_output(0)) return false;
+    const Type* xt = type_of(n.inputs[0]);
+    const DataType t = xt ? xt->elem_type() : DataType::UNDEFINED;
+    if (!is_integer(t) || data_type_info(t).bit_width < 8) return false;  // int4, int2: for no Max or Min
+    for (const auto& i : n.inputs)
+      if (i.empty()) throw Error(n.op_type + " with an omitted input");
+    const bool max = n.op_type == "Max";
+    if (t == DataType::INT64 || t == DataType::UINT64) {
+      if (to_ < 9)
+        throw Error(n.op_type + " of " + std::string(data_type_name(t)) + " before opset 12 compares by Where, which opset " +
+                    std::to_string(to_) + " does not have (it came with opset 9)");
+      if (n.inputs.size() == 1) {
+        n.op_type = "Identity";
+        return true;
+      }
+      std::string running = n.inputs[0];
+      for (std::size_t i = 1; i < n.inputs.size(); ++i) {
+        const std::string pick = add(n, max ? "Greater" : "Less", {running, n.inputs[i]}, "pick", out).outputs[0];
+        if (i + 1 == n.inputs.size()) {
+          n.op_type = "Where";
+          n.inputs = {pick, running, n.inputs[i]};
+          n.outputs.resize(1);
+          return true;
+        }
+        running = add(n, "Where", {pick, running, n.inputs[i]}, "running", out).outputs[0];
+      }
+    }
+    const bool narrow = data_type_info(t).bit_width <= 16;  // float has a kernel in more runtimes
+    for (auto& i : n.inputs) i = cast(n, i, narrow ? DataType::FLOAT : DataType::DOUBLE, "as_float", out);
+    const std::string y = fresh(base(n, "in_float"));
+    Node back("Cast", {y}, {n.outputs[0]});
+    back.set_attribute(Attribute("to", static_cast<std::int64_t>(t)));
+    pending_after_.push_back(std::move(back));
+    ++report.nodes_added;
+    n.outputs[0] = y;
+    return true;
+  }
+
   /// ArgMax/ArgMin with select_last_index = 1 before opset 12: the first index of the input
-  /// reversed along the axis (a Slice with step -1), counted back from the axis' size (a number
-  /// the types must give): d - 1 - index.
+  /// reversed along the axis (a Slice with step -1; before opset 10, which has no steps, a Gather
+  /// of the indices d - 1 ... 0), counted back from the axis' size (a number the types must
+  /// give): d - 1 - index.
   bool last_index(Node& n, std::vector<Node>& out) {
-    if (to_ < 10) throw Error(n.op_type + ": selecting the last index needs a reversing Slice, which opset " +
-                              std::to_string(to_) + " does not have (steps came with opset 10)");
     if (!n.has_input(0) || !n.has_output(0)) throw Error(n.op_type + " without input or output");
     const Type* t = type_of(n.inputs[0]);
     const Shape* s = t ? t->shape() : nullptr;
@@ -823,11 +919,23 @@ class Upgrader {
       throw Error(n.op_type + ": selecting the last index needs the size of axis " + std::to_string(axis) + " of '" +
                   n.inputs[0] + "' as a number, which is not known");
     const std::string reversed = fresh(base(n, "reversed"));
-    out.push_back(Node("Slice",
-                       {n.inputs[0], ints({*d - 1}, false, base(n, "rev_start"), out),
-                        ints({-(*d) - 1}, false, base(n, "rev_end"), out), ints({axis}, false, base(n, "rev_axis"), out),
-                        ints({-1}, false, base(n, "rev_step"), out)},
-                       {reversed}));
+    if (to_ >= 10) {
+      out.push_back(Node("Slice",
+                         {n.inputs[0], ints({*d - 1}, false, base(n, "rev_start"), out),
+                          ints({-(*d) - 1}, false, base(n, "rev_end"), out), ints({axis}, false, base(n, "rev_axis"), out),
+                          ints({-1}, false, base(n, "rev_step"), out)},
+                         {reversed}));
+    } else {
+      constexpr std::int64_t kMaxIndex = std::int64_t{1} << 24;  // a constant of at most 16M indices
+      if (*d > kMaxIndex)
+        throw Error(n.op_type + ": selecting the last index of an axis of " + std::to_string(*d) +
+                    " entries before opset 10 needs that many indices spelled out: not converted");
+      std::vector<std::int64_t> backwards(static_cast<std::size_t>(*d));
+      for (std::int64_t i = 0; i < *d; ++i) backwards[static_cast<std::size_t>(i)] = *d - 1 - i;
+      Node gather("Gather", {n.inputs[0], ints(backwards, false, base(n, "rev_indices"), out)}, {reversed});
+      gather.set_attribute(Attribute("axis", axis));
+      out.push_back(std::move(gather));
+    }
     const std::string first = fresh(base(n, "first"));
     Node sub("Sub", {ints({*d - 1}, true, base(n, "last"), out), first}, {n.outputs[0]});
     pending_after_.push_back(std::move(sub));
@@ -884,6 +992,13 @@ class Upgrader {
     if (op == "GreaterOrEqual" || op == "LessOrEqual") {
       if (!n.has_input(1)) throw Error(op + " without its second input");
       const std::string y = n.inputs[1];
+      const Type* xt = type_of(x);
+      if (to_ < 11 && xt && is_float(xt->elem_type())) {
+        // Equal takes floats from 11 on: before, x >= y as not x < y, both numbers.
+        const std::string other = node(op == "GreaterOrEqual" ? "Less" : "Greater", {x, y}, "opposite").outputs[0];
+        const std::string holds = node("Not", {other}, "not_opposite").outputs[0];
+        return become("And", {holds, both_numbers(n, x, y, xt->elem_type(), out)});
+      }
       const std::string strict = node(op == "GreaterOrEqual" ? "Greater" : "Less", {x, y}, "strict").outputs[0];
       const std::string equal = node("Equal", {x, y}, "equal").outputs[0];
       return become("Or", {strict, equal});
@@ -1153,6 +1268,19 @@ class Upgrader {
       throw Error(n.op_type + ": stash_type " + std::to_string(static_cast<int>(stash)) + " is not a float type");
     return stash;
   }
+  /// Whether neither `x` nor `y` (of float type `t`) is NaN, by comparisons that opset 7 has:
+  /// a number is below +inf or above -inf, where a NaN is neither.
+  std::string both_numbers(const Node& anchor, const std::string& x, const std::string& y, DataType t, std::vector<Node>& out) {
+    const std::string inf = float_scalar(std::numeric_limits<double>::infinity(), t, base(anchor, "inf"), out);
+    const std::string minus_inf = float_scalar(-std::numeric_limits<double>::infinity(), t, base(anchor, "minus_inf"), out);
+    auto number = [&](const std::string& v, const char* what) {
+      const std::string below = add(anchor, "Less", {v, inf}, std::string(what) + "_below_inf", out).outputs[0];
+      const std::string above = add(anchor, "Greater", {v, minus_inf}, std::string(what) + "_above_minus_inf", out).outputs[0];
+      return add(anchor, "Or", {below, above}, std::string(what) + "_is_number", out).outputs[0];
+    };
+    const std::string nx = number(x, "x"), ny = number(y, "y");
+    return add(anchor, "And", {nx, ny}, "both_numbers", out).outputs[0];
+  }
   /// A scalar zero (false) of a numeric or bool element type.
   std::string zero_scalar(DataType type, const std::string& base, std::vector<Node>& out) {
     auto make = [&](auto zero) {
@@ -1255,11 +1383,66 @@ class Upgrader {
     t.name.clear();
     made_.push_back(t);  // a constant later steps may read (Slice's axes made positive, then an attribute)
     made_constants_.emplace(name, &made_.back());
+    std::optional<Tensor> doubles;
+    if (to_ < 9 && t.data_type != DataType::FLOAT && t.data_type != DataType::DOUBLE && t.data_type != DataType::FLOAT16)
+      doubles = as_double(t);
+    if (doubles) {
+      // Constant holds floats only before opset 9: a double one, cast (the Cast counted as made
+      // too, to go with the Constant when nothing reads it). A value a double cannot hold stays
+      // as it is: a later step may make it an attribute, else the type check refuses it.
+      const DataType type = t.data_type;
+      const std::string d = fresh(base + "_double");
+      made_.push_back(std::move(*doubles));
+      made_constants_.emplace(d, &made_.back());
+      Node c("Constant", {}, {d});
+      c.set_attribute(Attribute("value", made_.back()));
+      out.push_back(std::move(c));
+      Node back("Cast", {d}, {name});
+      back.set_attribute(Attribute("to", static_cast<std::int64_t>(type)));
+      out.push_back(std::move(back));
+      report.nodes_added += 2;
+      return name;
+    }
     Node c("Constant", {}, {name});
     c.set_attribute(Attribute("value", std::move(t)));
     out.push_back(std::move(c));
     ++report.nodes_added;
     return name;
+  }
+  /// An integer or bool tensor as a double one, when doubles hold all its values exactly
+  /// (integers of at most 2^53); nullopt otherwise (another type, or a larger value).
+  static std::optional<Tensor> as_double(const Tensor& t) {
+    std::vector<double> v;
+    constexpr std::int64_t kExact = std::int64_t{1} << 53;  // compared as integers: 2^53 + 1 rounds to 2^53
+    auto take = [&](auto tag) {
+      using T = decltype(tag);
+      const auto values = t.values<T>();  // throws on a payload that does not match the dims
+      v.reserve(values.size());
+      for (const T x : values) {
+        if constexpr (std::is_same_v<T, std::int64_t>) {
+          if (x > kExact || x < -kExact) return false;
+        } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+          if (x > static_cast<std::uint64_t>(kExact)) return false;
+        }
+        v.push_back(static_cast<double>(x));
+      }
+      return true;
+    };
+    bool exact = false;
+    switch (t.data_type) {
+      case DataType::INT8: exact = take(std::int8_t{}); break;
+      case DataType::INT16: exact = take(std::int16_t{}); break;
+      case DataType::INT32: exact = take(std::int32_t{}); break;
+      case DataType::INT64: exact = take(std::int64_t{}); break;
+      case DataType::UINT8: exact = take(std::uint8_t{}); break;
+      case DataType::UINT16: exact = take(std::uint16_t{}); break;
+      case DataType::UINT32: exact = take(std::uint32_t{}); break;
+      case DataType::UINT64: exact = take(std::uint64_t{}); break;
+      case DataType::BOOL: exact = take(bool{}); break;
+      default: return std::nullopt;
+    }
+    if (!exact) return std::nullopt;
+    return Tensor::from_values<double>(t.name, t.dims, std::span<const double>(v));
   }
   std::string ints(const std::vector<std::int64_t>& v, bool scalar, const std::string& base, std::vector<Node>& out) {
     std::vector<std::int64_t> dims;
@@ -2170,7 +2353,10 @@ inline std::int64_t required_ir_version(const Model& model) {
 /// - older forms built of several nodes: Softmax, LogSoftmax and Hardmax along an axis other than
 ///   the last between two Transposes (13), Shape's start/end as a Slice of the whole shape (15),
 ///   ArgMax/ArgMin's select_last_index as d - 1 - the index in the input reversed by a Slice (12;
-///   from opset 10, the axis' size a number);
+///   a Gather before opset 10; the axis' size a number), Max and Min of integers through float
+///   or double, or (64 bits, from 9) as Where chains (12), Equal of floats by Less and Greater
+///   with a NaN test (11), ThresholdedRelu as a Where (10, to 9), Constants of integers or bools
+///   as double ones cast back (9; values up to 2^53);
 /// - meanings kept: Softmax, LogSoftmax and Hardmax along the last axis (13), negative axes
 ///   counted from the front where the rank is known (11), GridSample's mode names (20), Gemm's C
 ///   made a zero when absent (11), Constant's value_float/ints/... as a tensor (12), attributes
@@ -2179,7 +2365,7 @@ inline std::int64_t required_ir_version(const Model& model) {
 ///   BatchNormalization's training_mode 14, Resize's antialias 18, ...);
 /// - operators newer than `target` that ONNX defines as functions of older ones, spelled in those:
 ///   CastLike (a Cast to the second input's element type), GreaterOrEqual/LessOrEqual (Or of
-///   Greater/Less and Equal), HardSwish, Mish, Swish, Celu, Gelu (tanh form at any target, erf
+///   Greater/Less and Equal; of floats below 11, Not(Less/Greater) and a NaN test), HardSwish, Mish, Swish, Celu, Gelu (tanh form at any target, erf
 ///   form from 9), LayerNormalization and RMSNormalization (X's rank known), Trilu (a Where
 ///   from 9, the last two sizes numbers or, from 11, read by Shape), GroupNormalization (InstanceNormalization over X
 ///   reshaped to [N, G, -1]; also from 21 to 18-20, where the per-channel scale has no form);
