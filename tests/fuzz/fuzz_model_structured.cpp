@@ -34,7 +34,7 @@ const char* const kOps[] = {
     "MaxUnpool", "QLinearConv", "DequantizeLinear", "QuantizeLinear", "Identity", "Unique", "BitShift",
     "ReverseSequence", "Mod", "Pow", "Softmax", "LpPool", "GlobalAveragePool", "Upsample", "ImageDecoder",
     "MelWeightMatrix", "Multinomial", "RandomNormalLike", "EyeLike", "TfIdfVectorizer", "StringSplit",
-    "AffineGrid", "Attention", "RotaryEmbedding", "TensorScatter", "Cumsum", "CumSum", "NegativeLogLikelihoodLoss",
+    "AffineGrid", "Max", "Min", "Equal", "GreaterOrEqual", "ThresholdedRelu", "Attention", "RotaryEmbedding", "TensorScatter", "Cumsum", "CumSum", "NegativeLogLikelihoodLoss",
     "SoftmaxCrossEntropyLoss", "Det", "BatchNormalization", "InstanceNormalization", "MaxRoiPool", "NonMaxSuppression",
     "LinearAttention", "CausalConvWithState",
     // com.microsoft operators (their rules apply once the domain is switched, see below)

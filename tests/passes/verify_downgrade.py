@@ -214,6 +214,11 @@ def hand_made(work):
             add("%s13_%s" % (op.lower(), name), 13, scaled + cast + [helper.make_node(op, ["xi", "row", "xi"], ["y"])],
                 X, [("y", tp)], hundred + [("row", [0, 5, 20, 60, 90], dt)],
                 excuse="Where, which opset 7 does not have" if dt == np.int64 else None)
+    # ceil_mode before 10, as larger end pads: windows overhanging the end, with and without begin pads.
+    add("maxpool12_ceil", 12, [helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2],
+                                                pads=[0, 1, 0, 0], ceil_mode=1)], X, [("y", F)])
+    add("averagepool11_ceil", 11, [helper.make_node("AveragePool", ["x"], ["y"], kernel_shape=[2, 3], strides=[3, 2],
+                                                    ceil_mode=1)], X, [("y", F)])
     return cases
 
 

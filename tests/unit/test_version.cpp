@@ -525,6 +525,25 @@ TEST_CASE("downgrade_opset: softmax along another axis, Shape's start/end, ArgMa
   InferOptions strict;
   strict.strict = true;
   CHECK_NOTHROW((void)infer_shapes(a7, strict));
+  // ceil_mode before 10: the end pads floor mode needs to count the same windows.
+  auto mp = at(12, R"(g (float[1, 1, 4, 5] x) => (float[1, 1, 2, 3] y) {
+    y = MaxPool <kernel_shape = [3, 3], strides = [2, 2], pads = [0, 1, 0, 0], ceil_mode = 1> (x) })");
+  (void)downgrade_opset(mp, 9);
+  REQUIRE(ops_of(mp.graph) == std::vector<std::string>{"MaxPool"});
+  CHECK(mp.graph.nodes[0].find_attribute("ceil_mode") == nullptr);
+  CHECK(mp.graph.nodes[0].find_attribute("pads")->as_ints() == std::vector<std::int64_t>{0, 1, 1, 1});
+  CHECK_NOTHROW((void)infer_shapes(mp, strict));  // y declared [1, 1, 2, 3]: floor mode over the new pads agrees
+  // A last window that would start in the end padding is not one ceil mode counts: no pad added.
+  auto last = at(12, R"(g (float[1, 1, 3] x) => (float[1, 1, 1] y) {
+    y = MaxPool <kernel_shape = [3], strides = [3], pads = [0, 2], ceil_mode = 1> (x) })");
+  (void)downgrade_opset(last, 9);
+  CHECK(last.graph.nodes[0].find_attribute("pads")->as_ints() == std::vector<std::int64_t>{0, 2});
+  // AveragePool counting pads: only where none is added.
+  auto ap = at(11, R"(g (float[1, 1, 4, 4] x) => (float[1, 1, 2, 2] y) {
+    y = AveragePool <kernel_shape = [2, 2], strides = [2, 2], count_include_pad = 1, ceil_mode = 1> (x) })");
+  (void)downgrade_opset(ap, 9);
+  CHECK(ap.graph.nodes[0].find_attribute("ceil_mode") == nullptr);
+  CHECK(ap.graph.nodes[0].find_attribute("pads") != nullptr);
   // select_last_index = 0 is the only form before 12.
   auto a0 = at(13, R"(g (float[2, 5] x) => (int64[2, 1] y) { y = ArgMin <axis = 1, select_last_index = 0> (x) })");
   (void)downgrade_opset(a0, 11);
@@ -562,6 +581,13 @@ TEST_CASE("downgrade_opset: softmax along another axis, Shape's start/end, ArgMa
   check_refused(train, 11, "training_mode input (unless a constant false)");
   check_refused(at(13, R"(g (float[2, N] x) => (int64[2, 1] y) { y = ArgMax <axis = 1, select_last_index = 1> (x) })"), 11,
                 "needs the size of axis 1 of 'x' as a number");
+  check_refused(at(12, R"(g (float[1, 1, 4, N] x) => (float[1, 1, 2, ?] y) {
+    y = MaxPool <kernel_shape = [3, 3], strides = [2, 2], ceil_mode = 1> (x) })"), 9, "unless the input's spatial sizes are known numbers");
+  check_refused(at(12, R"(g (float[1, 1, 4, 4] x) => (float[1, 1, 2, 2] y) {
+    y = MaxPool <kernel_shape = [3, 3], strides = [2, 2], auto_pad = "SAME_UPPER", ceil_mode = 1> (x) })"), 9, "with auto_pad");
+  check_refused(at(11, R"(g (float[1, 1, 5] x) => (float[1, 1, 3] y) {
+    y = AveragePool <kernel_shape = [2], strides = [2], count_include_pad = 1, ceil_mode = 1> (x) })"), 9,
+                "with count_include_pad on axis 0");
   check_refused(at(13, R"(g (float[2, 3] x) => (float[2, 3] y) { y = Softmax <axis = 5> (x) })"), 11,
                 "axis 5 is outside the rank 2");
   check_refused(at(13, R"(g (float x) => (float y) { y = LogSoftmax <axis = 0> (x) })"), 11, "axis 0 is outside the rank 0");

@@ -787,10 +787,10 @@ class Upgrader {
     }
     if (op == "MaxPool" && since == 10) {
       const bool dilated = unit_dilations(n);
-      return only_default(n, "ceil_mode", std::int64_t{0}, "ceil mode") || dilated;
+      return ceil_as_pads(n) || dilated;
     }
     if (op == "AveragePool" && since == 19) return unit_dilations(n);
-    if (op == "AveragePool" && since == 10) return only_default(n, "ceil_mode", std::int64_t{0}, "ceil mode");
+    if (op == "AveragePool" && since == 10) return ceil_as_pads(n);
     if (op == "MaxPool" && since == 8) {
       if (n.has_output(1)) throw Error("MaxPool's Indices output has no equivalent before opset 8");
       const bool order = only_default(n, "storage_order", std::int64_t{0}, "column-major indices");
@@ -836,6 +836,57 @@ class Upgrader {
     if (std::any_of(d->as_ints().begin(), d->as_ints().end(), [](std::int64_t x) { return x != 1; }))
       throw Error(n.op_type + "'s dilations have no equivalent at opset " + std::to_string(to_));
     drop(n, "dilations");
+    return true;
+  }
+
+  /// A pool's ceil_mode = 1 before opset 10, which has floor mode only: the end pads made larger
+  /// so that floor mode counts the windows ceil mode does (the last one starting inside the input
+  /// or its begin padding, as the inference rule has it). MaxPool takes no value from a pad and
+  /// AveragePool without count_include_pad counts none, so the values are the same (with it,
+  /// only where no pad is added). Needs explicit pads (auto_pad NOTSET) and the spatial sizes as numbers.
+  bool ceil_as_pads(Node& n) {
+    const Attribute* mode = value_attr(n, "ceil_mode");
+    if (!mode) return false;
+    if (mode->as_int() == 0) {
+      drop(n, "ceil_mode");
+      return true;
+    }
+    const std::string no = n.op_type + ": ceil mode (attribute 'ceil_mode') has no equivalent at opset " +
+                           std::to_string(to_) + " ";
+    if (n.attribute_or("auto_pad", std::string_view("NOTSET")) != "NOTSET") throw Error(no + "with auto_pad");
+    const Attribute* ks = value_attr(n, "kernel_shape");
+    if (!ks || ks->kind() != AttributeType::INTS || ks->as_ints().empty()) throw Error(no + "without kernel_shape");
+    const auto& kernel = ks->as_ints();
+    const std::size_t k = kernel.size();
+    std::vector<std::int64_t> strides(k, 1), pads(2 * k, 0);
+    if (const Attribute* a = value_attr(n, "strides")) strides = a->as_ints();
+    if (const Attribute* a = value_attr(n, "pads")) pads = a->as_ints();
+    if (strides.size() != k || pads.size() != 2 * k) throw Error(no + "with strides or pads not matching kernel_shape");
+    const Type* t = n.has_input(0) ? type_of(n.inputs[0]) : nullptr;
+    const Shape* s = t ? t->shape() : nullptr;
+    if (!s || s->rank() != k + 2) throw Error(no + "unless the input's spatial sizes are known numbers");
+    constexpr std::int64_t kLimit = std::int64_t{1} << 40;  // sizes past this are no real input
+    for (std::size_t i = 0; i < k; ++i) {
+      const auto in = (*s)[i + 2].value_if();
+      const std::int64_t kk = kernel[i], st = strides[i], pb = pads[i], pe = pads[i + k];
+      if (!in) throw Error(no + "unless the input's spatial sizes are known numbers");
+      if (*in < 0 || *in > kLimit || kk < 1 || kk > kLimit || st < 1 || st > kLimit || pb < 0 || pb > kLimit || pe < 0 ||
+          pe > kLimit)
+        throw Error(no + "with the sizes, kernel, strides or pads of axis " + std::to_string(i) + " out of range");
+      const std::int64_t span = *in + pb + pe - kk;
+      if (span < 0) throw Error(n.op_type + ": the kernel of axis " + std::to_string(i) + " is larger than the padded input");
+      std::int64_t out = (span + st - 1) / st + 1;
+      if ((out - 1) * st >= *in + pb) --out;  // a last window starting in the end padding is dropped
+      const std::int64_t extra = (out - 1) * st + kk - (*in + pb + pe);
+      if (extra <= 0) continue;
+      if (n.op_type == "AveragePool" && n.attribute_or("count_include_pad", std::int64_t{0}) != 0)
+        throw Error(no + "with count_include_pad on axis " + std::to_string(i) + ", which would count the end padding it needs");
+      // (The last window starts inside the input or its begin padding, so pe + extra < kk: a pad
+      // smaller than the kernel, as runtimes require.)
+      pads[i + k] = pe + extra;
+    }
+    drop(n, "ceil_mode");
+    n.set_attribute(Attribute("pads", pads));
     return true;
   }
 
@@ -2356,12 +2407,13 @@ inline std::int64_t required_ir_version(const Model& model) {
 ///   a Gather before opset 10; the axis' size a number), Max and Min of integers through float
 ///   or double, or (64 bits, from 9) as Where chains (12), Equal of floats by Less and Greater
 ///   with a NaN test (11), ThresholdedRelu as a Where (10, to 9), Constants of integers or bools
-///   as double ones cast back (9; values up to 2^53);
+///   as double ones cast back (9; values up to 2^53), the pools' ceil_mode as larger end pads
+///   (10; spatial sizes numbers);
 /// - meanings kept: Softmax, LogSoftmax and Hardmax along the last axis (13), negative axes
 ///   counted from the front where the rank is known (11), GridSample's mode names (20), Gemm's C
 ///   made a zero when absent (11), Constant's value_float/ints/... as a tensor (12), attributes
 ///   at their defaults dropped (Reshape's allowzero 14, Shape's start 15, TopK's sorted 11, the
-///   pools' dilations 10/19 and ceil_mode 10, ArgMax's select_last_index 12, Cast's saturate 19,
+///   pools' dilations 10/19 and ceil_mode 10 (0), ArgMax's select_last_index 12, Cast's saturate 19,
 ///   BatchNormalization's training_mode 14, Resize's antialias 18, ...);
 /// - operators newer than `target` that ONNX defines as functions of older ones, spelled in those:
 ///   CastLike (a Cast to the second input's element type), GreaterOrEqual/LessOrEqual (Or of
@@ -2377,7 +2429,7 @@ inline std::int64_t required_ir_version(const Model& model) {
 /// input and bool mask across 10, Resize's other modes and coordinates, sizes, antialias and axes,
 /// ScatterElements' reductions, RoiAlign's half_pixel, GridSample
 /// beyond 4-D, Scan across 9, training modes, allowzero with a
-/// possible 0, the pools' dilations, ceil_mode and Indices, per-axis and
+/// possible 0, the pools' dilations, Indices and ceil_mode over unknown sizes, per-axis and
 /// blocked quantization, a sparse Constant). Last, shape inference runs on the result: a type an
 /// operator's version at `target` does not allow (bfloat16 Add before 13, say), or an attribute
 /// or input it does not define, refuses the conversion too. The IR version comes down to the one
