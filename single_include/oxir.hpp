@@ -26177,6 +26177,19 @@ class Upgrader {
       const Type* bt = type_of(n.inputs[0]);
       const Type* et = type_of(n.inputs[1]);
       const DataType b = bt ? bt->elem_type() : DataType::UNDEFINED, e = et ? et->elem_type() : DataType::UNDEFINED;
+      if ((b == DataType::INT32 || b == DataType::INT64) && e != DataType::UNDEFINED && n.has_output(0)) {
+        // An integer base (Pow-7 takes floats only): both in double, which holds the int32
+        // and int64 values up to 2^53 exactly, the power cast back to the base's type.
+        n.inputs[0] = cast(n, n.inputs[0], DataType::DOUBLE, "base", out);
+        if (e != DataType::DOUBLE) n.inputs[1] = cast(n, n.inputs[1], DataType::DOUBLE, "exponent", out);
+        const std::string y = fresh(base(n, "power"));
+        Node back("Cast", {y}, {n.outputs[0]});
+        back.set_attribute(Attribute("to", static_cast<std::int64_t>(b)));
+        pending_after_.push_back(std::move(back));
+        ++report.nodes_added;
+        n.outputs[0] = y;
+        return true;
+      }
       if (!is_float(b) || e == DataType::UNDEFINED || e == b) return false;
       n.inputs[1] = cast(n, n.inputs[1], b, "exponent", out);
       return true;
@@ -28057,7 +28070,8 @@ inline std::int64_t required_ir_version(const Model& model) {
 ///   form from 9), LayerNormalization and RMSNormalization (X's rank known), Trilu (a Where
 ///   from 9, the last two sizes numbers or, from 11, read by Shape), GroupNormalization (InstanceNormalization over X
 ///   reshaped to [N, G, -1]; also from 21 to 18-20, where the per-channel scale has no form);
-/// - Pow's exponent of another type than a float base cast to the base's type (12).
+/// - Pow's exponent of another type than a float base cast to the base's type, an integer base
+///   and its exponent cast to double and the power back (12).
 /// Refused, naming the node, with `model` unchanged: any other operator that does not exist at
 /// `target` (Range below 11, Einsum below 12, ...), an input to make an attribute that is not a
 /// constant, and what the older version cannot say (noop_with_empty_axes with no axes, Split-18's

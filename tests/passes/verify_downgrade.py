@@ -219,6 +219,12 @@ def hand_made(work):
                                                 pads=[0, 1, 0, 0], ceil_mode=1)], X, [("y", F)])
     add("averagepool11_ceil", 11, [helper.make_node("AveragePool", ["x"], ["y"], kernel_shape=[2, 3], strides=[3, 2],
                                                     ceil_mode=1)], X, [("y", F)])
+    # An integer base's Pow before 12 (floats only): in double and back; a fractional exponent too.
+    for name, tp, dt, e in (("int64", TP.INT64, np.int64, [0, 1, 2, 3, 5]), ("int32_float", TP.INT32, np.float32,
+                                                                              [0.0, 1.0, 0.5, 2.0, 3.0])):
+        add("pow12_%s" % name, 12, scaled + [helper.make_node("Cast", ["xf"], ["xi"], to=tp),
+                                             helper.make_node("Pow", ["xi", "e"], ["y"])],
+            X, [("y", tp)], hundred + [("e", e, dt)])
     return cases
 
 

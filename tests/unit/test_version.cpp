@@ -779,8 +779,19 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   auto same = at(12, R"(g (float[3] x, float[3] e) => (float[3] y) { y = Pow (x, e) })");
   (void)downgrade_opset(same, 11);
   CHECK(ops_of(same.graph) == std::vector<std::string>{"Pow"});
-  check_refused(at(12, R"(g (int64[3] x, int64[3] e) => (int64[3] y) { y = Pow (x, e) })"), 11,
-                "Pow: input 0 is tensor(int64), which Pow-7 does not allow");
+  // An integer base: both in double, the power cast back.
+  auto pi = at(12, R"(g (int64[3] x, float[3] e) => (int64[3] y) { y = Pow (x, e) })");
+  (void)downgrade_opset(pi, 11);
+  REQUIRE(ops_of(pi.graph) == std::vector<std::string>{"Cast", "Cast", "Pow", "Cast"});
+  CHECK(pi.graph.nodes[0].inputs == std::vector<std::string>{"x"});
+  CHECK(pi.graph.nodes[1].inputs == std::vector<std::string>{"e"});
+  CHECK(pi.graph.nodes[1].attribute_or("to", std::int64_t{0}) == static_cast<std::int64_t>(DataType::DOUBLE));
+  CHECK(pi.graph.nodes[2].inputs == std::vector<std::string>{pi.graph.nodes[0].outputs[0], pi.graph.nodes[1].outputs[0]});
+  CHECK(pi.graph.nodes[3].attribute_or("to", std::int64_t{0}) == static_cast<std::int64_t>(DataType::INT64));
+  CHECK(pi.graph.nodes[3].outputs == std::vector<std::string>{"y"});
+  CHECK(check(pi).ok());
+  check_refused(at(12, R"(g (int8[3] x, int8[3] e) => (int8[3] y) { y = Pow (x, e) })"), 11,
+                "Pow: input 0 is tensor(int8)");
 
   // Float comparisons before Equal takes floats (11): x >= y as not x < y, and x == y as
   // neither < nor >, both with neither side NaN (below +inf or above -inf).
