@@ -546,12 +546,7 @@ class Upgrader {
         // and int64 values up to 2^53 exactly, the power cast back to the base's type.
         n.inputs[0] = cast(n, n.inputs[0], DataType::DOUBLE, "base", out);
         if (e != DataType::DOUBLE) n.inputs[1] = cast(n, n.inputs[1], DataType::DOUBLE, "exponent", out);
-        const std::string y = fresh(base(n, "power"));
-        Node back("Cast", {y}, {n.outputs[0]});
-        back.set_attribute(Attribute("to", static_cast<std::int64_t>(b)));
-        pending_after_.push_back(std::move(back));
-        ++report.nodes_added;
-        n.outputs[0] = y;
+        cast_output_back(n, b, "power");
         return true;
       }
       if (!is_float(b) || e == DataType::UNDEFINED || e == b) return false;
@@ -956,13 +951,18 @@ class Upgrader {
     }
     const bool narrow = data_type_info(t).bit_width <= 16;  // float has a kernel in more runtimes
     for (auto& i : n.inputs) i = cast(n, i, narrow ? DataType::FLOAT : DataType::DOUBLE, "as_float", out);
-    const std::string y = fresh(base(n, "in_float"));
+    cast_output_back(n, t, "in_float");
+    return true;
+  }
+  /// Output 0 of `n` renamed to a fresh name (after `what`), and a Cast of it to `to` after the
+  /// node writing the old name.
+  void cast_output_back(Node& n, DataType to, const std::string& what) {
+    const std::string y = fresh(base(n, what));
     Node back("Cast", {y}, {n.outputs[0]});
-    back.set_attribute(Attribute("to", static_cast<std::int64_t>(t)));
+    back.set_attribute(Attribute("to", static_cast<std::int64_t>(to)));
     pending_after_.push_back(std::move(back));
     ++report.nodes_added;
     n.outputs[0] = y;
-    return true;
   }
 
   /// ArgMax/ArgMin with select_last_index = 1 before opset 12: the first index of the input
