@@ -26215,7 +26215,7 @@ class Upgrader {
         }
       return added;
     }
-    if (op == "Resize" && since == 11) return resize_10(n);
+    if (op == "Resize" && since == 11) return resize_10(n, out);
     if (op == "Resize" && since == 10) {
       // Upsample-9 takes Resize-10's inputs and modes, but only scales of at least 1.
       const Tensor* it = n.has_input(1) ? constant_of(n.inputs[1]) : nullptr;
@@ -27041,16 +27041,33 @@ class Upgrader {
     return true;
   }
 
-  /// Resize-11 as Resize-10: nearest or linear, asymmetric coordinates, scales (not sizes), and
-  /// for nearest the rounding Resize-10 has (down when enlarging, up when shrinking).
-  bool resize_10(Node& n) {
+  /// Resize-11 as Resize-10: nearest or linear, asymmetric coordinates, scales, and for nearest
+  /// the rounding Resize-10 has (down when enlarging, up when shrinking). Also, in nearest mode,
+  /// half_pixel (and pytorch_half_pixel) coordinates with whole scales, rounding to the nearest
+  /// pixel: output pixel x = q s + r (0 <= r < s) maps to q + (r - (s - 1) / 2) / s, which
+  /// rounds to q, the pixel Resize-10's x / s floors to. Sizes that are whole multiples of input
+  /// sizes known as numbers become those scales.
+  bool resize_10(Node& n, std::vector<Node>& out) {
     const std::string mode = n.attribute_or("mode", std::string_view("nearest"));
     if (mode != "nearest" && mode != "linear") throw Error("Resize's " + mode + " mode has no equivalent before opset 11");
-    if (n.attribute_or("coordinate_transformation_mode", std::string_view("half_pixel")) != "asymmetric")
-      throw Error("Resize before opset 11 maps coordinates as 'asymmetric' only");
-    if (n.has_input(3)) throw Error("Resize's sizes input has no equivalent before opset 11");
+    const std::string coordinates = n.attribute_or("coordinate_transformation_mode", std::string_view("half_pixel"));
+    const std::string rounding = n.attribute_or("nearest_mode", std::string_view("round_prefer_floor"));
+    const bool half_pixel = mode == "nearest" && (coordinates == "half_pixel" || coordinates == "pytorch_half_pixel") &&
+                            (rounding == "round_prefer_floor" || rounding == "round_prefer_ceil");
+    if (coordinates != "asymmetric" && !half_pixel)
+      throw Error("Resize before opset 11 maps coordinates as 'asymmetric' only (or, in nearest mode rounding to "
+                  "the nearest pixel, half_pixel with whole scales)");
+    if (n.has_input(3)) whole_sizes_as_scales(n, out);
     if (!n.has_input(2)) throw Error("Resize without scales");
-    if (mode == "nearest") {
+    if (half_pixel && coordinates != "asymmetric") {
+      const Tensor* it = constant_of(n.inputs[2]);
+      bool whole = it && it->data_type == DataType::FLOAT;
+      if (whole)
+        for (const float x : it->values<float>()) whole = whole && x >= 1.f && x <= 16777216.f && x == std::floor(x);
+      if (!whole)
+        throw Error("Resize before opset 11 maps coordinates as 'asymmetric' only; its half_pixel nearest pixels are "
+                    "the same for constant whole scales, and these are not");
+    } else if (mode == "nearest") {
       const Tensor* it = constant_of(n.inputs[2]);
       if (!it || it->data_type != DataType::FLOAT)
         throw Error("Resize in nearest mode: its scales are not a constant, so Resize-10's rounding cannot be checked");
@@ -27064,6 +27081,29 @@ class Upgrader {
       drop(n, a);
     n.inputs = {n.inputs[0], n.inputs[2]};
     return true;
+  }
+  /// Resize's sizes input (opset 11 on) as the scales it amounts to, when it is a constant of
+  /// whole multiples of the input's sizes, known as numbers (Resize's scale is then the ratio).
+  void whole_sizes_as_scales(Node& n, std::vector<Node>& out) {
+    const auto sizes = constant_ints(n, 3);
+    const Type* t = type_of(n.inputs[0]);
+    const Shape* s = t ? t->shape() : nullptr;
+    const std::string no = "Resize's sizes input has no equivalent before opset 11";
+    if (!sizes) throw Error(no + " (unless a constant)");
+    if (!s || s->rank() != sizes->size())
+      throw Error(no + " (unless whole multiples of the input's sizes, which are not known)");
+    std::vector<float> scales;
+    for (std::size_t i = 0; i < sizes->size(); ++i) {
+      const auto in = (*s)[i].value_if();
+      const std::int64_t to = (*sizes)[i];
+      if (!in || *in < 1 || to < *in || to % *in != 0 || to / *in > (std::int64_t{1} << 24))
+        throw Error(no + " (unless whole multiples of the input's sizes; axis " + std::to_string(i) + " is not)");
+      scales.push_back(static_cast<float>(to / *in));
+    }
+    n.inputs.resize(3);
+    n.inputs[2] = constant(Tensor::from_values<float>("", {static_cast<std::int64_t>(scales.size())},
+                                                      std::span<const float>(scales)),
+                           base(n, "scales"), out);
   }
 
  public:
@@ -28049,7 +28089,8 @@ inline std::int64_t required_ir_version(const Model& model) {
 ///   k (10), Upsample's scales (9), DFT's axis (20);
 /// - replaced operators come back: Resize-10 as Upsample (9), ScatterElements as Scatter (11);
 ///   Resize-11 as Resize-10 only with nearest or linear mode, asymmetric coordinates, scales, and
-///   (nearest) the rounding Resize-10 has; Resize-13's optional roi and scales written out;
+///   (nearest) the rounding Resize-10 has, or nearest half_pixel coordinates at whole scales
+///   (sizes of whole multiples of known input sizes as scales); Resize-13's optional roi and scales written out;
 /// - older forms built of several nodes: Softmax, LogSoftmax and Hardmax along an axis other than
 ///   the last between two Transposes (13), Shape's start/end as a Slice of the whole shape (15),
 ///   ArgMax/ArgMin's select_last_index as d - 1 - the index in the input reversed by a Slice (12;
@@ -28076,7 +28117,7 @@ inline std::int64_t required_ir_version(const Model& model) {
 /// `target` (Range below 11, Einsum below 12, ...), an input to make an attribute that is not a
 /// constant, and what the older version cannot say (noop_with_empty_axes with no axes, Split-18's
 /// uneven num_outputs, TopK's smallest, Pad's wrap mode and axes input, Dropout's training_mode
-/// input and bool mask across 10, Resize's other modes and coordinates, sizes, antialias and axes,
+/// input and bool mask across 10, Resize's other modes and coordinates, other sizes, antialias and axes,
 /// ScatterElements' reductions, RoiAlign's half_pixel, GridSample
 /// beyond 4-D, Scan across 9, training modes, allowzero with a
 /// possible 0, the pools' dilations, Indices and ceil_mode over unknown sizes, per-axis and

@@ -225,6 +225,13 @@ def hand_made(work):
         add("pow12_%s" % name, 12, scaled + [helper.make_node("Cast", ["xf"], ["xi"], to=tp),
                                              helper.make_node("Pow", ["xi", "e"], ["y"])],
             X, [("y", tp)], hundred + [("e", e, dt)])
+    # Nearest half_pixel Resize with whole scales: the pixels Upsample's x / s floors to.
+    add("resize13_nearest_half_pixel", 13, [helper.make_node("Resize", ["x", "", "s"], ["y"], mode="nearest")],
+        X, [("y", F)], [("s", [1.0, 1.0, 2.0, 3.0], np.float32)])
+    add("resize13_nearest_sizes_ceil", 13, [helper.make_node("Resize", ["x", "", "", "sz"], ["y"], mode="nearest",
+                                                             nearest_mode="round_prefer_ceil",
+                                                             coordinate_transformation_mode="pytorch_half_pixel")],
+        X, [("y", F)], [("sz", [2, 3, 12, 10], i64)])
     return cases
 
 

@@ -387,6 +387,36 @@ TEST_CASE("downgrade_opset: inputs become attributes again, replaced operators c
   (void)downgrade_opset(up, 7);
   CHECK(up.graph.nodes[0].inputs == std::vector<std::string>{"x"});
   CHECK(up.graph.nodes[0].find_attribute("scales")->as_floats() == std::vector<float>{1.f, 1.f, 2.f, 3.f});
+  // half_pixel coordinates rounding to the nearest pixel (the defaults) pick the same pixels at
+  // whole scales; sizes that are whole multiples of known input sizes are those scales.
+  auto half = at(13, R"(g (float[1, 1, 2, 2] x) => (float[1, 1, 4, 6] y) { y = Resize <mode = "nearest"> (x, , s) })");
+  half.graph.initializers.push_back(Tensor::from_values<float>("s", {4}, {1.f, 1.f, 2.f, 3.f}));
+  (void)downgrade_opset(half, 9);
+  REQUIRE(ops_of(half.graph) == std::vector<std::string>{"Upsample"});
+  CHECK(half.graph.nodes[0].inputs == std::vector<std::string>{"x", "s"});
+  auto sized = at(13, R"(g (float[1, 1, 2, 2] x) => (float[1, 1, 4, 6] y) {
+  y = Resize <mode = "nearest", nearest_mode = "round_prefer_ceil"> (x, , , sz) })");
+  sized.graph.initializers.push_back(Tensor::from_values<std::int64_t>("sz", {4}, {1, 1, 4, 6}));
+  (void)downgrade_opset(sized, 9);
+  REQUIRE(ops_of(sized.graph) == std::vector<std::string>{"Constant", "Upsample"});
+  const auto& made_scales = sized.graph.nodes[0].find_attribute("value")->as_tensor();
+  CHECK(std::vector<float>(made_scales.values<float>().begin(), made_scales.values<float>().end()) ==
+        std::vector<float>{1.f, 1.f, 2.f, 3.f});
+  CHECK(sized.graph.nodes[1].inputs == std::vector<std::string>{"x", sized.graph.nodes[0].outputs[0]});
+  CHECK(check(sized).ok());
+  const auto refused = [](Model m, std::int64_t target, const char* what) {
+    ::check_refused([](Model& x, std::int64_t t) { return downgrade_opset(x, t); }, std::move(m), target, what);
+  };
+  auto frac = at(13, R"(g (float[1, 1, 2, 2] x) => (float[1, 1, 3, 3] y) { y = Resize <mode = "nearest"> (x, , s) })");
+  frac.graph.initializers.push_back(Tensor::from_values<float>("s", {4}, {1.f, 1.f, 1.5f, 1.5f}));
+  refused(frac, 9, "the same for constant whole scales, and these are not");
+  auto floor_mode = at(13, R"(g (float[1, 1, 2, 2] x) => (float[1, 1, 4, 4] y) {
+  y = Resize <mode = "nearest", nearest_mode = "floor"> (x, , s) })");
+  floor_mode.graph.initializers.push_back(Tensor::from_values<float>("s", {4}, {1.f, 1.f, 2.f, 2.f}));
+  refused(floor_mode, 9, "maps coordinates as 'asymmetric' only");
+  auto odd = at(13, R"(g (float[1, 1, 2, 2] x) => (float[1, 1, 5, 4] y) { y = Resize <mode = "nearest"> (x, , , sz) })");
+  odd.graph.initializers.push_back(Tensor::from_values<std::int64_t>("sz", {4}, {1, 1, 5, 4}));
+  refused(odd, 9, "whole multiples of the input's sizes; axis 2 is not");
 
   // Constant's value_ints became a tensor; Gemm's C written out; ScatterElements is Scatter.
   auto c = at(13, R"(g (float[3, 4] a, float[5, 4] b, float[3, 3] x, int64[1, 3] i, float[1, 3] u)
