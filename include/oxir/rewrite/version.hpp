@@ -753,9 +753,10 @@ class Upgrader {
       if (type == DataType::FLOAT || type == DataType::DOUBLE || type == DataType::FLOAT16) return false;
       auto doubles = as_double(v->as_tensor());
       if (!doubles)
-        throw Error("Constant holds only floats before opset 9, and its " + std::string(data_type_name(type)) +
+        throw Error("Constant holds only float, float16 and double before opset 9, and its " +
+                    std::string(data_type_name(type)) +
                     (is_integer(type) ? " value has integers beyond 2^53, which doubles do not hold exactly"
-                                      : " value has no float spelling"));
+                                      : " value is not one a Cast from those makes there"));
       const std::string d = fresh(base(n, "double"));
       Node c("Constant", {}, {d});
       c.set_attribute(Attribute("value", std::move(*doubles)));
