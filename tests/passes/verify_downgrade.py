@@ -232,6 +232,8 @@ def hand_made(work):
                                                              nearest_mode="round_prefer_ceil",
                                                              coordinate_transformation_mode="pytorch_half_pixel")],
         X, [("y", F)], [("sz", [2, 3, 12, 10], i64)])
+    # MeanVarianceNormalization before 9 (experimental then), spelled out over other axes.
+    add("mvn9_axes", 9, [helper.make_node("MeanVarianceNormalization", ["x"], ["y"], axes=[1, 3])], X, [("y", F)])
     return cases
 
 

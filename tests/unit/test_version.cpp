@@ -891,6 +891,22 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   CHECK(tr.graph.nodes[3].inputs == std::vector<std::string>{out0(tr.graph.nodes[1]), "x", out0(tr.graph.nodes[2])});
   CHECK(check(tr).ok());
   check_refused(at(10, R"(g (float[3] x) => (float[3] y) { y = ThresholdedRelu (x) })"), 7, "was an experimental operator");
+  // MeanVarianceNormalization before 9 (experimental then): its definition over `axes`.
+  auto mvn = at(9, R"(g (float[2, 3, 4, 5] x) => (float[2, 3, 4, 5] y) { y = MeanVarianceNormalization <axes = [1, 3]> (x) })");
+  (void)downgrade_opset(mvn, 7);
+  REQUIRE(ops_of(mvn.graph) == std::vector<std::string>{"ReduceMean", "Sub", "Mul", "ReduceMean", "Sqrt", "Constant",
+                                                         "Add", "Div"});
+  const auto& mg = mvn.graph;
+  CHECK(mg.nodes[0].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{1, 3});
+  CHECK(mg.nodes[1].inputs == std::vector<std::string>{"x", out0(mg.nodes[0])});
+  CHECK(mg.nodes[3].inputs == std::vector<std::string>{out0(mg.nodes[2])});
+  CHECK(mg.nodes[5].find_attribute("value")->as_tensor().values<float>()[0] == 1e-9f);
+  CHECK(mg.nodes[7].inputs == std::vector<std::string>{out0(mg.nodes[1]), out0(mg.nodes[6])});
+  CHECK(mg.nodes[7].outputs == std::vector<std::string>{"y"});
+  CHECK(check(mvn).ok());
+  auto mvn_default = at(9, R"(g (float[2, 3, 4, 5] x) => (float[2, 3, 4, 5] y) { y = MeanVarianceNormalization (x) })");
+  (void)downgrade_opset(mvn_default, 7);
+  CHECK(mvn_default.graph.nodes[0].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{0, 2, 3});
 
   // A Constant of integers or bools before 9 (Constant holds floats only then): a double one, cast.
   auto ci = at(13, R"(g (float[2, 3] x) => (float[6] y) { c = Constant <value = int64[1] {6}> ()

@@ -678,6 +678,29 @@ class Upgrader {
       n.attributes.clear();
       return true;
     }
+    if (op == "MeanVarianceNormalization" && since == 9 && n.has_input(0) && n.has_output(0)) {
+      // MeanVarianceNormalization-1 was experimental: its definition, (x - mean) / (std + 1e-9)
+      // over `axes` (0, 2, 3 by default), the variance as the mean of the squared deviations.
+      const Attribute* a = value_attr(n, "axes");
+      const std::vector<std::int64_t> axes = a ? a->as_ints() : std::vector<std::int64_t>{0, 2, 3};
+      const DataType t = elem_type(n, 0, "MeanVarianceNormalization spelled out before opset 9 needs it for its epsilon");
+      const std::string x = n.inputs[0];
+      auto mean_of = [&](const std::string& v, const char* what) {
+        Node& m = add(n, "ReduceMean", {v}, what, out);
+        m.set_attribute(Attribute("axes", axes));
+        m.set_attribute(Attribute("keepdims", std::int64_t{1}));
+        return m.outputs[0];
+      };
+      const std::string dev = add(n, "Sub", {x, mean_of(x, "mean")}, "deviation", out).outputs[0];
+      const std::string sq = add(n, "Mul", {dev, dev}, "square", out).outputs[0];
+      const std::string sd = add(n, "Sqrt", {mean_of(sq, "variance")}, "std", out).outputs[0];
+      const std::string den = add(n, "Add", {sd, float_scalar(1e-9, t, base(n, "epsilon"), out)}, "std_epsilon", out).outputs[0];
+      n.op_type = "Div";
+      n.inputs = {dev, den};
+      n.outputs.resize(1);
+      n.attributes.clear();
+      return true;
+    }
     if ((op == "ThresholdedRelu" && since == 10) || (op == "MeanVarianceNormalization" && since == 9))
       throw Error(op + " before opset " + std::to_string(since) + " was an experimental operator: not converted");
     if (op == "BatchNormalization" && since == 14)
@@ -2462,7 +2485,8 @@ inline std::int64_t required_ir_version(const Model& model) {
 ///   ArgMax/ArgMin's select_last_index as d - 1 - the index in the input reversed by a Slice (12;
 ///   a Gather before opset 10; the axis' size a number), Max and Min of integers through float
 ///   or double, or (64 bits, from 9) as Where chains (12), Equal of floats by Less and Greater
-///   with a NaN test (11), ThresholdedRelu as a Where (10, to 9), Constants of integers or bools
+///   with a NaN test (11), ThresholdedRelu as a Where (10, to 9), MeanVarianceNormalization as
+///   its definition (9), Constants of integers or bools
 ///   as double ones cast back (9; values up to 2^53), the pools' ceil_mode as larger end pads
 ///   (10; spatial sizes numbers);
 /// - meanings kept: Softmax, LogSoftmax and Hardmax along the last axis (13), negative axes
