@@ -232,6 +232,13 @@ def hand_made(work):
                                                              nearest_mode="round_prefer_ceil",
                                                              coordinate_transformation_mode="pytorch_half_pixel")],
         X, [("y", F)], [("sz", [2, 3, 12, 10], i64)])
+    # Integer Clip before 12 (floats only): through float or double, constant bounds as constants.
+    # (int8 and uint8: ONNX Runtime has Clip-13 kernels for them, and Clip-6/11 for float only.)
+    for name, tp, dt, bounds in (("int8", TP.INT8, np.int8, ["lo", "hi"]), ("uint8", TP.UINT8, np.uint8, ["", "hi"])):
+        add("clip13_%s" % name, 13, scaled + [helper.make_node("Relu" if dt == np.uint8 else "Identity", ["xf"], ["xr"]),
+                                              helper.make_node("Cast", ["xr"], ["xi"], to=tp),
+                                              helper.make_node("Clip", ["xi"] + bounds, ["y"])],
+            X, [("y", tp)], hundred + [("lo", -30, dt), ("hi", 45, dt)][2 - len([b for b in bounds if b]):])
     # MeanVarianceNormalization before 9 (experimental then), spelled out over other axes.
     add("mvn9_axes", 9, [helper.make_node("MeanVarianceNormalization", ["x"], ["y"], axes=[1, 3])], X, [("y", F)])
     return cases

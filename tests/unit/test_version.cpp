@@ -883,6 +883,40 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   check_refused(at(13, R"(g (int64[3] a, int64[3] b) => (int64[3] y) { y = Max (a, b) })"), 7,
                 "Max of INT64 before opset 12 compares by Where");
 
+  // Integer Clip before 12: through float (or double), constant bounds as constants of that type,
+  // which opsets before 11 then take as attributes.
+  const auto clip8 = at(13, R"(g (int8[3] x) => (int8[3] y) { y = Clip (x, lo, hi) })");
+  auto c11 = clip8;
+  c11.graph.initializers.push_back(Tensor::from_values<std::int8_t>("lo", {}, {-3}));
+  c11.graph.initializers.push_back(Tensor::from_values<std::int8_t>("hi", {}, {7}));
+  auto c9 = c11;
+  (void)downgrade_opset(c11, 11);
+  REQUIRE(ops_of(c11.graph) == std::vector<std::string>{"Constant", "Constant", "Cast", "Clip", "Cast"});
+  CHECK(c11.graph.nodes[0].find_attribute("value")->as_tensor().values<float>()[0] == -3.f);
+  CHECK(c11.graph.nodes[1].find_attribute("value")->as_tensor().values<float>()[0] == 7.f);
+  CHECK(c11.graph.nodes[3].inputs == std::vector<std::string>{out0(c11.graph.nodes[2]), out0(c11.graph.nodes[0]),
+                                                              out0(c11.graph.nodes[1])});
+  CHECK(c11.graph.nodes[4].attribute_or("to", std::int64_t{0}) == static_cast<std::int64_t>(DataType::INT8));
+  CHECK(c11.graph.nodes[4].outputs == std::vector<std::string>{"y"});
+  CHECK(check(c11).ok());
+  (void)downgrade_opset(c9, 9);
+  REQUIRE(ops_of(c9.graph) == std::vector<std::string>{"Cast", "Clip", "Cast"});
+  CHECK(c9.graph.nodes[1].attribute_or("min", 0.f) == -3.f);
+  CHECK(c9.graph.nodes[1].attribute_or("max", 0.f) == 7.f);
+  auto dyn = at(13, R"(g (int32[3] x, int32 lo) => (int32[3] y) { y = Clip (x, lo) })");
+  (void)downgrade_opset(dyn, 11);
+  REQUIRE(ops_of(dyn.graph) == std::vector<std::string>{"Cast", "Cast", "Clip", "Cast"});
+  CHECK(dyn.graph.nodes[0].inputs == std::vector<std::string>{"lo"});
+  CHECK(dyn.graph.nodes[0].attribute_or("to", std::int64_t{0}) == static_cast<std::int64_t>(DataType::DOUBLE));
+  check_refused(at(13, R"(g (int64[3] x) => (int64[3] y) { y = Clip (x) })"), 11,
+                "neither float nor double holds every 64-bit integer");
+  auto big = at(13, R"(g (int32[3] x) => (int32[3] y) { y = Clip (x, lo) })");
+  big.graph.initializers.push_back(Tensor::from_values<std::int32_t>("lo", {}, {16777217}));
+  check_refused(big, 9, "the bound 16777217 of 'lo' is not exact as the float attribute");
+  auto tenth = at(11, R"(g (double[3] x) => (double[3] y) { y = Clip (x, lo) })");
+  tenth.graph.initializers.push_back(Tensor::from_values<double>("lo", {}, {0.1}));
+  check_refused(tenth, 9, "the double bound 'lo' is not exact as the float attribute 'min'");
+
   // ThresholdedRelu before 10 (an experimental operator then): Where(x > alpha, x, 0) from 9.
   auto tr = at(10, R"(g (float[3] x) => (float[3] y) { y = ThresholdedRelu <alpha = 0.5> (x) })");
   (void)downgrade_opset(tr, 9);

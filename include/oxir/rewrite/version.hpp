@@ -493,6 +493,11 @@ class Upgrader {
         if (!n.has_input(i)) continue;
         const auto v = constant_float(n, i);
         if (!v) not_constant(n, i, i == 1 ? "min" : "max");
+        // Clip-6's bounds are float attributes: a double bound must be one a float holds.
+        const Tensor* c = constant_of(n.inputs[i]);
+        if (c->data_type == DataType::DOUBLE && static_cast<double>(*v) != c->values<double>()[0])
+          throw Error("Clip: the double bound '" + n.inputs[i] + "' is not exact as the float attribute '" +
+                      (i == 1 ? "min" : "max") + "' it is at opset " + std::to_string(to_));
         n.set_attribute(Attribute(i == 1 ? "min" : "max", *v));
         moved = true;
       }
@@ -814,6 +819,7 @@ class Upgrader {
       return true;
     }
     if ((op == "Max" || op == "Min") && since == 12) return integer_extremum(n, out);
+    if (op == "Clip" && since == 12) return integer_clip(n, out);
     if (op == "Gemm" && since == 11 && !n.has_input(2)) {
       set_input(n, 2, float_scalar(0.0, elem_type(n, 0, "Gemm before opset 11 needs C"), base(n, "c"), out));
       return true;
@@ -976,6 +982,37 @@ class Upgrader {
     }
     const bool narrow = data_type_info(t).bit_width <= 16;  // float has a kernel in more runtimes
     for (auto& i : n.inputs) i = cast(n, i, narrow ? DataType::FLOAT : DataType::DOUBLE, "as_float", out);
+    cast_output_back(n, t, "in_float");
+    return true;
+  }
+  /// Clip of integers before opset 12, which takes floats only: through float (up to 16 bits) or
+  /// double (32), cast back after; constant bounds become constants of that type (so that a later
+  /// step can make them Clip-6's float attributes), others are cast. 64-bit integers, which
+  /// neither holds, are refused.
+  bool integer_clip(Node& n, std::vector<Node>& out) {
+    if (!n.has_input(0) || !n.has_output(0)) return false;
+    const Type* xt = type_of(n.inputs[0]);
+    const DataType t = xt ? xt->elem_type() : DataType::UNDEFINED;
+    if (!is_integer(t) || data_type_info(t).bit_width < 8) return false;
+    if (data_type_info(t).bit_width > 32)
+      throw Error("Clip of " + std::string(data_type_name(t)) + " has no equivalent before opset 12 (Clip takes floats "
+                  "then, and neither float nor double holds every 64-bit integer)");
+    const DataType f = data_type_info(t).bit_width <= 16 ? DataType::FLOAT : DataType::DOUBLE;
+    for (std::size_t i : {std::size_t{1}, std::size_t{2}}) {
+      if (!n.has_input(i)) continue;
+      const Tensor* c = constant_of(n.inputs[i]);
+      const auto d = c && c->data_type == t && c->element_count() == std::uint64_t{1} ? as_double(*c) : std::nullopt;
+      if (!d) {
+        n.inputs[i] = cast(n, n.inputs[i], f, i == 1 ? "min_float" : "max_float", out);
+        continue;
+      }
+      const double v = d->values<double>()[0];
+      if (to_ < 11 && static_cast<double>(static_cast<float>(v)) != v)
+        throw Error("Clip: the bound " + std::to_string(static_cast<std::int64_t>(v)) + " of '" + n.inputs[i] +
+                    "' is not exact as the float attribute it is at opset " + std::to_string(to_));
+      n.inputs[i] = float_scalar(v, f, base(n, i == 1 ? "min" : "max"), out);
+    }
+    n.inputs[0] = cast(n, n.inputs[0], f, "as_float", out);
     cast_output_back(n, t, "in_float");
     return true;
   }
@@ -2484,7 +2521,8 @@ inline std::int64_t required_ir_version(const Model& model) {
 ///   the last between two Transposes (13), Shape's start/end as a Slice of the whole shape (15),
 ///   ArgMax/ArgMin's select_last_index as d - 1 - the index in the input reversed by a Slice (12;
 ///   a Gather before opset 10; the axis' size a number), Max and Min of integers through float
-///   or double, or (64 bits, from 9) as Where chains (12), Equal of floats by Less and Greater
+///   or double, or (64 bits, from 9) as Where chains (12), Clip of integers through float or
+///   double (12), Equal of floats by Less and Greater
 ///   with a NaN test (11), ThresholdedRelu as a Where (10, to 9), MeanVarianceNormalization as
 ///   its definition (9), Constants of integers or bools
 ///   as double ones cast back (9; values up to 2^53), the pools' ceil_mode as larger end pads
