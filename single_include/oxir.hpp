@@ -26312,11 +26312,7 @@ class Upgrader {
       const std::string x = n.inputs[0];
       const std::string a = float_scalar(alpha ? alpha->as_float() : 1.0, t, base(n, "alpha"), out);
       const std::string above = add(n, "Greater", {x, a}, "above", out).outputs[0];
-      n.op_type = "Where";
-      n.inputs = {above, x, zero_scalar(t, base(n, "zero"), out)};
-      n.outputs.resize(1);
-      n.attributes.clear();
-      return true;
+      return become(n, "Where", {above, x, zero_scalar(t, base(n, "zero"), out)});
     }
     if (op == "MeanVarianceNormalization" && since == 9 && n.has_input(0) && n.has_output(0)) {
       // MeanVarianceNormalization-1 was experimental: its definition, (x - mean) / (std + 1e-9)
@@ -26335,11 +26331,7 @@ class Upgrader {
       const std::string sq = add(n, "Mul", {dev, dev}, "square", out).outputs[0];
       const std::string sd = add(n, "Sqrt", {mean_of(sq, "variance")}, "std", out).outputs[0];
       const std::string den = add(n, "Add", {sd, float_scalar(1e-9, t, base(n, "epsilon"), out)}, "std_epsilon", out).outputs[0];
-      n.op_type = "Div";
-      n.inputs = {dev, den};
-      n.outputs.resize(1);
-      n.attributes.clear();
-      return true;
+      return become(n, "Div", {dev, den});
     }
     if ((op == "ThresholdedRelu" && since == 10) || (op == "MeanVarianceNormalization" && since == 9))
       throw Error(op + " before opset " + std::to_string(since) + " was an experimental operator: not converted");
@@ -26447,11 +26439,7 @@ class Upgrader {
       const std::string greater = add(n, "Greater", {x, y}, "greater", out).outputs[0];
       const std::string differ = add(n, "Or", {less, greater}, "differ", out).outputs[0];
       const std::string same = add(n, "Not", {differ}, "same", out).outputs[0];
-      n.op_type = "And";
-      n.inputs = {same, both_numbers(n, x, y, xt->elem_type(), out)};
-      n.outputs.resize(1);
-      n.attributes.clear();
-      return true;
+      return become(n, "And", {same, both_numbers(n, x, y, xt->elem_type(), out)});
     }
     if ((op == "Max" || op == "Min") && since == 12) return integer_extremum(n, out);
     if (op == "Clip" && since == 12) return integer_clip(n, out);
@@ -26564,6 +26552,121 @@ class Upgrader {
     return true;
   }
 
+  /// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss before opset 12, as their definitions
+  /// spell them, from opset 9 (which has Where and OneHot). SoftmaxCrossEntropyLoss first takes
+  /// LogSoftmax along the class axis 1 (swapped with the last axis by Transposes when the rank is
+  /// over 2, since LogSoftmax flattens the axes after its own before opset 13). Each sample's
+  /// log-probability of its class is picked by GatherElements (opset 11) or, before, by a OneHot
+  /// mask, a Where and a ReduceSum over the classes; a target equal to ignore_index is read as
+  /// class 0 there (no index out of range) and its loss set to 0 after. The loss is the picked
+  /// value times the class weight (a Gather of the weights), negated, then reduced: the sum, or
+  /// for "mean" the sum over the sum of the weights that applied (without weights, the count of
+  /// the samples not ignored; a plain mean without ignore_index either).
+  bool loss(Node& n, DataType t, std::vector<Node>& out) {
+    const std::string op = n.op_type;
+    const bool sce = op == "SoftmaxCrossEntropyLoss";
+    if (to_ < 9)
+      throw Error("'" + op + "' does not exist at opset " + std::to_string(to_) +
+                  " and its definition needs Where and OneHot, which came with opset 9");
+    if (!is_float(t)) throw Error(op + ": its input is of type " + std::string(data_type_name(t)) + ", not a float type");
+    if (!n.has_input(1)) throw Error(op + " without its target");
+    const std::string reduction = n.attribute_or("reduction", std::string_view("mean"));
+    if (reduction != "none" && reduction != "sum" && reduction != "mean")
+      throw Error(op + ": unknown reduction '" + reduction + "'");
+    const DataType ti = elem_type(n, 1, op + " spelled in older operators needs it for ignore_index");
+    if (ti != DataType::INT32 && ti != DataType::INT64)
+      throw Error(op + ": its target is of type " + std::string(data_type_name(ti)) + ", not int32 or int64");
+    const std::string target = n.inputs[1];
+    const std::string weight = n.has_input(2) ? n.inputs[2] : std::string();
+    auto node = [&](std::string type, std::vector<std::string> in, const std::string& what) -> Node& {
+      return add(n, std::move(type), std::move(in), what, out);
+    };
+    auto with_ints = [&](std::string type, std::vector<std::string> in, const std::string& what, const char* attr,
+                         std::vector<std::int64_t> v) {
+      Node& m = node(std::move(type), std::move(in), what);
+      m.set_attribute(Attribute(attr, std::move(v)));
+      return m.outputs[0];
+    };
+    auto reduce = [&](const char* type, const std::string& v, const std::string& what) {
+      Node& m = node(type, {v}, what);
+      m.set_attribute(Attribute("keepdims", std::int64_t{0}));
+      return m.outputs[0];
+    };
+    std::string x = n.inputs[0];
+    if (sce) {
+      const std::size_t rank = rank_of(n, 0, op + " spelled in older operators moves the class axis last");
+      if (rank < 2) throw Error(op + ": its scores have rank " + std::to_string(rank) + ", under 2");
+      std::vector<std::int64_t> perm(rank);
+      for (std::size_t i = 0; i < rank; ++i) perm[i] = static_cast<std::int64_t>(i);
+      std::swap(perm[1], perm[rank - 1]);
+      if (rank > 2) x = with_ints("Transpose", {x}, "classes_last", "perm", perm);
+      Node& ls = node("LogSoftmax", {x}, "log_prob");
+      ls.set_attribute(Attribute("axis", static_cast<std::int64_t>(rank - 1)));
+      x = ls.outputs[0];
+      if (rank > 2) x = with_ints("Transpose", {x}, "log_prob_back", "perm", perm);
+      if (n.has_output(1)) x = out.back().outputs[0] = n.outputs[1];
+    }
+    // The target with ignored samples read as class 0, and which samples count.
+    std::string safe = target, keep;
+    if (const Attribute* ii = value_attr(n, "ignore_index")) {
+      const std::int64_t v = ii->as_int();
+      if (ti == DataType::INT32 && (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max()))
+        throw Error(op + ": ignore_index " + std::to_string(v) + " is outside the range of its int32 target");
+      const std::string iv =
+          ti == DataType::INT64 ? constant(Tensor::from_values<std::int64_t>("", {}, {v}), base(n, "ignore_index"), out)
+                                : constant(Tensor::from_values<std::int32_t>("", {}, {static_cast<std::int32_t>(v)}),
+                                           base(n, "ignore_index"), out);
+      const std::string ignored = node("Equal", {target, iv}, "ignored").outputs[0];
+      keep = node("Not", {ignored}, "counted").outputs[0];
+      safe = node("Where", {ignored, zero_scalar(ti, base(n, "class_zero"), out), target}, "safe_target").outputs[0];
+    }
+    std::string picked;
+    if (to_ >= 11) {
+      const std::string column = unsqueeze(safe, {1}, base(n, "target_column"), out);
+      Node& g = node("GatherElements", {x, column}, "picked_column");
+      g.set_attribute(Attribute("axis", std::int64_t{1}));
+      picked = with_ints("Squeeze", {g.outputs[0]}, "picked", "axes", {1});
+    } else {
+      const std::string shape = node("Shape", {x}, "shape").outputs[0];
+      const std::string classes = node("Gather", {shape, ints({1}, true, base(n, "class_axis"), out)}, "classes").outputs[0];
+      const std::string index = ti == DataType::INT64 ? safe : cast(n, safe, DataType::INT64, "target_int64", out);
+      const std::string off_on = constant(Tensor::from_values<float>("", {2}, {0.f, 1.f}), base(n, "off_on"), out);
+      Node& oh = node("OneHot", {index, classes, off_on}, "one_hot");
+      oh.set_attribute(Attribute("axis", std::int64_t{1}));
+      const std::string mask = cast(n, oh.outputs[0], DataType::BOOL, "is_class", out);
+      const std::string only = node("Where", {mask, x, zero_scalar(t, base(n, "zero"), out)}, "class_only").outputs[0];
+      picked = with_ints("ReduceSum", {only}, "picked", "axes", {1});
+      out.back().set_attribute(Attribute("keepdims", std::int64_t{0}));
+    }
+    std::string applied;  // each sample's weight, 0 where ignored (empty: all 1)
+    if (!weight.empty()) {
+      applied = node("Gather", {weight, safe}, "sample_weight").outputs[0];
+      if (!keep.empty())
+        applied = node("Where", {keep, applied, zero_scalar(t, base(n, "zero_weight"), out)}, "applied_weight").outputs[0];
+      picked = node("Mul", {picked, applied}, "weighted").outputs[0];
+    } else if (!keep.empty() && reduction == "mean") {
+      applied = cast(n, keep, t, "counted_as_float", out);
+    }
+    if (keep.empty() && reduction == "none") return become(n, "Neg", {picked});
+    std::string loss = node("Neg", {picked}, "loss").outputs[0];
+    if (!keep.empty()) {
+      std::vector<std::string> in{keep, loss, zero_scalar(t, base(n, "zero_loss"), out)};
+      if (reduction == "none") return become(n, "Where", std::move(in));
+      loss = node("Where", std::move(in), "kept_loss").outputs[0];
+    }
+    if (reduction == "mean" && applied.empty()) {
+      become(n, "ReduceMean", {loss});
+    } else if (reduction == "sum") {
+      become(n, "ReduceSum", {loss});
+    } else {
+      const std::string total = reduce("ReduceSum", loss, "total");
+      const std::string weights = reduce("ReduceSum", applied, "total_weight");
+      return become(n, "Div", {total, weights});
+    }
+    n.set_attribute(Attribute("keepdims", std::int64_t{0}));
+    return true;
+  }
+
   /// Input 0 of `n` (of rank `rank`) with axis `a` swapped with the last one by a Transpose
   /// before the node, and its output 0 swapped back by the same Transpose after it.
   void swap_with_last(Node& n, std::size_t rank, std::size_t a, std::vector<Node>& out) {
@@ -26615,8 +26718,8 @@ class Upgrader {
         running = add(n, "Where", {pick, running, n.inputs[i]}, "running", out).outputs[0];
       }
     }
-    const bool narrow = data_type_info(t).bit_width <= 16;  // float has a kernel in more runtimes
-    for (auto& i : n.inputs) i = cast(n, i, narrow ? DataType::FLOAT : DataType::DOUBLE, "as_float", out);
+    const DataType f = exact_float(t);
+    for (auto& i : n.inputs) i = cast(n, i, f, "as_float", out);
     cast_output_back(n, t, "in_float");
     return true;
   }
@@ -26632,7 +26735,7 @@ class Upgrader {
     if (data_type_info(t).bit_width > 32)
       throw Error("Clip of " + std::string(data_type_name(t)) + " has no equivalent before opset 12 (Clip takes floats "
                   "then, and neither float nor double holds every 64-bit integer)");
-    const DataType f = data_type_info(t).bit_width <= 16 ? DataType::FLOAT : DataType::DOUBLE;
+    const DataType f = exact_float(t);
     for (std::size_t i : {std::size_t{1}, std::size_t{2}}) {
       if (!n.has_input(i)) continue;
       const Tensor* c = constant_of(n.inputs[i]);
@@ -26650,6 +26753,11 @@ class Upgrader {
     n.inputs[0] = cast(n, n.inputs[0], f, "as_float", out);
     cast_output_back(n, t, "in_float");
     return true;
+  }
+  /// The float type that holds every value of integer type `t` (of at most 32 bits) exactly:
+  /// float up to 16 bits (which has kernels in more runtimes), double above.
+  static DataType exact_float(DataType t) {
+    return data_type_info(t).bit_width <= 16 ? DataType::FLOAT : DataType::DOUBLE;
   }
   /// Output 0 of `n` renamed to a fresh name (after `what`), and a Cast of it to `to` after the
   /// node writing the old name.
@@ -26720,7 +26828,8 @@ class Upgrader {
     const std::string op = n.op_type;
     const bool known = op == "CastLike" || op == "GreaterOrEqual" || op == "LessOrEqual" || op == "HardSwish" ||
                        op == "Mish" || op == "Swish" || op == "Celu" || op == "Gelu" || op == "LayerNormalization" ||
-                       op == "RMSNormalization" || op == "Trilu" || op == "GroupNormalization";
+                       op == "RMSNormalization" || op == "Trilu" || op == "GroupNormalization" ||
+                       op == "NegativeLogLikelihoodLoss" || op == "SoftmaxCrossEntropyLoss";
     if (!known) return false;
     for (const auto& a : n.attributes)
       if (!a.ref_attr_name.empty())
@@ -26731,21 +26840,13 @@ class Upgrader {
     auto node = [&](std::string type, std::vector<std::string> in, const std::string& what) -> Node& {
       return add(n, std::move(type), std::move(in), what, out);
     };
-    // The node becomes `type` of `in`, keeping its first output and its name.
-    auto become = [&](std::string type, std::vector<std::string> in) {
-      n.op_type = std::move(type);
-      n.inputs = std::move(in);
-      n.outputs.resize(1);
-      n.attributes.clear();
-      return true;
-    };
     if (op == "CastLike") {
       if (!n.has_input(1)) throw Error("CastLike without its second input");
       const DataType to = elem_type(n, 1, "CastLike spelled as a Cast before opset 15 needs it");
       const Attribute* saturate = n.find_attribute("saturate");
       std::optional<Attribute> keep;
       if (saturate) keep = *saturate;
-      become("Cast", {x});
+      become(n, "Cast", {x});
       n.set_attribute(Attribute("to", static_cast<std::int64_t>(to)));
       if (keep) n.set_attribute(std::move(*keep));
       return true;
@@ -26758,33 +26859,34 @@ class Upgrader {
         // Equal takes floats from 11 on: before, x >= y as not x < y, both numbers.
         const std::string other = node(op == "GreaterOrEqual" ? "Less" : "Greater", {x, y}, "opposite").outputs[0];
         const std::string holds = node("Not", {other}, "not_opposite").outputs[0];
-        return become("And", {holds, both_numbers(n, x, y, xt->elem_type(), out)});
+        return become(n, "And", {holds, both_numbers(n, x, y, xt->elem_type(), out)});
       }
       const std::string strict = node(op == "GreaterOrEqual" ? "Greater" : "Less", {x, y}, "strict").outputs[0];
       const std::string equal = node("Equal", {x, y}, "equal").outputs[0];
-      return become("Or", {strict, equal});
+      return become(n, "Or", {strict, equal});
     }
     const DataType t = elem_type(n, 0, op + " spelled in older operators needs it for its constants");
     if (op == "Trilu") return trilu(n, t, out);
     if (op == "GroupNormalization") return group_normalization(n, t, out);
+    if (op == "NegativeLogLikelihoodLoss" || op == "SoftmaxCrossEntropyLoss") return loss(n, t, out);
     if (op == "HardSwish") {  // x * HardSigmoid(x) with alpha 1/6, beta 1/2
       Node& h = node("HardSigmoid", {x}, "hard_sigmoid");
       h.set_attribute(Attribute("alpha", 1.0f / 6.0f));
       h.set_attribute(Attribute("beta", 0.5f));
       const std::string hs = h.outputs[0];
-      return become("Mul", {x, hs});
+      return become(n, "Mul", {x, hs});
     }
     if (op == "Mish") {  // x * tanh(softplus(x))
       const std::string sp = node("Softplus", {x}, "softplus").outputs[0];
       const std::string th = node("Tanh", {sp}, "tanh").outputs[0];
-      return become("Mul", {x, th});
+      return become(n, "Mul", {x, th});
     }
     if (op == "Swish") {  // x * sigmoid(alpha * x)
       const float alpha = n.attribute_or("alpha", 1.0f);
       std::string ax = x;
       if (alpha != 1.0f) ax = node("Mul", {x, float_scalar(alpha, t, base(n, "alpha"), out)}, "scaled").outputs[0];
       const std::string sg = node("Sigmoid", {ax}, "sigmoid").outputs[0];
-      return become("Mul", {x, sg});
+      return become(n, "Mul", {x, sg});
     }
     if (op == "Celu") {  // max(0, x) + min(0, alpha * (exp(x / alpha) - 1)), min(0, v) as -relu(-v)
       const float alpha = n.attribute_or("alpha", 1.0f);
@@ -26798,7 +26900,7 @@ class Upgrader {
       const std::string rn = node("Relu", {neg}, "negative_part").outputs[0];
       const std::string lower_part = node("Neg", {rn}, "min_zero").outputs[0];
       const std::string upper = node("Relu", {x}, "positive_part").outputs[0];
-      return become("Add", {upper, lower_part});
+      return become(n, "Add", {upper, lower_part});
     }
     if (op == "Gelu") {
       if (to_ < 9 && n.attribute_or("approximate", std::string_view("none")) == "none")
@@ -26824,7 +26926,7 @@ class Upgrader {
       }
       const std::string one = node("Add", {inner, float_scalar(1.0, t, base(n, "one"), out)}, "one_plus").outputs[0];
       const std::string xm = node("Mul", {x, one}, "times_x").outputs[0];
-      return become("Mul", {xm, float_scalar(0.5, t, base(n, "half"), out)});
+      return become(n, "Mul", {xm, float_scalar(0.5, t, base(n, "half"), out)});
     }
     // LayerNormalization and RMSNormalization: the statistics over the axes from `axis` to the
     // last, computed in the stash type.
@@ -26875,9 +26977,9 @@ class Upgrader {
     // Back to X's type (LayerNormalization) or to the scale's, which RMSNormalization's output has.
     const DataType result = layer ? t : elem_type(n, 1, op + " spelled in older operators casts to it");
     if (stash != result) normalized = cast(n, normalized, result, "normalized_cast", out);
-    if (bias.empty()) return become("Mul", {normalized, scale});
+    if (bias.empty()) return become(n, "Mul", {normalized, scale});
     const std::string scaled = node("Mul", {normalized, scale}, "scaled").outputs[0];
-    return become("Add", {scaled, bias});
+    return become(n, "Add", {scaled, bias});
   }
 
   /// Trilu before opset 14: Where(mask, x, 0) (And(mask, x) for bool), the mask comparing the column index minus the
@@ -27004,6 +27106,15 @@ class Upgrader {
     n.op_type = "Add";
     n.inputs = {scaled, bc};
     n.outputs = {y};
+    n.attributes.clear();
+    return true;
+  }
+  /// `n` made `type` of `in`, without attributes, keeping its first output and its name (the
+  /// last step of an older spelling); true.
+  static bool become(Node& n, std::string type, std::vector<std::string> in) {
+    n.op_type = std::move(type);
+    n.inputs = std::move(in);
+    n.outputs.resize(1);
     n.attributes.clear();
     return true;
   }
@@ -28173,7 +28284,9 @@ inline std::int64_t required_ir_version(const Model& model) {
 ///   Greater/Less and Equal; of floats below 11, Not(Less/Greater) and a NaN test), HardSwish, Mish, Swish, Celu, Gelu (tanh form at any target, erf
 ///   form from 9), LayerNormalization and RMSNormalization (X's rank known), Trilu (a Where
 ///   from 9, the last two sizes numbers or, from 11, read by Shape), GroupNormalization (InstanceNormalization over X
-///   reshaped to [N, G, -1]; also from 21 to 18-20, where the per-channel scale has no form);
+///   reshaped to [N, G, -1]; also from 21 to 18-20, where the per-channel scale has no form),
+///   NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss (from 9: the class picked by
+///   GatherElements from 11, a OneHot mask before; SoftmaxCrossEntropyLoss' scores' rank known);
 /// - Pow's exponent of another type than a float base cast to the base's type, an integer base
 ///   and its exponent cast to double and the power back (12).
 /// Refused, naming the node, with `model` unchanged: any other operator that does not exist at

@@ -241,6 +241,18 @@ def hand_made(work):
             X, [("y", tp)], hundred + [("lo", -30, dt), ("hi", 45, dt)][2 - len([b for b in bounds if b]):])
     # MeanVarianceNormalization before 9 (experimental then), spelled out over other axes.
     add("mvn9_axes", 9, [helper.make_node("MeanVarianceNormalization", ["x"], ["y"], axes=[1, 3])], X, [("y", F)])
+    # The losses before 12, spelled out (GatherElements from 11, a OneHot mask before): int32
+    # targets from an ArgMax over the classes, some of them ignored; class weights; log_prob.
+    labels = [helper.make_node("Neg", ["x"], ["nx"]), helper.make_node("ArgMax", ["nx"], ["am"], axis=1, keepdims=0),
+              helper.make_node("Cast", ["am"], ["lab"], to=TP.INT32)]
+    add("sce13_int32_weight_ii", 13, labels + [helper.make_node("SoftmaxCrossEntropyLoss", ["x", "lab", "w"],
+                                                                ["y", "lp"], ignore_index=1)],
+        X, [("y", F), ("lp", F)], [("w", [0.2, 0.5, 1.5], np.float32)])
+    add("nll13_int32_sum_ii", 13, labels + [helper.make_node("NegativeLogLikelihoodLoss", ["x", "lab"], ["y"],
+                                                             reduction="sum", ignore_index=2)], X, [("y", F)])
+    add("nll13_weight_none", 13, labels + [helper.make_node("NegativeLogLikelihoodLoss", ["x", "lab", "w"], ["y"],
+                                                            reduction="none")],
+        X, [("y", F)], [("w", [0.2, 0.5, 1.5], np.float32)])
     return cases
 
 

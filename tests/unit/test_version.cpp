@@ -942,6 +942,51 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   (void)downgrade_opset(mvn_default, 7);
   CHECK(mvn_default.graph.nodes[0].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{0, 2, 3});
 
+  // The losses before 12, as their definitions: the picked log-probability (GatherElements from
+  // 11), weighted, negated, 0 where ignored; "mean" over the weights that applied.
+  auto nll = at(13, R"(g (float[2, 3, 4] x, int64[2, 4] t, float[3] w) => (float y) {
+    y = NegativeLogLikelihoodLoss <ignore_index = -1> (x, t, w) })");
+  (void)downgrade_opset(nll, 11);
+  REQUIRE(ops_of(nll.graph) == std::vector<std::string>{"Constant", "Equal", "Not", "Constant", "Where", "Unsqueeze",
+                                                        "GatherElements", "Squeeze", "Gather", "Constant", "Where",
+                                                        "Mul", "Neg", "Constant", "Where", "ReduceSum", "ReduceSum",
+                                                        "Div"});
+  const auto& ng = nll.graph;
+  CHECK(ng.nodes[0].find_attribute("value")->as_tensor().values<std::int64_t>()[0] == -1);
+  CHECK(ng.nodes[1].inputs == std::vector<std::string>{"t", out0(ng.nodes[0])});
+  CHECK(ng.nodes[4].inputs == std::vector<std::string>{out0(ng.nodes[1]), out0(ng.nodes[3]), "t"});
+  CHECK(ng.nodes[6].inputs == std::vector<std::string>{"x", out0(ng.nodes[5])});
+  CHECK(ng.nodes[6].attribute_or("axis", std::int64_t{0}) == 1);
+  CHECK(ng.nodes[8].inputs == std::vector<std::string>{"w", out0(ng.nodes[4])});  // weights of the safe target
+  CHECK(ng.nodes[10].inputs[0] == out0(ng.nodes[2]));                             // 0 where ignored
+  CHECK(ng.nodes[16].inputs == std::vector<std::string>{out0(ng.nodes[10])});     // the sum of the applied weights
+  CHECK(ng.nodes[17].inputs == std::vector<std::string>{out0(ng.nodes[15]), out0(ng.nodes[16])});
+  CHECK(ng.nodes[17].outputs == std::vector<std::string>{"y"});
+  CHECK(check(nll).ok());
+  // SoftmaxCrossEntropyLoss at 9: LogSoftmax with the classes last (writing log_prob), then a
+  // OneHot mask picks the class; no weights and no ignore_index: a plain mean.
+  auto sce = at(13, R"(g (float[2, 3, 4] x, int32[2, 4] t) => (float y, float[2, 3, 4] lp) {
+    y, lp = SoftmaxCrossEntropyLoss (x, t) })");
+  (void)downgrade_opset(sce, 9);
+  REQUIRE(ops_of(sce.graph) == std::vector<std::string>{"Transpose", "LogSoftmax", "Transpose", "Shape", "Constant",
+                                                        "Gather", "Cast", "Constant", "OneHot", "Cast", "Constant",
+                                                        "Where", "ReduceSum", "Neg", "ReduceMean"});
+  const auto& sg = sce.graph;
+  CHECK(sg.nodes[0].find_attribute("perm")->as_ints() == std::vector<std::int64_t>{0, 2, 1});
+  CHECK(sg.nodes[1].attribute_or("axis", std::int64_t{0}) == 2);
+  CHECK(sg.nodes[2].outputs == std::vector<std::string>{"lp"});
+  CHECK(sg.nodes[6].inputs == std::vector<std::string>{"t"});  // OneHot's indices as int64
+  CHECK(sg.nodes[8].inputs[0] == out0(sg.nodes[6]));
+  CHECK(sg.nodes[11].inputs[1] == "lp");
+  CHECK(sg.nodes[12].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{1});
+  CHECK(sg.nodes[14].outputs == std::vector<std::string>{"y"});
+  CHECK(sg.nodes[14].attribute_or("keepdims", std::int64_t{1}) == 0);
+  CHECK(check(sce).ok());
+  check_refused(at(13, R"(g (float[2, 3] x, int64[2] t) => (float y) { y = NegativeLogLikelihoodLoss (x, t) })"), 8,
+                "needs Where and OneHot, which came with opset 9");
+  check_refused(at(13, R"(g (float[2, 3] x, int32[2] t) => (float y) {
+    y = NegativeLogLikelihoodLoss <ignore_index = 3000000000> (x, t) })"), 11, "outside the range of its int32 target");
+
   // A Constant of integers or bools before 9 (Constant holds floats only then): a double one, cast.
   auto ci = at(13, R"(g (float[2, 3] x) => (float[6] y) { c = Constant <value = int64[1] {6}> ()
     y = Reshape (x, c) })");
