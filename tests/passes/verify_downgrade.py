@@ -204,6 +204,22 @@ def hand_made(work):
     for op, v in (("GreaterOrEqual", 16), ("LessOrEqual", 16), ("Equal", 13)):
         add("%s%d_nan" % (op.lower(), v), v, specials + [helper.make_node(op, ["a", "b"], ["y"])], X8,
             [("y", TP.BOOL)], special_values)
+    # IsInf before 10: above the largest finite value, below its negative (NaN neither).
+    for name, attrs in (("both", {}), ("positive", {"detect_negative": 0}), ("negative", {"detect_positive": 0}),
+                        ("neither", {"detect_negative": 0, "detect_positive": 0})):
+        add("isinf10_%s" % name, 10, specials + [helper.make_node("IsInf", ["a"], ["y"], **attrs)], X8,
+            [("y", TP.BOOL)], special_values)
+    # Integer Mod before 10 (from 9): int8 and uint16 through int32, both signs, both modes.
+    for name, tp, dt, fm in (("int8", TP.INT8, np.int8, 0), ("int8_fmod", TP.INT8, np.int8, 1),
+                             ("int32", TP.INT32, np.int32, 0), ("uint16", TP.UINT16, np.uint16, 0)):
+        signed = dt != np.uint16
+        add("mod13_%s" % name, 13, [helper.make_node("Mul", ["x", "hundred"], ["x100"]),
+                                    helper.make_node("Floor", ["x100"], ["xf"]),
+                                    helper.make_node("Identity" if signed else "Relu", ["xf"], ["xr"]),
+                                    helper.make_node("Cast", ["xr"], ["xi"], to=tp),
+                                    helper.make_node("Mod", ["xi", "d"], ["y"], fmod=fm)],
+            X, [("y", tp)], [("hundred", 100.0, np.float32), ("d", [3, -7, 5, 11, -2] if signed else [3, 7, 5, 11, 2], dt)],
+            excuse="Where and integer comparisons, which came with opset 9")
     # Integer Max and Min before 12 (up to 32 bits through doubles, 64 through Where), broadcast.
     hundred = [("hundred", 100.0, np.float32)]
     scaled = [helper.make_node("Mul", ["x", "hundred"], ["x100"]), helper.make_node("Floor", ["x100"], ["xf"])]

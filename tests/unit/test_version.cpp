@@ -987,6 +987,39 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   check_refused(at(13, R"(g (float[2, 3] x, int32[2] t) => (float y) {
     y = NegativeLogLikelihoodLoss <ignore_index = 3000000000> (x, t) })"), 11, "outside the range of its int32 target");
 
+  // IsInf before 10: beyond the largest finite value of the type.
+  auto isinf = at(10, R"(g (double[4] x) => (bool[4] y) { y = IsInf (x) })");
+  (void)downgrade_opset(isinf, 9);
+  REQUIRE(ops_of(isinf.graph) == std::vector<std::string>{"Constant", "Constant", "Greater", "Less", "Or"});
+  CHECK(isinf.graph.nodes[0].find_attribute("value")->as_tensor().values<double>()[0] == std::numeric_limits<double>::max());
+  CHECK(isinf.graph.nodes[1].find_attribute("value")->as_tensor().values<double>()[0] == -std::numeric_limits<double>::max());
+  CHECK(isinf.graph.nodes[2].inputs == std::vector<std::string>{"x", out0(isinf.graph.nodes[0])});
+  CHECK(check(isinf).ok());
+  auto isinf_neg = at(10, R"(g (float[4] x) => (bool[4] y) { y = IsInf <detect_positive = 0> (x) })");
+  (void)downgrade_opset(isinf_neg, 7);
+  REQUIRE(ops_of(isinf_neg.graph) == std::vector<std::string>{"Constant", "Less"});
+  CHECK(isinf_neg.graph.nodes[0].find_attribute("value")->as_tensor().values<float>()[0] == -std::numeric_limits<float>::max());
+  // Mod of integers before 10: a - Div(a, b) * b, moved by b where its sign is not the divisor's
+  // (the dividend's with fmod = 1); int16 through int32 and back.
+  auto mod = at(13, R"(g (int16[4] a, int16[4] b) => (int16[4] y) { y = Mod <fmod = 1> (a, b) })");
+  (void)downgrade_opset(mod, 9);
+  REQUIRE(ops_of(mod.graph) == std::vector<std::string>{"Cast", "Cast", "Div", "Mul", "Sub", "Constant", "Equal", "Not",
+                                                        "Less", "Less", "Xor", "And", "Sub", "Where", "Cast"});
+  const auto& modg = mod.graph;
+  CHECK(modg.nodes[0].attribute_or("to", std::int64_t{0}) == static_cast<std::int64_t>(DataType::INT32));
+  CHECK(modg.nodes[9].inputs[0] == out0(modg.nodes[0]));  // the dividend's sign
+  CHECK(modg.nodes[13].inputs == std::vector<std::string>{out0(modg.nodes[11]), out0(modg.nodes[12]), out0(modg.nodes[4])});
+  CHECK(modg.nodes[14].outputs == std::vector<std::string>{"y"});
+  CHECK(modg.nodes[14].attribute_or("to", std::int64_t{0}) == static_cast<std::int64_t>(DataType::INT16));
+  CHECK(check(mod).ok());
+  auto umod = at(13, R"(g (uint64[4] a, uint64[4] b) => (uint64[4] y) { y = Mod (a, b) })");
+  (void)downgrade_opset(umod, 9);
+  CHECK(ops_of(umod.graph) == std::vector<std::string>{"Div", "Mul", "Sub"});
+  check_refused(at(13, R"(g (float[4] a, float[4] b) => (float[4] y) { y = Mod <fmod = 1> (a, b) })"), 9,
+                "Mod of FLOAT has no spelling before opset 10");
+  check_refused(at(13, R"(g (int32[4] a, int32[4] b) => (int32[4] y) { y = Mod (a, b) })"), 8,
+                "needs Where and integer comparisons, which came with opset 9");
+
   // A Constant of integers or bools before 9 (Constant holds floats only then): a double one, cast.
   auto ci = at(13, R"(g (float[2, 3] x) => (float[6] y) { c = Constant <value = int64[1] {6}> ()
     y = Reshape (x, c) })");

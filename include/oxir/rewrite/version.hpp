@@ -1032,6 +1032,43 @@ class Upgrader {
     return true;
   }
 
+  /// Mod of integers before opset 10, from 9 (Where, integer comparisons): r = a - Div(a, b) * b,
+  /// then moved by b where r is not 0 and its sign is not the one the mode gives (the divisor's;
+  /// the dividend's with fmod = 1), which holds whether the runtime's integer Div truncates or
+  /// floors. Integers of 8 and 16 bits go through int32, uint32 through int64 (Div-7's kernels).
+  /// Floats (fmod = 1, C's fmod, exact) are refused: a - trunc(a / b) * b rounds.
+  bool integer_mod(Node& n, DataType t, std::vector<Node>& out) {
+    if (!is_integer(t) || data_type_info(t).bit_width < 8)
+      throw Error("Mod of " + std::string(data_type_name(t)) + " has no spelling before opset 10 (a float remainder is "
+                  "exact, one spelled with Div, Mul and Sub rounds)");
+    if (to_ < 9)
+      throw Error("'Mod' does not exist at opset " + std::to_string(to_) +
+                  " and its spelling needs Where and integer comparisons, which came with opset 9");
+    if (!n.has_input(1)) throw Error("Mod without its second input");
+    const bool fmod = n.attribute_or("fmod", std::int64_t{0}) != 0;
+    const int bits = data_type_info(t).bit_width;
+    const DataType w = bits <= 16 ? DataType::INT32 : t == DataType::UINT32 ? DataType::INT64 : t;
+    std::string a = n.inputs[0], b = n.inputs[1];
+    if (w != t) {
+      a = cast(n, a, w, "dividend_wide", out);
+      b = cast(n, b, w, "divisor_wide", out);
+      cast_output_back(n, t, "wide");
+    }
+    const std::string q = add(n, "Div", {a, b}, "quotient", out).outputs[0];
+    const std::string p = add(n, "Mul", {q, b}, "product", out).outputs[0];
+    if (!is_signed(t)) return become(n, "Sub", {a, p});
+    const std::string r = add(n, "Sub", {a, p}, "remainder", out).outputs[0];
+    const std::string zero = zero_scalar(w, base(n, "zero"), out);
+    const std::string is_zero = add(n, "Equal", {r, zero}, "is_zero", out).outputs[0];
+    const std::string nonzero = add(n, "Not", {is_zero}, "nonzero", out).outputs[0];
+    const std::string r_negative = add(n, "Less", {r, zero}, "remainder_negative", out).outputs[0];
+    const std::string want_negative = add(n, "Less", {fmod ? a : b, zero}, "sign_negative", out).outputs[0];
+    const std::string differ = add(n, "Xor", {r_negative, want_negative}, "sign_differs", out).outputs[0];
+    const std::string wrong = add(n, "And", {nonzero, differ}, "wrong_sign", out).outputs[0];
+    const std::string moved = add(n, fmod ? "Sub" : "Add", {r, b}, "moved", out).outputs[0];
+    return become(n, "Where", {wrong, moved, r});
+  }
+
   /// Input 0 of `n` (of rank `rank`) with axis `a` swapped with the last one by a Transpose
   /// before the node, and its output 0 swapped back by the same Transpose after it.
   void swap_with_last(Node& n, std::size_t rank, std::size_t a, std::vector<Node>& out) {
@@ -1194,7 +1231,8 @@ class Upgrader {
     const bool known = op == "CastLike" || op == "GreaterOrEqual" || op == "LessOrEqual" || op == "HardSwish" ||
                        op == "Mish" || op == "Swish" || op == "Celu" || op == "Gelu" || op == "LayerNormalization" ||
                        op == "RMSNormalization" || op == "Trilu" || op == "GroupNormalization" ||
-                       op == "NegativeLogLikelihoodLoss" || op == "SoftmaxCrossEntropyLoss";
+                       op == "NegativeLogLikelihoodLoss" || op == "SoftmaxCrossEntropyLoss" || op == "IsInf" ||
+                       op == "Mod";
     if (!known) return false;
     for (const auto& a : n.attributes)
       if (!a.ref_attr_name.empty())
@@ -1234,6 +1272,28 @@ class Upgrader {
     if (op == "Trilu") return trilu(n, t, out);
     if (op == "GroupNormalization") return group_normalization(n, t, out);
     if (op == "NegativeLogLikelihoodLoss" || op == "SoftmaxCrossEntropyLoss") return loss(n, t, out);
+    if (op == "Mod") return integer_mod(n, t, out);
+    if (op == "IsInf") {  // above the largest finite value of X's type, or below its negative; NaN is neither
+      double big = 0;
+      switch (t) {
+        case DataType::FLOAT: big = std::numeric_limits<float>::max(); break;
+        case DataType::DOUBLE: big = std::numeric_limits<double>::max(); break;
+        case DataType::FLOAT16: big = 65504.0; break;
+        case DataType::BFLOAT16: big = 3.3895313892515355e38; break;  // 0x7F7F
+        default: throw Error("IsInf of " + std::string(data_type_name(t)) + " has no spelling before opset 10");
+      }
+      const bool positive = n.attribute_or("detect_positive", std::int64_t{1}) != 0;
+      const bool negative = n.attribute_or("detect_negative", std::int64_t{1}) != 0;
+      if (!positive && !negative)  // nothing is below -inf
+        return become(n, "Less", {x, float_scalar(-std::numeric_limits<double>::infinity(), t, base(n, "minus_inf"), out)});
+      const std::string top = positive ? float_scalar(big, t, base(n, "largest"), out) : std::string();
+      const std::string bottom = negative ? float_scalar(-big, t, base(n, "lowest"), out) : std::string();
+      if (!negative) return become(n, "Greater", {x, top});
+      if (!positive) return become(n, "Less", {x, bottom});
+      const std::string above = node("Greater", {x, top}, "above").outputs[0];
+      const std::string below = node("Less", {x, bottom}, "below").outputs[0];
+      return become(n, "Or", {above, below});
+    }
     if (op == "HardSwish") {  // x * HardSigmoid(x) with alpha 1/6, beta 1/2
       Node& h = node("HardSigmoid", {x}, "hard_sigmoid");
       h.set_attribute(Attribute("alpha", 1.0f / 6.0f));
@@ -2651,7 +2711,9 @@ inline std::int64_t required_ir_version(const Model& model) {
 ///   from 9, the last two sizes numbers or, from 11, read by Shape), GroupNormalization (InstanceNormalization over X
 ///   reshaped to [N, G, -1]; also from 21 to 18-20, where the per-channel scale has no form),
 ///   NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss (from 9: the class picked by
-///   GatherElements from 11, a OneHot mask before; SoftmaxCrossEntropyLoss' scores' rank known);
+///   GatherElements from 11, a OneHot mask before; SoftmaxCrossEntropyLoss' scores' rank known),
+///   IsInf (comparisons with the largest finite value), Mod of integers (from 9: a - Div(a, b) * b
+///   moved by b to the sign the mode gives; floats refused);
 /// - Pow's exponent of another type than a float base cast to the base's type, an integer base
 ///   and its exponent cast to double and the power back (12).
 /// Refused, naming the node, with `model` unchanged: any other operator that does not exist at
