@@ -26704,6 +26704,72 @@ class Upgrader {
     return become(n, "Where", {wrong, moved, r});
   }
 
+  /// GatherElements before opset 11, from 9 (OneHot, Where): the indices (negative ones counted
+  /// from the back first) as a OneHot mask over the axis' size, inserted after the axis, pick
+  /// from data unsqueezed at the axis (Where, 0 elsewhere), and a ReduceSum over the inserted
+  /// axis keeps the picked element: exact, but -0.0 comes out +0.0. The mask holds |indices| x
+  /// size elements. The shapes must be known, the indices' sizes off the axis equal to data's;
+  /// 8- and 16-bit integers and bool go through int32 (ReduceSum's types), cast back.
+  bool gather_elements(Node& n, DataType t, std::vector<Node>& out) {
+    if (to_ < 9)
+      throw Error("'GatherElements' does not exist at opset " + std::to_string(to_) +
+                  " and its spelling needs OneHot and Where, which came with opset 9");
+    if (!n.has_input(1)) throw Error("GatherElements without its indices");
+    const Type* dt = type_of(n.inputs[0]);
+    const Type* it = type_of(n.inputs[1]);
+    const Shape* ds = dt ? dt->shape() : nullptr;
+    const Shape* is = it ? it->shape() : nullptr;
+    if (!ds || !is) throw Error("GatherElements spelled before opset 11 needs the shapes of its data and indices");
+    const auto r = static_cast<std::int64_t>(ds->rank());
+    if (static_cast<std::int64_t>(is->rank()) != r)
+      throw Error("GatherElements: data of rank " + std::to_string(r) + ", indices of rank " + std::to_string(is->rank()));
+    std::int64_t axis = n.attribute_or("axis", std::int64_t{0});
+    if (axis < -r || axis >= r) throw Error("GatherElements: axis " + std::to_string(axis) + " is outside the rank " + std::to_string(r));
+    if (axis < 0) axis += r;
+    for (std::int64_t i = 0; i < r; ++i) {
+      const auto& a = ds->dims[static_cast<std::size_t>(i)].value;
+      const auto& b = is->dims[static_cast<std::size_t>(i)].value;
+      if (i != axis && (std::holds_alternative<std::monostate>(a) || a != b))
+        throw Error("GatherElements before opset 11 picks by a mask over data, which needs the indices' size on axis " +
+                    std::to_string(i) + " known to be data's");
+    }
+    const DataType ti = elem_type(n, 1, "GatherElements spelled before opset 11 needs it");
+    if (ti != DataType::INT32 && ti != DataType::INT64)
+      throw Error("GatherElements: its indices are of type " + std::string(data_type_name(ti)) + ", not int32 or int64");
+    DataType w = t;
+    switch (t) {
+      case DataType::FLOAT: case DataType::DOUBLE: case DataType::FLOAT16: case DataType::INT32: case DataType::INT64:
+      case DataType::UINT32: case DataType::UINT64: break;
+      case DataType::INT8: case DataType::INT16: case DataType::UINT8: case DataType::UINT16: case DataType::BOOL:
+        w = DataType::INT32;
+        break;
+      default: throw Error("GatherElements of " + std::string(data_type_name(t)) + " has no spelling before opset 11");
+    }
+    std::string data = n.inputs[0];
+    const std::string idx = n.inputs[1];
+    if (w != t) {
+      data = cast(n, data, w, "data_wide", out);
+      cast_output_back(n, t, "wide");
+    }
+    const std::string shape = add(n, "Shape", {data}, "shape", out).outputs[0];
+    const std::string size = add(n, "Gather", {shape, ints({axis}, true, base(n, "axis"), out)}, "axis_size", out).outputs[0];
+    const std::string size_i = ti == DataType::INT64 ? size : cast(n, size, ti, "axis_size_cast", out);
+    const std::string negative = add(n, "Less", {idx, zero_scalar(ti, base(n, "zero_index"), out)}, "negative", out).outputs[0];
+    const std::string wrapped = add(n, "Add", {idx, size_i}, "wrapped", out).outputs[0];
+    std::string index = add(n, "Where", {negative, wrapped, idx}, "index", out).outputs[0];
+    if (ti != DataType::INT64) index = cast(n, index, DataType::INT64, "index_int64", out);
+    const std::string off_on = constant(Tensor::from_values<float>("", {2}, {0.f, 1.f}), base(n, "off_on"), out);
+    Node& oh = add(n, "OneHot", {index, size, off_on}, "one_hot", out);
+    oh.set_attribute(Attribute("axis", axis + 1));
+    const std::string mask = cast(n, oh.outputs[0], DataType::BOOL, "is_picked", out);
+    const std::string du = unsqueeze(data, {axis}, base(n, "data_unsqueezed"), out);
+    const std::string picked = add(n, "Where", {mask, du, zero_scalar(w, base(n, "zero"), out)}, "picked", out).outputs[0];
+    become(n, "ReduceSum", {picked});
+    n.set_attribute(Attribute("axes", std::vector<std::int64_t>{axis + 1}));
+    n.set_attribute(Attribute("keepdims", std::int64_t{0}));
+    return true;
+  }
+
   /// Input 0 of `n` (of rank `rank`) with axis `a` swapped with the last one by a Transpose
   /// before the node, and its output 0 swapped back by the same Transpose after it.
   void swap_with_last(Node& n, std::size_t rank, std::size_t a, std::vector<Node>& out) {
@@ -26867,7 +26933,7 @@ class Upgrader {
                        op == "Mish" || op == "Swish" || op == "Celu" || op == "Gelu" || op == "LayerNormalization" ||
                        op == "RMSNormalization" || op == "Trilu" || op == "GroupNormalization" ||
                        op == "NegativeLogLikelihoodLoss" || op == "SoftmaxCrossEntropyLoss" || op == "IsInf" ||
-                       op == "Mod";
+                       op == "Mod" || op == "GatherElements" || op == "ConstantOfShape";
     if (!known) return false;
     for (const auto& a : n.attributes)
       if (!a.ref_attr_name.empty())
@@ -26903,7 +26969,27 @@ class Upgrader {
       const std::string equal = node("Equal", {x, y}, "equal").outputs[0];
       return become(n, "Or", {strict, equal});
     }
+    if (op == "ConstantOfShape") {
+      // The value (a float 0 by default) as a scalar Constant, expanded to the shape (Expand came
+      // with 8); at 7 a Constant of shape [1, ..., 1] tiled by the shape, whose length must be known.
+      const Attribute* va = value_attr(n, "value");
+      Tensor v = va ? va->as_tensor() : Tensor::from_values<float>("", {}, {0.f});
+      if (v.element_count() != std::uint64_t{1})
+        throw Error("ConstantOfShape: its value does not hold exactly one element");
+      v.dims.clear();
+      if (to_ >= 8) return become(n, "Expand", {constant(std::move(v), base(n, "value"), out), x});
+      const Type* st = type_of(x);
+      const Shape* ss = st ? st->shape() : nullptr;
+      const std::int64_t* k = ss && ss->rank() == 1 ? std::get_if<std::int64_t>(&ss->dims[0].value) : nullptr;
+      if (!k)
+        throw Error("ConstantOfShape before opset 8 (which has no Expand) is a Tile of a Constant of the output's rank, "
+                    "and the length of its shape '" + x + "' is not known");
+      if (*k == 0) return become(n, "Identity", {constant(std::move(v), base(n, "value"), out)});
+      v.dims.assign(static_cast<std::size_t>(*k), 1);
+      return become(n, "Tile", {constant(std::move(v), base(n, "value"), out), x});
+    }
     const DataType t = elem_type(n, 0, op + " spelled in older operators needs it for its constants");
+    if (op == "GatherElements") return gather_elements(n, t, out);
     if (op == "Trilu") return trilu(n, t, out);
     if (op == "GroupNormalization") return group_normalization(n, t, out);
     if (op == "NegativeLogLikelihoodLoss" || op == "SoftmaxCrossEntropyLoss") return loss(n, t, out);
@@ -28348,7 +28434,9 @@ inline std::int64_t required_ir_version(const Model& model) {
 ///   NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss (from 9: the class picked by
 ///   GatherElements from 11, a OneHot mask before; SoftmaxCrossEntropyLoss' scores' rank known),
 ///   IsInf (comparisons with the largest finite value), Mod of integers (from 9: a - Div(a, b) * b
-///   moved by b to the sign the mode gives; floats refused);
+///   moved by b to the sign the mode gives; floats refused), GatherElements (from 9: a OneHot
+///   mask of the indices picks by Where and ReduceSum; shapes known, the indices' sizes off the
+///   axis data's), ConstantOfShape (Expand of a scalar Constant from 8, at 7 a Tile);
 /// - Pow's exponent of another type than a float base cast to the base's type, an integer base
 ///   and its exponent cast to double and the power back (12).
 /// Refused, naming the node, with `model` unchanged: any other operator that does not exist at

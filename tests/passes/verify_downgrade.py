@@ -220,6 +220,22 @@ def hand_made(work):
                                     helper.make_node("Mod", ["xi", "d"], ["y"], fmod=fm)],
             X, [("y", tp)], [("hundred", 100.0, np.float32), ("d", [3, -7, 5, 11, -2] if signed else [3, 7, 5, 11, 2], dt)],
             excuse="Where and integer comparisons, which came with opset 9")
+    # GatherElements before 11 (from 9): a OneHot mask; negative int32 indices along the last axis,
+    # and bool data (through int32) along axis 1.
+    for name, scale, tp, axis, data in (("neg_int32", 5.0, TP.INT32, -1, []),
+                                        ("bool_axis1", 3.0, TP.INT64, 1,
+                                         [helper.make_node("Greater", ["x", "zero"], ["xb"])])):
+        add("gather_elements13_%s" % name, 13, data + [
+            helper.make_node("Mul", ["x", "k"], ["xk"]), helper.make_node("Floor", ["xk"], ["xf"]),
+            helper.make_node("Cast", ["xf"], ["idx"], to=tp),
+            helper.make_node("GatherElements", ["xb" if data else "x", "idx"], ["y"], axis=axis)],
+            X, [("y", TP.BOOL if data else F)], [("k", scale, np.float32), ("zero", 0.0, np.float32)],
+            excuse="OneHot and Where, which came with opset 9")
+    # ConstantOfShape before 9: a Tile of a Constant at 7 (the shape's length known).
+    add("constantofshape9_int64", 9, [helper.make_node("Shape", ["x"], ["s"]),
+                                      helper.make_node("ConstantOfShape", ["s"], ["y"],
+                                                       value=numpy_helper.from_array(np.array([7], dtype=i64)))],
+        X, [("y", TP.INT64)])
     # Integer Max and Min before 12 (up to 32 bits through doubles, 64 through Where), broadcast.
     hundred = [("hundred", 100.0, np.float32)]
     scaled = [helper.make_node("Mul", ["x", "hundred"], ["x100"]), helper.make_node("Floor", ["x100"], ["xf"])]

@@ -1020,6 +1020,38 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   check_refused(at(13, R"(g (int32[4] a, int32[4] b) => (int32[4] y) { y = Mod (a, b) })"), 8,
                 "needs Where and integer comparisons, which came with opset 9");
 
+  // GatherElements before 11: a OneHot mask of the indices (negative ones wrapped) picks from data.
+  auto gel = at(13, R"(g (float[2, 5, 3] x, int32[2, 4, 3] i) => (float[2, 4, 3] y) { y = GatherElements <axis = -2> (x, i) })");
+  (void)downgrade_opset(gel, 9);
+  REQUIRE(ops_of(gel.graph) == std::vector<std::string>{"Shape", "Constant", "Gather", "Cast", "Constant", "Less", "Add",
+                                                       "Where", "Cast", "Constant", "OneHot", "Cast", "Unsqueeze",
+                                                       "Constant", "Where", "ReduceSum"});
+  const auto& elg = gel.graph;
+  CHECK(elg.nodes[1].find_attribute("value")->as_tensor().values<std::int64_t>()[0] == 1);  // the axis counted from the front
+  CHECK(elg.nodes[7].inputs == std::vector<std::string>{out0(elg.nodes[5]), out0(elg.nodes[6]), "i"});
+  CHECK(elg.nodes[10].inputs == std::vector<std::string>{out0(elg.nodes[8]), out0(elg.nodes[2]), out0(elg.nodes[9])});
+  CHECK(elg.nodes[10].attribute_or("axis", std::int64_t{0}) == 2);
+  CHECK(elg.nodes[12].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{1});
+  CHECK(elg.nodes[15].find_attribute("axes")->as_ints() == std::vector<std::int64_t>{2});
+  CHECK(elg.nodes[15].outputs == std::vector<std::string>{"y"});
+  CHECK(check(gel).ok());
+  check_refused(at(13, R"(g (float[2, 5, 3] x, int64[2, 4, 2] i) => (float[2, 4, 2] y) { y = GatherElements <axis = 1> (x, i) })"),
+                9, "needs the indices' size on axis 2 known to be data's");
+  // ConstantOfShape before 9: Expand of a scalar Constant from 8; at 7 a Tile of a [1, 1] one.
+  auto cos = at(9, R"(g (int64[2] s) => (int64[?, ?] y) { y = ConstantOfShape <value = int64[1] {4}> (s) })");
+  auto cos8 = cos;
+  (void)downgrade_opset(cos8, 8);
+  REQUIRE(ops_of(cos8.graph) == std::vector<std::string>{"Constant", "Cast", "Expand"});
+  CHECK(cos8.graph.nodes[0].find_attribute("value")->as_tensor().dims.empty());
+  CHECK(cos8.graph.nodes[2].inputs == std::vector<std::string>{out0(cos8.graph.nodes[1]), "s"});
+  (void)downgrade_opset(cos, 7);
+  REQUIRE(ops_of(cos.graph) == std::vector<std::string>{"Constant", "Cast", "Tile"});
+  CHECK(cos.graph.nodes[0].find_attribute("value")->as_tensor().dims == std::vector<std::int64_t>{1, 1});
+  CHECK(cos.graph.nodes[0].find_attribute("value")->as_tensor().values<double>()[0] == 4.0);
+  CHECK(cos.graph.nodes[2].inputs == std::vector<std::string>{out0(cos.graph.nodes[1]), "s"});
+  CHECK(check(cos).ok());
+  check_refused(at(9, R"(g (int64[?] s) => (float[?] y) { y = ConstantOfShape (s) })"), 7, "the length of its shape 's' is not known");
+
   // A Constant of integers or bools before 9 (Constant holds floats only then): a double one, cast.
   auto ci = at(13, R"(g (float[2, 3] x) => (float[6] y) { c = Constant <value = int64[1] {6}> ()
     y = Reshape (x, c) })");
