@@ -179,7 +179,7 @@ def hand_made(work):
         [("y", TP.BOOL)], four + [("zero", 0.0, np.float32)])
     add("trilu14_upper_k", 14, [helper.make_node("Trilu", ["x", "k"], ["y"])], X, [("y", F)], [("k", 1, np.int64)])
     add("trilu14_symbolic", 14, [helper.make_node("Trilu", ["x", "k"], ["y"])], [("x", F, ["B", "S", "S"])], [("y", F)],
-        [("k", 1, np.int64)], excuse="Range, which came with opset 11", feed={"x": [2, 5, 5]})
+        [("k", 1, np.int64)], excuse="Where, which came with opset 9", feed={"x": [2, 5, 5]})
     add("trilu14_lower", 14, [helper.make_node("Trilu", ["x"], ["y"], upper=0)], X, [("y", F)])
     add("trilu14_lower_neg_k", 14, [helper.make_node("Trilu", ["x", "k"], ["y"], upper=0)], X, [("y", F)],
         [("k", -2, np.int64)])
@@ -236,6 +236,14 @@ def hand_made(work):
                                       helper.make_node("ConstantOfShape", ["s"], ["y"],
                                                        value=numpy_helper.from_array(np.array([7], dtype=i64)))],
         X, [("y", TP.INT64)])
+    # Range before 11: a Loop adding delta, ceil((limit - start) / delta) times; fractional
+    # floats, a negative int64 delta, and an empty range (limit below start, delta positive).
+    for name, dt, tp, (st, li, de) in (("float", np.float32, F, (0.1, 7.3, 0.35)),
+                                       ("int64_down", i64, TP.INT64, (20, -7, -3)),
+                                       ("double_empty", np.float64, TP.DOUBLE, (2.0, 1.0, 0.5))):
+        add("range11_%s" % name, 11, [helper.make_node("Range", ["st", "li", "de"], ["y"]),
+                                      helper.make_node("Identity", ["x"], ["x2"])],
+            X8, [("y", tp), ("x2", F)], [("st", st, dt), ("li", li, dt), ("de", de, dt)])
     # Integer Max and Min before 12 (up to 32 bits through doubles, 64 through Where), broadcast.
     hundred = [("hundred", 100.0, np.float32)]
     scaled = [helper.make_node("Mul", ["x", "hundred"], ["x100"]), helper.make_node("Floor", ["x100"], ["xf"])]

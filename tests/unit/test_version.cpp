@@ -761,7 +761,19 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   CHECK(sym.graph.nodes[10].inputs == std::vector<std::string>{o(9), o(6)});
   CHECK(check(sym).ok());
   CHECK_NOTHROW((void)infer_shapes(sym, strict));
-  check_refused(at(14, R"(g (float[N, M] x) => (float[N, M] y) { y = Trilu (x) })"), 10, "last two sizes of 'x' as numbers");
+  // Before 11, Range's definition: a Loop of as many iterations as the size, adding 1.
+  auto sym10 = at(14, R"(g (float[N, M] x) => (float[N, M] y) { y = Trilu (x) })");
+  (void)downgrade_opset(sym10, 10);
+  REQUIRE(ops_of(sym10.graph) == std::vector<std::string>{"Shape", "Constant", "Constant", "Constant", "Gather", "Loop",
+                                                          "Unsqueeze", "Constant", "Gather", "Loop", "Sub", "Constant",
+                                                          "Less", "Not", "Constant", "Where"});
+  const auto& s10 = sym10.graph;
+  CHECK(s10.nodes[5].inputs == std::vector<std::string>{s10.nodes[4].outputs[0], "", s10.nodes[1].outputs[0]});
+  REQUIRE(s10.nodes[9].outputs.size() == 2);
+  CHECK(s10.nodes[10].inputs == std::vector<std::string>{s10.nodes[9].outputs[1], s10.nodes[6].outputs[0]});
+  CHECK(ops_of(s10.nodes[9].find_attribute("body")->as_graph()) == std::vector<std::string>{"Identity", "Add", "Identity"});
+  CHECK(check(sym10).ok());
+  CHECK_NOTHROW((void)infer_shapes(sym10, strict));
   check_refused(at(14, R"(g (float[2, 3] x) => (float[2, 3] y) { y = Trilu (x) })"), 8, "needs Where, which came with opset 9");
 
   // GroupNormalization: X reshaped to [N, G, -1], InstanceNormalization, reshaped back. The
@@ -1051,6 +1063,30 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   CHECK(cos.graph.nodes[2].inputs == std::vector<std::string>{out0(cos.graph.nodes[1]), "s"});
   CHECK(check(cos).ok());
   check_refused(at(9, R"(g (int64[?] s) => (float[?] y) { y = ConstantOfShape (s) })"), 7, "the length of its shape 's' is not known");
+
+  // Range before 11: a Loop of ceil((limit - start) / delta) iterations (in double) adding delta.
+  auto range = at(11, R"(g (int32 s, int32 l, int32 d) => (int32[?] y) { y = Range (s, l, d) })");
+  (void)downgrade_opset(range, 9);
+  REQUIRE(ops_of(range.graph) == std::vector<std::string>{"Sub", "Cast", "Cast", "Div", "Ceil", "Cast", "Loop"});
+  const auto& rg = range.graph;
+  CHECK(rg.nodes[0].inputs == std::vector<std::string>{"l", "s"});
+  CHECK(rg.nodes[2].inputs == std::vector<std::string>{"d"});
+  CHECK(rg.nodes[5].attribute_or("to", std::int64_t{0}) == static_cast<std::int64_t>(DataType::INT64));
+  const Node& loop = rg.nodes[6];
+  CHECK(loop.inputs == std::vector<std::string>{out0(rg.nodes[5]), "", "s"});
+  REQUIRE(loop.outputs.size() == 2);
+  CHECK(loop.outputs[1] == "y");
+  const Graph& lbody = loop.find_attribute("body")->as_graph();
+  REQUIRE(ops_of(lbody) == std::vector<std::string>{"Identity", "Add", "Identity"});
+  REQUIRE(lbody.inputs.size() == 3);
+  CHECK(lbody.nodes[1].inputs == std::vector<std::string>{lbody.inputs[2].name, "d"});
+  CHECK(lbody.nodes[2].inputs == std::vector<std::string>{lbody.inputs[2].name});
+  REQUIRE(lbody.outputs.size() == 3);
+  CHECK(lbody.outputs[1].name == lbody.nodes[1].outputs[0]);
+  CHECK(lbody.outputs[2].type->elem_type() == DataType::INT32);
+  CHECK(check(range).ok());
+  check_refused(at(11, R"(g (int16 s, int16 l, int16 d) => (int16[?] y) { y = Range (s, l, d) })"), 9,
+                "Range of INT16 has no spelling before opset 11");
 
   // A Constant of integers or bools before 9 (Constant holds floats only then): a double one, cast.
   auto ci = at(13, R"(g (float[2, 3] x) => (float[6] y) { c = Constant <value = int64[1] {6}> ()

@@ -1135,6 +1135,55 @@ class Upgrader {
     return true;
   }
 
+  /// Range before opset 11, as ONNX defines it: a Loop carrying start, adding delta each time and
+  /// stacking the value before the addition, for ceil((limit - start) / delta) iterations (the
+  /// difference in the type, the quotient in double; a negative trip count runs none, which is
+  /// the definition's max(..., 0)). float, double, int32 and int64 (the types Add-7 has).
+  bool range_loop(Node& n, DataType t, std::vector<Node>& out) {
+    if (t != DataType::FLOAT && t != DataType::DOUBLE && t != DataType::INT32 && t != DataType::INT64)
+      throw Error("Range of " + std::string(data_type_name(t)) + " has no spelling before opset 11 (Add takes "
+                  "float, double, int32 and int64 there)");
+    if (!n.has_input(1) || !n.has_input(2)) throw Error("Range without its limit or delta");
+    const std::string start = n.inputs[0], limit = n.inputs[1], delta = n.inputs[2];
+    auto in_double = [&](const std::string& v, const char* what) {
+      return t == DataType::DOUBLE ? v : cast(n, v, DataType::DOUBLE, what, out);
+    };
+    const std::string span = add(n, "Sub", {limit, start}, "span", out).outputs[0];
+    const std::string steps =
+        add(n, "Div", {in_double(span, "span_double"), in_double(delta, "delta_double")}, "steps", out).outputs[0];
+    const std::string count = cast(n, add(n, "Ceil", {steps}, "steps_up", out).outputs[0], DataType::INT64, "count", out);
+
+    if (!n.has_output(0)) throw Error("Range without its output");
+    const std::string name = n.name;
+    n = counting_loop(n, count, start, delta, t, n.outputs[0]);
+    n.name = name;
+    return true;
+  }
+  /// A Loop of `count` (an int64 scalar) iterations writing [start, start + delta, ...] (scalars
+  /// of type `t`) to `y`: Range's definition, carrying the value and adding delta in the body.
+  Node counting_loop(const Node& anchor, const std::string& count, const std::string& start, const std::string& delta,
+                     DataType t, const std::string& y) {
+    Graph body;
+    body.name = fresh(base(anchor, "range_loop"));
+    const std::string iter = fresh(base(anchor, "i")), cond = fresh(base(anchor, "cond")), prev = fresh(base(anchor, "prev"));
+    const std::string cond_out = fresh(base(anchor, "cond_out")), next = fresh(base(anchor, "next"));
+    const std::string value = fresh(base(anchor, "value"));
+    body.inputs.emplace_back(iter, Type::tensor(DataType::INT64, Shape{}));
+    body.inputs.emplace_back(cond, Type::tensor(DataType::BOOL, Shape{}));
+    body.inputs.emplace_back(prev, Type::tensor(t, Shape{}));
+    body.nodes.push_back(Node("Identity", {cond}, {cond_out}));
+    body.nodes.push_back(Node("Add", {prev, delta}, {next}));
+    body.nodes.push_back(Node("Identity", {prev}, {value}));
+    body.outputs.emplace_back(cond_out, Type::tensor(DataType::BOOL, Shape{}));
+    body.outputs.emplace_back(next, Type::tensor(t, Shape{}));
+    body.outputs.emplace_back(value, Type::tensor(t, Shape{}));
+    report.nodes_added += 3;
+    Node loop("Loop", {count, "", start}, {fresh(base(anchor, "past_limit")), y});
+    loop.domain = anchor.domain;
+    loop.set_attribute(Attribute("body", std::move(body)));
+    return loop;
+  }
+
   /// Input 0 of `n` (of rank `rank`) with axis `a` swapped with the last one by a Transpose
   /// before the node, and its output 0 swapped back by the same Transpose after it.
   void swap_with_last(Node& n, std::size_t rank, std::size_t a, std::vector<Node>& out) {
@@ -1298,7 +1347,7 @@ class Upgrader {
                        op == "Mish" || op == "Swish" || op == "Celu" || op == "Gelu" || op == "LayerNormalization" ||
                        op == "RMSNormalization" || op == "Trilu" || op == "GroupNormalization" ||
                        op == "NegativeLogLikelihoodLoss" || op == "SoftmaxCrossEntropyLoss" || op == "IsInf" ||
-                       op == "Mod" || op == "GatherElements" || op == "ConstantOfShape";
+                       op == "Mod" || op == "GatherElements" || op == "ConstantOfShape" || op == "Range";
     if (!known) return false;
     for (const auto& a : n.attributes)
       if (!a.ref_attr_name.empty())
@@ -1355,6 +1404,7 @@ class Upgrader {
     }
     const DataType t = elem_type(n, 0, op + " spelled in older operators needs it for its constants");
     if (op == "GatherElements") return gather_elements(n, t, out);
+    if (op == "Range") return range_loop(n, t, out);
     if (op == "Trilu") return trilu(n, t, out);
     if (op == "GroupNormalization") return group_normalization(n, t, out);
     if (op == "NegativeLogLikelihoodLoss" || op == "SoftmaxCrossEntropyLoss") return loss(n, t, out);
@@ -1508,11 +1558,9 @@ class Upgrader {
     const auto rows = (*s)[s->rank() - 2].value_if(), cols = (*s)[s->rank() - 1].value_if();
     constexpr std::int64_t kMaxIndex = std::int64_t{1} << 24;  // constants of at most 16M entries each
     const bool numbers = rows && cols && *rows >= 0 && *cols >= 0 && *rows <= kMaxIndex && *cols <= kMaxIndex;
-    if (!numbers && to_ < 11)
-      throw Error("Trilu: spelled as a Where before opset 14, it needs the last two sizes of '" + n.inputs[0] +
-                  "' as numbers (or Range, which came with opset 11)");
     // The indices 0 .. count-1 of axis `axis` from the end, as a column [count, 1] or a row
-    // [count]: a constant when the size is a number, else Range over the size read by Shape.
+    // [count]: a constant when the size is a number, else Range over the size read by Shape
+    // (before opset 11, Range's definition: a Loop of that many iterations).
     std::string shape, start, step;
     auto index = [&](std::optional<std::int64_t> count, std::size_t axis, bool column, const char* what) {
       if (numbers) {
@@ -1534,7 +1582,8 @@ class Upgrader {
       gather.set_attribute(Attribute("axis", std::int64_t{0}));
       out.push_back(std::move(gather));
       const std::string range = fresh(base(n, what));
-      out.push_back(Node("Range", {start, size, step}, {range}));
+      out.push_back(to_ >= 11 ? Node("Range", {start, size, step}, {range})
+                              : counting_loop(n, size, start, step, DataType::INT64, range));
       report.nodes_added += 2;
       return column ? unsqueeze(range, {1}, base(n, std::string(what) + "_column"), out) : range;
     };
@@ -2801,11 +2850,12 @@ inline std::int64_t required_ir_version(const Model& model) {
 ///   IsInf (comparisons with the largest finite value), Mod of integers (from 9: a - Div(a, b) * b
 ///   moved by b to the sign the mode gives; floats refused), GatherElements (from 9: a OneHot
 ///   mask of the indices picks by Where and ReduceSum; shapes known, the indices' sizes off the
-///   axis data's), ConstantOfShape (Expand of a scalar Constant from 8, at 7 a Tile);
+///   axis data's), ConstantOfShape (Expand of a scalar Constant from 8, at 7 a Tile), Range (a
+///   Loop adding delta, as ONNX defines it);
 /// - Pow's exponent of another type than a float base cast to the base's type, an integer base
 ///   and its exponent cast to double and the power back (12).
 /// Refused, naming the node, with `model` unchanged: any other operator that does not exist at
-/// `target` (Range below 11, Einsum below 12, ...), an input to make an attribute that is not a
+/// `target` (Einsum below 12, CumSum below 11, ...), an input to make an attribute that is not a
 /// constant, and what the older version cannot say (noop_with_empty_axes with no axes, Split-18's
 /// uneven num_outputs, TopK's smallest, Pad's wrap mode and axes input, Dropout's training_mode
 /// input and bool mask across 10, Resize's other modes and coordinates, other sizes, antialias and axes,
