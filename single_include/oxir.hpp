@@ -25696,6 +25696,16 @@ inline std::vector<std::pair<std::int64_t, bool>> versions_of(std::string_view o
   return v;
 }
 
+/// Where a node of a converted graph comes from: the index of the node of the original graph
+/// whose conversion wrote it, and whether it is a node that conversion made (else the node itself).
+struct Origin {
+  std::size_t index;
+  bool made;
+};
+/// The origins of the nodes of each converted graph, by the graph's field path in the original
+/// model ("graph", "graph.node[3].attribute[0].g", "functions[1]").
+using Origins = std::unordered_map<std::string, std::vector<Origin>>;
+
 class Upgrader {
  public:
   /// `model` is the model as it was: types and constants are read from it while a copy is
@@ -25841,8 +25851,10 @@ class Upgrader {
       }
     } leave{scopes_, outer, depth};
     std::vector<Node> out;
+    std::vector<Origin> from;
     out.reserve(nodes.size());
     for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const std::size_t first = out.size();
       Node n = std::move(nodes[i]);
       const std::string where = path + ".node[" + std::to_string(i) + "]";
       for (std::size_t a = 0; a < n.attributes.size(); ++a) {
@@ -25863,8 +25875,10 @@ class Upgrader {
         }
       }
       out.push_back(std::move(n));
+      const std::size_t self = out.size() - 1;
       for (auto& after : pending_after_) out.push_back(std::move(after));
       pending_after_.clear();
+      for (std::size_t j = first; j < out.size(); ++j) from.push_back({i, j != self});
     }
     // A constant made for an input that a later step turned into an attribute is read by nothing.
     if (!made_constants_.empty()) {
@@ -25880,16 +25894,28 @@ class Upgrader {
       for (int pass = 0; pass < 2; ++pass) {
         read.clear();
         reads(reads, out, depth);
-        const auto before = out.size();
-        std::erase_if(out, [&](const Node& n) {
-          return (n.op_type == "Constant" || n.op_type == "Cast") && n.outputs.size() == 1 &&
-                 made_constants_.contains(n.outputs[0]) && !read.contains(n.outputs[0]);
-        });
-        report.nodes_added -= before - out.size();
+        std::size_t kept = 0;
+        for (std::size_t j = 0; j < out.size(); ++j) {
+          const Node& n = out[j];
+          if ((n.op_type == "Constant" || n.op_type == "Cast") && n.outputs.size() == 1 &&
+              made_constants_.contains(n.outputs[0]) && !read.contains(n.outputs[0]))
+            continue;
+          if (kept != j) {
+            out[kept] = std::move(out[j]);
+            from[kept] = from[j];
+          }
+          ++kept;
+        }
+        report.nodes_added -= out.size() - kept;
+        out.resize(kept);
+        from.resize(kept);
       }
     }
     nodes = std::move(out);
+    origins_[path] = std::move(from);
   }
+  /// Where the nodes of each graph converted so far come from.
+  [[nodiscard]] const Origins& origins() const noexcept { return origins_; }
 
   /// Downgrading one node, from from_ down to to_: each version step of its operator above to_,
   /// newest first (of the operator that replaces it, after a replacement); then the operator
@@ -28130,6 +28156,7 @@ class Upgrader {
   std::unordered_map<std::string, const Tensor*> made_constants_;  // into made_
   std::vector<std::string> scopes_;  // paths of the graph being converted and those around it
   std::deque<Tensor> made_;                                   // the constants inserted
+  Origins origins_;                                           // see origins()
   std::unordered_set<std::string> overridable_;               // the main graph's inputs
   std::unordered_map<std::string, std::vector<std::pair<std::int64_t, bool>>> versions_;
   bool from_upsample_ = false;  // the node being upgraded was an Upsample (its scales are >= 1)
@@ -28146,7 +28173,8 @@ namespace detail::upgrade {
 /// The walk upgrade_opset and downgrade_opset share: every default-domain node of the main graph,
 /// its subgraphs and the functions importing the domain (at the model's version), converted from
 /// `from` to `target`, and the imports set to `target`. Returns the converted copy.
-inline Model convert(const Model& model, std::int64_t from, std::int64_t target, UpgradeReport& report) {
+inline Model convert(const Model& model, std::int64_t from, std::int64_t target, UpgradeReport& report,
+                     Origins* origins = nullptr) {
   Model m = model;
   Upgrader up(model, from, target);
   auto run = [&](std::vector<Node>& nodes, const std::string& path) { up.nodes(nodes, path, 0); };
@@ -28167,13 +28195,81 @@ inline Model convert(const Model& model, std::int64_t from, std::int64_t target,
     if (is_default_domain(o.domain)) o.version = target;
   report.nodes_rewritten = up.report.nodes_rewritten;
   report.nodes_added = up.report.nodes_added;
+  if (origins) *origins = up.origins();
   return m;
+}
+
+/// A field path into the converted model `after` (as inference reports it: "graph.node[7]",
+/// "graph.node[2].attribute[0].g.node[4].input[1]", "graph.node[1]{function d::f}.node[3]") as a
+/// path into the model before conversion, by `origins`; `made` tells whether its last node is
+/// one the conversion made. Segments past one it cannot map stay as they are.
+inline std::string original_path(const std::string& where, const Model& after, const Origins& origins, bool& made) {
+  made = false;
+  const auto first = where.find_first_of(".{");
+  std::string out = where.substr(0, first), key = out, node_key;  // key: the graph's, as origins has it
+  std::size_t p = first == std::string::npos ? where.size() : first;
+  auto at = [&](std::string_view s) { return where.compare(p, s.size(), s) == 0; };
+  // The number in brackets opening at `open`; p moves past the ']'.
+  auto number = [&](std::size_t open) -> std::optional<std::size_t> {
+    const auto close = where.find(']', open);
+    if (close == std::string::npos || close == open + 1 || close - open > 16) return std::nullopt;
+    std::size_t v = 0;
+    for (std::size_t k = open + 1; k < close; ++k) {
+      if (where[k] < '0' || where[k] > '9') return std::nullopt;
+      v = v * 10 + static_cast<std::size_t>(where[k] - '0');
+    }
+    p = close + 1;
+    return v;
+  };
+  while (p < where.size()) {
+    const std::size_t start = p;
+    if (at(".node[")) {
+      const auto k = number(p + 5);
+      if (!k) {
+        p = start;
+        break;
+      }
+      const auto it = key.empty() ? origins.end() : origins.find(key);
+      if (it != origins.end() && *k < it->second.size()) {
+        const Origin o = it->second[*k];
+        node_key = key + ".node[" + std::to_string(o.index) + "]";
+        out += ".node[" + std::to_string(o.index) + "]";
+        made = o.made;
+        continue;
+      }
+      key.clear();  // not mapped: the rest as it is
+      made = false;
+    } else if (at(".attribute[")) {
+      if (!number(p + 10) || (at(".graphs[") && !number(p + 7))) {
+        p = start;
+        break;
+      }
+      if (at(".g") && !at(".graphs[")) p += 2;
+      if (!key.empty()) key = node_key + where.substr(start, p - start);
+    } else if (where[p] == '{') {  // "{function domain::name}": that function's body
+      const auto close = where.find('}', p);
+      if (close == std::string::npos) break;  // (p is start)
+      const std::string_view call(where.data() + p, close + 1 - p);
+      key.clear();
+      for (std::size_t f = 0; f < after.functions.size() && key.empty(); ++f)
+        if (call == "{function " + after.functions[f].domain + "::" + after.functions[f].name + "}")
+          key = "functions[" + std::to_string(f) + "]";
+      p = close + 1;
+    } else {  // another field (".input[1]"): as it is
+      p = where.find_first_of(".{", p + 1);
+      if (p == std::string::npos) p = where.size();
+      key.clear();
+    }
+    out += where.substr(start, p - start);
+  }
+  if (p < where.size()) out += where.substr(p);
+  return out;
 }
 
 /// The diagnostics of kinds TypeConstraint and InvalidNode (types a version does not allow,
 /// attributes it does not define, inputs it does not take) that inference reports on `after` and
 /// not on `before`: the first one, as an error naming where.
-inline void no_new_type_errors(const Model& before, const Model& after, std::int64_t target) {
+inline void no_new_type_errors(const Model& before, const Model& after, std::int64_t target, const Origins& origins) {
   auto problems = [](const Model& m) {
     Model copy = m;
     InferOptions o;
@@ -28188,9 +28284,15 @@ inline void no_new_type_errors(const Model& before, const Model& after, std::int
   std::unordered_set<std::string> known;
   for (const auto& d : problems(before)) known.insert(d.op_type + "\n" + d.node + "\n" + d.message);
   for (const auto& d : problems(after))
-    if (!known.contains(d.op_type + "\n" + d.node + "\n" + d.message))
-      throw Error(d.where, "at opset " + std::to_string(target) + ", " + d.op_type +
-                               (d.node.empty() ? std::string() : " '" + d.node + "'") + ": " + d.message);
+    if (!known.contains(d.op_type + "\n" + d.node + "\n" + d.message)) {
+      // Named where the model had it: the converted graph has the nodes the conversion made too.
+      bool made = false;
+      const std::string where = original_path(d.where, after, origins, made);
+      throw Error(where, "at opset " + std::to_string(target) + ", " +
+                             (made ? "the " + d.op_type + " its older spelling adds"
+                                   : d.op_type + (d.node.empty() ? std::string() : " '" + d.node + "'")) +
+                             ": " + d.message);
+    }
 }
 
 }  // namespace detail::upgrade
@@ -28518,8 +28620,9 @@ inline UpgradeReport downgrade_opset(Model& model, std::int64_t target) {
   report.from = *from;
   report.to = target;
   if (target == *from) return report;
-  Model m = detail::upgrade::convert(model, *from, target, report);
-  detail::upgrade::no_new_type_errors(model, m, target);
+  detail::upgrade::Origins origins;
+  Model m = detail::upgrade::convert(model, *from, target, report, &origins);
+  detail::upgrade::no_new_type_errors(model, m, target, origins);
   // The IR version comes down to the one the target opset came with, unless the model uses
   // something newer (or fields oxir does not know): a runtime of that time reads it.
   const std::int64_t ir = std::max(required_ir_version(m), detail::upgrade::ir_of_opset(target));

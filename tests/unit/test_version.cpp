@@ -698,9 +698,10 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   CHECK(ge.graph.nodes[2].inputs == std::vector<std::string>{ge.graph.nodes[0].outputs[0], ge.graph.nodes[1].outputs[0]});
   CHECK(ge.graph.nodes[2].outputs == std::vector<std::string>{"y"});
   check_refused(at(12, R"(g (int8[3] a, int8[3] b) => (bool[3] y) { y = LessOrEqual (a, b) })"), 9,
-                "Equal: input 0 is tensor(int8), which Equal-7 does not allow");
+                "graph.node[0]: at opset 9, the Equal its older spelling adds: input 0 is tensor(int8), which Equal-7 does not allow");
   check_refused(at(12, R"(g (int64[3] a, int64[3] b) => (bool[3] y) { y = GreaterOrEqual (a, b) })"), 7,
-                "Greater: input 0 is tensor(int64), which Greater-7 does not allow");
+                "graph.node[0]: at opset 7, the Greater its older spelling adds: input 0 is tensor(int64), which Greater-7 does "
+                "not allow");
 
   // The activations.
   auto hs = at(14, R"(g (float[3] x) => (float[3] y) { y = HardSwish (x) })");
@@ -1225,4 +1226,37 @@ g (float[2, 3] x) => (float[2] y, float[3] w) {
 Sq (x) => (y) { y = Squeeze (x, ax) }
 )");
   CHECK_THROWS_WITH_AS((void)downgrade_opset(g, 11), doctest::Contains("functions[0].node[0]: Squeeze: input 'ax' is not a constant"), Error);
+}
+
+TEST_CASE("downgrade_opset names a type the older version does not allow where the model has the node") {
+  // The converted graph has more nodes (HardSwish's spelling adds one before the IsInf, whose
+  // spelling adds comparisons of bfloat16, which Greater-9 does not take): the error names the
+  // IsInf's own place, node 1, and says the comparison is one its older spelling adds.
+  auto m = at(20, R"(g (float[4] a, bfloat16[4] b) => (float[4] y, bool[4] z) {
+    y = HardSwish (a)
+    z = IsInf (b)
+  })");
+  const Model before = m;
+  try {
+    (void)downgrade_opset(m, 9);
+    FAIL("downgrade_opset converted bfloat16 comparisons to opset 9");
+  } catch (const Error& e) {
+    CHECK(e.path() == "graph.node[1]");
+    CHECK(std::string(e.message()).find("at opset 9, the ") == 0);
+    CHECK(std::string(e.message()).find(" its older spelling adds: ") != std::string::npos);
+  }
+  CHECK(m == before);
+  // A node of the model itself keeps its name and its own place, inside a subgraph too.
+  auto sub = at(13, R"(g (bool c, float[4] a, bfloat16[4] b) => (float[4] y) {
+    y = If (c) <then_branch = t () => (float[4] ty) { h = HardSigmoid (a)  m = Mul (a, h)  ty = Identity (m) },
+                else_branch = e () => (float[4] ey) { p = Pow (a, a)  q = Cast <to = 1> (b)  ey = Add (p, q) }>
+  })");
+  sub.graph.nodes[0].attributes[1].as_graph().nodes[1].name = "to_float";
+  try {
+    (void)downgrade_opset(sub, 7);
+    FAIL("downgrade_opset converted a bfloat16 Cast to opset 7");
+  } catch (const Error& e) {
+    CHECK(e.path() == "graph.node[0].attribute[1].g.node[1]");
+    CHECK(std::string(e.message()).find("at opset 7, Cast 'to_float': input 0 is tensor(bfloat16)") == 0);
+  }
 }
