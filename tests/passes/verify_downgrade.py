@@ -244,6 +244,15 @@ def hand_made(work):
         add("range11_%s" % name, 11, [helper.make_node("Range", ["st", "li", "de"], ["y"]),
                                       helper.make_node("Identity", ["x"], ["x2"])],
             X8, [("y", tp), ("x2", F)], [("st", st, dt), ("li", li, dt), ("de", de, dt)])
+    # CumSum before 11 (from 9): a Scan along the constant axis; exclusive, reverse, int32 in 1-D.
+    for name, axis, attrs in (("axis2", 2, {}), ("last_reverse_exclusive", -1, {"exclusive": 1, "reverse": 1}),
+                              ("axis0_reverse", 0, {"reverse": 1})):
+        add("cumsum11_%s" % name, 11, [helper.make_node("CumSum", ["x", "ax"], ["y"], **attrs)], X, [("y", F)],
+            [("ax", axis, i64)])
+    add("cumsum11_int32_1d", 11, [helper.make_node("Mul", ["x", "hundred"], ["x100"]),
+                                  helper.make_node("Cast", ["x100"], ["xi"], to=TP.INT32),
+                                  helper.make_node("CumSum", ["xi", "ax"], ["y"], exclusive=1)], X8, [("y", TP.INT32)],
+        [("hundred", 100.0, np.float32), ("ax", [0], np.int32)])
     # Integer Max and Min before 12 (up to 32 bits through doubles, 64 through Where), broadcast.
     hundred = [("hundred", 100.0, np.float32)]
     scaled = [helper.make_node("Mul", ["x", "hundred"], ["x100"]), helper.make_node("Floor", ["x100"], ["xf"])]
@@ -384,6 +393,8 @@ def main():
         job = jobs[res["job"]]
         if res["verdict"] in ("SAME", "CLOSE"):
             st[res["verdict"].lower()] += 1
+            if res["verdict"] == "CLOSE" and os.environ.get("OXIR_VERBOSE"):
+                print("close: %s: %s" % (job["where"], res["detail"][:300]))
         elif not job["hand"] and first_did_not_run(res):
             st["not_run"] += 1  # ONNX Runtime cannot run the model before the downgrade
         elif "b: Could not find an implementation for" in res["detail"]:

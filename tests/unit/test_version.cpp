@@ -1089,6 +1089,31 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   check_refused(at(11, R"(g (int16 s, int16 l, int16 d) => (int16[?] y) { y = Range (s, l, d) })"), 9,
                 "Range of INT16 has no spelling before opset 11");
 
+  // CumSum before 11: a Scan-9 along the constant axis from zeros of a slice's shape.
+  auto cs = at(11, R"(g (float[2, N, 4] x) => (float[2, N, 4] y) { ax = Constant <value = int64 {-2}> ()
+    y = CumSum <exclusive = 1, reverse = 1> (x, ax) })");
+  (void)downgrade_opset(cs, 9);
+  REQUIRE(ops_of(cs.graph) == std::vector<std::string>{"Constant", "Shape", "Constant", "Gather", "ConstantOfShape", "Scan"});
+  const auto& csg = cs.graph;
+  CHECK(ints_of(csg.nodes[2]) == std::vector<std::int64_t>{0, 2});  // the axes other than 1
+  CHECK(csg.nodes[4].find_attribute("value")->as_tensor().data_type == DataType::FLOAT);
+  const Node& scan = csg.nodes[5];
+  CHECK(scan.inputs == std::vector<std::string>{csg.nodes[4].outputs[0], "x"});
+  REQUIRE(scan.outputs.size() == 2);
+  CHECK(scan.outputs[1] == "y");
+  CHECK(scan.find_attribute("scan_input_axes")->as_ints() == std::vector<std::int64_t>{1});
+  CHECK(scan.find_attribute("scan_output_axes")->as_ints() == std::vector<std::int64_t>{1});
+  CHECK(scan.find_attribute("scan_input_directions")->as_ints() == std::vector<std::int64_t>{1});
+  CHECK(scan.find_attribute("scan_output_directions")->as_ints() == std::vector<std::int64_t>{1});
+  const Graph& sbody = scan.find_attribute("body")->as_graph();
+  REQUIRE(ops_of(sbody) == std::vector<std::string>{"Add", "Identity"});
+  CHECK(sbody.nodes[1].inputs == std::vector<std::string>{sbody.inputs[0].name});  // exclusive: the sum before
+  CHECK(check(cs).ok());
+  CHECK_NOTHROW((void)infer_shapes(cs, strict));
+  CHECK(cs.graph.outputs[0].type->shape()->rank() == 3);
+  check_refused(at(11, R"(g (float[2, 3] x, int64 ax) => (float[2, 3] y) { y = CumSum (x, ax) })"), 9,
+                "its axis 'ax' is not a constant");
+
   // A Constant of integers or bools before 9 (Constant holds floats only then): a double one, cast.
   auto ci = at(13, R"(g (float[2, 3] x) => (float[6] y) { c = Constant <value = int64[1] {6}> ()
     y = Reshape (x, c) })");

@@ -1185,6 +1185,76 @@ class Upgrader {
     n.name = name;
     return true;
   }
+  /// CumSum before opset 11, from 9: a Scan-9 along the axis (a constant; the rank known)
+  /// carrying the running sum, which starts as zeros of a slice's shape (ConstantOfShape of the
+  /// shape without the axis) and adds each slice in turn, in reverse with `reverse`; the output
+  /// is the sum after the slice, or before it with `exclusive`. It adds in the order the
+  /// operator's definition does.
+  bool cumsum_scan(Node& n, DataType t, std::vector<Node>& out) {
+    if (to_ < 9)
+      throw Error("'CumSum' does not exist at opset " + std::to_string(to_) +
+                  " and its spelling needs Scan-9 and ConstantOfShape, which came with opset 9");
+    const auto axis_value = constant_ints(n, 1);
+    if (!axis_value || axis_value->size() != 1)
+      throw Error("CumSum: its axis '" + (n.has_input(1) ? n.inputs[1] : std::string()) +
+                  "' is not a constant, and the Scan that spells it before opset 11 takes it as an attribute");
+    const auto r = static_cast<std::int64_t>(rank_of(n, 0, "CumSum spelled as a Scan before opset 11 needs it"));
+    if (r < 1) throw Error("CumSum of a scalar");
+    std::int64_t axis = (*axis_value)[0];
+    if (axis < -r || axis >= r) throw Error("CumSum: axis " + std::to_string(axis) + " is outside the rank " + std::to_string(r));
+    if (axis < 0) axis += r;
+    const bool exclusive = n.attribute_or("exclusive", std::int64_t{0}) != 0;
+    const bool reverse = n.attribute_or("reverse", std::int64_t{0}) != 0;
+    const std::string x = n.inputs[0];
+    std::vector<std::int64_t> others;
+    for (std::int64_t i = 0; i < r; ++i)
+      if (i != axis) others.push_back(i);
+    const std::string shape = add(n, "Shape", {x}, "shape", out).outputs[0];
+    const std::string slice_shape = add(n, "Gather", {shape, ints(others, false, base(n, "other_axes"), out)}, "slice_shape", out).outputs[0];
+    Tensor zero;
+    switch (t) {
+      case DataType::FLOAT: zero = Tensor::from_values<float>("", {1}, {0.f}); break;
+      case DataType::DOUBLE: zero = Tensor::from_values<double>("", {1}, {0.0}); break;
+      case DataType::FLOAT16: zero = Tensor::from_values<float16>("", {1}, {float16(0.f)}); break;
+      case DataType::INT32: zero = Tensor::from_values<std::int32_t>("", {1}, {0}); break;
+      case DataType::INT64: zero = Tensor::from_values<std::int64_t>("", {1}, {0}); break;
+      case DataType::UINT32: zero = Tensor::from_values<std::uint32_t>("", {1}, {0u}); break;
+      case DataType::UINT64: zero = Tensor::from_values<std::uint64_t>("", {1}, {0u}); break;
+      default:
+        throw Error("CumSum of " + std::string(data_type_name(t)) + " has no spelling before opset 11 (ConstantOfShape "
+                    "and Add take other types there)");
+    }
+    Node& zeros_node = add(n, "ConstantOfShape", {slice_shape}, "zeros", out);
+    zeros_node.set_attribute(Attribute("value", std::move(zero)));
+    const std::string zeros = zeros_node.outputs[0];
+
+    Graph body;
+    body.name = fresh(base(n, "cumsum_scan"));
+    const Type slice_type = Type::tensor(t, Shape(std::vector<Dim>(static_cast<std::size_t>(r - 1))));
+    const std::string sum = fresh(base(n, "sum")), slice = fresh(base(n, "slice"));
+    const std::string next = fresh(base(n, "next")), value = fresh(base(n, "value"));
+    body.inputs.emplace_back(sum, slice_type);
+    body.inputs.emplace_back(slice, slice_type);
+    body.nodes.push_back(Node("Add", {sum, slice}, {next}));
+    body.nodes.push_back(Node("Identity", {exclusive ? sum : next}, {value}));
+    body.outputs.emplace_back(next, slice_type);
+    body.outputs.emplace_back(value, slice_type);
+    report.nodes_added += 2;
+    if (!n.has_output(0)) throw Error("CumSum without its output");
+    Node scan("Scan", {zeros, x}, {fresh(base(n, "total")), n.outputs[0]});
+    scan.name = n.name;
+    scan.domain = n.domain;
+    scan.set_attribute(Attribute("body", std::move(body)));
+    scan.set_attribute(Attribute("num_scan_inputs", std::int64_t{1}));
+    scan.set_attribute(Attribute("scan_input_axes", std::vector<std::int64_t>{axis}));
+    scan.set_attribute(Attribute("scan_output_axes", std::vector<std::int64_t>{axis}));
+    if (reverse) {
+      scan.set_attribute(Attribute("scan_input_directions", std::vector<std::int64_t>{1}));
+      scan.set_attribute(Attribute("scan_output_directions", std::vector<std::int64_t>{1}));
+    }
+    n = std::move(scan);
+    return true;
+  }
   /// A Loop of `count` (an int64 scalar) iterations writing [start, start + delta, ...] (scalars
   /// of type `t`) to `y`: Range's definition, carrying the value and adding delta in the body.
   Node counting_loop(const Node& anchor, const std::string& count, const std::string& start, const std::string& delta,
@@ -1373,7 +1443,8 @@ class Upgrader {
                        op == "Mish" || op == "Swish" || op == "Celu" || op == "Gelu" || op == "LayerNormalization" ||
                        op == "RMSNormalization" || op == "Trilu" || op == "GroupNormalization" ||
                        op == "NegativeLogLikelihoodLoss" || op == "SoftmaxCrossEntropyLoss" || op == "IsInf" ||
-                       op == "Mod" || op == "GatherElements" || op == "ConstantOfShape" || op == "Range";
+                       op == "Mod" || op == "GatherElements" || op == "ConstantOfShape" || op == "Range" ||
+                       op == "CumSum";
     if (!known) return false;
     for (const auto& a : n.attributes)
       if (!a.ref_attr_name.empty())
@@ -1431,6 +1502,7 @@ class Upgrader {
     const DataType t = elem_type(n, 0, op + " spelled in older operators needs it for its constants");
     if (op == "GatherElements") return gather_elements(n, t, out);
     if (op == "Range") return range_loop(n, t, out);
+    if (op == "CumSum") return cumsum_scan(n, t, out);
     if (op == "Trilu") return trilu(n, t, out);
     if (op == "GroupNormalization") return group_normalization(n, t, out);
     if (op == "NegativeLogLikelihoodLoss" || op == "SoftmaxCrossEntropyLoss") return loss(n, t, out);
@@ -2953,11 +3025,11 @@ inline std::int64_t required_ir_version(const Model& model) {
 ///   moved by b to the sign the mode gives; floats refused), GatherElements (from 9: a OneHot
 ///   mask of the indices picks by Where and ReduceSum; shapes known, the indices' sizes off the
 ///   axis data's), ConstantOfShape (Expand of a scalar Constant from 8, at 7 a Tile), Range (a
-///   Loop adding delta, as ONNX defines it);
+///   Loop adding delta, as ONNX defines it), CumSum (from 9: a Scan-9 along the constant axis);
 /// - Pow's exponent of another type than a float base cast to the base's type, an integer base
 ///   and its exponent cast to double and the power back (12).
 /// Refused, naming the node, with `model` unchanged: any other operator that does not exist at
-/// `target` (Einsum below 12, CumSum below 11, ...), an input to make an attribute that is not a
+/// `target` (Einsum below 12, Round below 11, ...), an input to make an attribute that is not a
 /// constant, and what the older version cannot say (noop_with_empty_axes with no axes, Split-18's
 /// uneven num_outputs, TopK's smallest, Pad's wrap mode and axes input, Dropout's training_mode
 /// input and bool mask across 10, Resize's other modes and coordinates, other sizes, antialias and axes,
