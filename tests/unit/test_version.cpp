@@ -1114,6 +1114,31 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   check_refused(at(11, R"(g (float[2, 3] x, int64 ax) => (float[2, 3] y) { y = CumSum (x, ax) })"), 9,
                 "its axis 'ax' is not a constant");
 
+  // The windows before 17, as defined: a0 - a1 cos(2 pi k / N) + a2 cos(4 pi k / N) in float.
+  auto bw = at(17, R"(g (int32 n) => (double[?] w) { w = BlackmanWindow <output_datatype = 11, periodic = 0> (n) })");
+  (void)downgrade_opset(bw, 13);
+  REQUIRE(ops_of(bw.graph) == std::vector<std::string>{"Cast", "Constant", "Constant", "Range", "Sub", "Constant", "Div",
+                                                       "Mul", "Constant", "Cos", "Constant", "Mul", "Sub", "Add", "Cos",
+                                                       "Constant", "Mul", "Add", "Cast"});
+  const auto& bwg = bw.graph;
+  auto fvalue = [&](std::size_t i) { return bwg.nodes[i].find_attribute("value")->as_tensor().values<float>()[0]; };
+  CHECK(bwg.nodes[3].inputs == std::vector<std::string>{bwg.nodes[1].outputs[0], bwg.nodes[0].outputs[0], bwg.nodes[2].outputs[0]});
+  CHECK(bwg.nodes[4].inputs == std::vector<std::string>{bwg.nodes[0].outputs[0], bwg.nodes[2].outputs[0]});  // N = size - 1
+  CHECK(fvalue(5) == static_cast<float>(2 * 3.14159265358979323846));
+  CHECK(fvalue(8) == 0.42f);
+  CHECK(fvalue(10) == 0.5f);
+  CHECK(fvalue(15) == 0.08f);
+  CHECK(bwg.nodes[18].attribute_or("to", std::int64_t{0}) == static_cast<std::int64_t>(DataType::DOUBLE));
+  CHECK(bwg.nodes[18].outputs == std::vector<std::string>{"w"});
+  CHECK(check(bw).ok());
+  auto hw = at(17, R"(g (int64 n) => (float[?] w) { w = HammingWindow (n) })");
+  (void)downgrade_opset(hw, 9);  // Range's Loop; periodic: N = size
+  REQUIRE(ops_of(hw.graph) == std::vector<std::string>{"Cast", "Constant", "Constant", "Cast", "Loop", "Constant", "Div",
+                                                       "Mul", "Constant", "Cos", "Constant", "Mul", "Sub", "Cast"});
+  CHECK(hw.graph.nodes[6].inputs[1] == hw.graph.nodes[0].outputs[0]);
+  CHECK(hw.graph.nodes[8].find_attribute("value")->as_tensor().values<float>()[0] == static_cast<float>(25.0 / 46.0));
+  CHECK(check(hw).ok());
+
   // A Constant of integers or bools before 9 (Constant holds floats only then): a double one, cast.
   auto ci = at(13, R"(g (float[2, 3] x) => (float[6] y) { c = Constant <value = int64[1] {6}> ()
     y = Reshape (x, c) })");

@@ -1255,6 +1255,42 @@ class Upgrader {
     n = std::move(scan);
     return true;
   }
+  /// HannWindow, HammingWindow and BlackmanWindow before opset 17, as defined, in float:
+  /// w[k] = a0 - a1 cos(2 pi k / N) + a2 cos(4 pi k / N) for k = 0 .. size - 1 (Range; before
+  /// opset 11 its Loop), N = size, or size - 1 when not periodic, cast to output_datatype.
+  bool window(Node& n, std::vector<Node>& out) {
+    const std::string op = n.op_type;
+    const double a0 = op == "HannWindow" ? 0.5 : op == "HammingWindow" ? 25.0 / 46.0 : 0.42;
+    const double a1 = op == "HannWindow" ? 0.5 : op == "HammingWindow" ? 21.0 / 46.0 : 0.5;
+    const double a2 = op == "BlackmanWindow" ? 0.08 : 0.0;
+    const bool periodic = n.attribute_or("periodic", std::int64_t{1}) != 0;
+    const auto to = static_cast<DataType>(n.attribute_or("output_datatype", std::int64_t{1}));
+    if (!is_float(to) && !(is_integer(to) && data_type_info(to).bit_width >= 8))
+      throw Error(op + ": output_datatype " + std::to_string(static_cast<int>(to)) + " is not a numeric type it makes");
+    const DataType f = DataType::FLOAT;
+    const std::string size = cast(n, n.inputs[0], f, "size_float", out);
+    const std::string zero = float_scalar(0.0, f, base(n, "zero"), out), one = float_scalar(1.0, f, base(n, "one"), out);
+    const std::string k = fresh(base(n, "k"));
+    out.push_back(to_ >= 11 ? Node("Range", {zero, size, one}, {k})
+                            : counting_loop(n, cast(n, n.inputs[0], DataType::INT64, "size_int64", out), zero, one, f, k));
+    ++report.nodes_added;
+    const std::string span = periodic ? size : add(n, "Sub", {size, one}, "span", out).outputs[0];
+    const std::string step = add(n, "Div", {float_scalar(2 * 3.14159265358979323846, f, base(n, "two_pi"), out), span},
+                                 "angle_step", out).outputs[0];
+    const std::string angle = add(n, "Mul", {k, step}, "angle", out).outputs[0];
+    auto term = [&](const std::string& a, double c, const char* what) {
+      const std::string cosine = add(n, "Cos", {a}, std::string(what) + "_cos", out).outputs[0];
+      return add(n, "Mul", {cosine, float_scalar(c, f, base(n, std::string(what) + "_coefficient"), out)}, what, out).outputs[0];
+    };
+    std::string w = add(n, "Sub", {float_scalar(a0, f, base(n, "a0"), out), term(angle, a1, "first")}, "window", out).outputs[0];
+    if (a2 != 0) {
+      const std::string twice = add(n, "Add", {angle, angle}, "twice_angle", out).outputs[0];
+      w = add(n, "Add", {w, term(twice, a2, "second")}, "window_blackman", out).outputs[0];
+    }
+    become(n, "Cast", {w});
+    n.set_attribute(Attribute("to", static_cast<std::int64_t>(to)));
+    return true;
+  }
   /// A Loop of `count` (an int64 scalar) iterations writing [start, start + delta, ...] (scalars
   /// of type `t`) to `y`: Range's definition, carrying the value and adding delta in the body.
   Node counting_loop(const Node& anchor, const std::string& count, const std::string& start, const std::string& delta,
@@ -1444,7 +1480,7 @@ class Upgrader {
                        op == "RMSNormalization" || op == "Trilu" || op == "GroupNormalization" ||
                        op == "NegativeLogLikelihoodLoss" || op == "SoftmaxCrossEntropyLoss" || op == "IsInf" ||
                        op == "Mod" || op == "GatherElements" || op == "ConstantOfShape" || op == "Range" ||
-                       op == "CumSum";
+                       op == "CumSum" || op == "HannWindow" || op == "HammingWindow" || op == "BlackmanWindow";
     if (!known) return false;
     for (const auto& a : n.attributes)
       if (!a.ref_attr_name.empty())
@@ -1480,6 +1516,7 @@ class Upgrader {
       const std::string equal = node("Equal", {x, y}, "equal").outputs[0];
       return become(n, "Or", {strict, equal});
     }
+    if (op == "HannWindow" || op == "HammingWindow" || op == "BlackmanWindow") return window(n, out);
     if (op == "ConstantOfShape") {
       // The value (a float 0 by default) as a scalar Constant, expanded to the shape (Expand came
       // with 8); at 7 a Constant of shape [1, ..., 1] tiled by the shape, whose length must be known.
@@ -3025,7 +3062,8 @@ inline std::int64_t required_ir_version(const Model& model) {
 ///   moved by b to the sign the mode gives; floats refused), GatherElements (from 9: a OneHot
 ///   mask of the indices picks by Where and ReduceSum; shapes known, the indices' sizes off the
 ///   axis data's), ConstantOfShape (Expand of a scalar Constant from 8, at 7 a Tile), Range (a
-///   Loop adding delta, as ONNX defines it), CumSum (from 9: a Scan-9 along the constant axis);
+///   Loop adding delta, as ONNX defines it), CumSum (from 9: a Scan-9 along the constant axis),
+///   HannWindow, HammingWindow and BlackmanWindow (their cosine sums over Range, in float);
 /// - Pow's exponent of another type than a float base cast to the base's type, an integer base
 ///   and its exponent cast to double and the power back (12).
 /// Refused, naming the node, with `model` unchanged: any other operator that does not exist at
