@@ -27167,6 +27167,8 @@ class Upgrader {
       if (!k)
         throw Error("ConstantOfShape before opset 8 (which has no Expand) is a Tile of a Constant of the output's rank, "
                     "and the length of its shape '" + x + "' is not known");
+      if (*k < 0 || *k > infer::kMaxRank)  // a rank no real tensor has: hostile input
+        throw Error("ConstantOfShape: its shape '" + x + "' is declared with " + std::to_string(*k) + " elements");
       if (*k == 0) return become(n, "Identity", {constant(std::move(v), base(n, "value"), out)});
       v.dims.assign(static_cast<std::size_t>(*k), 1);
       return become(n, "Tile", {constant(std::move(v), base(n, "value"), out), x});

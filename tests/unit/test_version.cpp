@@ -1064,6 +1064,8 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   CHECK(cos.graph.nodes[2].inputs == std::vector<std::string>{out0(cos.graph.nodes[1]), "s"});
   CHECK(check(cos).ok());
   check_refused(at(9, R"(g (int64[?] s) => (float[?] y) { y = ConstantOfShape (s) })"), 7, "the length of its shape 's' is not known");
+  check_refused(at(9, R"(g (int64[1000000000000] s) => (float[?] y) { y = ConstantOfShape (s) })"), 7,
+                "declared with 1000000000000 elements");
 
   // Range before 11: a Loop of ceil((limit - start) / delta) iterations (in double) adding delta.
   auto range = at(11, R"(g (int32 s, int32 l, int32 d) => (int32[?] y) { y = Range (s, l, d) })");
