@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+namespace oxir_unit_test_builder {
+
 using namespace oxir;
 
 namespace {
@@ -279,3 +281,5 @@ TEST_CASE("Builder: a graph without a model; annotate; node_of") {
   CHECK(g.nodes.back().op_type == "Constant");
   CHECK(g.nodes.back().attributes[0].as_tensor().name == "three");
 }
+
+}  // namespace oxir_unit_test_builder

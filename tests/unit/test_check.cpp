@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+namespace oxir_unit_test_check {
+
 using namespace oxir;
 
 namespace {
@@ -187,3 +189,5 @@ TEST_CASE("check: functions and training information") {
   m.training_info[0].algorithm.nodes[0].inputs[0] = "s";  // a main-graph intermediate is not state
   CHECK(errors(m) == std::vector<std::string>{"model.training_info[0].algorithm.node[0].input[0]"});
 }
+
+}  // namespace oxir_unit_test_check

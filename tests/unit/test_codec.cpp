@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+namespace oxir_unit_test_codec {
+
 using namespace oxir;
 
 namespace {
@@ -543,3 +545,5 @@ TEST_CASE("hostile: field number 0 and oversized keys") {
   CHECK(error_of([&] { (void)parse(std::string("\x00\x01", 2)); }) == "field number 0");
   CHECK(error_of([&] { (void)parse(std::string("\x80\x80\x80\x80\x80\x01", 6)); }) == "field key out of range");
 }
+
+}  // namespace oxir_unit_test_codec

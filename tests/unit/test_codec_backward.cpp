@@ -20,6 +20,8 @@
 #include <thread>
 #include <vector>
 
+namespace oxir_unit_test_codec_backward {
+
 using namespace oxir;
 namespace fs = std::filesystem;
 
@@ -296,3 +298,5 @@ TEST_CASE("a broken node input or output is named by its zero-based index") {
     CHECK(what.find(field == 1 ? "node[0].input[1]" : "node[0].output[1]") != std::string::npos);
   }
 }
+
+}  // namespace oxir_unit_test_codec_backward

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+namespace oxir_unit_test_codec_fast_paths {
+
 using namespace oxir;
 
 namespace {
@@ -167,3 +169,5 @@ TEST_CASE("a large output (huge-page path) is byte-identical, in a vector and in
   CHECK(as_string(serialize_model(m)) == model.s);
   CHECK(serialize_model_to_string(m) == model.s);
 }
+
+}  // namespace oxir_unit_test_codec_fast_paths

@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+namespace oxir_unit_test_compose {
+
 using namespace oxir;
 using graph_util::ops_of;
 
@@ -405,3 +407,5 @@ TEST_CASE("merge_models: over random pairs of DAGs, the merged model computes th
   }
   CHECK(merged_count == 300);
 }
+
+}  // namespace oxir_unit_test_compose

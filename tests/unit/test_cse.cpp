@@ -20,6 +20,8 @@
 #include <unordered_map>
 #include <vector>
 
+namespace oxir_unit_test_cse {
+
 using namespace oxir;
 using graph_util::op;
 using graph_util::ops_of;
@@ -308,3 +310,5 @@ TEST_CASE("eliminate_common_subexpressions takes out the copies seeded into ever
   CHECK(models > 1000);
   CHECK(seeded > 1000);
 }
+
+}  // namespace oxir_unit_test_cse

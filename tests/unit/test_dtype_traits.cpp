@@ -9,6 +9,8 @@
 
 #include "oxir/core/element_types.hpp"
 
+namespace oxir_unit_test_dtype_traits {
+
 namespace {
 
 using oxir::DataType;
@@ -101,3 +103,5 @@ TEST_CASE("dtype_traits: value types can be used generically through the traits"
   CHECK(static_cast<int>(dtype_value_t<DataType::INT4>::from_float(1.5f)) == 2);
   CHECK(static_cast<float>(dtype_value_t<DataType::FLOAT8E8M0>::from_float(1.5f)) == 2.0f);
 }
+
+}  // namespace oxir_unit_test_dtype_traits

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+namespace oxir_unit_test_edit {
+
 using namespace oxir;
 
 namespace {
@@ -172,3 +174,5 @@ TEST_CASE("remove_identity_nodes takes out exactly the Identities inserted into 
   CHECK(models > 1000);
   CHECK(inserted > 1000);
 }
+
+}  // namespace oxir_unit_test_edit

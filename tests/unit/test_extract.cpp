@@ -18,6 +18,8 @@
 #include <unordered_map>
 #include <vector>
 
+namespace oxir_unit_test_extract {
+
 using namespace oxir;
 
 namespace {
@@ -213,3 +215,5 @@ TEST_CASE("extract: random cuts of random graphs keep exactly the nodes the outp
   }
   CHECK(checked == 300);
 }
+
+}  // namespace oxir_unit_test_extract

@@ -17,6 +17,8 @@
 
 #include "oxir/core/float_types.hpp"
 
+namespace oxir_unit_test_float_types {
+
 namespace {
 
 using oxir::bfloat16;
@@ -669,3 +671,5 @@ TEST_CASE("float16: numeric_limits helper formulas reproduce float32's own limit
   CHECK(oxir::detail::max_digits10_of(D::digits) == D::max_digits10);
   CHECK(oxir::detail::min_exponent10_of(D::min_exponent - 1) == D::min_exponent10);
 }
+
+}  // namespace oxir_unit_test_float_types

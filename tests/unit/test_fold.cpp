@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+namespace oxir_unit_test_fold {
+
 using namespace oxir;
 
 namespace {
@@ -231,3 +233,5 @@ TEST_CASE("fold_constants on every libonnx-testdata model: inferred output types
   CHECK(models > 1000);
   CHECK(folded > 0);
 }
+
+}  // namespace oxir_unit_test_fold

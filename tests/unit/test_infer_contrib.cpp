@@ -5,6 +5,8 @@
 
 #include "infer_test_util.hpp"
 
+namespace oxir_unit_test_infer_contrib {
+
 using namespace oxir;
 using namespace oxir_test;
 
@@ -971,3 +973,5 @@ TEST_CASE("contrib: CUDA-only fusions (sized as ONNX Runtime's loader sizes them
                   {floats("w", {8, 24}), floats("b", {24}), floats("gw", {8, 24}), floats("gb", {24})})
             .out() == "FLOAT[N,S,8]");
 }
+
+}  // namespace oxir_unit_test_infer_contrib

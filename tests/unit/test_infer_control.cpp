@@ -5,6 +5,8 @@
 
 #include "infer_test_util.hpp"
 
+namespace oxir_unit_test_infer_control {
+
 using namespace oxir;
 using namespace oxir::infer;
 using namespace oxir_test;
@@ -668,3 +670,5 @@ TEST_CASE("A loop body inferred once per iteration reports each problem once") {
   CHECK(attr == 1);
   CHECK(type == 1);
 }
+
+}  // namespace oxir_unit_test_infer_control

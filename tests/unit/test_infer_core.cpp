@@ -7,6 +7,8 @@
 
 #include "infer_test_util.hpp"
 
+namespace oxir_unit_test_infer_core {
+
 using namespace oxir;
 using namespace oxir::infer;
 using namespace oxir_test;
@@ -1179,3 +1181,5 @@ TEST_CASE("DimExpr: min/max of many operands stays correct (the pairwise dominan
   CHECK(y.rfind("FLOAT[min(", 0) == 0);
   for (int i = 0; i < 40; ++i) CHECK(y.find(nm("n", i) + (i == 39 ? ")" : ",")) != std::string::npos);
 }
+
+}  // namespace oxir_unit_test_infer_core

@@ -5,6 +5,8 @@
 
 #include "infer_test_util.hpp"
 
+namespace oxir_unit_test_infer_elementwise {
+
 using namespace oxir;
 using namespace oxir::infer;
 using namespace oxir_test;
@@ -622,3 +624,5 @@ TEST_CASE("value propagation: Div of a size minus a little truncates to max(0, f
   // (S-2)/2 is -1 at S = 0: neither floor nor max(0, floor): not determined.
   CHECK(div(2, 2) == "FLOAT[*]");
 }
+
+}  // namespace oxir_unit_test_infer_elementwise

@@ -4,6 +4,8 @@
 
 #include "infer_test_util.hpp"
 
+namespace oxir_unit_test_infer_facts {
+
 using namespace oxir;
 using namespace oxir_test;
 
@@ -234,3 +236,5 @@ TEST_CASE("Positions from torch's arange before opset 11, NonZero(ConstantOfShap
   // Without a fact the rows keep their clamps.
   CHECK(model(true)["mask"].find("min(") != std::string::npos);
 }
+
+}  // namespace oxir_unit_test_infer_facts

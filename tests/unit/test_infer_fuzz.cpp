@@ -14,6 +14,8 @@
 #include "alloc_counter.hpp"
 #include "infer_test_util.hpp"
 
+namespace oxir_unit_test_infer_fuzz {
+
 using namespace oxir;
 
 namespace {
@@ -259,3 +261,5 @@ TEST_CASE("Proofs about sizes cost work in proportion to the model, not to the e
   CHECK(rep.nodes_failed == 0);
   CHECK(rep.conflicts == 0);
 }
+
+}  // namespace oxir_unit_test_infer_fuzz

@@ -7,6 +7,8 @@
 
 #include "infer_test_util.hpp"
 
+namespace oxir_unit_test_infer_linalg {
+
 using namespace oxir;
 using namespace oxir_test;
 
@@ -602,3 +604,5 @@ TEST_CASE("linalg rules: random malformed nodes are diagnosed, never crash") {
     CHECK_NOTHROW((void)infer_shapes(m));
   }
 }
+
+}  // namespace oxir_unit_test_infer_linalg

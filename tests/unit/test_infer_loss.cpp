@@ -7,6 +7,8 @@
 
 #include "infer_test_util.hpp"
 
+namespace oxir_unit_test_infer_loss {
+
 using namespace oxir;
 using namespace oxir_test;
 
@@ -171,3 +173,5 @@ TEST_CASE("Loss operators: differential test against the onnx backend test model
   }
   CHECK(models > 80);
 }
+
+}  // namespace oxir_unit_test_infer_loss

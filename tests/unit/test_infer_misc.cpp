@@ -3,6 +3,8 @@
 
 #include "infer_test_util.hpp"
 
+namespace oxir_unit_test_infer_misc {
+
 using namespace oxir;
 using namespace oxir_test;
 
@@ -666,3 +668,5 @@ TEST_CASE("Sequences: known lengths; an empty sequence takes the type of what is
   auto bad = make_model({Node("SequenceEmpty", {}, {"e"}), Node("SequenceErase", {"e"}, {"s"})}, {}, {}, 17);
   CHECK(infer_shapes(bad).nodes_failed == 1);
 }
+
+}  // namespace oxir_unit_test_infer_misc

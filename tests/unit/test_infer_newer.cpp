@@ -5,6 +5,8 @@
 
 #include "infer_test_util.hpp"
 
+namespace oxir_unit_test_infer_newer {
+
 using namespace oxir;
 using namespace oxir_test;
 
@@ -733,3 +735,5 @@ TEST_CASE("LinearAttention and CausalConvWithState: hostile sizes and attributes
   CHECK(failed(infer_one(with_domain(node("CausalConvWithState", {"x", "w"}, {"y", "s"}, {A("dilation", 0)}), "com.microsoft"),
                          {{"x", DataType::FLOAT, {"B", "4", "L"}}, {"w", DataType::FLOAT, {"4", "1", "3"}}})));
 }
+
+}  // namespace oxir_unit_test_infer_newer

@@ -5,6 +5,8 @@
 
 #include "infer_test_util.hpp"
 
+namespace oxir_unit_test_infer_shape {
+
 using namespace oxir;
 using namespace oxir_test;
 
@@ -997,3 +999,5 @@ TEST_CASE("ConstantFill, GivenTensorFill and DynamicSlice (experimental operator
           {ints("s", {2}), ints("e", {5}), ints("a", {2}), ints("st", {1})}, 8);
   CHECK(r.report.nodes_failed == 1);  // no steps input
 }
+
+}  // namespace oxir_unit_test_infer_shape

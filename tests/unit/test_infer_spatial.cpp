@@ -9,6 +9,8 @@
 
 #include "infer_test_util.hpp"
 
+namespace oxir_unit_test_infer_spatial {
+
 using namespace oxir;
 using namespace oxir::infer;
 using namespace oxir_test;
@@ -636,3 +638,5 @@ TEST_CASE("ImageScaler, Crop, GRUUnit and Upsample-1 (experimental operators of 
   r = infer_one(node("ImageScaler", {"x"}, {"y"}), {{"x", F, {"N", "C", "H", "W"}}}, {}, 9);
   CHECK(r.report.diagnostics.empty());
 }
+
+}  // namespace oxir_unit_test_infer_spatial

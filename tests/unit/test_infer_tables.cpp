@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+namespace oxir_unit_test_infer_tables {
+
 using namespace oxir;
 using namespace oxir::infer;
 
@@ -101,3 +103,5 @@ TEST_CASE("OpRegistry: lookups by domain and op type, replacement, the ai.onnx a
   CHECK((s.find("ai.onnx", "Add") == s.find("", "Add")));
   CHECK((s.find("", "NoSuchOp") == nullptr));
 }
+
+}  // namespace oxir_unit_test_infer_tables

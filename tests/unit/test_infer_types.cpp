@@ -6,6 +6,8 @@
 
 #include "infer_test_util.hpp"
 
+namespace oxir_unit_test_infer_types {
+
 using namespace oxir_test;
 using oxir::DataType;
 using oxir::Node;
@@ -446,3 +448,5 @@ TEST_CASE("attributes a version does not define are errors (the table's names; i
   r = infer_one(with("Relu", {Attribute("bogus", std::int64_t{1})}), x, {}, 28);
   CHECK(r.report.attribute_errors == 0);
 }
+
+}  // namespace oxir_unit_test_infer_types

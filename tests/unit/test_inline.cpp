@@ -17,6 +17,8 @@
 #include <unordered_set>
 #include <vector>
 
+namespace oxir_unit_test_inline {
+
 using namespace oxir;
 
 namespace {
@@ -373,3 +375,5 @@ TEST_CASE("inline_functions on random models of nested functions: same values, v
   MESSAGE(calls << " calls inlined in 200 random models");
   CHECK(calls > 400);
 }
+
+}  // namespace oxir_unit_test_inline

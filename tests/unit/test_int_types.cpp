@@ -16,6 +16,8 @@
 
 #include "oxir/core/int_types.hpp"
 
+namespace oxir_unit_test_int_types {
+
 namespace {
 
 using oxir::int2;
@@ -171,3 +173,5 @@ TEST_CASE("int4: numeric_limits") {
   CHECK(static_cast<int>(std::numeric_limits<int2>::max()) == 1);
   CHECK(static_cast<int>(std::numeric_limits<uint2>::max()) == 3);
 }
+
+}  // namespace oxir_unit_test_int_types

@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+namespace oxir_unit_test_model_file {
+
 using namespace oxir;
 namespace fs = std::filesystem;
 
@@ -462,3 +464,5 @@ TEST_CASE("a stream that is no protobuf message fails at its first bad key, not 
   CHECK_THROWS_WITH_AS(MappedFile::scan_fields(b({0x12, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}), 0),
                        doctest::Contains("too large"), Error);
 }
+
+}  // namespace oxir_unit_test_model_file

@@ -9,6 +9,8 @@
 
 #include "oxir/core/packing.hpp"
 
+namespace oxir_unit_test_packing {
+
 namespace {
 
 constexpr std::uint8_t first_nibble() {
@@ -139,3 +141,5 @@ TEST_CASE("uint2: typed pack/unpack of value types") {
   CHECK(static_cast<int>(signed_back[0]) == -1);
   CHECK(static_cast<int>(signed_back[3]) == -2);
 }
+
+}  // namespace oxir_unit_test_packing

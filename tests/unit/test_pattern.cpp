@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+namespace oxir_unit_test_pattern {
+
 using namespace oxir;
 
 namespace {
@@ -500,3 +502,5 @@ TEST_CASE("apply_rewrites takes out exactly the negation pairs inserted into eve
   CHECK(models > 1000);
   CHECK(inserted > 1000);
 }
+
+}  // namespace oxir_unit_test_pattern

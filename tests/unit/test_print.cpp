@@ -3,6 +3,8 @@
 
 #include <oxir/oxir.hpp>
 
+namespace oxir_unit_test_print {
+
 using namespace oxir;
 
 TEST_CASE("printing types and shapes") {
@@ -53,3 +55,5 @@ TEST_CASE("printing a model") {
         "  Y = Add (X, B)\n"
         "}\n");
 }
+
+}  // namespace oxir_unit_test_print

@@ -15,14 +15,16 @@
 
 #include <ostream>
 
-using namespace oxir;
-
 namespace oxir {
 std::ostream& operator<<(std::ostream& os, const RemovedCounts& c) {
   return os << "{nodes " << c.nodes << ", initializers " << c.initializers << ", value_info " << c.value_info
             << ", annotations " << c.quantization_annotations << "}";
 }
 }  // namespace oxir
+
+namespace oxir_unit_test_remove_unused {
+
+using namespace oxir;
 
 namespace {
 Node op(std::string type, std::vector<std::string> in, std::vector<std::string> out) {
@@ -215,3 +217,5 @@ TEST_CASE("remove_unused takes out exactly the dead code injected into every lib
   CHECK(models > 1000);
   CHECK(injected > 1000);
 }
+
+}  // namespace oxir_unit_test_remove_unused

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <vector>
 
+namespace oxir_unit_test_tensor {
+
 using namespace oxir;
 
 TEST_CASE("typed views of byte-aligned types") {
@@ -147,3 +149,5 @@ TEST_CASE("mutable access detaches shared payloads only") {
   CHECK(b.element<std::int64_t>(1) == 9);
   CHECK(b.element<std::int64_t>(0) == 5);
 }
+
+}  // namespace oxir_unit_test_tensor

@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+namespace oxir_unit_test_text {
+
 using namespace oxir;
 namespace fs = std::filesystem;
 
@@ -788,3 +790,5 @@ TEST_CASE("text: every libonnx-testdata model reads back equal from its text") {
   CHECK(printed == n);  // the corpus has nothing the syntax cannot hold
   CHECK(refused == 0);
 }
+
+}  // namespace oxir_unit_test_text

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+namespace oxir_unit_test_use_def {
+
 using namespace oxir;
 
 namespace {
@@ -229,3 +231,5 @@ TEST_CASE("UseDef agrees with a brute-force scan on every libonnx-testdata model
   CHECK(graphs > models);     // If/Loop/Scan bodies are there
   CHECK(captures > 0);        // and some of them read outer values
 }
+
+}  // namespace oxir_unit_test_use_def

@@ -10,6 +10,9 @@
 #include <new>
 
 #include "alloc_counter.hpp"
+#include "wire_writer_util.hpp"
+
+#include <oxir/io.hpp>
 
 using oxir_test::g_allocated;
 using oxir_test::g_counting;
@@ -31,6 +34,8 @@ void operator delete(void* p) noexcept {
   std::free(p);
 }
 void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
+
+namespace oxir_unit_test_value_semantics {
 
 using namespace oxir;
 
@@ -236,9 +241,6 @@ TEST_CASE("lookups by name and opset version of a domain") {
   CHECK(find_entry(meta, "author") == "you");
 }
 
-#include <oxir/io.hpp>
-
-#include "wire_writer_util.hpp"
 
 namespace {
 using oxir_test::W;
@@ -282,3 +284,5 @@ TEST_CASE("parsing many empty messages allocates in proportion to the input, wit
     CHECK(used <= n * c.element_bytes + 64 * 1024);  // and nothing like a doubling's copies
   }
 }
+
+}  // namespace oxir_unit_test_value_semantics

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+namespace oxir_unit_test_version {
+
 using namespace oxir;
 using graph_util::ops_of;
 
@@ -25,7 +27,7 @@ Model at(std::int64_t opset, const std::string& body) {
 }
 /// `convert(m, target)` must throw an oxir::Error saying `what` and leave `m` as it was.
 template <class Convert>
-void check_refused(Convert convert, Model m, std::int64_t target, const char* what) {
+void check_refusal(Convert convert, Model m, std::int64_t target, const char* what) {
   const Model before = m;
   CHECK_THROWS_WITH_AS((void)convert(m, target), doctest::Contains(what), Error);
   CHECK(m == before);
@@ -295,7 +297,7 @@ TEST_CASE("upgrade_opset: opsets 1-6, legacy broadcasting and renamed attributes
 
 TEST_CASE("upgrade_opset refuses what it cannot convert, leaving the model as it was") {
   const auto check_refused = [](Model m, std::int64_t target, const char* what) {
-    ::check_refused([](Model& x, std::int64_t t) { return upgrade_opset(x, t); }, std::move(m), target, what);
+    check_refusal([](Model& x, std::int64_t t) { return upgrade_opset(x, t); }, std::move(m), target, what);
   };
   const auto plain = at(9, R"(g (float[2] x) => (float[2] y) { y = Relu (x) })");
   check_refused(plain, 8, "downgrade_opset reaches 8");
@@ -405,7 +407,7 @@ TEST_CASE("downgrade_opset: inputs become attributes again, replaced operators c
   CHECK(sized.graph.nodes[1].inputs == std::vector<std::string>{"x", sized.graph.nodes[0].outputs[0]});
   CHECK(check(sized).ok());
   const auto refused = [](Model m, std::int64_t target, const char* what) {
-    ::check_refused([](Model& x, std::int64_t t) { return downgrade_opset(x, t); }, std::move(m), target, what);
+    check_refusal([](Model& x, std::int64_t t) { return downgrade_opset(x, t); }, std::move(m), target, what);
   };
   auto frac = at(13, R"(g (float[1, 1, 2, 2] x) => (float[1, 1, 3, 3] y) { y = Resize <mode = "nearest"> (x, , s) })");
   frac.graph.initializers.push_back(Tensor::from_values<float>("s", {4}, {1.f, 1.f, 1.5f, 1.5f}));
@@ -434,7 +436,7 @@ TEST_CASE("downgrade_opset: inputs become attributes again, replaced operators c
 
 TEST_CASE("downgrade_opset refuses what the older opset cannot say, leaving the model as it was") {
   const auto check_refused = [](Model m, std::int64_t target, const char* what) {
-    ::check_refused([](Model& x, std::int64_t t) { return downgrade_opset(x, t); }, std::move(m), target, what);
+    check_refusal([](Model& x, std::int64_t t) { return downgrade_opset(x, t); }, std::move(m), target, what);
   };
   const auto plain = at(13, R"(g (float[2] x) => (float[2] y) { y = Relu (x) })");
   check_refused(plain, 14, "upgrade_opset reaches 14");
@@ -599,7 +601,7 @@ TEST_CASE("downgrade_opset: softmax along another axis, Shape's start/end, ArgMa
   CHECK(drop.graph.nodes[0].attribute_or("ratio", 0.f) == 0.25f);
 
   const auto check_refused = [](Model m, std::int64_t target, const char* what) {
-    ::check_refused([](Model& x, std::int64_t t) { return downgrade_opset(x, t); }, std::move(m), target, what);
+    check_refusal([](Model& x, std::int64_t t) { return downgrade_opset(x, t); }, std::move(m), target, what);
   };
   check_refused(at(11, R"(g (float[1, 8, N, 3] x) => (float[1, 2, ?, 6] y) { y = DepthToSpace <blocksize = 2, mode = "CRD"> (x) })"),
                 9, "need the height and the width as numbers");
@@ -625,7 +627,7 @@ TEST_CASE("downgrade_opset: softmax along another axis, Shape's start/end, ArgMa
 
 TEST_CASE("downgrade_opset: operators newer than the target, spelled in the older ones they are made of") {
   const auto check_refused = [](Model m, std::int64_t target, const char* what) {
-    ::check_refused([](Model& x, std::int64_t t) { return downgrade_opset(x, t); }, std::move(m), target, what);
+    check_refusal([](Model& x, std::int64_t t) { return downgrade_opset(x, t); }, std::move(m), target, what);
   };
   const auto float_of = [](const Node& constant) { return constant.find_attribute("value")->as_tensor().values<float>()[0]; };
 
@@ -1312,3 +1314,5 @@ TEST_CASE("downgrade_opset names a type the older version does not allow where t
     CHECK(std::string(e.message()).find("at opset 7, Cast 'to_float': input 0 is tensor(bfloat16)") == 0);
   }
 }
+
+}  // namespace oxir_unit_test_version

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+namespace oxir_unit_test_views_topo {
+
 using namespace oxir;
 
 namespace {
@@ -120,3 +122,5 @@ TEST_CASE("a node using its own output does not depend on itself") {
   g.nodes.push_back(op("Odd", {"y"}, {"y"}));
   CHECK(topological_order(g) == std::vector<std::size_t>{0});
 }
+
+}  // namespace oxir_unit_test_views_topo
