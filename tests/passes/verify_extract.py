@@ -20,17 +20,22 @@ Every sub-model oxir writes must pass onnx's checker (full check, with its shape
 models whose original passes it).
 
 Prints "SKIPPED: ..." and exits 0 without python3-onnx or the corpus.
-usage: verify_extract.py --oxir build/bin/oxir [--corpus DIR] [--seed N]
+onnx's answers are kept in <cache>/oracle/onnx_extract.json (see verify_real.OracleCache).
+usage: verify_extract.py --oxir build/bin/oxir [--corpus DIR] [--seed N] [--cache DIR]
 """
 import argparse
+import inspect
 import os
 import random
 import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "infer", "real"))
 from passes_common import model_paths, valid  # noqa: E402
+import verify_real as vr  # noqa: E402  (OracleCache)
 
 try:
     import onnx
@@ -69,12 +74,28 @@ def captures(graph):
     return out
 
 
+def extractor_answer(model, ins, outs):
+    """What the comparison needs of onnx.utils.Extractor's sub-model for the cut (ins, outs), as
+    plain data (kept in the oracle cache: onnx's extractor is quadratic and takes most of this
+    test's time); None when the extractor fails."""
+    try:
+        theirs = onnx.utils.Extractor(model).extract_model(ins, outs)
+    except Exception:
+        return None  # onnx knows no type for an interface value, say
+    return dict(nodes=[list(n.output) for n in theirs.graph.node],
+                inits=[t.name for t in theirs.graph.initializer],
+                inputs=[i.name for i in theirs.graph.input],
+                outputs=[o.name for o in theirs.graph.output],
+                functions=sorted(f.name for f in theirs.functions),
+                valid=valid(theirs, False))
+
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--oxir", required=True)
     ap.add_argument("--corpus", default="/usr/share/libonnx-testdata/data")
     ap.add_argument("--seed", type=int, default=20261129)
+    ap.add_argument("--cache", default=os.path.expanduser("~/.cache/oxir"), help="for the oracle's answers")
     args = ap.parse_args()
     if not os.path.isdir(args.corpus):
         print("SKIPPED: corpus %s not found (Debian's libonnx-testdata)" % args.corpus)
@@ -82,6 +103,10 @@ def main():
     paths = model_paths(args.corpus)
     rng = random.Random(args.seed)
     work = tempfile.mkdtemp(prefix="oxir-extract-")
+    # The extractor's answers are kept across runs, keyed by the model's bytes and the cut: CI's
+    # sanitizer pass then only runs oxir.
+    cache = vr.OracleCache(args.cache, "onnx_extract", onnx.__version__, inspect.getsource(extractor_answer),
+                           inspect.getsource(valid))
     stats = dict(cuts=0, same=0, ir3=0, outer=0, refused_invalid=0, refused=0, onnx_failed=0, checked=0)
     failures = []
     for path in paths:
@@ -112,6 +137,8 @@ def main():
             outs = [o for o in dict.fromkeys(outs) if o not in ins]
             if outs:
                 cuts.append((kind, ins, outs))
+        with open(path, "rb") as f:
+            model_bytes = f.read()
         for kind, ins, outs in cuts:
             stats["cuts"] += 1
             out_path = os.path.join(work, "x.onnx")
@@ -123,10 +150,14 @@ def main():
             if not ins:
                 continue
             r = subprocess.run(cmd, capture_output=True, text=True)
-            try:
-                theirs = onnx.utils.Extractor(model).extract_model(ins, outs)
-            except Exception:
-                theirs = None  # onnx knows no type for an interface value, say
+            key = cache.key_of_bytes(model_bytes, ins, outs)
+            theirs = cache.get(key)
+            if theirs is None:
+                theirs = extractor_answer(model, ins, outs)
+                cache.put(key, theirs if theirs is not None else False)
+            elif theirs is False:
+                theirs = None
+            if theirs is None:
                 stats["onnx_failed"] += 1
             where = "%s %s in=%s out=%s" % (os.path.relpath(path, "/"), kind, ins, outs)
             if r.returncode != 0:
@@ -135,7 +166,7 @@ def main():
                         "produces it too" not in r.stderr):
                     failures.append("%s: oxir failed: %s" % (where, r.stderr.strip()[:300]))
                 elif "no type is known" not in r.stderr:
-                    if theirs is not None and valid(theirs, False):
+                    if theirs is not None and theirs["valid"]:
                         failures.append("%s: oxir refuses a cut onnx extracts validly" % where)
                     else:
                         stats["refused_invalid"] += 1
@@ -148,29 +179,34 @@ def main():
             if theirs is None:
                 continue
 
-            def shape(m, inputs=None):
-                return ([tuple(n.output) for n in m.graph.node], [t.name for t in m.graph.initializer],
-                        inputs if inputs is not None else [i.name for i in m.graph.input],
-                        [o.name for o in m.graph.output], sorted(f.name for f in m.functions))
+            def shape(a, inputs=None):
+                return ([tuple(n) for n in a["nodes"]], a["inits"], inputs if inputs is not None else a["inputs"],
+                        a["outputs"], a["functions"])
+
+            ours = dict(nodes=[list(n.output) for n in mine.graph.node],
+                        inits=[t.name for t in mine.graph.initializer],
+                        inputs=[i.name for i in mine.graph.input],
+                        outputs=[o.name for o in mine.graph.output],
+                        functions=sorted(f.name for f in mine.functions))
 
             # Below IR version 4 initializers must be graph inputs too: oxir lists the ones it
             # keeps, onnx does not (and its sub-model fails its checker).
             listed = set(ins)
             if model.ir_version < 4:
                 extra = [t.name for t in mine.graph.initializer if t.name not in listed]
-                ir3 = [i.name for i in theirs.graph.input] + extra
+                ir3 = theirs["inputs"] + extra
             else:
                 ir3 = None
-            if shape(mine) == shape(theirs):
+            if shape(ours) == shape(theirs):
                 stats["same"] += 1
-            elif ir3 is not None and shape(mine) == shape(theirs, ir3) and not valid(theirs, False):
+            elif ir3 is not None and shape(ours) == shape(theirs, ir3) and not theirs["valid"]:
                 stats["ir3"] += 1
             elif outer:
                 # onnx's extractor does not follow what subgraphs read from outside: it keeps a
                 # subset of oxir's nodes and initializers, and its sub-model is invalid.
-                mine_kept = set(tuple(n.output) for n in mine.graph.node) | {t.name for t in mine.graph.initializer}
-                theirs_kept = set(tuple(n.output) for n in theirs.graph.node) | {t.name for t in theirs.graph.initializer}
-                if theirs_kept < mine_kept and not valid(theirs, False):
+                mine_kept = set(tuple(n) for n in ours["nodes"]) | set(ours["inits"])
+                theirs_kept = set(tuple(n) for n in theirs["nodes"]) | set(theirs["inits"])
+                if theirs_kept < mine_kept and not theirs["valid"]:
                     stats["outer"] += 1
                 else:
                     failures.append("%s: oxir and onnx differ (a model with outer-scope reads)" % where)
@@ -186,6 +222,8 @@ def main():
     print("  incomplete or node-splitting cuts oxir refuses: %d (onnx's result fails its checker in %d)" %
           (stats["refused"], stats["refused_invalid"]))
     print("  cuts onnx's extractor fails on (no type for an interface value): %d" % stats["onnx_failed"])
+    print("  onnx's extractor:", cache.stats())
+    cache.save()
     for f in failures[:30]:
         print("FAIL:", f)
     print("%d failures" % len(failures))
