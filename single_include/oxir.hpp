@@ -26698,6 +26698,38 @@ class Upgrader {
   /// the dividend's with fmod = 1), which holds whether the runtime's integer Div truncates or
   /// floors. Integers of 8 and 16 bits go through int32, uint32 through int64 (Div-7's kernels).
   /// Floats (fmod = 1, C's fmod, exact) are refused: a - trunc(a / b) * b rounds.
+  /// Round (11) before 11: Floor(x), or Ceil(x) where the fraction x - Floor(x) (exact in binary
+  /// floating point) is above 1/2, or exactly 1/2 and the floor is odd (ties to even). Floor and
+  /// Ceil keep the sign of a zero result (Round(-0.3) is -0) and pass infinities and NaN through;
+  /// the choice is a Where (9): an arithmetic blend before 9 would turn infinities into NaN.
+  bool round_half_even(Node& n, DataType t, std::vector<Node>& out) {
+    if (t != DataType::FLOAT && t != DataType::DOUBLE && t != DataType::FLOAT16)
+      throw Error("Round of " + std::string(data_type_name(t)) + " has no spelling before opset 11");
+    if (to_ < 9)
+      throw Error("'Round' does not exist at opset " + std::to_string(to_) +
+                  " and its spelling needs Where, which came with opset 9");
+    const std::string x = n.inputs[0];
+    auto node = [&](std::string type, std::vector<std::string> in, const std::string& what) {
+      return add(n, std::move(type), std::move(in), what, out).outputs[0];
+    };
+    const std::string half = float_scalar(0.5, t, base(n, "half"), out);
+    const std::string down = node("Floor", {x}, "floor");
+    const std::string up = node("Ceil", {x}, "ceil");
+    const std::string fraction = node("Sub", {x, down}, "fraction");
+    const std::string above = node("Greater", {fraction, half}, "above_half");
+    const std::string below = node("Less", {fraction, half}, "below_half");
+    // Equal takes floats from 11 on: a fraction neither above nor below 1/2 is 1/2 (or NaN,
+    // from an infinite x, whose floor is then infinite and not odd).
+    const std::string off = node("Or", {above, below}, "off_half");
+    const std::string tie = node("Not", {off}, "at_half");
+    // The floor is odd when it minus twice the floor of its half is 1.
+    const std::string halved = node("Floor", {node("Mul", {down, half}, "halved")}, "halved_floor");
+    const std::string parity = node("Sub", {down, node("Add", {halved, halved}, "even_part")}, "parity");
+    const std::string odd = node("Greater", {parity, half}, "odd");
+    const std::string tie_up = node("And", {tie, odd}, "tie_to_even");
+    return become(n, "Where", {node("Or", {above, tie_up}, "round_up"), up, down});
+  }
+
   bool integer_mod(Node& n, DataType t, std::vector<Node>& out) {
     if (!is_integer(t) || data_type_info(t).bit_width < 8)
       throw Error("Mod of " + std::string(data_type_name(t)) + " has no spelling before opset 10 (a float remainder is "
@@ -27115,7 +27147,8 @@ class Upgrader {
                        op == "RMSNormalization" || op == "Trilu" || op == "GroupNormalization" ||
                        op == "NegativeLogLikelihoodLoss" || op == "SoftmaxCrossEntropyLoss" || op == "IsInf" ||
                        op == "Mod" || op == "GatherElements" || op == "ConstantOfShape" || op == "Range" ||
-                       op == "CumSum" || op == "HannWindow" || op == "HammingWindow" || op == "BlackmanWindow";
+                       op == "CumSum" || op == "HannWindow" || op == "HammingWindow" || op == "BlackmanWindow" ||
+                       op == "Round";
     if (!known) return false;
     for (const auto& a : n.attributes)
       if (!a.ref_attr_name.empty())
@@ -27181,6 +27214,7 @@ class Upgrader {
     if (op == "GroupNormalization") return group_normalization(n, t, out);
     if (op == "NegativeLogLikelihoodLoss" || op == "SoftmaxCrossEntropyLoss") return loss(n, t, out);
     if (op == "Mod") return integer_mod(n, t, out);
+    if (op == "Round") return round_half_even(n, t, out);
     if (op == "IsInf") {  // above the largest finite value of X's type, or below its negative; NaN is neither
       double big = 0;
       switch (t) {
@@ -28700,7 +28734,8 @@ inline std::int64_t required_ir_version(const Model& model) {
 ///   mask of the indices picks by Where and ReduceSum; shapes known, the indices' sizes off the
 ///   axis data's), ConstantOfShape (Expand of a scalar Constant from 8, at 7 a Tile), Range (a
 ///   Loop adding delta, as ONNX defines it), CumSum (from 9: a Scan-9 along the constant axis),
-///   HannWindow, HammingWindow and BlackmanWindow (their cosine sums over Range, in float);
+///   HannWindow, HammingWindow and BlackmanWindow (their cosine sums over Range, in float), Round
+///   (from 9: Floor, or Ceil where the fraction is above 1/2 or 1/2 with an odd floor);
 /// - Pow's exponent of another type than a float base cast to the base's type, an integer base
 ///   and its exponent cast to double and the power back (12).
 /// Refused, naming the node, with `model` unchanged: any other operator that does not exist at

@@ -209,6 +209,20 @@ def hand_made(work):
                         ("neither", {"detect_negative": 0, "detect_positive": 0})):
         add("isinf10_%s" % name, 10, specials + [helper.make_node("IsInf", ["a"], ["y"], **attrs)], X8,
             [("y", TP.BOOL)], special_values)
+    # Round before 11 (from 9): ties both ways, the signs of zero results, the specials, the
+    # float just below 1/2, an odd integer above 2^23 (whose x + 0.5 rounds) and doubles.
+    round_values = [0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 3.5, -7.5, -0.3, 0.3, 0.49999997, -0.49999997, 4.5000005,
+                    np.nan, np.inf, -np.inf, 8388609.0, -8388611.0, 1e30, 2.0]
+    XR = [("x", F, [len(round_values)])]
+    offset = [helper.make_node("Mul", ["x", "zero"], ["x0"]), helper.make_node("Add", ["r", "x0"], ["a"])]
+    round_inits = [("r", round_values, np.float32), ("zero", 0.0, np.float32)]
+    add("round11_specials", 11, offset + [helper.make_node("Round", ["a"], ["y"])], XR, [("y", F)], round_inits,
+        excuse="Where, which came with opset 9")
+    add("round11_double", 11, offset + [helper.make_node("Cast", ["a"], ["d"], to=TP.DOUBLE),
+                                        helper.make_node("Round", ["d"], ["y"])], XR, [("y", TP.DOUBLE)],
+        round_inits, excuse="Where, which came with opset 9")
+    add("round11_scaled", 11, [helper.make_node("Mul", ["x", "seven"], ["s"]), helper.make_node("Round", ["s"], ["y"])],
+        X, [("y", F)], [("seven", 7.0, np.float32)], excuse="Where, which came with opset 9")
     # Integer Mod before 10 (from 9): int8 and uint16 through int32, both signs, both modes.
     for name, tp, dt, fm in (("int8", TP.INT8, np.int8, 0), ("int8_fmod", TP.INT8, np.int8, 1),
                              ("int32", TP.INT32, np.int32, 0), ("uint16", TP.UINT16, np.uint16, 0)):

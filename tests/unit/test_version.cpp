@@ -1014,6 +1014,24 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   (void)downgrade_opset(isinf_neg, 7);
   REQUIRE(ops_of(isinf_neg.graph) == std::vector<std::string>{"Constant", "Less"});
   CHECK(isinf_neg.graph.nodes[0].find_attribute("value")->as_tensor().values<float>()[0] == -std::numeric_limits<float>::max());
+  // Round before 11: Where(above 1/2, or at 1/2 with an odd floor; Ceil, Floor), from opset 9.
+  auto round = at(11, R"(g (float16[4] x) => (float16[4] y) { y = Round (x) })");
+  (void)downgrade_opset(round, 9);
+  REQUIRE(ops_of(round.graph) == std::vector<std::string>{"Constant", "Floor", "Ceil", "Sub", "Greater", "Less", "Or",
+                                                          "Not", "Mul", "Floor", "Add", "Sub", "Greater", "And", "Or",
+                                                          "Where"});
+  const auto& rdg = round.graph;
+  CHECK(rdg.nodes[0].find_attribute("value")->as_tensor().data_type == DataType::FLOAT16);
+  CHECK(rdg.nodes[3].inputs == std::vector<std::string>{"x", out0(rdg.nodes[1])});  // the fraction
+  CHECK(rdg.nodes[7].inputs == std::vector<std::string>{out0(rdg.nodes[6])});       // at 1/2: neither above nor below
+  CHECK(rdg.nodes[11].inputs == std::vector<std::string>{out0(rdg.nodes[1]), out0(rdg.nodes[10])});  // the floor's parity
+  CHECK(rdg.nodes[14].inputs == std::vector<std::string>{out0(rdg.nodes[4]), out0(rdg.nodes[13])});
+  CHECK(rdg.nodes[15].inputs == std::vector<std::string>{out0(rdg.nodes[14]), out0(rdg.nodes[2]), out0(rdg.nodes[1])});
+  CHECK(rdg.nodes[15].outputs == std::vector<std::string>{"y"});
+  CHECK(check(round).ok());
+  check_refused(at(11, R"(g (float[4] x) => (float[4] y) { y = Round (x) })"), 8, "needs Where, which came with opset 9");
+  check_refused(at(22, R"(g (bfloat16[4] x) => (bfloat16[4] y) { y = Round (x) })"), 10,
+                "Round of BFLOAT16 has no spelling before opset 11");
   // Mod of integers before 10: a - Div(a, b) * b, moved by b where its sign is not the divisor's
   // (the dividend's with fmod = 1); int16 through int32 and back.
   auto mod = at(13, R"(g (int16[4] a, int16[4] b) => (int16[4] y) { y = Mod <fmod = 1> (a, b) })");
