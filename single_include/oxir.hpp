@@ -26878,19 +26878,12 @@ class Upgrader {
       if (i != axis) others.push_back(i);
     const std::string shape = add(n, "Shape", {x}, "shape", out).outputs[0];
     const std::string slice_shape = add(n, "Gather", {shape, ints(others, false, base(n, "other_axes"), out)}, "slice_shape", out).outputs[0];
-    Tensor zero;
-    switch (t) {
-      case DataType::FLOAT: zero = Tensor::from_values<float>("", {1}, {0.f}); break;
-      case DataType::DOUBLE: zero = Tensor::from_values<double>("", {1}, {0.0}); break;
-      case DataType::FLOAT16: zero = Tensor::from_values<float16>("", {1}, {float16(0.f)}); break;
-      case DataType::INT32: zero = Tensor::from_values<std::int32_t>("", {1}, {0}); break;
-      case DataType::INT64: zero = Tensor::from_values<std::int64_t>("", {1}, {0}); break;
-      case DataType::UINT32: zero = Tensor::from_values<std::uint32_t>("", {1}, {0u}); break;
-      case DataType::UINT64: zero = Tensor::from_values<std::uint64_t>("", {1}, {0u}); break;
-      default:
-        throw Error("CumSum of " + std::string(data_type_name(t)) + " has no spelling before opset 11 (ConstantOfShape "
-                    "and Add take other types there)");
-    }
+    // The types Add-7 has, all of which ConstantOfShape-9 has too.
+    if (t != DataType::FLOAT && t != DataType::DOUBLE && t != DataType::FLOAT16 && t != DataType::INT32 &&
+        t != DataType::INT64 && t != DataType::UINT32 && t != DataType::UINT64)
+      throw Error("CumSum of " + std::string(data_type_name(t)) + " has no spelling before opset 11 (ConstantOfShape "
+                  "and Add take other types there)");
+    Tensor zero = *zero_tensor(t, {1});
     Node& zeros_node = add(n, "ConstantOfShape", {slice_shape}, "zeros", out);
     zeros_node.set_attribute(Attribute("value", std::move(zero)));
     const std::string zeros = zeros_node.outputs[0];
@@ -27520,14 +27513,18 @@ class Upgrader {
     return add(anchor, "And", {nx, ny}, "both_numbers", out).outputs[0];
   }
   /// A scalar zero (false) of a numeric or bool element type.
-  std::string zero_scalar(DataType type, const std::string& base, std::vector<Node>& out) {
+  /// A tensor of zeros of element type `type` and shape `dims` (one element: a scalar or [1]);
+  /// nullopt for a type without a zero here (strings, the 8-, 4- and 2-bit types).
+  static std::optional<Tensor> zero_tensor(DataType type, std::vector<std::int64_t> dims) {
     auto make = [&](auto zero) {
       using T = decltype(zero);
-      return constant(Tensor::from_values<T>("", {}, {zero}), base, out);
+      return std::optional<Tensor>(Tensor::from_values<T>("", std::move(dims), {zero}));
     };
     switch (type) {
-      case DataType::FLOAT: case DataType::DOUBLE: case DataType::FLOAT16: case DataType::BFLOAT16:
-        return float_scalar(0.0, type, base, out);
+      case DataType::FLOAT: return make(0.0f);
+      case DataType::DOUBLE: return make(0.0);
+      case DataType::FLOAT16: return make(float16(0.0f));
+      case DataType::BFLOAT16: return make(bfloat16(0.0f));
       case DataType::INT8: return make(std::int8_t{0});
       case DataType::INT16: return make(std::int16_t{0});
       case DataType::INT32: return make(std::int32_t{0});
@@ -27537,10 +27534,14 @@ class Upgrader {
       case DataType::UINT32: return make(std::uint32_t{0});
       case DataType::UINT64: return make(std::uint64_t{0});
       case DataType::BOOL: return make(false);
-      default:
-        throw Error("no zero constant of element type " + std::string(data_type_name(type)) +
-                    " for the older spelling");
+      default: return std::nullopt;
     }
+  }
+  std::string zero_scalar(DataType type, const std::string& base, std::vector<Node>& out) {
+    auto zero = zero_tensor(type, {});
+    if (!zero)
+      throw Error("no zero constant of element type " + std::string(data_type_name(type)) + " for the older spelling");
+    return constant(std::move(*zero), base, out);
   }
 
   /// DepthToSpace in CRD order before opset 11, as its definition spells it: x [N, C, H, W]
