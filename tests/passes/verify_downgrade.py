@@ -223,6 +223,16 @@ def hand_made(work):
         round_inits, excuse="Where, which came with opset 9")
     add("round11_scaled", 11, [helper.make_node("Mul", ["x", "seven"], ["s"]), helper.make_node("Round", ["s"], ["y"])],
         X, [("y", F)], [("seven", 7.0, np.float32)], excuse="Where, which came with opset 9")
+    # BitShift before 11: both directions, shifts up to the bit width - 1, operands up to the
+    # type's largest value; the types ONNX Runtime's BitShift has (uint16 takes uint8's path).
+    for tp, dt, scale in ((TP.UINT8, np.uint8, 255.0), (TP.UINT32, np.uint32, 4.2e9), (TP.UINT64, np.uint64, 1.8e19)):
+        width = np.dtype(dt).itemsize * 8
+        for direction in ("LEFT", "RIGHT"):
+            add("bitshift11_%s_%s" % (np.dtype(dt).name, direction.lower()), 11,
+                [helper.make_node("Abs", ["x"], ["xa"]), helper.make_node("Mul", ["xa", "scale"], ["xs"]),
+                 helper.make_node("Floor", ["xs"], ["xf"]), helper.make_node("Cast", ["xf"], ["xi"], to=tp),
+                 helper.make_node("BitShift", ["xi", "s"], ["y"], direction=direction)],
+                X, [("y", tp)], [("scale", scale, np.float32), ("s", [0, 1, 3, width // 2, width - 1], dt)])
     # Integer Mod before 10 (from 9): int8 and uint16 through int32, both signs, both modes.
     for name, tp, dt, fm in (("int8", TP.INT8, np.int8, 0), ("int8_fmod", TP.INT8, np.int8, 1),
                              ("int32", TP.INT32, np.int32, 0), ("uint16", TP.UINT16, np.uint16, 0)):

@@ -1032,6 +1032,31 @@ TEST_CASE("downgrade_opset: operators newer than the target, spelled in the olde
   check_refused(at(11, R"(g (float[4] x) => (float[4] y) { y = Round (x) })"), 8, "needs Where, which came with opset 9");
   check_refused(at(22, R"(g (bfloat16[4] x) => (bfloat16[4] y) { y = Round (x) })"), 10,
                 "Round of BFLOAT16 has no spelling before opset 11");
+  // BitShift before 11: Mul or Div by Pow(2, y), through int64 for the narrower types.
+  auto shl = at(11, R"(g (uint8[4] x, uint8[4] s) => (uint8[4] y) { y = BitShift <direction = "LEFT"> (x, s) })");
+  (void)downgrade_opset(shl, 9);
+  REQUIRE(ops_of(shl.graph) == std::vector<std::string>{"Cast", "Constant", "Pow", "Cast", "Cast", "Mul", "Cast"});
+  const auto& shg = shl.graph;
+  CHECK(shg.nodes[0].inputs == std::vector<std::string>{"s"});
+  CHECK(shg.nodes[0].attribute_or("to", std::int64_t{0}) == static_cast<std::int64_t>(DataType::DOUBLE));
+  CHECK(shg.nodes[1].find_attribute("value")->as_tensor().values<double>()[0] == 2.0);
+  CHECK(shg.nodes[2].inputs == std::vector<std::string>{out0(shg.nodes[1]), out0(shg.nodes[0])});
+  CHECK(shg.nodes[3].attribute_or("to", std::int64_t{0}) == static_cast<std::int64_t>(DataType::INT64));
+  CHECK(shg.nodes[4].inputs == std::vector<std::string>{"x"});
+  CHECK(shg.nodes[5].inputs == std::vector<std::string>{out0(shg.nodes[4]), out0(shg.nodes[3])});
+  CHECK(shg.nodes[5].attributes.empty());
+  CHECK(shg.nodes[6].outputs == std::vector<std::string>{"y"});
+  CHECK(shg.nodes[6].attribute_or("to", std::int64_t{0}) == static_cast<std::int64_t>(DataType::UINT8));
+  CHECK(check(shl).ok());
+  auto shr = at(11, R"(g (uint64[4] x, uint64[1] s) => (uint64[4] y) { y = BitShift <direction = "RIGHT"> (x, s) })");
+  (void)downgrade_opset(shr, 7);
+  REQUIRE(ops_of(shr.graph) == std::vector<std::string>{"Cast", "Constant", "Pow", "Cast", "Div"});
+  CHECK(shr.graph.nodes[3].attribute_or("to", std::int64_t{0}) == static_cast<std::int64_t>(DataType::UINT64));
+  CHECK(shr.graph.nodes[4].inputs == std::vector<std::string>{"x", out0(shr.graph.nodes[3])});
+  CHECK(shr.graph.nodes[4].outputs == std::vector<std::string>{"y"});
+  CHECK(check(shr).ok());
+  check_refused(at(11, R"(g (uint8[4] x, uint8[4] s) => (uint8[4] y) { y = BitShift <direction = "UP"> (x, s) })"), 9,
+                "direction 'UP' is neither LEFT nor RIGHT");
   // Mod of integers before 10: a - Div(a, b) * b, moved by b where its sign is not the divisor's
   // (the dividend's with fmod = 1); int16 through int32 and back.
   auto mod = at(13, R"(g (int16[4] a, int16[4] b) => (int16[4] y) { y = Mod <fmod = 1> (a, b) })");

@@ -1063,6 +1063,31 @@ class Upgrader {
   /// the dividend's with fmod = 1), which holds whether the runtime's integer Div truncates or
   /// floors. Integers of 8 and 16 bits go through int32, uint32 through int64 (Div-7's kernels).
   /// Floats (fmod = 1, C's fmod, exact) are refused: a - trunc(a / b) * b rounds.
+  /// BitShift (11) before 11: x * 2^y to the left, x / 2^y to the right (unsigned division
+  /// truncates), 2^y being Pow(2.0, Cast(y, double)) cast to the integer type, exact for every
+  /// shift below the bit width. 8-, 16- and 32-bit operands go through int64, where the product
+  /// of a 32-bit x and 2^31 still fits, and are cast back (the narrowing Cast keeps the low bits,
+  /// as the shift drops the high ones); uint64 stays itself.
+  bool bit_shift(Node& n, DataType t, std::vector<Node>& out) {
+    if (t != DataType::UINT8 && t != DataType::UINT16 && t != DataType::UINT32 && t != DataType::UINT64)
+      throw Error("BitShift of " + std::string(data_type_name(t)) + " (it shifts unsigned integers only)");
+    if (!n.has_input(1)) throw Error("BitShift without its second input");
+    const Attribute* d = value_attr(n, "direction");
+    const std::string direction = d && d->kind() == AttributeType::STRING ? std::string(d->as_string()) : std::string();
+    if (direction != "LEFT" && direction != "RIGHT")
+      throw Error("BitShift: its direction '" + direction + "' is neither LEFT nor RIGHT");
+    const DataType w = t == DataType::UINT64 ? t : DataType::INT64;
+    const std::string shift = cast(n, n.inputs[1], DataType::DOUBLE, "shift_double", out);
+    const std::string two = float_scalar(2.0, DataType::DOUBLE, base(n, "two"), out);
+    const std::string power = cast(n, add(n, "Pow", {two, shift}, "power", out).outputs[0], w, "power_integer", out);
+    std::string x = n.inputs[0];
+    if (w != t) {
+      x = cast(n, x, w, "wide", out);
+      cast_output_back(n, t, "wide_result");
+    }
+    return become(n, direction == "LEFT" ? "Mul" : "Div", {x, power});
+  }
+
   /// Round (11) before 11: Floor(x), or Ceil(x) where the fraction x - Floor(x) (exact in binary
   /// floating point) is above 1/2, or exactly 1/2 and the floor is odd (ties to even). Floor and
   /// Ceil keep the sign of a zero result (Round(-0.3) is -0) and pass infinities and NaN through;
@@ -1506,7 +1531,7 @@ class Upgrader {
                        op == "NegativeLogLikelihoodLoss" || op == "SoftmaxCrossEntropyLoss" || op == "IsInf" ||
                        op == "Mod" || op == "GatherElements" || op == "ConstantOfShape" || op == "Range" ||
                        op == "CumSum" || op == "HannWindow" || op == "HammingWindow" || op == "BlackmanWindow" ||
-                       op == "Round";
+                       op == "Round" || op == "BitShift";
     if (!known) return false;
     for (const auto& a : n.attributes)
       if (!a.ref_attr_name.empty())
@@ -1573,6 +1598,7 @@ class Upgrader {
     if (op == "NegativeLogLikelihoodLoss" || op == "SoftmaxCrossEntropyLoss") return loss(n, t, out);
     if (op == "Mod") return integer_mod(n, t, out);
     if (op == "Round") return round_half_even(n, t, out);
+    if (op == "BitShift") return bit_shift(n, t, out);
     if (op == "IsInf") {  // above the largest finite value of X's type, or below its negative; NaN is neither
       double big = 0;
       switch (t) {
@@ -3101,7 +3127,8 @@ inline std::int64_t required_ir_version(const Model& model) {
 ///   axis data's), ConstantOfShape (Expand of a scalar Constant from 8, at 7 a Tile), Range (a
 ///   Loop adding delta, as ONNX defines it), CumSum (from 9: a Scan-9 along the constant axis),
 ///   HannWindow, HammingWindow and BlackmanWindow (their cosine sums over Range, in float), Round
-///   (from 9: Floor, or Ceil where the fraction is above 1/2 or 1/2 with an odd floor);
+///   (from 9: Floor, or Ceil where the fraction is above 1/2 or 1/2 with an odd floor), BitShift
+///   (Mul or Div by 2^y, computed by Pow in double; 8- to 32-bit operands through int64);
 /// - Pow's exponent of another type than a float base cast to the base's type, an integer base
 ///   and its exponent cast to double and the power back (12).
 /// Refused, naming the node, with `model` unchanged: any other operator that does not exist at
