@@ -28767,7 +28767,7 @@ inline std::int64_t required_ir_version(const Model& model) {
 /// - Pow's exponent of another type than a float base cast to the base's type, an integer base
 ///   and its exponent cast to double and the power back (12).
 /// Refused, naming the node, with `model` unchanged: any other operator that does not exist at
-/// `target` (Einsum below 12, Round below 11, ...), an input to make an attribute that is not a
+/// `target` (Einsum below 12, GatherND below 11, ...), an input to make an attribute that is not a
 /// constant, and what the older version cannot say (noop_with_empty_axes with no axes, Split-18's
 /// uneven num_outputs, TopK's smallest, Pad's wrap mode and axes input, Dropout's training_mode
 /// input and bool mask across 10, Resize's other modes and coordinates, other sizes, antialias and axes,

@@ -74,20 +74,22 @@ def captures(graph):
     return out
 
 
+def outline(m):
+    """The parts of a (sub-)model the comparison looks at, as plain data."""
+    return dict(nodes=[list(n.output) for n in m.graph.node], inits=[t.name for t in m.graph.initializer],
+                inputs=[i.name for i in m.graph.input], outputs=[o.name for o in m.graph.output],
+                functions=sorted(f.name for f in m.functions))
+
+
 def extractor_answer(model, ins, outs):
-    """What the comparison needs of onnx.utils.Extractor's sub-model for the cut (ins, outs), as
-    plain data (kept in the oracle cache: onnx's extractor is quadratic and takes most of this
-    test's time); None when the extractor fails."""
+    """The outline of onnx.utils.Extractor's sub-model for the cut (ins, outs) and whether it is
+    valid (kept in the oracle cache: onnx's extractor is quadratic and takes most of this test's
+    time); None when the extractor fails."""
     try:
         theirs = onnx.utils.Extractor(model).extract_model(ins, outs)
     except Exception:
         return None  # onnx knows no type for an interface value, say
-    return dict(nodes=[list(n.output) for n in theirs.graph.node],
-                inits=[t.name for t in theirs.graph.initializer],
-                inputs=[i.name for i in theirs.graph.input],
-                outputs=[o.name for o in theirs.graph.output],
-                functions=sorted(f.name for f in theirs.functions),
-                valid=valid(theirs, False))
+    return dict(outline(theirs), valid=valid(theirs, False))
 
 
 def main():
@@ -106,7 +108,7 @@ def main():
     # The extractor's answers are kept across runs, keyed by the model's bytes and the cut: CI's
     # sanitizer pass then only runs oxir.
     cache = vr.OracleCache(args.cache, "onnx_extract", onnx.__version__, inspect.getsource(extractor_answer),
-                           inspect.getsource(valid))
+                           inspect.getsource(outline), inspect.getsource(valid))
     stats = dict(cuts=0, same=0, ir3=0, outer=0, refused_invalid=0, refused=0, onnx_failed=0, checked=0)
     failures = []
     for path in paths:
@@ -183,11 +185,7 @@ def main():
                 return ([tuple(n) for n in a["nodes"]], a["inits"], inputs if inputs is not None else a["inputs"],
                         a["outputs"], a["functions"])
 
-            ours = dict(nodes=[list(n.output) for n in mine.graph.node],
-                        inits=[t.name for t in mine.graph.initializer],
-                        inputs=[i.name for i in mine.graph.input],
-                        outputs=[o.name for o in mine.graph.output],
-                        functions=sorted(f.name for f in mine.functions))
+            ours = outline(mine)
 
             # Below IR version 4 initializers must be graph inputs too: oxir lists the ones it
             # keeps, onnx does not (and its sub-model fails its checker).
