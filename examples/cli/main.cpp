@@ -399,7 +399,8 @@ int convert_opset(const std::vector<std::string>& args, bool down) {
 
 // Simplifies a model without changing what it computes: with --inline, model-local function
 // calls replaced by their bodies first; Identity nodes bypassed (subgraphs too), the static
-// parts of shape computations folded into Constants (fold_constants), repeated computations
+// parts of shape computations and nodes of constant tensors folded into Constants
+// (fold_constants), repeated computations
 // merged (eliminate_common_subexpressions), then the nodes and initializers nothing reads
 // removed, and graphs out of topological order (which onnx's checker rejects) sorted. Each step
 // can be turned off; a summary goes to stdout.

@@ -1,5 +1,6 @@
 // fold_constants (rewrite/fold.hpp): static parts of shape computations become Constants,
-// dynamic ones stay, value_info claims are not trusted, int32 contents, several outputs, graph
+// nodes of constant tensors are evaluated (only where the result is exactly defined), dynamic
+// ones stay, value_info claims are not trusted, int32 contents, several outputs, graph
 // outputs, models it must leave alone; then every libonnx-testdata model keeps its inferred
 // output types and its checker verdict. (By hand, ONNX Runtime ran 42 real exports before and
 // after folding: docs/object-model.md.)
@@ -12,6 +13,9 @@
 
 #include "corpus_util.hpp"
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -206,6 +210,196 @@ TEST_CASE("fold_constants below opset 9 writes initializers: Constant-1 holds fl
   const Model before = old;
   CHECK(fold_constants(old).nodes_folded == 0);
   CHECK(old == before);
+}
+
+namespace {
+/// The tensor a Constant node (or, below opset 9, an initializer) holds for `name`; nullptr if none.
+const Tensor* folded_value(const Graph& g, std::string_view name) {
+  for (const auto& n : g.nodes)
+    if (n.op_type == "Constant" && n.outputs.size() == 1 && n.outputs[0] == name &&
+        n.attributes.at(0).kind() == AttributeType::TENSOR)
+      return &n.attributes[0].as_tensor();
+  for (const auto& t : g.initializers)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+template <class T>
+std::vector<T> values_of(const Graph& g, std::string_view name) {
+  const Tensor* t = folded_value(g, name);
+  if (!t) return {};
+  auto v = t->values<T>();
+  return {v.begin(), v.end()};
+}
+Node with(Node n, Attribute a) {
+  n.attributes.push_back(std::move(a));
+  return n;
+}
+Tensor floats(std::string name, std::vector<std::int64_t> dims, std::vector<float> v) {
+  return Tensor::from_values<float>(std::move(name), std::move(dims), std::span<const float>(v));
+}
+Attribute to(DataType t) { return Attribute("to", static_cast<std::int64_t>(t)); }
+}  // namespace
+
+TEST_CASE("fold_constants evaluates nodes of constant tensors") {
+  SUBCASE("a weight's Transpose, then a chain of data movement, Cast and arithmetic") {
+    Model m = base({2, 3});
+    Graph& g = m.graph;
+    g.initializers.push_back(floats("W", {3, 2}, {1, 2, 3, 4, 5, 6}));
+    g.nodes.push_back(Node("Transpose", {"W"}, {"WT"}, "t"));  // [[1,3,5],[2,4,6]]
+    g.nodes.push_back(Node("Add", {"X", "WT"}, {"Y"}));
+    g.nodes.push_back(with(Node("Constant", {}, {"c"}), Attribute("value_ints", std::vector<std::int64_t>{7, -8, 9})));
+    g.nodes.push_back(with(Node("Cast", {"c"}, {"cf"}), to(DataType::FLOAT)));
+    g.initializers.push_back(ints("axes", {1}, {0}));
+    g.nodes.push_back(Node("Unsqueeze", {"cf", "axes"}, {"row"}));             // [[7,-8,9]]
+    g.nodes.push_back(with(Node("Concat", {"WT", "row"}, {"cat"}), Attribute("axis", std::int64_t{-2})));  // 3x3
+    g.initializers.push_back(ints("st", {1}, {-1}));
+    g.initializers.push_back(ints("en", {1}, {std::numeric_limits<std::int64_t>::min()}));
+    g.initializers.push_back(ints("ax", {1}, {1}));
+    g.initializers.push_back(ints("sp", {1}, {-2}));
+    g.nodes.push_back(Node("Slice", {"cat", "st", "en", "ax", "sp"}, {"sl"}));  // columns 2, 0
+    g.initializers.push_back(ints("idx", {2}, {-1, 0}));
+    g.nodes.push_back(Node("Gather", {"sl", "idx"}, {"ga"}));                   // rows 2, 0
+    g.nodes.push_back(Node("Mul", {"ga", "cf"}, {"bad_shape"}));                // [2,2] * [3]: no broadcast
+    g.initializers.push_back(floats("half", {}, {0.5f}));
+    g.nodes.push_back(Node("Div", {"ga", "half"}, {"twice"}));
+    g.nodes.push_back(Node("Neg", {"twice"}, {"neg"}));
+    g.outputs.emplace_back("Y", Type::tensor(DataType::FLOAT));
+    g.outputs.emplace_back("neg", Type::tensor(DataType::FLOAT));
+    g.outputs.emplace_back("bad_shape", Type::tensor(DataType::FLOAT));
+    Model kept = m;
+    const FoldCounts f = fold_constants(kept, {.remove_unused = false});
+    CHECK(f.tensor_nodes == 8);  // Transpose Cast Unsqueeze Concat Slice Gather Div Neg (not the Mul)
+    CHECK(values_of<float>(kept.graph, "cat") == std::vector<float>{1, 3, 5, 2, 4, 6, 7, -8, 9});
+    CHECK(values_of<float>(kept.graph, "sl") == std::vector<float>{5, 1, 6, 2, 9, 7});
+    CHECK(fold_constants(m).tensor_nodes == 8);
+    CHECK(values_of<float>(g, "WT") == std::vector<float>{1, 3, 5, 2, 4, 6});
+    CHECK(folded_value(g, "WT")->dims == std::vector<std::int64_t>{2, 3});
+    CHECK(g.nodes[0].name == "t");
+    CHECK(values_of<float>(g, "ga") == std::vector<float>{9, 7, 5, 1});
+    CHECK(values_of<float>(g, "neg") == std::vector<float>{-18, -14, -10, -2});
+    CHECK(folded_value(g, "neg")->dims == std::vector<std::int64_t>{2, 2});
+    CHECK(folded_value(g, "bad_shape") == nullptr);  // the invalid Mul stays, reading its folded inputs
+    CHECK(ops_of(g) == std::vector<std::string>{"Constant", "Add", "Constant", "Constant", "Mul", "Constant"});
+    CHECK(g.initializers.empty());  // all read by folded nodes only, then removed
+  }
+  SUBCASE("Cast only where the result is exactly defined") {
+    Model m = base({1});
+    Graph& g = m.graph;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    g.initializers.push_back(floats("ok", {4}, {1.9f, -1.9f, -0.5f, 127.f}));
+    g.initializers.push_back(floats("big", {1}, {3e9f}));
+    g.initializers.push_back(floats("halfs", {4}, {65504.f, 65520.f, 65519.f, 1e-8f}));
+    g.initializers.push_back(floats("nan", {1}, {nan}));
+    g.initializers.push_back(ints("i", {3}, {(1 << 24), -(1 << 24), 300}));
+    g.initializers.push_back(ints("i_odd", {1}, {(1 << 24) + 1}));
+    g.nodes.push_back(with(Node("Cast", {"ok"}, {"ok8"}), to(DataType::INT8)));
+    g.nodes.push_back(with(Node("Cast", {"big"}, {"big32"}), to(DataType::INT32)));        // out of range
+    g.nodes.push_back(with(Node("Cast", {"halfs"}, {"h"}), to(DataType::FLOAT16)));
+    g.nodes.push_back(with(Node("Cast", {"nan"}, {"nan16"}), to(DataType::FLOAT16)));     // NaN to float16
+    g.nodes.push_back(with(Node("Cast", {"nan"}, {"nan64"}), to(DataType::DOUBLE)));
+    g.nodes.push_back(with(Node("Cast", {"i"}, {"i16"}), to(DataType::FLOAT16)));
+    g.nodes.push_back(with(Node("Cast", {"i_odd"}, {"odd16"}), to(DataType::BFLOAT16)));  // not a float
+    g.nodes.push_back(with(Node("Cast", {"i"}, {"iu8"}), to(DataType::UINT8)));
+    g.nodes.push_back(with(Node("Cast", {"halfs"}, {"hb"}), to(DataType::BOOL)));
+    for (const char* o : {"ok8", "big32", "h", "nan16", "nan64", "i16", "odd16", "iu8", "hb"})
+      g.outputs.emplace_back(o, Type{});
+    const FoldCounts f = fold_constants(m);
+    CHECK(f.tensor_nodes == 6);
+    CHECK(values_of<std::int8_t>(g, "ok8") == std::vector<std::int8_t>{1, -1, 0, 127});
+    CHECK(folded_value(g, "big32") == nullptr);
+    CHECK(folded_value(g, "nan16") == nullptr);
+    CHECK(folded_value(g, "odd16") == nullptr);
+    const Tensor* h = folded_value(g, "h");
+    REQUIRE(h != nullptr);
+    CHECK(h->data_type == DataType::FLOAT16);
+    // 65504 is the largest float16; 65520 rounds up to Inf; 65519 down; 1e-8 under half the
+    // smallest subnormal (2^-25, about 2.98e-8) to zero
+    CHECK(h->element<float16>(0).bits() == 0x7BFF);
+    CHECK(h->element<float16>(1).bits() == 0x7C00);
+    CHECK(h->element<float16>(2).bits() == 0x7BFF);
+    CHECK(h->element<float16>(3).bits() == 0x0000);
+    const auto n64 = values_of<double>(g, "nan64");
+    REQUIRE(n64.size() == 1);
+    CHECK(std::isnan(n64[0]));
+    const Tensor* i16 = folded_value(g, "i16");
+    REQUIRE(i16 != nullptr);
+    CHECK(std::isinf(static_cast<float>(i16->element<float16>(0))));
+    CHECK(static_cast<float>(i16->element<float16>(2)) == 300.f);
+    CHECK(values_of<std::uint8_t>(g, "iu8") == std::vector<std::uint8_t>{0, 0, 44});  // modulo 256
+    CHECK(values_of<bool>(g, "hb") == std::vector<bool>{true, true, true, true});
+  }
+  SUBCASE("integer arithmetic wraps; division by zero and INT_MIN / -1 stay") {
+    Model m = base({1});
+    Graph& g = m.graph;
+    const std::int32_t big = std::numeric_limits<std::int32_t>::max();
+    const std::int32_t small = std::numeric_limits<std::int32_t>::min();
+    g.initializers.push_back(Tensor::from_values<std::int32_t>("a", {3}, {big, -7, small}));
+    g.initializers.push_back(Tensor::from_values<std::int32_t>("one", {}, {1}));
+    g.initializers.push_back(Tensor::from_values<std::int32_t>("two", {}, {2}));
+    g.initializers.push_back(Tensor::from_values<std::int32_t>("zero", {}, {0}));
+    g.initializers.push_back(Tensor::from_values<std::int32_t>("m1", {1}, {-1}));
+    g.nodes.push_back(Node("Add", {"a", "one"}, {"sum"}));
+    g.nodes.push_back(Node("Div", {"a", "two"}, {"q"}));
+    g.nodes.push_back(Node("Div", {"a", "zero"}, {"q0"}));
+    g.nodes.push_back(Node("Div", {"a", "m1"}, {"qm"}));
+    g.nodes.push_back(Node("Neg", {"a"}, {"n"}));
+    for (const char* o : {"sum", "q", "q0", "qm", "n"}) g.outputs.emplace_back(o, Type{});
+    CHECK(fold_constants(m).nodes_folded == 3);  // Add and Neg as shape computations, Div evaluated
+    CHECK(values_of<std::int32_t>(g, "sum") == std::vector<std::int32_t>{small, -6, small + 1});
+    CHECK(values_of<std::int32_t>(g, "q") == std::vector<std::int32_t>{big / 2, -3, small / 2});  // toward zero
+    CHECK(values_of<std::int32_t>(g, "n") == std::vector<std::int32_t>{-big, 7, small});
+    CHECK(folded_value(g, "q0") == nullptr);
+    CHECK(folded_value(g, "qm") == nullptr);
+  }
+  SUBCASE("invalid data stays; the size limit; tensors off") {
+    Model m = base({1});
+    Graph& g = m.graph;
+    g.initializers.push_back(floats("v", {2, 3}, {1, 2, 3, 4, 5, 6}));
+    g.initializers.push_back(ints("far", {1}, {2}));
+    g.initializers.push_back(ints("shape5", {1}, {5}));
+    g.initializers.push_back(ints("big", {2}, {1024, 1024}));
+    g.nodes.push_back(Node("Gather", {"v", "far"}, {"g"}));       // row 2 of 2
+    g.nodes.push_back(Node("Reshape", {"v", "shape5"}, {"r"}));   // 6 elements into 5
+    g.nodes.push_back(Node("Expand", {"v", "big"}, {"e"}));       // [2,3] to [1024,1024]: no broadcast
+    g.nodes.push_back(with(Node("ConstantOfShape", {"big"}, {"z"}), Attribute("value", floats("", {1}, {1.f}))));
+    for (const char* o : {"g", "r", "e", "z"}) g.outputs.emplace_back(o, Type{});
+    Model copy = m;
+    CHECK(fold_constants(m).tensor_nodes == 0);  // 4 MiB of ones is more than 1 MiB
+    CHECK(fold_constants(copy, {.max_tensor_bytes = std::uint64_t{4} << 20}).tensor_nodes == 1);
+    const Tensor* z = folded_value(copy.graph, "z");
+    REQUIRE(z != nullptr);
+    CHECK(z->dims == std::vector<std::int64_t>{1024, 1024});
+    CHECK(z->element<float>(1024 * 1024 - 1) == 1.f);
+    Model off = base({1});
+    off.graph.initializers.push_back(floats("v", {2}, {1, 2}));
+    off.graph.nodes.push_back(Node("Neg", {"v"}, {"n"}));
+    off.graph.outputs.emplace_back("n", Type{});
+    const Model before = off;
+    CHECK(fold_constants(off, {.tensors = false}).nodes_folded == 0);
+    CHECK(off == before);
+  }
+  SUBCASE("attribute forms of older opsets; initializers below opset 9; a node inference rejects") {
+    Model m = base({1});
+    m.set_opset_version("", 8);
+    Graph& g = m.graph;
+    g.initializers.push_back(floats("v", {1, 2, 3}, {1, 2, 3, 4, 5, 6}));
+    g.nodes.push_back(with(Node("Squeeze", {"v"}, {"s"}), Attribute("axes", std::vector<std::int64_t>{0})));
+    Node slice("Slice", {"s"}, {"sl"});
+    slice.attributes.emplace_back("starts", std::vector<std::int64_t>{1});
+    slice.attributes.emplace_back("ends", std::vector<std::int64_t>{1000});
+    slice.attributes.emplace_back("axes", std::vector<std::int64_t>{1});
+    g.nodes.push_back(slice);                                   // [[2,3],[5,6]]
+    g.initializers.push_back(ints("k", {2}, {1, 2}));
+    g.nodes.push_back(Node("Flatten", {"k"}, {"fk"}));           // Flatten-1 takes float types only
+    g.outputs.emplace_back("sl", Type{});
+    g.outputs.emplace_back("fk", Type{});
+    const FoldCounts f = fold_constants(m);
+    CHECK(f.tensor_nodes == 2);
+    CHECK(ops_of(g) == std::vector<std::string>{"Flatten"});
+    CHECK(values_of<float>(g, "sl") == std::vector<float>{2, 3, 5, 6});
+    CHECK(folded_value(g, "sl")->dims == std::vector<std::int64_t>{2, 2});
+    CHECK(folded_value(g, "fk") == nullptr);
+  }
 }
 
 TEST_CASE("fold_constants on every libonnx-testdata model: inferred output types and check verdicts unchanged") {

@@ -1,7 +1,8 @@
 #pragma once
 // fold_constants: replaces the main graph's integer shape computations that shape inference
-// determined completely (Shape of static sizes, then Gather, Concat, Range, arithmetic, ...) by
-// Constant nodes, then removes what they no longer need.
+// determined completely (Shape of static sizes, then Gather, Concat, Range, arithmetic, ...), and
+// the nodes that compute a tensor from constants alone (Transpose of a weight, Cast of a Constant,
+// ...; eval::evaluate), by Constant nodes, then removes what they no longer need.
 
 #include <cstddef>
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -16,6 +18,7 @@
 #include "../ir/model.hpp"
 #include "../ir/views.hpp"
 #include "builder.hpp"
+#include "evaluate.hpp"
 #include "remove_unused.hpp"
 
 namespace oxir {
@@ -24,24 +27,158 @@ struct FoldOptions {
   /// Afterwards, remove the nodes and initializers nothing reads any more (remove_unused: this
   /// also takes out what was dead before folding).
   bool remove_unused = true;
+  /// Also evaluate the nodes whose inputs are all constants (initializers that are not graph
+  /// inputs, Constant nodes, nodes folded before them) where eval::evaluate can: data movement,
+  /// exact Cast, exact element-wise arithmetic.
+  bool tensors = true;
+  /// A node is evaluated only when each output holds at most max(this, its inputs' bytes):
+  /// Expand, Tile and ConstantOfShape of constants are often cheaper left as they are.
+  std::uint64_t max_tensor_bytes = std::uint64_t{1} << 20;
 };
 
 struct FoldCounts {
   std::size_t nodes_folded = 0;  ///< nodes replaced by Constant nodes (or initializers)
   std::size_t constants = 0;     ///< values written (one per output of a folded node)
+  std::size_t tensor_nodes = 0;  ///< of nodes_folded, those evaluated on constant tensors
   RemovedCounts removed;         ///< what remove_unused took out afterwards
 };
+
+namespace detail {
+
+/// The value of a default-domain Constant node (value, value_float(s), value_int(s)), or nullopt.
+inline std::optional<Tensor> constant_node_value(const Node& n) {
+  if (n.attributes.size() != 1 || n.outputs.size() != 1 || !n.inputs.empty()) return std::nullopt;
+  const Attribute& a = n.attributes[0];
+  if (!a.ref_attr_name.empty()) return std::nullopt;
+  const std::string& o = n.outputs[0];
+  if (a.name == "value" && a.kind() == AttributeType::TENSOR) {
+    Tensor t = a.as_tensor();
+    t.name = o;
+    return t;
+  }
+  if (a.name == "value_float" && a.kind() == AttributeType::FLOAT)
+    return Tensor::from_values<float>(o, {}, {a.as_float()});
+  if (a.name == "value_floats" && a.kind() == AttributeType::FLOATS)
+    return Tensor::from_values<float>(o, {static_cast<std::int64_t>(a.as_floats().size())},
+                                      std::span<const float>(a.as_floats()));
+  if (a.name == "value_int" && a.kind() == AttributeType::INT)
+    return Tensor::from_values<std::int64_t>(o, {}, {a.as_int()});
+  if (a.name == "value_ints" && a.kind() == AttributeType::INTS)
+    return Tensor::from_values<std::int64_t>(o, {static_cast<std::int64_t>(a.as_ints().size())},
+                                             std::span<const std::int64_t>(a.as_ints()));
+  return std::nullopt;
+}
+
+/// The outputs of the main-graph nodes inference rejected (an error diagnostic at graph.node[K]
+/// or inside it); nullopt when diagnostics were dropped and the set cannot be known.
+inline std::optional<std::unordered_set<std::string>> rejected_outputs(const Graph& g, const InferReport& report) {
+  if (report.diagnostics_dropped > 0) return std::nullopt;
+  std::unordered_set<std::string> out;
+  constexpr std::string_view prefix = "graph.node[";
+  for (const auto& d : report.diagnostics) {
+    if (d.severity != infer::Severity::Error || !d.where.starts_with(prefix)) continue;
+    std::size_t k = 0, i = prefix.size();
+    for (; i < d.where.size() && d.where[i] >= '0' && d.where[i] <= '9'; ++i)
+      k = k * 10 + static_cast<std::size_t>(d.where[i] - '0');
+    if (i == prefix.size() || i >= d.where.size() || d.where[i] != ']' || k >= g.nodes.size()) continue;
+    for (const auto& o : g.nodes[k].outputs) out.insert(o);
+  }
+  return out;
+}
+
+/// Phase two of fold_constants: evaluates the main graph's nodes whose inputs are all constants.
+inline void fold_tensor_nodes(Model& model, std::int64_t opset, const std::unordered_set<std::string>& rejected,
+                              const FoldOptions& options, FoldCounts& counts) {
+  Graph& g = model.graph;
+  const bool as_initializers = opset < 9;
+  // Names defined more than once (an invalid model) are never read as constants nor folded.
+  // (Keys are copies: the nodes' names move below.)
+  std::unordered_map<std::string, int> defined;
+  for (const auto& i : g.inputs) ++defined[i.name];
+  for (const auto& t : g.initializers) ++defined[t.name];
+  for (const auto& n : g.nodes)
+    for (const auto& o : n.outputs)
+      if (!o.empty()) ++defined[o];
+  std::unordered_set<std::string_view> graph_inputs;
+  for (const auto& i : g.inputs) graph_inputs.insert(i.name);
+  std::unordered_map<std::string, Tensor> consts;
+  for (const auto& t : g.initializers)
+    if (defined[t.name] == 1 && !graph_inputs.contains(t.name)) consts.emplace(t.name, t);  // shares the payload
+
+  std::vector<Node> nodes;
+  nodes.reserve(g.nodes.size());
+  std::vector<Tensor> new_initializers;
+  std::vector<const Tensor*> in;
+  for (auto& n : g.nodes) {
+    const bool default_domain = is_default_domain(n.domain);
+    const bool single = n.outputs.size() == 1 && !n.outputs[0].empty() && defined[n.outputs[0]] == 1;
+    if (!default_domain || !single || rejected.contains(n.outputs[0])) {
+      nodes.push_back(std::move(n));
+      continue;
+    }
+    if (n.op_type == "Constant") {
+      if (auto t = constant_node_value(n)) consts.emplace(n.outputs[0], std::move(*t));
+      nodes.push_back(std::move(n));
+      continue;
+    }
+    in.clear();
+    bool all_constant = true;
+    for (const auto& i : n.inputs) {
+      if (i.empty()) {
+        in.push_back(nullptr);
+        continue;
+      }
+      auto it = consts.find(i);
+      if (it == consts.end()) {
+        all_constant = false;
+        break;
+      }
+      in.push_back(&it->second);
+    }
+    std::optional<std::vector<Tensor>> out;
+    if (all_constant && !n.inputs.empty()) {
+      try {
+        out = eval::evaluate(n, in, opset, options.max_tensor_bytes);
+      } catch (const Error&) {  // an external payload that cannot be read: left as it is
+        out.reset();
+      }
+    }
+    if (!out) {
+      nodes.push_back(std::move(n));
+      continue;
+    }
+    ++counts.nodes_folded;
+    ++counts.tensor_nodes;
+    ++counts.constants;
+    Tensor t = std::move(out->front());
+    consts.insert_or_assign(t.name, t);
+    if (as_initializers) {
+      new_initializers.push_back(std::move(t));
+      continue;
+    }
+    Node c("Constant", {}, {n.outputs[0]}, std::move(n.name));
+    c.attributes.emplace_back("value", std::move(t));
+    nodes.push_back(std::move(c));
+  }
+  g.nodes = std::move(nodes);
+  for (auto& t : new_initializers) g.initializers.push_back(std::move(t));
+}
+
+}  // namespace detail
 
 /// Replaces every node of the main graph whose outputs are all int64 or int32 tensors of rank 0
 /// or 1 with contents inference determined (InferOptions::report_constant_values) by one
 /// Constant node per output, under the same output names, in the same place; a single-output
-/// node's Constant keeps its node name. Below opset 9, whose Constant holds floating-point
-/// tensors only, the values become initializers of the same names instead (IR 4 or later; an
-/// older model, whose initializers must also be graph inputs, is left as it is). Runs inference
-/// on a copy without value_info and output shapes (exporters' claims, not facts): the model gets
-/// no value_info from it. Nothing is folded in a model without a default-domain opset import.
-/// The contents are what the model implies for every run in which it is valid (sizes that the
-/// model's own equalities fix count as known).
+/// node's Constant keeps its node name. Then (FoldOptions::tensors) every single-output node
+/// whose inputs are all constants (initializers that are not graph inputs, Constant nodes, nodes
+/// folded before it) and which eval::evaluate can compute exactly the same way as any conforming
+/// runtime, likewise. A node inference rejects is not folded. Below opset 9, whose Constant
+/// holds floating-point tensors only, the values become initializers of the same names instead
+/// (IR 4 or later; an older model, whose initializers must also be graph inputs, is left as it
+/// is). Runs inference on a copy without value_info and output shapes (exporters' claims, not
+/// facts): the model gets no value_info from it. Nothing is folded in a model without a
+/// default-domain opset import. The contents are what the model implies for every run in which
+/// it is valid (sizes that the model's own equalities fix count as known).
 inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) {
   FoldCounts counts;
   const auto opset = model.opset_version("");
@@ -63,7 +200,8 @@ inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) 
     io.report_constant_values = true;
     report = infer_shapes(probe, io);
   }
-  if (report.constant_values.empty()) return counts;
+  std::optional<std::unordered_set<std::string>> rejected;
+  if (options.tensors) rejected = detail::rejected_outputs(model.graph, report);
   std::unordered_map<std::string_view, const infer::ConstantValue*> known;
   for (const auto& cv : report.constant_values) known.emplace(cv.name, &cv);
 
@@ -73,7 +211,7 @@ inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) 
   nodes.reserve(g.nodes.size());
   for (auto& n : g.nodes) {
     std::size_t outputs = 0;
-    bool all_known = !(n.op_type == "Constant" && is_default_domain(n.domain));
+    bool all_known = !known.empty() && !(n.op_type == "Constant" && is_default_domain(n.domain));
     for (const auto& o : n.outputs) {
       if (o.empty()) continue;
       ++outputs;
@@ -107,6 +245,7 @@ inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) 
     }
   }
   g.nodes = std::move(nodes);
+  if (rejected) detail::fold_tensor_nodes(model, *opset, *rejected, options, counts);
   if (options.remove_unused) counts.removed = remove_unused(model);
   return counts;
 }
