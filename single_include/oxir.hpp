@@ -24734,8 +24734,14 @@ inline bool write_cast(DataType from, DataType to, const Scalar& v, std::byte* p
         store<float>(p, v.kind == K::Signed ? static_cast<float>(v.s) : static_cast<float>(v.u));
         return true;
       }
-      if (std::isfinite(v.f) && std::fabs(v.f) > static_cast<double>(std::numeric_limits<float>::max()))
-        return false;  // a double past float's range: rounding to the largest float or to Inf
+      if (std::isfinite(v.f) && std::fabs(v.f) > static_cast<double>(std::numeric_limits<float>::max())) {
+        // Past float's range (where C++ leaves the conversion undefined), IEEE rounding to nearest
+        // gives the largest float below the midpoint 2^128 - 2^103, infinity from it on.
+        const float m = std::fabs(v.f) < std::ldexp(1.0, 128) - std::ldexp(1.0, 103) ? std::numeric_limits<float>::max()
+                                                                                   : std::numeric_limits<float>::infinity();
+        store<float>(p, v.f < 0 ? -m : m);
+        return true;
+      }
       store<float>(p, static_cast<float>(v.f));
       return true;
     }
@@ -24752,8 +24758,11 @@ inline bool write_cast(DataType from, DataType to, const Scalar& v, std::byte* p
                                  static_cast<double>(static_cast<float>(x)) != x))
           return false;
       } else {
-        constexpr std::int64_t exact = std::int64_t{1} << 24;
-        if (v.kind == K::Signed ? (v.s > exact || v.s < -exact) : v.u > static_cast<std::uint64_t>(exact)) return false;
+        // exactly a float: at most 24 significant bits between the highest and lowest set bit
+        const std::uint64_t mag = v.kind == K::Signed ? (v.s < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(v.s)
+                                                                 : static_cast<std::uint64_t>(v.s))
+                                                      : v.u;
+        if (mag != 0 && (mag >> std::countr_zero(mag)) >= (std::uint64_t{1} << 24)) return false;
         x = v.kind == K::Signed ? static_cast<double>(v.s) : static_cast<double>(v.u);
       }
       const auto f = static_cast<float>(x);
@@ -24797,17 +24806,27 @@ bool arith(char op, T a, T b, T& r) {
       default: return false;
     }
   } else {
-    using U = std::make_unsigned_t<T>;
-    const auto ua = static_cast<U>(a), ub = static_cast<U>(b);
+    // in 64 bits, where unsigned arithmetic wraps (narrower types would be promoted to int, whose
+    // overflow is undefined), then narrowed modulo 2^n
+    using W = std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>;
+    const auto ua = static_cast<std::uint64_t>(static_cast<W>(a)), ub = static_cast<std::uint64_t>(static_cast<W>(b));
     switch (op) {
-      case '+': r = static_cast<T>(static_cast<U>(ua + ub)); return true;
-      case '-': r = static_cast<T>(static_cast<U>(ua - ub)); return true;
-      case '*': r = static_cast<T>(static_cast<U>(ua * ub)); return true;
+      case '+': r = static_cast<T>(ua + ub); return true;
+      case '-': r = static_cast<T>(ua - ub); return true;
+      case '*': r = static_cast<T>(ua * ub); return true;
       case '/':
-        if (b == 0 || (a == std::numeric_limits<T>::min() && b == -1)) return false;
-        r = static_cast<T>(a / b);
+        if (b == 0) return false;
+        if constexpr (std::is_signed_v<T>) {
+          if (a == std::numeric_limits<T>::min() && b == -1) return false;
+        }
+        r = static_cast<T>(static_cast<W>(a) / static_cast<W>(b));
         return true;
-      case 'n': r = static_cast<T>(static_cast<U>(U{0} - ua)); return true;
+      case 'n':
+        if constexpr (std::is_signed_v<T>) {
+          r = static_cast<T>(std::uint64_t{0} - ua);
+          return true;
+        }
+        return false;
       default: return false;
     }
   }
@@ -25095,6 +25114,9 @@ bool arith_all(char op, std::span<const std::byte> a, std::span<const std::byte>
         st = std::min<std::int64_t>(st, dim + 1);
         if (e > s) count = (e - s + st - 1) / st;
       } else {
+        // An end of INT_MAX (the "to the end" sentinel) with a negative step clamps to the last
+        // index (an empty slice); ONNX Runtime 1.30 reads it as "to the start": left to the runtime.
+        if (ends[i] >= std::numeric_limits<std::int32_t>::max()) return std::nullopt;
         s = std::clamp<std::int64_t>(s, 0, dim - 1);
         e = std::clamp<std::int64_t>(e, -1, dim - 1);
         st = std::max<std::int64_t>(st, -(dim + 1));
@@ -25228,12 +25250,15 @@ bool arith_all(char op, std::span<const std::byte> a, std::span<const std::byte>
   const char arith_op = op == "Add" ? '+' : op == "Sub" ? '-' : op == "Mul" ? '*' : op == "Div" ? '/' : op == "Neg" ? 'n' : 0;
   if (arith_op) {
     const bool unary = arith_op == 'n';
-    if (opset < (unary ? 6 : 7) || in.size() != (unary ? 1u : 2u) || !n.attributes.empty()) return std::nullopt;
+    // Before opset 7, binary operators broadcast only with the `broadcast` attribute (and then
+    // differently): without it the shapes must be equal. Before 6, `consumed_inputs`.
+    if (opset < 6 || in.size() != (unary ? 1u : 2u) || !n.attributes.empty()) return std::nullopt;
     auto a = detail::dense(input(0));
     auto b = unary ? a : detail::dense(input(1));
-    if (!a || !b || a->type != b->type) return std::nullopt;
+    if (!a || !b || a->type != b->type || (opset < 7 && a->dims != b->dims)) return std::nullopt;
     const DataType t = a->type;
-    if (t != DataType::FLOAT && t != DataType::DOUBLE && t != DataType::INT32 && t != DataType::INT64)
+    // float16/bfloat16 are left out: runtimes compute them in float and round twice
+    if (!detail::castable(t) || t == DataType::BOOL || t == DataType::FLOAT16 || t == DataType::BFLOAT16)
       return std::nullopt;
     auto dims = detail::broadcast(a->dims, b->dims);
     if (!dims || !fits(*dims, a->esize)) return std::nullopt;
@@ -25244,8 +25269,14 @@ bool arith_all(char op, std::span<const std::byte> a, std::span<const std::byte>
     switch (t) {
       case DataType::FLOAT: ok = detail::arith_all<float>(arith_op, xa, xb, out); break;
       case DataType::DOUBLE: ok = detail::arith_all<double>(arith_op, xa, xb, out); break;
+      case DataType::INT8: ok = detail::arith_all<std::int8_t>(arith_op, xa, xb, out); break;
+      case DataType::INT16: ok = detail::arith_all<std::int16_t>(arith_op, xa, xb, out); break;
       case DataType::INT32: ok = detail::arith_all<std::int32_t>(arith_op, xa, xb, out); break;
-      default: ok = detail::arith_all<std::int64_t>(arith_op, xa, xb, out); break;
+      case DataType::INT64: ok = detail::arith_all<std::int64_t>(arith_op, xa, xb, out); break;
+      case DataType::UINT8: ok = detail::arith_all<std::uint8_t>(arith_op, xa, xb, out); break;
+      case DataType::UINT16: ok = detail::arith_all<std::uint16_t>(arith_op, xa, xb, out); break;
+      case DataType::UINT32: ok = detail::arith_all<std::uint32_t>(arith_op, xa, xb, out); break;
+      default: ok = detail::arith_all<std::uint64_t>(arith_op, xa, xb, out); break;
     }
     if (!ok) return std::nullopt;
     return fresh(t, std::move(*dims), std::move(out));
@@ -25455,7 +25486,10 @@ inline std::optional<Tensor> constant_node_value(const Node& n) {
 }
 
 /// The outputs of the main-graph nodes inference rejected (an error diagnostic at graph.node[K]
-/// or inside it); nullopt when diagnostics were dropped and the set cannot be known.
+/// or inside it), and of every node reading one of them (directly or from a subgraph): inference
+/// goes on past an invalid node with the value it would have had, so what depends on it must not
+/// be folded either (folding it would let the invalid node go as unused, and an invalid model
+/// run). nullopt when diagnostics were dropped or the graph has a cycle: the set is not known.
 inline std::optional<std::unordered_set<std::string>> rejected_outputs(const Graph& g, const InferReport& report) {
   if (report.diagnostics_dropped > 0) return std::nullopt;
   std::unordered_set<std::string> out;
@@ -25463,10 +25497,29 @@ inline std::optional<std::unordered_set<std::string>> rejected_outputs(const Gra
   for (const auto& d : report.diagnostics) {
     if (d.severity != infer::Severity::Error || !d.where.starts_with(prefix)) continue;
     std::size_t k = 0, i = prefix.size();
-    for (; i < d.where.size() && d.where[i] >= '0' && d.where[i] <= '9'; ++i)
+    for (; i < d.where.size() && i < prefix.size() + 12 && d.where[i] >= '0' && d.where[i] <= '9'; ++i)
       k = k * 10 + static_cast<std::size_t>(d.where[i] - '0');
     if (i == prefix.size() || i >= d.where.size() || d.where[i] != ']' || k >= g.nodes.size()) continue;
     for (const auto& o : g.nodes[k].outputs) out.insert(o);
+  }
+  if (out.empty()) return out;
+  std::vector<std::size_t> order;
+  try {
+    order = topological_order(g);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  for (std::size_t k : order) {
+    const Node& n = g.nodes[k];
+    bool tainted = false;
+    for (const auto& i : n.inputs) tainted = tainted || (!i.empty() && out.contains(i));
+    for (const auto& sub : views::subgraphs(n)) {
+      if (tainted) break;
+      for (const auto& c : captured_names(sub)) tainted = tainted || out.contains(c);
+    }
+    if (tainted)
+      for (const auto& o : n.outputs)
+        if (!o.empty()) out.insert(o);
   }
   return out;
 }
@@ -25557,7 +25610,9 @@ inline void fold_tensor_nodes(Model& model, std::int64_t opset, const std::unord
 /// node's Constant keeps its node name. Then (FoldOptions::tensors) every single-output node
 /// whose inputs are all constants (initializers that are not graph inputs, Constant nodes, nodes
 /// folded before it) and which eval::evaluate can compute exactly the same way as any conforming
-/// runtime, likewise. A node inference rejects is not folded. Below opset 9, whose Constant
+/// runtime, likewise. A node inference rejects is not folded, nor is any node that reads what
+/// it computes. Nothing is folded when that cannot be known: inference dropped diagnostics (over
+/// its limits), or rejected a node of a graph with a cycle. Below opset 9, whose Constant
 /// holds floating-point tensors only, the values become initializers of the same names instead
 /// (IR 4 or later; an older model, whose initializers must also be graph inputs, is left as it
 /// is). Runs inference on a copy without value_info and output shapes (exporters' claims, not
@@ -25585,8 +25640,8 @@ inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) 
     io.report_constant_values = true;
     report = infer_shapes(probe, io);
   }
-  std::optional<std::unordered_set<std::string>> rejected;
-  if (options.tensors) rejected = detail::rejected_outputs(model.graph, report);
+  const std::optional<std::unordered_set<std::string>> rejected = detail::rejected_outputs(model.graph, report);
+  if (!rejected) return counts;
   std::unordered_map<std::string_view, const infer::ConstantValue*> known;
   for (const auto& cv : report.constant_values) known.emplace(cv.name, &cv);
 
@@ -25600,7 +25655,7 @@ inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) 
     for (const auto& o : n.outputs) {
       if (o.empty()) continue;
       ++outputs;
-      all_known = all_known && known.contains(o);
+      all_known = all_known && known.contains(o) && !rejected->contains(o);
     }
     if (!all_known || outputs == 0) {
       nodes.push_back(std::move(n));
@@ -25630,7 +25685,7 @@ inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) 
     }
   }
   g.nodes = std::move(nodes);
-  if (rejected) detail::fold_tensor_nodes(model, *opset, *rejected, options, counts);
+  if (options.tensors) detail::fold_tensor_nodes(model, *opset, *rejected, options, counts);
   if (options.remove_unused) counts.removed = remove_unused(model);
   return counts;
 }

@@ -378,6 +378,75 @@ TEST_CASE("fold_constants evaluates nodes of constant tensors") {
     CHECK(fold_constants(off, {.tensors = false}).nodes_folded == 0);
     CHECK(off == before);
   }
+  SUBCASE("an invalid node stays, and so does everything computed from it") {
+    Model m = base({1});
+    Graph& g = m.graph;
+    g.initializers.push_back(ints("v", {2}, {32, 39}));
+    g.initializers.push_back(ints("s", {1}, {3}));
+    g.initializers.push_back(ints("one", {}, {1}));
+    g.nodes.push_back(Node("Expand", {"v", "s"}, {"e"}));  // [2] to [3]: 2 and 3 do not broadcast
+    g.nodes.push_back(Node("Add", {"e", "one"}, {"y"}));
+    g.nodes.push_back(with(Node("Cast", {"y"}, {"f"}), to(DataType::FLOAT)));
+    g.nodes.push_back(Node("Add", {"v", "one"}, {"fine"}));
+    g.outputs.emplace_back("f", Type::tensor(DataType::FLOAT, {3}));
+    g.outputs.emplace_back("fine", Type::tensor(DataType::INT64, {2}));
+    const FoldCounts f = fold_constants(m);
+    CHECK(f.nodes_folded == 1);
+    CHECK(ops_of(g) == std::vector<std::string>{"Expand", "Add", "Cast", "Constant"});
+    CHECK(constant_of(g, "fine") == std::vector<std::int64_t>{33, 40});
+  }
+  SUBCASE("exact casts at the edges; narrow integer arithmetic; opset 6's equal shapes; Slice's INT_MAX end") {
+    Model m = base({1});
+    m.set_opset_version("", 14);
+    Graph& g = m.graph;
+    g.initializers.push_back(ints("wide", {4}, {std::int64_t{1} << 31, -(std::int64_t{19} << 32),
+                                                std::numeric_limits<std::int64_t>::min(), (1 << 24) + 2}));
+    g.initializers.push_back(ints("odd", {1}, {(std::int64_t{1} << 31) + 1}));
+    g.initializers.push_back(Tensor::from_values<double>("d", {4}, {3.4028235e38, -3.4028235677e38, 1e300, 6e-39}));
+    g.initializers.push_back(Tensor::from_values<std::uint8_t>("u", {2}, {250, 3}));
+    g.initializers.push_back(Tensor::from_values<std::uint8_t>("u10", {}, {10}));
+    g.initializers.push_back(floats("v", {3}, {1, 2, 3}));
+    g.initializers.push_back(ints("st", {1}, {0}));
+    g.initializers.push_back(ints("far", {1}, {std::numeric_limits<std::int64_t>::max()}));
+    g.initializers.push_back(ints("m1", {1}, {-1}));
+    g.nodes.push_back(with(Node("Cast", {"wide"}, {"bf"}), to(DataType::BFLOAT16)));
+    g.nodes.push_back(with(Node("Cast", {"odd"}, {"bf_odd"}), to(DataType::BFLOAT16)));
+    g.nodes.push_back(with(Node("Cast", {"d"}, {"f"}), to(DataType::FLOAT)));
+    g.nodes.push_back(Node("Add", {"u", "u10"}, {"us"}));
+    g.nodes.push_back(Node("Mul", {"u", "u"}, {"um"}));
+    g.nodes.push_back(Node("Slice", {"v", "st", "far", "st", "m1"}, {"back"}));  // INT_MAX end, step -1
+    for (const char* o : {"bf", "bf_odd", "f", "us", "um", "back"}) g.outputs.emplace_back(o, Type{});
+    CHECK(fold_constants(m).tensor_nodes == 4);
+    const Tensor* bf = folded_value(g, "bf");
+    REQUIRE(bf != nullptr);
+    CHECK(static_cast<double>(bf->element<bfloat16>(0)) == 2147483648.0);
+    CHECK(static_cast<double>(bf->element<bfloat16>(1)) == -19.0 * 4294967296.0);
+    CHECK(static_cast<double>(bf->element<bfloat16>(2)) == -9223372036854775808.0);
+    CHECK(static_cast<double>(bf->element<bfloat16>(3)) == 16777216.0);  // 2^24 + 2 to bfloat16's 8 bits
+    CHECK(folded_value(g, "bf_odd") == nullptr);  // 2^31 + 1 is not a float
+    const auto fl = values_of<float>(g, "f");
+    REQUIRE(fl.size() == 4);
+    CHECK(fl[0] == std::numeric_limits<float>::max());   // rounds down to the largest float
+    CHECK(fl[1] == -std::numeric_limits<float>::max());  // just below the midpoint 2^128 - 2^103 (3.40282356779...e38)
+    CHECK(std::isinf(fl[2]));
+    CHECK(fl[3] == static_cast<float>(6e-39));  // a subnormal float
+    CHECK(values_of<std::uint8_t>(g, "us") == std::vector<std::uint8_t>{4, 13});
+    CHECK(values_of<std::uint8_t>(g, "um") == std::vector<std::uint8_t>{36, 9});  // 62,500 mod 256
+    CHECK(folded_value(g, "back") == nullptr);
+
+    Model old = base({1});
+    old.set_opset_version("", 6);
+    old.graph.initializers.push_back(floats("a", {2}, {1, 2}));
+    old.graph.initializers.push_back(floats("b", {2}, {10, 20}));
+    old.graph.initializers.push_back(floats("c", {1}, {5}));
+    old.graph.nodes.push_back(Node("Add", {"a", "b"}, {"s"}));
+    old.graph.nodes.push_back(Node("Add", {"a", "c"}, {"t"}));  // broadcasting needs broadcast = 1 at 6
+    old.graph.outputs.emplace_back("s", Type{});
+    old.graph.outputs.emplace_back("t", Type{});
+    CHECK(fold_constants(old).tensor_nodes == 1);
+    CHECK(values_of<float>(old.graph, "s") == std::vector<float>{11, 22});
+    CHECK(folded_value(old.graph, "t") == nullptr);
+  }
   SUBCASE("attribute forms of older opsets; initializers below opset 9; a node inference rejects") {
     Model m = base({1});
     m.set_opset_version("", 8);

@@ -6,6 +6,7 @@
 // definition rejects, is left unevaluated: the caller keeps the node.
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -285,8 +287,14 @@ inline bool write_cast(DataType from, DataType to, const Scalar& v, std::byte* p
         store<float>(p, v.kind == K::Signed ? static_cast<float>(v.s) : static_cast<float>(v.u));
         return true;
       }
-      if (std::isfinite(v.f) && std::fabs(v.f) > static_cast<double>(std::numeric_limits<float>::max()))
-        return false;  // a double past float's range: rounding to the largest float or to Inf
+      if (std::isfinite(v.f) && std::fabs(v.f) > static_cast<double>(std::numeric_limits<float>::max())) {
+        // Past float's range (where C++ leaves the conversion undefined), IEEE rounding to nearest
+        // gives the largest float below the midpoint 2^128 - 2^103, infinity from it on.
+        const float m = std::fabs(v.f) < std::ldexp(1.0, 128) - std::ldexp(1.0, 103) ? std::numeric_limits<float>::max()
+                                                                                   : std::numeric_limits<float>::infinity();
+        store<float>(p, v.f < 0 ? -m : m);
+        return true;
+      }
       store<float>(p, static_cast<float>(v.f));
       return true;
     }
@@ -303,8 +311,11 @@ inline bool write_cast(DataType from, DataType to, const Scalar& v, std::byte* p
                                  static_cast<double>(static_cast<float>(x)) != x))
           return false;
       } else {
-        constexpr std::int64_t exact = std::int64_t{1} << 24;
-        if (v.kind == K::Signed ? (v.s > exact || v.s < -exact) : v.u > static_cast<std::uint64_t>(exact)) return false;
+        // exactly a float: at most 24 significant bits between the highest and lowest set bit
+        const std::uint64_t mag = v.kind == K::Signed ? (v.s < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(v.s)
+                                                                 : static_cast<std::uint64_t>(v.s))
+                                                      : v.u;
+        if (mag != 0 && (mag >> std::countr_zero(mag)) >= (std::uint64_t{1} << 24)) return false;
         x = v.kind == K::Signed ? static_cast<double>(v.s) : static_cast<double>(v.u);
       }
       const auto f = static_cast<float>(x);
@@ -348,17 +359,27 @@ bool arith(char op, T a, T b, T& r) {
       default: return false;
     }
   } else {
-    using U = std::make_unsigned_t<T>;
-    const auto ua = static_cast<U>(a), ub = static_cast<U>(b);
+    // in 64 bits, where unsigned arithmetic wraps (narrower types would be promoted to int, whose
+    // overflow is undefined), then narrowed modulo 2^n
+    using W = std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>;
+    const auto ua = static_cast<std::uint64_t>(static_cast<W>(a)), ub = static_cast<std::uint64_t>(static_cast<W>(b));
     switch (op) {
-      case '+': r = static_cast<T>(static_cast<U>(ua + ub)); return true;
-      case '-': r = static_cast<T>(static_cast<U>(ua - ub)); return true;
-      case '*': r = static_cast<T>(static_cast<U>(ua * ub)); return true;
+      case '+': r = static_cast<T>(ua + ub); return true;
+      case '-': r = static_cast<T>(ua - ub); return true;
+      case '*': r = static_cast<T>(ua * ub); return true;
       case '/':
-        if (b == 0 || (a == std::numeric_limits<T>::min() && b == -1)) return false;
-        r = static_cast<T>(a / b);
+        if (b == 0) return false;
+        if constexpr (std::is_signed_v<T>) {
+          if (a == std::numeric_limits<T>::min() && b == -1) return false;
+        }
+        r = static_cast<T>(static_cast<W>(a) / static_cast<W>(b));
         return true;
-      case 'n': r = static_cast<T>(static_cast<U>(U{0} - ua)); return true;
+      case 'n':
+        if constexpr (std::is_signed_v<T>) {
+          r = static_cast<T>(std::uint64_t{0} - ua);
+          return true;
+        }
+        return false;
       default: return false;
     }
   }
@@ -646,6 +667,9 @@ bool arith_all(char op, std::span<const std::byte> a, std::span<const std::byte>
         st = std::min<std::int64_t>(st, dim + 1);
         if (e > s) count = (e - s + st - 1) / st;
       } else {
+        // An end of INT_MAX (the "to the end" sentinel) with a negative step clamps to the last
+        // index (an empty slice); ONNX Runtime 1.30 reads it as "to the start": left to the runtime.
+        if (ends[i] >= std::numeric_limits<std::int32_t>::max()) return std::nullopt;
         s = std::clamp<std::int64_t>(s, 0, dim - 1);
         e = std::clamp<std::int64_t>(e, -1, dim - 1);
         st = std::max<std::int64_t>(st, -(dim + 1));
@@ -779,12 +803,15 @@ bool arith_all(char op, std::span<const std::byte> a, std::span<const std::byte>
   const char arith_op = op == "Add" ? '+' : op == "Sub" ? '-' : op == "Mul" ? '*' : op == "Div" ? '/' : op == "Neg" ? 'n' : 0;
   if (arith_op) {
     const bool unary = arith_op == 'n';
-    if (opset < (unary ? 6 : 7) || in.size() != (unary ? 1u : 2u) || !n.attributes.empty()) return std::nullopt;
+    // Before opset 7, binary operators broadcast only with the `broadcast` attribute (and then
+    // differently): without it the shapes must be equal. Before 6, `consumed_inputs`.
+    if (opset < 6 || in.size() != (unary ? 1u : 2u) || !n.attributes.empty()) return std::nullopt;
     auto a = detail::dense(input(0));
     auto b = unary ? a : detail::dense(input(1));
-    if (!a || !b || a->type != b->type) return std::nullopt;
+    if (!a || !b || a->type != b->type || (opset < 7 && a->dims != b->dims)) return std::nullopt;
     const DataType t = a->type;
-    if (t != DataType::FLOAT && t != DataType::DOUBLE && t != DataType::INT32 && t != DataType::INT64)
+    // float16/bfloat16 are left out: runtimes compute them in float and round twice
+    if (!detail::castable(t) || t == DataType::BOOL || t == DataType::FLOAT16 || t == DataType::BFLOAT16)
       return std::nullopt;
     auto dims = detail::broadcast(a->dims, b->dims);
     if (!dims || !fits(*dims, a->esize)) return std::nullopt;
@@ -795,8 +822,14 @@ bool arith_all(char op, std::span<const std::byte> a, std::span<const std::byte>
     switch (t) {
       case DataType::FLOAT: ok = detail::arith_all<float>(arith_op, xa, xb, out); break;
       case DataType::DOUBLE: ok = detail::arith_all<double>(arith_op, xa, xb, out); break;
+      case DataType::INT8: ok = detail::arith_all<std::int8_t>(arith_op, xa, xb, out); break;
+      case DataType::INT16: ok = detail::arith_all<std::int16_t>(arith_op, xa, xb, out); break;
       case DataType::INT32: ok = detail::arith_all<std::int32_t>(arith_op, xa, xb, out); break;
-      default: ok = detail::arith_all<std::int64_t>(arith_op, xa, xb, out); break;
+      case DataType::INT64: ok = detail::arith_all<std::int64_t>(arith_op, xa, xb, out); break;
+      case DataType::UINT8: ok = detail::arith_all<std::uint8_t>(arith_op, xa, xb, out); break;
+      case DataType::UINT16: ok = detail::arith_all<std::uint16_t>(arith_op, xa, xb, out); break;
+      case DataType::UINT32: ok = detail::arith_all<std::uint32_t>(arith_op, xa, xb, out); break;
+      default: ok = detail::arith_all<std::uint64_t>(arith_op, xa, xb, out); break;
     }
     if (!ok) return std::nullopt;
     return fresh(t, std::move(*dims), std::move(out));

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "../analysis/topo.hpp"
 #include "../infer.hpp"
 #include "../ir/model.hpp"
 #include "../ir/views.hpp"
@@ -70,7 +71,10 @@ inline std::optional<Tensor> constant_node_value(const Node& n) {
 }
 
 /// The outputs of the main-graph nodes inference rejected (an error diagnostic at graph.node[K]
-/// or inside it); nullopt when diagnostics were dropped and the set cannot be known.
+/// or inside it), and of every node reading one of them (directly or from a subgraph): inference
+/// goes on past an invalid node with the value it would have had, so what depends on it must not
+/// be folded either (folding it would let the invalid node go as unused, and an invalid model
+/// run). nullopt when diagnostics were dropped or the graph has a cycle: the set is not known.
 inline std::optional<std::unordered_set<std::string>> rejected_outputs(const Graph& g, const InferReport& report) {
   if (report.diagnostics_dropped > 0) return std::nullopt;
   std::unordered_set<std::string> out;
@@ -78,10 +82,29 @@ inline std::optional<std::unordered_set<std::string>> rejected_outputs(const Gra
   for (const auto& d : report.diagnostics) {
     if (d.severity != infer::Severity::Error || !d.where.starts_with(prefix)) continue;
     std::size_t k = 0, i = prefix.size();
-    for (; i < d.where.size() && d.where[i] >= '0' && d.where[i] <= '9'; ++i)
+    for (; i < d.where.size() && i < prefix.size() + 12 && d.where[i] >= '0' && d.where[i] <= '9'; ++i)
       k = k * 10 + static_cast<std::size_t>(d.where[i] - '0');
     if (i == prefix.size() || i >= d.where.size() || d.where[i] != ']' || k >= g.nodes.size()) continue;
     for (const auto& o : g.nodes[k].outputs) out.insert(o);
+  }
+  if (out.empty()) return out;
+  std::vector<std::size_t> order;
+  try {
+    order = topological_order(g);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  for (std::size_t k : order) {
+    const Node& n = g.nodes[k];
+    bool tainted = false;
+    for (const auto& i : n.inputs) tainted = tainted || (!i.empty() && out.contains(i));
+    for (const auto& sub : views::subgraphs(n)) {
+      if (tainted) break;
+      for (const auto& c : captured_names(sub)) tainted = tainted || out.contains(c);
+    }
+    if (tainted)
+      for (const auto& o : n.outputs)
+        if (!o.empty()) out.insert(o);
   }
   return out;
 }
@@ -172,7 +195,9 @@ inline void fold_tensor_nodes(Model& model, std::int64_t opset, const std::unord
 /// node's Constant keeps its node name. Then (FoldOptions::tensors) every single-output node
 /// whose inputs are all constants (initializers that are not graph inputs, Constant nodes, nodes
 /// folded before it) and which eval::evaluate can compute exactly the same way as any conforming
-/// runtime, likewise. A node inference rejects is not folded. Below opset 9, whose Constant
+/// runtime, likewise. A node inference rejects is not folded, nor is any node that reads what
+/// it computes. Nothing is folded when that cannot be known: inference dropped diagnostics (over
+/// its limits), or rejected a node of a graph with a cycle. Below opset 9, whose Constant
 /// holds floating-point tensors only, the values become initializers of the same names instead
 /// (IR 4 or later; an older model, whose initializers must also be graph inputs, is left as it
 /// is). Runs inference on a copy without value_info and output shapes (exporters' claims, not
@@ -200,8 +225,8 @@ inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) 
     io.report_constant_values = true;
     report = infer_shapes(probe, io);
   }
-  std::optional<std::unordered_set<std::string>> rejected;
-  if (options.tensors) rejected = detail::rejected_outputs(model.graph, report);
+  const std::optional<std::unordered_set<std::string>> rejected = detail::rejected_outputs(model.graph, report);
+  if (!rejected) return counts;
   std::unordered_map<std::string_view, const infer::ConstantValue*> known;
   for (const auto& cv : report.constant_values) known.emplace(cv.name, &cv);
 
@@ -215,7 +240,7 @@ inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) 
     for (const auto& o : n.outputs) {
       if (o.empty()) continue;
       ++outputs;
-      all_known = all_known && known.contains(o);
+      all_known = all_known && known.contains(o) && !rejected->contains(o);
     }
     if (!all_known || outputs == 0) {
       nodes.push_back(std::move(n));
@@ -245,7 +270,7 @@ inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) 
     }
   }
   g.nodes = std::move(nodes);
-  if (rejected) detail::fold_tensor_nodes(model, *opset, *rejected, options, counts);
+  if (options.tensors) detail::fold_tensor_nodes(model, *opset, *rejected, options, counts);
   if (options.remove_unused) counts.removed = remove_unused(model);
   return counts;
 }
