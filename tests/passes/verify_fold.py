@@ -1,0 +1,1648 @@
+#!/usr/bin/python3
+"""`oxir optimize`'s folding of constant tensor computations (rewrite/fold.hpp fold_constants),
+checked by ONNX Runtime.
+
+A node of the main graph is folded (replaced by a Constant of the same output name, in the same
+place) when all of its present inputs are constants: initializers that are not graph inputs,
+outputs of Constant nodes (value, value_float(s), value_int(s)) and outputs of folded nodes.
+Operators: Identity, Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Concat, Slice, Gather,
+Expand, Tile, ConstantOfShape (data movement: bool, 8-64 bit integers, float16, bfloat16, float,
+double, complex, float8 as bytes), Cast between those numeric types but complex and float8 where
+the result is exactly defined, Add, Sub, Mul, Div (at opset 6 on equal shapes without the
+broadcast attribute) and Neg on float, double and the integer types the operator's version
+takes. Never folded: strings and the packed 4-/2-bit types, invalid data (an index out of
+range, a Reshape to another size, a type the version does not take...), integer division by
+zero or INT_MIN / -1, inexact Casts (a float to an integer when not finite or out of range after
+truncation; an integer or a double to float16/bfloat16 that is not exactly a float; NaN to
+float16/bfloat16), a backward Slice whose end is INT_MAX (the spec and ONNX Runtime disagree),
+results larger than max(1 MiB, the node's inputs), and (in the backend tests) what reads an
+integer Constant below opset 9 (Constant-1 holds float types only).
+
+1. Generated models (seeded, --count of them): a graph input X (float [1]), constant sources
+   (initializers; Constant nodes with value, value_float(s), value_int(s); random element types,
+   small shapes, rank 0 and zero-size dims too; now and then an initializer that is also a graph
+   input, which is not a constant and is fed another value), chains of 1-6 of the operators above
+   with random valid attributes and inputs in the forms of a random opset 9-21, and outputs: the
+   chains' results (bfloat16 through a Cast to float: ONNX Runtime's JS API has no bfloat16),
+   1 / result computed from X for float results (so a zero's sign shows: cmp_ort.js compares
+   numbers with ===), Cast(result) + X, nodes reading X. Some models hold a deliberately invalid
+   node (Gather index out of range, Reshape to another size, integer Div by zero or INT_MIN / -1,
+   Squeeze of a dim that is not 1, Expand to a shape that does not broadcast, Slice step 0), some
+   results too large to fold (ConstantOfShape, Expand, Tile) and some exactly at the limit; some
+   chains run on strings, complex numbers, float8 or int4. Then `oxir optimize IN OUT`, and:
+     - ONNX Runtime (npm onnxruntime-node, graph optimizations off; cmp_ort.js) runs IN and OUT
+       on the same inputs: every output bit-identical (SAME), or both rejected (BOTH_FAIL; one
+       rejected and the other not is a failure). Not run: integer division by zero or INT_MIN / -1
+       (a SIGFPE), complex, float8, int4 (no kernels or no JS type): there the folded Constants
+       must equal this script's own evaluation (numpy);
+     - every node this script's own evaluation says must fold has become a Constant (or was
+       removed), every node it says must not fold (the reasons above, or an input that is not a
+       constant) is still there, and OUT has no node of those operators whose inputs are all
+       constants (initializers that are not graph inputs, Constant outputs) unless a rule above
+       excuses it;
+     - OUT passes onnx's full check (check_model with full_check=True) whenever IN does.
+   Where ONNX Runtime 1.30 does not do what the model says, the models avoid it: no bfloat16
+   Expand or Tile (no kernels); no INT_MAX as the end of a backward Slice of a shape-like int64
+   vector (taken as "to the start", where the definition clamps it to dim - 1; oxir's shape
+   folding follows the definition); a Cast reading a Cast gets an Identity
+   reader beside it (RemoveDuplicateCastTransformer, on even with graph optimizations off, would
+   merge the two and skip a rounding: uint32 65534 -> bfloat16 -> uint8 gives 254, not 0).
+2. The libonnx-testdata backend tests (node, pytorch-converted, pytorch-operator, simple) made of
+   those operators only (and Constant), with test_data_set_0's inputs as initializers (removed
+   from the graph inputs; the IR version raised to 4 where it was lower, so that initializers
+   need not be graph inputs): `oxir optimize` must leave no node but the ones the rules above
+   excuse (each listed with its reason); the folded outputs must equal the test's reference
+   outputs bit for bit (float outputs that are only close are listed apart); ONNX Runtime must
+   give the same outputs for the model before and after (and the reference within the backend
+   tests' tolerance, cmp_ort.js "always_expect").
+
+usage: verify_fold.py --oxir BUILD/bin/oxir [--count N] [--seed S] [--corpus DIR] [--keep DIR]
+Exit status: 0 = all agree, 1 = some check failed (listed as FAIL: ...; oxir failing on a model
+is one), 2 = setup/tool failure (cmp_ort.js crashed). Prints "SKIPPED: ..." and exits 0 without python3-onnx/numpy, node or
+onnxruntime-node (verify_real.ensure_ort installs it into ~/.cache/oxir/ort when missing).
+Failing models are copied to --keep (default /tmp/fold/fail).
+"""
+import argparse
+import collections
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "infer", "real"))
+from passes_common import CORPUS_KINDS, test_dirs, valid  # noqa: E402
+
+try:
+    import numpy as np
+    import onnx
+    from onnx import helper, numpy_helper
+    from verify_upgrade import default_opset, expected_of  # noqa: E402
+    import verify_real as vr  # noqa: E402  (ensure_ort, skip)
+except ImportError as e:
+    print("SKIPPED: %s lacks python3-onnx or numpy (%s)" % (sys.executable, e))
+    sys.exit(0)
+np.seterr(all="ignore")  # integer wrap-around, float overflow to infinity: what the operators do
+
+SUMMARY = re.compile(r"main graph: (\d+) -> (\d+) nodes; (\d+) Identity nodes bypassed, (\d+) nodes folded "
+                     r"into (\d+) Constants, (\d+) repeated nodes merged, (\d+) unused nodes and (\d+) unused "
+                     r"initializers removed")
+
+# ------------------------------------------------------------------------------------------------
+# Element types and values
+
+F32, U8, I8, U16, I16, I32, I64, STR, BOOL, F16, F64, U32, U64, C64, C128, BF16 = range(1, 17)
+F8E4M3FN, INT4 = 17, 22
+FLOAT8 = {17, 18, 19, 20, 24}  # one byte per element: data movement folds them, Cast and arithmetic do not
+NP = {F32: np.float32, U8: np.uint8, I8: np.int8, U16: np.uint16, I16: np.int16, I32: np.int32, I64: np.int64,
+      BOOL: np.bool_, F16: np.float16, F64: np.float64, U32: np.uint32, U64: np.uint64, C64: np.complex64,
+      C128: np.complex128, BF16: np.float32, STR: object}  # bfloat16: float32 arrays of bfloat16 values
+NP.update({t: np.uint8 for t in FLOAT8})  # float8: their bytes
+TYPE_NAME = {F32: "float", U8: "uint8", I8: "int8", U16: "uint16", I16: "int16", I32: "int32", I64: "int64",
+             STR: "string", BOOL: "bool", F16: "float16", F64: "double", U32: "uint32", U64: "uint64",
+             C64: "complex64", C128: "complex128", BF16: "bfloat16", F8E4M3FN: "float8e4m3fn", INT4: "int4"}
+ORT_DTYPE = {F32: "float32", U8: "uint8", I8: "int8", U16: "uint16", I16: "int16", I32: "int32", I64: "int64",
+             BOOL: "bool", F64: "float64", U32: "uint32", U64: "uint64"}
+INTS = {U8, I8, U16, I16, I32, I64, U32, U64}
+FLOATS = {F16, BF16, F32, F64}
+NUMERIC = INTS | FLOATS | {BOOL}
+COMPLEX = {C64, C128}
+ARITH_TYPES = {F32, F64} | INTS
+
+
+def arith_allowed(op, opset, elem):
+    """Whether the operator's version takes the element type (the folding relies on inference to
+    reject the rest): Neg signed types only; Add/Sub/Mul/Div 8- and 16-bit integers from 14."""
+    if op == "Neg":
+        return elem in (F32, F64, I8, I16, I32, I64)
+    return opset >= 14 or elem in (F32, F64, I32, I64, U32, U64)
+
+
+def never_type(elem):
+    """Strings and the packed 4- and 2-bit types: never folded."""
+    return elem == STR or (elem >= 17 and elem not in FLOAT8)
+
+
+def itemsize(elem):
+    return 2 if elem == BF16 else np.dtype(NP[elem]).itemsize
+
+
+class V:
+    """A tensor value: its ONNX element type and a numpy array (bfloat16 held as float32)."""
+    __slots__ = ("elem", "a")
+
+    def __init__(self, elem, a):
+        self.elem = elem
+        self.a = np.array(a, dtype=NP[elem])
+
+    @property
+    def shape(self):
+        return list(self.a.shape)
+
+    @property
+    def nbytes(self):
+        return self.a.size * itemsize(self.elem)
+
+
+def to_bf16(a):
+    """float32 values rounded to bfloat16 (to nearest, ties to even; NaN stays NaN), as float32."""
+    a = np.array(a, dtype=np.float32)
+    b = a.reshape(-1).view(np.uint32).astype(np.uint64)
+    r = (((b + 0x7FFF + ((b >> 16) & 1)) >> 16) & 0xFFFF).astype(np.uint32) << 16
+    out = r.astype(np.uint32).view(np.float32).reshape(a.shape)
+    out[np.isnan(a)] = np.float32("nan")
+    return out
+
+
+def to_proto(v, name):
+    if v.elem == BF16:
+        t = onnx.TensorProto(name=name, data_type=BF16)
+        t.dims.extend(v.a.shape)
+        t.raw_data = (np.ascontiguousarray(v.a, np.float32).reshape(-1).view(np.uint32) >> 16).astype("<u2").tobytes()
+        return t
+    if v.elem == STR:
+        return helper.make_tensor(name, STR, v.a.shape, [s.encode() for s in v.a.reshape(-1)])
+    return numpy_helper.from_array(v.a, name)
+
+
+class NotEvaluated(Exception):
+    """This script's evaluation does not cover the node (an operator, type or form it lacks)."""
+
+
+class Invalid(Exception):
+    """Data or attributes the operator rejects (an index out of range, a size that does not match)."""
+
+
+def from_proto(t):
+    dims = list(t.dims)
+    if t.data_type == BF16:
+        bits = np.frombuffer(t.raw_data, "<u2") if t.raw_data else np.array(t.int32_data, np.uint32) & 0xFFFF
+        return V(BF16, (bits.astype(np.uint32) << 16).view(np.float32).reshape(dims))
+    if t.data_type == STR:
+        return V(STR, np.array([s.decode("utf-8", "replace") for s in t.string_data], dtype=object).reshape(dims))
+    if t.data_type in FLOAT8:
+        raw = t.raw_data if t.raw_data else bytes(x & 0xFF for x in t.int32_data)
+        return V(t.data_type, np.frombuffer(raw, np.uint8).reshape(dims))
+    if t.data_type not in NP:
+        raise NotEvaluated("element type %d" % t.data_type)
+    return V(t.data_type, numpy_helper.to_array(t))
+
+
+def constant_value(node):
+    """The value of a Constant node, or raises NotEvaluated (sparse_value)."""
+    for a in node.attribute:
+        if a.name == "value":
+            return from_proto(a.t)
+        if a.name == "value_float":
+            return V(F32, a.f)
+        if a.name == "value_floats":
+            return V(F32, list(a.floats))
+        if a.name == "value_int":
+            return V(I64, a.i)
+        if a.name == "value_ints":
+            return V(I64, list(a.ints))
+        if a.name == "value_string":
+            return V(STR, a.s.decode("utf-8", "replace"))
+        if a.name == "value_strings":
+            return V(STR, [s.decode("utf-8", "replace") for s in a.strings])
+    raise NotEvaluated("Constant without value, value_float(s), value_int(s)")
+
+
+# ------------------------------------------------------------------------------------------------
+# This script's own evaluation of the operators, and the folding rules
+
+DATA_MOVEMENT = {"Identity", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Concat", "Slice", "Gather",
+                 "Expand", "Tile", "ConstantOfShape"}
+ARITH = {"Add", "Sub", "Mul", "Div", "Neg"}
+FOLD_OPS = DATA_MOVEMENT | ARITH | {"Cast"}
+MIN_OPSET = {"Reshape": 5, "Tile": 6, "Cast": 6, "ConstantOfShape": 9, "Add": 6, "Sub": 6, "Mul": 6, "Div": 6,
+             "Neg": 6, "Concat": 4, "Expand": 8}
+# The reasons a node must stay (the rest, None, are the cases the rules leave open).
+STRICT = ("input not constant", "never-folded type", "invalid data", "inexact Cast", "integer division",
+          "too large", "runtimes differ")
+MIB = 1 << 20
+
+
+def attr(node, name, default=None):
+    for a in node.attribute:
+        if a.name == name:
+            return helper.get_attribute_value(a)
+    return default
+
+
+def ints_of(v, what):
+    if v.elem not in (I32, I64):
+        raise Invalid("%s must be int32/int64" % what)
+    return [int(x) for x in v.a.reshape(-1)]
+
+
+def norm_axis(a, r, what="axis"):
+    b = a + r if a < 0 else a
+    if not 0 <= b < r:
+        raise Invalid("%s %d out of range for rank %d" % (what, a, r))
+    return b
+
+
+def broadcast(*shapes):
+    try:
+        return list(np.broadcast_shapes(*[tuple(s) for s in shapes]))
+    except ValueError:
+        raise Invalid("shapes %s do not broadcast" % (shapes,))
+
+
+def int_div(a, b):
+    """C's truncating integer division (the divisors are known non-zero)."""
+    q = a // b
+    fix = (a - q * b != 0) & ((a < 0) != (b < 0))
+    return q + fix.astype(q.dtype)
+
+
+def cast(v, to):
+    """Cast: (value, note) where note names why the result is not exactly defined; or raises."""
+    src, a = v.elem, v.a
+    if never_type(src) or never_type(to) or src in COMPLEX or to in COMPLEX:
+        raise NotEvaluated("Cast %s -> %s" % (TYPE_NAME.get(src, src), TYPE_NAME.get(to, to)))
+    nan = src in FLOATS and bool(np.isnan(a.astype(np.float64)).any())
+    if to == BOOL:
+        return V(BOOL, a != 0), ((None, "not in the contract", "NaN to bool") if nan else None)
+    if src == BOOL:
+        return V(to, a.astype(np.uint8).astype(NP[to])), None
+    if src in FLOATS:
+        af = a.astype(np.float64)
+        if to in INTS:
+            t = np.trunc(af)
+            info = np.iinfo(NP[to])
+            fine = np.isfinite(af) & (t >= float(info.min)) & (t < float(info.max) + 1.0)
+            note = None if fine.all() else ("inexact Cast", "%s %s to %s" % (
+                TYPE_NAME[src], "non-finite" if not np.isfinite(af).all() else "out of range", TYPE_NAME[to]))
+            return V(to, np.where(fine, t, 0).astype(NP[to])), note
+        if nan and src in (F16, BF16):
+            note = (None, "not in the contract", "NaN from %s" % TYPE_NAME[src])
+        elif nan and to in (F16, BF16):
+            note = ("inexact Cast", "NaN to %s" % TYPE_NAME[to])
+        else:
+            note = None
+        if to == F64:
+            return V(F64, af), note
+        f = af.astype(np.float32) if src == F64 else a.astype(np.float32)
+        if to == F32:
+            return V(F32, f), note
+        if src == F64 and not note and not (f.astype(np.float64) == af).all():
+            note = ("inexact Cast", "double not exactly a float to %s" % TYPE_NAME[to])
+        return (V(F16, f.astype(np.float16)) if to == F16 else V(BF16, to_bf16(f))), note
+    # integers
+    if to in INTS:
+        return V(to, a.astype(NP[to])), None
+    if to in (F32, F64):
+        return V(to, a.astype(NP[to])), None
+    f = a.astype(np.float32)
+    exact = all(int(x) == int(y) for x, y in zip(a.reshape(-1).tolist(), f.reshape(-1).tolist()))
+    note = None if exact else ("inexact Cast", "%s not exactly a float to %s" % (TYPE_NAME[src], TYPE_NAME[to]))
+    return (V(F16, f.astype(np.float16)) if to == F16 else V(BF16, to_bf16(f))), note
+
+
+def run_node(node, opset, ins):
+    """Evaluates one node: (output value or None, note or None); raises Invalid or NotEvaluated.
+    ins: the input values, None for absent inputs ('') and unknown ones (NotEvaluated if needed)."""
+    op = node.op_type
+
+    def has(i):
+        return i < len(node.input) and node.input[i] != ""
+
+    def need(i):
+        if not has(i):
+            raise Invalid("input %d missing" % i)
+        if ins[i] is None:
+            raise NotEvaluated("input %d unknown" % i)
+        return ins[i]
+
+    if op == "Constant":
+        return constant_value(node), None
+    if op == "Identity":
+        x = need(0)
+        return V(x.elem, x.a.copy()), None
+    if op == "Reshape":
+        x, allowzero = need(0), attr(node, "allowzero", 0)
+        shape = ints_of(need(1), "shape") if opset >= 5 else list(attr(node, "shape", []))
+        out, minus = [], None
+        for i, d in enumerate(shape):
+            if d == -1:
+                if minus is not None:
+                    raise Invalid("two -1")
+                minus = i
+                out.append(1)
+            elif d == 0 and not allowzero:
+                if i >= x.a.ndim:
+                    raise Invalid("0 beyond the input's rank")
+                out.append(x.a.shape[i])
+            elif d < 0:
+                raise Invalid("negative size %d" % d)
+            else:
+                out.append(d)
+        if minus is not None:
+            if allowzero and 0 in shape:
+                raise Invalid("-1 and 0 with allowzero")
+            rest = int(np.prod(out))
+            if rest == 0 or x.a.size % rest:
+                raise Invalid("-1 cannot be inferred")
+            out[minus] = x.a.size // rest
+        if int(np.prod(out)) != x.a.size:
+            raise Invalid("size %d to %s" % (x.a.size, out))
+        return V(x.elem, x.a.reshape(out)), None
+    if op == "Flatten":
+        x = need(0)
+        r = x.a.ndim
+        axis = attr(node, "axis", 1)
+        axis = axis + r if axis < 0 else axis
+        if not 0 <= axis <= r:
+            raise Invalid("axis out of range")
+        s = x.shape
+        return V(x.elem, x.a.reshape(int(np.prod(s[:axis])), int(np.prod(s[axis:])))), None
+    if op in ("Squeeze", "Unsqueeze"):
+        x = need(0)
+        if opset >= 13:
+            axes = ints_of(need(1), "axes") if has(1) else None
+        else:
+            axes = attr(node, "axes")
+            axes = list(axes) if axes is not None else None
+        r = x.a.ndim
+        if op == "Squeeze":
+            if axes is None:
+                return V(x.elem, x.a.reshape([d for d in x.shape if d != 1])), None
+            axes = [norm_axis(a, r) for a in axes]
+            if len(set(axes)) != len(axes) or any(x.shape[a] != 1 for a in axes):
+                raise Invalid("Squeeze axes %s of %s" % (axes, x.shape))
+            return V(x.elem, x.a.reshape([d for i, d in enumerate(x.shape) if i not in axes])), None
+        if axes is None:
+            raise Invalid("Unsqueeze without axes")
+        ro = r + len(axes)
+        axes = [norm_axis(a, ro) for a in axes]
+        if len(set(axes)) != len(axes):
+            raise Invalid("repeated axes")
+        it = iter(x.shape)
+        return V(x.elem, x.a.reshape([1 if i in axes else next(it) for i in range(ro)])), None
+    if op == "Transpose":
+        x = need(0)
+        perm = attr(node, "perm")
+        perm = list(perm) if perm is not None else list(range(x.a.ndim))[::-1]
+        if sorted(perm) != list(range(x.a.ndim)):
+            raise Invalid("perm %s" % perm)
+        return V(x.elem, np.transpose(x.a, perm)), None
+    if op == "Concat":
+        xs = [need(i) for i in range(len(node.input))]
+        r = xs[0].a.ndim
+        if r == 0 or any(x.a.ndim != r for x in xs) or any(x.elem != xs[0].elem for x in xs):
+            raise Invalid("Concat of ranks/types that differ or rank 0")
+        axis = norm_axis(attr(node, "axis"), r)
+        for x in xs:
+            if [d for i, d in enumerate(x.shape) if i != axis] != [d for i, d in enumerate(xs[0].shape) if i != axis]:
+                raise Invalid("Concat of shapes %s" % [x.shape for x in xs])
+        return V(xs[0].elem, np.concatenate([x.a for x in xs], axis=axis)), None
+    if op == "Slice":
+        x = need(0)
+        r = x.a.ndim
+        if opset >= 10:
+            starts, ends = ints_of(need(1), "starts"), ints_of(need(2), "ends")
+            axes = ints_of(need(3), "axes") if has(3) else list(range(len(starts)))
+            steps = ints_of(need(4), "steps") if has(4) else [1] * len(starts)
+        else:
+            starts, ends = list(attr(node, "starts")), list(attr(node, "ends"))
+            axes = attr(node, "axes")
+            axes = list(axes) if axes is not None else list(range(len(starts)))
+            steps = [1] * len(starts)
+        if not len(starts) == len(ends) == len(axes) == len(steps):
+            raise Invalid("Slice parameters of different lengths")
+        axes = [norm_axis(a, r) for a in axes]
+        if len(set(axes)) != len(axes) or 0 in steps:
+            raise Invalid("repeated axes or step 0")
+        a, far = x.a, False
+        for ax, st, en, sp in zip(axes, starts, ends, steps):
+            d = a.shape[ax]
+            st = st + d if st < 0 else st
+            en = en + d if en < 0 else en
+            if sp > 0:
+                st, en = min(max(st, 0), d), min(max(en, 0), d)
+            else:
+                if en >= 2 ** 31 - 1:
+                    far = True
+                st, en = min(max(st, 0), d - 1), min(max(en, -1), d - 1)
+            a = np.take(a, np.arange(st, en, sp, dtype=np.int64), axis=ax)
+        if far:
+            return V(x.elem, a), ("runtimes differ", "a negative step with an end of INT_MAX: the spec clamps "
+                                  "it to the last index (an empty slice), ONNX Runtime reads 'to the start'")
+        return V(x.elem, a), None
+    if op == "Gather":
+        x, idx = need(0), need(1)
+        if x.a.ndim == 0:
+            raise Invalid("Gather from a scalar")
+        axis = norm_axis(attr(node, "axis", 0), x.a.ndim)
+        d = x.a.shape[axis]
+        i = np.array(ints_of(idx, "indices"), dtype=np.int64).reshape(idx.shape)
+        i = np.where(i < 0, i + d, i)
+        if ((i < 0) | (i >= d)).any():
+            raise Invalid("index out of range [%d, %d)" % (-d, d))
+        return V(x.elem, np.take(x.a, i, axis=axis)), None
+    if op == "Expand":
+        x = need(0)
+        shape = ints_of(need(1), "shape")
+        if any(s < 0 for s in shape):
+            raise Invalid("negative size")
+        return V(x.elem, np.broadcast_to(x.a, broadcast(x.shape, shape)).copy()), None
+    if op == "Tile":
+        x = need(0)
+        reps = ints_of(need(1), "repeats")
+        if len(reps) != x.a.ndim or any(n < 0 for n in reps):
+            raise Invalid("repeats %s for rank %d" % (reps, x.a.ndim))
+        return V(x.elem, np.tile(x.a, reps) if reps else x.a.copy()), None
+    if op == "ConstantOfShape":
+        shape = ints_of(need(0), "shape")
+        if need(0).elem != I64 or any(s < 0 for s in shape):
+            raise Invalid("shape %s" % shape)
+        t = attr(node, "value")
+        v = from_proto(t) if t is not None else V(F32, [0.0])
+        if v.a.size != 1:
+            raise Invalid("value of %d elements" % v.a.size)
+        return V(v.elem, np.full(shape, v.a.reshape(-1)[0], dtype=NP[v.elem])), None
+    if op == "Cast":
+        to = attr(node, "to")
+        if not isinstance(to, int):
+            raise NotEvaluated("Cast-1's string 'to'")
+        return cast(need(0), to)
+    if op == "Neg":
+        x = need(0)
+        if x.elem not in ARITH_TYPES:
+            raise NotEvaluated("Neg on %s" % TYPE_NAME.get(x.elem))
+        with np.errstate(all="ignore"):
+            return V(x.elem, np.negative(x.a)), None
+    if op in ("Add", "Sub", "Mul", "Div"):
+        x, y = need(0), need(1)
+        if x.elem != y.elem:
+            raise Invalid("types differ")
+        if x.elem not in ARITH_TYPES:
+            raise NotEvaluated("%s on %s" % (op, TYPE_NAME.get(x.elem)))
+        a, b = x.a, y.a
+        if opset < 7:
+            if attr(node, "broadcast", 0):
+                axis = attr(node, "axis", a.ndim - b.ndim)
+                if axis < 0 or axis + b.ndim > a.ndim:
+                    raise Invalid("legacy broadcast axis")
+                b = b.reshape([1] * axis + list(b.shape) + [1] * (a.ndim - axis - b.ndim))
+            elif a.shape != b.shape:
+                raise Invalid("shapes differ without broadcast")
+        shape = broadcast(a.shape, b.shape)
+        note = None
+        with np.errstate(all="ignore"):
+            if op == "Add":
+                r = a + b
+            elif op == "Sub":
+                r = a - b
+            elif op == "Mul":
+                r = a * b
+            elif x.elem in INTS:
+                aa, bb = np.broadcast_to(a, shape), np.broadcast_to(b, shape)
+                if (bb == 0).any():
+                    return None, ("integer division", "by zero")
+                if x.elem in (I8, I16, I32, I64) and ((aa == np.iinfo(NP[x.elem]).min) & (bb == -1)).any():
+                    return None, ("integer division", "INT_MIN / -1")
+                r = int_div(aa, bb)
+            else:
+                r = a / b
+        return V(x.elem, np.asarray(r, dtype=NP[x.elem]).reshape(shape)), note
+    raise NotEvaluated("operator %s" % op)
+
+
+def judge(node, opset, ins, consts):
+    """(output value or None, expectation, category, text): expectation True when the rules say
+    the node folds, False when they say it must stay, None when they leave it open.
+    consts: per input, True (a constant), False (not) or None (undecided)."""
+    op = node.op_type
+    out, note, err = None, None, None
+    try:
+        out, note = run_node(node, opset, ins)
+    except Invalid as e:
+        err = ("invalid data", str(e))
+    except NotEvaluated as e:
+        err = (None, str(e))
+    if node.domain not in ("", "ai.onnx") or op not in FOLD_OPS:
+        return out, None, "not in the contract", "operator %s" % op
+    if opset < MIN_OPSET.get(op, 1):
+        return out, None, "not in the contract", "%s below opset %d" % (op, MIN_OPSET[op])
+    present = [i for i, n in enumerate(node.input) if n]
+    if any(consts[i] is False for i in present):
+        return out, False, "input not constant", ""
+    types = [ins[i].elem for i in present if ins[i] is not None]
+    if op == "Cast":
+        types.append(attr(node, "to"))
+    elif op == "ConstantOfShape" and attr(node, "value") is not None:
+        types.append(attr(node, "value").data_type)
+    if out is not None:
+        types.append(out.elem)
+    if any(isinstance(t, int) and (never_type(t) or (t in FLOAT8 and (op not in DATA_MOVEMENT or
+                                                                     op == "ConstantOfShape"))) for t in types):
+        return out, False, "never-folded type", "/".join(sorted({TYPE_NAME.get(t, str(t)) for t in types}))
+    if op in ARITH and any(t not in ARITH_TYPES for t in types if isinstance(t, int)):
+        return out, None, "not in the contract", "%s on %s" % (op, TYPE_NAME.get(types[0], types[0]))
+    if op in ARITH and any(not arith_allowed(op, opset, t) for t in types if isinstance(t, int)):
+        return out, False, "invalid data", "%s-%d on %s (its type constraints)" % (op, opset, TYPE_NAME.get(types[0]))
+
+    if op == "Cast" and any(t in COMPLEX for t in types if isinstance(t, int)):
+        return out, None, "not in the contract", "Cast of complex"
+    if op in ARITH and opset < 7 and attr(node, "broadcast", 0):
+        return out, None, "not in the contract", "%s-6's broadcast attribute" % op
+    if any(consts[i] is None for i in present):
+        return out, None, "undecided input", ""
+    if err:
+        return out, (False if err[0] else None), err[0] or "not evaluated", err[1]
+    if note:
+        return out, (False if note[0] else None), note[0] or note[1], note[-1]
+    limit = max(MIB, sum(ins[i].nbytes for i in present))
+    if out is not None and out.nbytes > limit:
+        return out, False, "too large", "%d bytes > %d" % (out.nbytes, limit)
+    return out, True, "", ""
+
+
+# ------------------------------------------------------------------------------------------------
+# Generated models
+
+FLOAT_SPECIALS = [float("nan"), float("inf"), float("-inf"), -0.0, 0.0, 1e-45, 1e-40, 3.4028234663852886e38,
+                  -3.4e38, 65504.0, 65519.0, 65520.0, 7e4, 1e-8, 6e-8, 2.0 ** 31, -2.0 ** 31, 2.0 ** 31 - 128,
+                  2.0 ** 63, -2.0 ** 63, 2.0 ** 64, 1.8e19, 9.2233715e18, 127.9, -128.9, 255.9, 256.0, -0.7, 0.5,
+                  1.5, 2.5, -2.5, 1e300, -1e-310, 1 + 2 ** -8, 1 + 3 * 2 ** -8, 1 + 2 ** -11, 1 + 3 * 2 ** -11,
+                  1 + 2 ** -24, 1 / 3, 4294967295.5, 32767.9, -32768.9, 65535.9, 2.0 ** 24 + 1]
+INT_SPECIALS = [0, 1, -1, 2 ** 24 + 1, -(2 ** 24) - 1, 2049, 65505, 2 ** 53 + 1, 2 ** 31, -(2 ** 31) - 1,
+                2 ** 63 - 1, -(2 ** 63), 2 ** 64 - 1, 2 ** 32 + 1, 127, -128, 255, 32767, 65535]
+SOURCE_TYPES = [(F32, 4), (I64, 3), (I32, 2), (F64, 2), (F16, 1.5), (BF16, 1.5), (BOOL, 1), (U8, 1), (I8, 1),
+                (U16, 0.5), (I16, 0.5), (U32, 0.5), (U64, 0.5)]
+OPS = [("Identity", 1), ("Reshape", 2), ("Flatten", 1), ("Squeeze", 1), ("Unsqueeze", 1.5), ("Transpose", 1.5),
+       ("Concat", 1.5), ("Slice", 2), ("Gather", 2), ("Expand", 1.5), ("Tile", 1.5), ("ConstantOfShape", 0.7),
+       ("Cast", 2.5), ("Add", 1), ("Sub", 1), ("Mul", 1), ("Div", 1.2), ("Neg", 0.7)]
+# Chains over special values (NaN, infinities, -0, subnormals, the integer types' limits, float
+# rounding ties) through Casts and arithmetic: the rules' edge cases.
+CAST_OPS = [("Cast", 6), ("Identity", 0.5), ("Add", 1), ("Sub", 1), ("Mul", 1), ("Div", 1), ("Neg", 1)]
+MAX_ELEMS = 2000
+
+
+def pick(rng, weighted):
+    return rng.choices([w[0] for w in weighted], [w[1] for w in weighted])[0]
+
+
+def rand_shape(rng):
+    r = rng.choices([0, 1, 2, 3], [15, 35, 30, 20])[0]
+    dims = [rng.randint(1, 4) for _ in range(r)]
+    if dims and rng.random() < 0.08:
+        dims[rng.randrange(r)] = 0
+    return dims
+
+
+def rand_float(rng):
+    k = rng.random()
+    if k < 0.3:
+        return round(rng.uniform(-10, 10), rng.randint(0, 6))
+    if k < 0.6:
+        return float(rng.randint(-300, 300))
+    if k < 0.8:
+        return rng.randint(-64, 64) / 8
+    return rng.uniform(-1e4, 1e4)
+
+
+def rand_value(rng, elem, shape, special=None):
+    n = int(np.prod(shape)) if shape else 1
+    if special is None:
+        special = rng.random() < 0.3
+    if elem == BOOL:
+        return V(BOOL, np.array([rng.random() < 0.5 for _ in range(n)], dtype=np.bool_).reshape(shape))
+    if elem in INTS:
+        info = np.iinfo(NP[elem])
+        lo, hi = int(info.min), int(info.max)
+        pool = [v for v in INT_SPECIALS + [lo, hi, lo + 1, hi - 1] if lo <= v <= hi]
+        vals = [rng.choice(pool) if special and rng.random() < 0.3 else rng.randint(max(lo, -20), min(hi, 40))
+                for _ in range(n)]
+        return V(elem, np.array(vals, dtype=NP[elem]).reshape(shape))
+    if elem == STR:
+        return V(STR, np.array([rng.choice(["", "a", "bc", "h\u00e9llo", "x y", "0"]) for _ in range(n)],
+                               dtype=object).reshape(shape))
+    vals = [rng.choice(FLOAT_SPECIALS) if special and rng.random() < 0.35 else rand_float(rng) for _ in range(n)]
+    a = np.array(vals, dtype=np.float64).reshape(shape)
+    with np.errstate(all="ignore"):
+        if elem == F64:
+            return V(F64, a)
+        if elem in COMPLEX:
+            b = np.array([rand_float(rng) for _ in range(n)], dtype=np.float64).reshape(shape)
+            return V(elem, a + 1j * b)
+        f = a.astype(np.float32)
+        return V(elem, f.astype(np.float16) if elem == F16 else to_bf16(f) if elem == BF16 else f)
+
+
+class GenRetry(Exception):
+    """The generator made something it did not mean to (an invalid node where a valid one was
+    wanted): the step is dropped."""
+
+
+class Case:
+    """One generated model under construction."""
+
+    def __init__(self, k, rng, opset, kind):
+        self.k, self.rng, self.opset, self.kind = k, rng, opset, kind
+        self.nodes, self.inits, self.extra_inputs, self.outputs = [], [], [], []
+        self.vals = {"X": V(F32, [0.75])}
+        self.elems = {"X": F32}  # element types, also of values this script cannot compute
+        self.const = {"X": False}
+        self.spec = {"X": {"shape": [1], "dtype": "float32", "value": [0.75]}}
+        self.expect = {}  # output name -> (expectation, category, text, op)
+        self.invalid = []  # outputs of deliberately invalid nodes
+        self.pool = []  # constant values chains may take
+        self.n = 0
+        self.run_ort = True
+        self.numpy_check = False  # compare the folded outputs with this script's values (no ORT)
+        self.x_cast = {}
+        self.dangling = []
+
+    def nodes_inputs(self):
+        return {i for n in self.nodes for i in n.input}
+
+    def name(self, p):
+        self.n += 1
+        return "%s%d" % (p, self.n)
+
+    def source(self, v, how=None, pool=True):
+        """A constant holding v: an initializer, a Constant node, or (how="input") an initializer
+        that is also a graph input, fed another value."""
+        rng, name = self.rng, self.name("c")
+        if how is None:
+            kinds = [("init", 4), ("const", 3)]
+            if self.opset >= 12 and v.elem in (F32, I64) and v.a.ndim <= 1 and v.a.size:
+                kinds.append(("attr", 3))
+            if v.elem in (F32, I64, I32) and v.a.size and self.kind == "normal":
+                kinds.append(("input", 0.3))
+            how = pick(rng, kinds)
+        if how in ("init", "input"):
+            self.inits.append(to_proto(v, name))
+        elif how == "const":
+            self.nodes.append(helper.make_node("Constant", [], [name], value=to_proto(v, name)))
+        else:
+            key = ("value_float" if v.a.ndim == 0 else "value_floats") if v.elem == F32 else \
+                ("value_int" if v.a.ndim == 0 else "value_ints")
+            val = v.a.tolist()
+            self.nodes.append(helper.make_node("Constant", [], [name], **{key: val}))
+        self.const[name] = how != "input"
+        self.vals[name] = v
+        self.elems[name] = v.elem
+        if how == "input":
+            fed = rand_value(rng, v.elem, v.shape, special=False)
+            self.extra_inputs.append(helper.make_tensor_value_info(name, v.elem, v.shape))
+            self.spec[name] = {"shape": v.shape, "dtype": ORT_DTYPE[v.elem], "value": fed.a.reshape(-1).tolist()}
+            self.vals[name] = fed
+        if pool and how != "input":
+            self.pool.append(name)
+        return name
+
+    def param(self, values, elem=I64):
+        return self.source(V(elem, values), how=pick(self.rng, [("init", 1), ("const", 1)] + (
+            [("attr", 1)] if self.opset >= 12 and elem == I64 and len(values) else [])), pool=False)
+
+    def add(self, op, inputs, attrs=None, invalid=False):
+        out = self.name("v")
+        node = helper.make_node(op, inputs, [out], **(attrs or {}))
+        ins = [self.vals.get(i) if i else None for i in inputs]
+        consts = [self.const.get(i) if i else True for i in inputs]
+        v, e, cat, text = judge(node, self.opset, ins, consts)
+        if invalid:
+            if e is not False or cat not in ("invalid data", "integer division"):
+                raise GenRetry("meant invalid, judged %s %s %s" % (e, cat, text))
+            self.invalid.append(out)
+        elif cat in ("invalid data", "not evaluated") or v is None:
+            raise GenRetry("%s: %s %s" % (op, cat, text))
+        if v is not None and v.a.size > MAX_ELEMS and self.kind not in BIG_KINDS:
+            raise GenRetry("too many elements")
+        self.nodes.append(node)
+        self.vals[out] = v
+        self.elems[out] = v.elem if v is not None else (attrs or {}).get("to", self.elems.get(inputs[0]))
+        self.const[out] = e
+        self.expect[out] = (e, cat, text, op)
+        return out
+
+    def x_as(self, elem):
+        if elem not in self.x_cast:
+            self.x_cast[elem] = self.add("Cast", ["X"], {"to": elem})
+        return self.x_cast[elem]
+
+    # -- one generator per operator: a node reading x (or None when it does not apply) ----------
+
+    def g_Identity(self, x):
+        return self.add("Identity", [x])
+
+    def g_Reshape(self, x):
+        rng, v = self.rng, self.vals[x]
+        n = v.a.size
+        if n == 0:
+            dims = [rng.randint(0, 3) for _ in range(rng.randint(1, 3))]
+            dims[rng.randrange(len(dims))] = 0
+        else:
+            dims = [n]
+            for _ in range(rng.randint(0, 3)):
+                i = rng.randrange(len(dims))
+                divs = [d for d in range(1, dims[i] + 1) if dims[i] % d == 0]
+                d = rng.choice(divs)
+                dims[i:i + 1] = [d, dims[i] // d]
+            if n == 1 and rng.random() < 0.3:
+                dims = []
+        allowzero = self.opset >= 14 and rng.random() < 0.3
+        shape = list(dims)
+        if not allowzero:
+            for i in range(len(shape)):
+                if i < v.a.ndim and v.shape[i] == shape[i] and rng.random() < 0.3:
+                    shape[i] = 0
+        if shape and rng.random() < 0.5 and not (allowzero and 0 in shape):
+            i = rng.randrange(len(shape))
+            if int(np.prod([d for j, d in enumerate(dims) if j != i])) != 0 and shape[i] != 0:
+                shape[i] = -1
+        attrs = {"allowzero": int(allowzero)} if self.opset >= 14 and rng.random() < 0.5 else {}
+        if allowzero:
+            attrs["allowzero"] = 1
+        return self.add("Reshape", [x, self.param(shape)], attrs)
+
+    def g_Flatten(self, x):
+        r = self.vals[x].a.ndim
+        axis = self.rng.randint(0, r)
+        if self.opset >= 11 and self.rng.random() < 0.3:
+            axis -= r
+        return self.add("Flatten", [x], {} if axis == 1 and self.rng.random() < 0.5 else {"axis": axis})
+
+    def axes_form(self, op, x, axes, rank):
+        rng = self.rng
+        if axes is not None and self.opset >= 11:
+            axes = [a - rank if rng.random() < 0.3 else a for a in axes]
+        if self.opset >= 13:
+            return self.add(op, [x] + ([self.param(axes)] if axes is not None else []))
+        return self.add(op, [x], {"axes": axes} if axes is not None else {})
+
+    def g_Squeeze(self, x):
+        ones = [i for i, d in enumerate(self.vals[x].shape) if d == 1]
+        if not ones:
+            return None
+        axes = None if self.rng.random() < 0.25 else self.rng.sample(ones, self.rng.randint(1, len(ones)))
+        return self.axes_form("Squeeze", x, axes, self.vals[x].a.ndim)
+
+    def g_Unsqueeze(self, x):
+        r = self.vals[x].a.ndim
+        k = self.rng.randint(1, 2)
+        if r + k > 5:
+            return None
+        return self.axes_form("Unsqueeze", x, self.rng.sample(range(r + k), k), r + k)
+
+    def g_Transpose(self, x):
+        perm = list(range(self.vals[x].a.ndim))
+        self.rng.shuffle(perm)
+        return self.add("Transpose", [x], {} if not perm or self.rng.random() < 0.3 else {"perm": perm})
+
+    def g_Concat(self, x):
+        rng, v = self.rng, self.vals[x]
+        r = v.a.ndim
+        if r == 0:
+            return None
+        axis = rng.randrange(r)
+        ins = [x]
+        for _ in range(rng.randint(1, 2)):
+            if rng.random() < 0.3:
+                ins.append(x)
+            else:
+                s = list(v.shape)
+                s[axis] = rng.choice([0, 1, 1, 2, 3])
+                ins.append(self.source(rand_value(rng, v.elem, s)))
+        rng.shuffle(ins)
+        if self.opset >= 11 and rng.random() < 0.3:
+            axis -= r
+        return self.add("Concat", ins, {"axis": axis})
+
+    def g_Slice(self, x):
+        rng, v = self.rng, self.vals[x]
+        r = v.a.ndim
+        if r == 0:
+            return None
+        axes = rng.sample(range(r), rng.randint(1, r))
+        starts, ends, steps = [], [], []
+        big = 2 ** 31 - 1 if self.opset >= 10 and rng.random() < 0.3 else 2 ** 63 - 1
+        for a in axes:
+            d = v.shape[a]
+            step = rng.choice([1, 1, 2, 3, -1, -2]) if self.opset >= 10 else 1
+            starts.append(rng.choice([rng.randint(-d - 2, d + 2), 0, -1, big, -big - 1]))
+            # (Not INT_MAX as the end of a backward slice: ONNX Runtime takes it to mean "to the
+            # start", where the operator's definition clamps it to dim - 1, an empty slice.)
+            ends.append(rng.choice([rng.randint(-d - 2, d + 2), big if step > 0 else d + 5, -big - 1, -1, d]))
+            steps.append(step)
+        elem = I32 if big == 2 ** 31 - 1 else I64
+        default_axes = axes == list(range(len(axes)))
+        if self.opset >= 11 and rng.random() < 0.3:
+            axes = [a - r for a in axes]
+        if self.opset < 10:
+            attrs = {"starts": starts, "ends": ends}
+            if not default_axes or rng.random() < 0.5:
+                attrs["axes"] = axes
+            return self.add("Slice", [x], attrs)
+        ins = [x, self.param(starts, elem), self.param(ends, elem)]
+        keep_axes = not default_axes or rng.random() < 0.5
+        keep_steps = any(s != 1 for s in steps) or rng.random() < 0.5
+        if keep_axes or keep_steps:
+            ins.append(self.param(axes, elem) if keep_axes else "")
+        if keep_steps:
+            ins.append(self.param(steps, elem))
+        return self.add("Slice", ins)
+
+    def g_Gather(self, x):
+        rng, v = self.rng, self.vals[x]
+        r = v.a.ndim
+        if r == 0:
+            return None
+        axis = rng.randrange(r)
+        d = v.shape[axis]
+        ishape = [rng.randint(1, 3) for _ in range(rng.choice([0, 1, 1, 2]))]
+        if d == 0 or rng.random() < 0.05:
+            ishape = (ishape or [1])
+            ishape[0] = 0
+        lo = -d if self.opset >= 11 else 0
+        idx = np.array([rng.randint(lo, d - 1) for _ in range(int(np.prod(ishape)))], dtype=np.int64).reshape(ishape)
+        if self.opset >= 11 and rng.random() < 0.3:
+            axis -= r
+        return self.add("Gather", [x, self.source(V(rng.choice([I64, I32]), idx), pool=False)], {"axis": axis})
+
+    def g_Expand(self, x):
+        rng, v = self.rng, self.vals[x]
+        if v.elem == BF16 and self.run_ort:
+            return None  # ONNX Runtime 1.30 has no bfloat16 Expand (nor Tile)
+        target = []
+        for d in v.shape:
+            if d == 1:
+                target.append(rng.choice([1, 2, 3, 3, 0]) if rng.random() < 0.9 else 1)
+            else:
+                target.append(rng.choice([d, 1]))
+        drop = rng.randint(0, len(target)) if rng.random() < 0.2 else 0
+        target = target[drop:]
+        target = [rng.randint(1, 3) for _ in range(rng.choice([0, 0, 1, 2]))] + target
+        return self.add("Expand", [x, self.param(target)])
+
+    def g_Tile(self, x):
+        if self.vals[x].elem == BF16 and self.run_ort:
+            return None
+        reps = [self.rng.choice([1, 1, 2, 3, 0]) for _ in range(self.vals[x].a.ndim)]
+        return self.add("Tile", [x, self.param(reps)])
+
+    def g_ConstantOfShape(self, x):
+        rng, v = self.rng, self.vals[x]
+        if v.elem == I64 and v.a.ndim == 1 and (v.a >= 0).all() and (v.a <= 5).all() and self.const[x] is True:
+            shape = x
+        else:
+            shape = self.param(rand_shape(rng))
+        types = [t for t, _ in SOURCE_TYPES if t != BF16 or self.opset >= 20]
+        attrs = {}
+        if rng.random() < 0.75:
+            elem = rng.choice(types)
+            attrs["value"] = to_proto(rand_value(rng, elem, [1]), "value")
+        return self.add("ConstantOfShape", [shape], attrs)
+
+    def g_Cast(self, x):
+        src = self.vals[x].elem
+        if src not in NUMERIC:
+            return None
+        to = self.rng.choice([t for t, _ in SOURCE_TYPES if t != BF16 or self.opset >= 13])
+        if any(n.op_type == "Cast" and x in n.output for n in self.nodes):
+            # ONNX Runtime (even with graph optimizations off: RemoveDuplicateCastTransformer)
+            # replaces Cast(A -> B) -> Cast(B -> C) by Cast(A -> C) when every reader of B is a
+            # Cast and B is no graph output, also where B rounds (uint32 -> bfloat16 -> uint8 of
+            # 65534 gives 254, not 0): an Identity reading B, an output too, keeps both Casts.
+            self.dangling.append(self.add("Identity", [x]))
+        return self.add("Cast", [x], {"to": to})
+
+    def binary(self, op, x):
+        rng, v = self.rng, self.vals[x]
+        if not arith_allowed(op, self.opset, v.elem) or op == "Div" and v.elem in INTS and self.const[x] is not True:
+            return None
+        k = rng.random()
+        if k < 0.15:
+            y = x
+        else:
+            s = v.shape
+            if k < 0.45:
+                s = list(s)
+            elif k < 0.6:
+                s = []
+            elif k < 0.85:
+                s = [1 if rng.random() < 0.4 else d for d in s][rng.randint(0, len(s)):]
+            else:
+                s = [rng.randint(1, 3)] + list(s)
+            yv = rand_value(rng, v.elem, s)
+            if op == "Div" and v.elem in INTS:
+                a = yv.a.reshape(-1)
+                a[a == 0] = rng.choice([1, 3, 7] + ([-2] if v.elem in (I8, I16, I32, I64) else []))
+                if v.elem in (I8, I16, I32, I64) and (v.a == np.iinfo(NP[v.elem]).min).any():
+                    a[a == -1] = 2
+            y = self.source(yv)
+        ins = [x, y] if rng.random() < 0.6 else [y, x]
+        if op == "Div" and v.elem in INTS:
+            b = self.vals[ins[1]].a
+            if (b == 0).any() or (v.elem in (I8, I16, I32, I64) and (self.vals[ins[0]].a == np.iinfo(
+                    NP[v.elem]).min).any() and (b == -1).any()):
+                return None
+        return self.add(op, ins)
+
+    def g_Add(self, x):
+        return self.binary("Add", x)
+
+    def g_Sub(self, x):
+        return self.binary("Sub", x)
+
+    def g_Mul(self, x):
+        return self.binary("Mul", x)
+
+    def g_Div(self, x):
+        return self.binary("Div", x)
+
+    def g_Neg(self, x):
+        return self.add("Neg", [x]) if arith_allowed("Neg", self.opset, self.vals[x].elem) else None
+
+    # -- chains, outputs, the model ----------------------------------------------------------------
+
+    def chain(self, x, length, ops=OPS):
+        rng = self.rng
+        for _ in range(length):
+            for _ in range(12):
+                op = pick(rng, ops)
+                src = x if rng.random() < 0.85 or not self.pool else rng.choice(self.pool)
+                if self.vals.get(src) is None:
+                    src = x
+                try:
+                    out = getattr(self, "g_" + op)(src)
+                except GenRetry:
+                    out = None
+                if out is not None:
+                    if x not in self.nodes_inputs():
+                        self.dangling.append(x)  # left behind: an output too, or it would be dead code
+                    x = out
+                    if self.const[out] is not False and self.vals[out].elem not in COMPLEX | {STR}:
+                        self.pool.append(out)
+                    break
+        return x
+
+    def finish(self, results):
+        """Graph outputs: the results, bfloat16 through Cast, 1 / result from X, Cast + X."""
+        rng = self.rng
+        for name in dict.fromkeys(results + [d for d in self.dangling if d not in self.nodes_inputs()]):
+            v = self.vals.get(name)
+            elem = v.elem if v is not None else None
+            if elem == BF16:
+                name = self.add("Cast", [name], {"to": F32})
+                elem = F32
+            self.outputs.append(name)
+            if v is None or elem in COMPLEX or never_type(elem) or not self.run_ort:
+                continue
+            try:
+                if elem in (F32, F64) and rng.random() < 0.7:
+                    self.outputs.append(self.add("Div", [self.x_as(elem), name]))
+                elif rng.random() < 0.3:
+                    self.outputs.append(self.add("Add", [self.add("Cast", [name], {"to": F32}), "X"]))
+            except GenRetry:
+                pass
+        if self.run_ort and rng.random() < 0.5:
+            # Nodes of the folded operators that read X, with constant parameters.
+            k = rng.randrange(4)
+            try:
+                if k == 0:
+                    y = self.add("Expand", ["X", self.param([2, rng.randint(1, 3)])])
+                elif k == 1:
+                    y = self.add("Concat", ["X", self.source(rand_value(rng, F32, [2]))], {"axis": 0})
+                elif k == 2:
+                    y = self.add("Gather", ["X", self.param([0, 0, -1 if self.opset >= 11 else 0])])
+                else:
+                    y = self.add("Mul", [self.source(rand_value(rng, F32, [2, 1])), "X"])
+                self.outputs.append(y)
+            except GenRetry:
+                pass
+        if not any(n.op_type != "Constant" and "X" in n.input for n in self.nodes):
+            self.outputs.append(self.add("Neg", ["X"]))
+
+    def model(self):
+        outs = []
+        for name in self.outputs:
+            v = self.vals.get(name)
+            outs.append(helper.make_tensor_value_info(name, self.elems[name], v.shape if v is not None else None))
+        g = helper.make_graph(self.nodes, "fold_%d" % self.k,
+                              [helper.make_tensor_value_info("X", F32, [1])] + self.extra_inputs, outs, self.inits)
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", self.opset)], producer_name="verify_fold")
+        m.ir_version = 8
+        return m
+
+
+INVALID_KINDS = ("gather_oor", "reshape_size", "div_zero", "div_intmin", "squeeze_not_one", "expand_mismatch",
+                 "slice_step0")
+BIG_KINDS = ("cos_over", "cos_edge", "expand_over", "tile_over", "slice_big")
+ODD_KINDS = ("string", "complex", "float8", "int4")
+
+
+def invalid_node(c, kind):
+    rng = c.rng
+    elem = rng.choice([F32, I64, I32, U8, F16, BOOL, F64] + ([BF16] if c.opset >= 13 else []))
+    if kind == "gather_oor":
+        s = [rng.randint(1, 4) for _ in range(rng.randint(1, 3))]
+        axis = rng.randrange(len(s))
+        d = s[axis]
+        bad = rng.choice([d, d + 7] + ([-d - 1] if c.opset >= 11 else []))
+        idx = [rng.randint(0, d - 1) for _ in range(rng.randint(0, 3))] + [bad]
+        rng.shuffle(idx)
+        return c.add("Gather", [c.source(rand_value(rng, elem, s)), c.source(V(I64, idx), pool=False)],
+                     {"axis": axis}, invalid=True)
+    if kind == "reshape_size":
+        s = [rng.randint(1, 4) for _ in range(rng.randint(1, 3))]
+        n = int(np.prod(s))
+        shape = rng.choice([[n + 1], [n, 2], [2, n + 1], [n * 3, -1, 2] if n % 2 else [n + 1, -1]])
+        return c.add("Reshape", [c.source(rand_value(rng, elem, s)), c.param(shape)], invalid=True)
+    if kind in ("div_zero", "div_intmin"):
+        c.run_ort = False  # integer division by zero, INT_MIN / -1: a SIGFPE in ONNX Runtime
+        elem = rng.choice([I32, I64])
+        s = [rng.randint(1, 3) for _ in range(rng.randint(0, 2))]
+        a, b = rand_value(rng, elem, s, special=False), rand_value(rng, elem, s, special=False)
+        b.a[b.a == 0] = 5
+        flat = b.a.reshape(-1) if b.a.ndim else None
+        if kind == "div_zero":
+            if flat is not None:
+                flat[rng.randrange(flat.size)] = 0
+            else:
+                b = V(elem, 0)
+        else:
+            a.a.reshape(-1)[0] = np.iinfo(NP[elem]).min if a.a.ndim else 0
+            if a.a.ndim == 0:
+                a = V(elem, np.iinfo(NP[elem]).min)
+            b = V(elem, -1) if rng.random() < 0.5 else V(elem, np.full(s, -1))
+        return c.add("Div", [c.source(a), c.source(b)], invalid=True)
+    if kind == "squeeze_not_one":
+        s = [rng.randint(2, 4) for _ in range(rng.randint(1, 3))]
+        axes = [rng.randrange(len(s))]
+        x = c.source(rand_value(rng, elem, s))
+        return c.add("Squeeze", [x, c.param(axes)] if c.opset >= 13 else [x], {} if c.opset >= 13 else {"axes": axes},
+                     invalid=True)
+    if kind == "expand_mismatch":
+        s = [rng.randint(2, 4)]
+        return c.add("Expand", [c.source(rand_value(rng, elem, s)), c.param([s[0] + 1])], invalid=True)
+    if kind == "slice_step0":
+        if c.opset < 10:
+            c.opset = 10
+        s = [rng.randint(1, 4) for _ in range(rng.randint(1, 2))]
+        return c.add("Slice", [c.source(rand_value(rng, elem, s)), c.param([0]), c.param([1]), c.param([0]),
+                               c.param([0])], invalid=True)
+    raise AssertionError(kind)
+
+
+def big_case(c, kind):
+    rng = c.rng
+    if kind in ("cos_over", "cos_edge"):
+        elem = rng.choice([F32, I32, I64, F64, U8])
+        n = MIB // itemsize(elem)
+        shape = [n // 256, 256] if kind == "cos_edge" else [n // 256 + 1, 256]
+        return [c.add("ConstantOfShape", [c.param(shape)], {"value": to_proto(rand_value(rng, elem, [1]), "value")})]
+    if kind == "expand_over":
+        elem = rng.choice([F32, I64, F16])
+        n = MIB // itemsize(elem) + rng.choice([1, 64])
+        return [c.add("Expand", [c.source(rand_value(rng, elem, [1])), c.param([n])])]
+    if kind == "tile_over":
+        n = 150000  # 600 KB of floats twice: 1.2 MB > max(1 MiB, 600 KB)
+        x = c.source(V(F32, np.arange(n, dtype=np.float32) * 0.5), how="init")
+        return [c.add("Tile", [x, c.param([2])])]
+    # slice_big: a 1.2 MB input; a slice of it under its own size folds.
+    n = 300000
+    x = c.source(V(I32, np.arange(n, dtype=np.int32) - 7), how="init")
+    if c.opset < 10:
+        c.opset = 10
+    return [c.add("Slice", [x, c.param([1]), c.param([n - 1])]), c.add("Identity", [x])]
+
+
+def odd_case(c, kind):
+    """Chains over strings, complex numbers, float8 and int4: data movement only."""
+    rng = c.rng
+    moves = [(op, w) for op, w in OPS if op in DATA_MOVEMENT and op != "ConstantOfShape"]
+    if kind in ("string", "complex"):
+        elem = STR if kind == "string" else rng.choice([C64, C128])
+        if kind == "complex":
+            c.run_ort = False
+            c.numpy_check = True
+        results = []
+        for _ in range(rng.randint(1, 2)):
+            s = [rng.randint(1, 3) for _ in range(rng.randint(1, 3))]
+            results.append(c.chain(c.source(rand_value(rng, elem, s)), rng.randint(1, 5), moves))
+        return results
+    # float8e4m3fn and int4: raw bytes; ONNX Runtime is not run (no JS type for them).
+    c.run_ort = False
+    c.opset = max(c.opset, 21 if kind == "int4" else 19)
+    n = rng.randint(2, 6) * 2
+    t = onnx.TensorProto(name=c.name("c"), data_type=F8E4M3FN if kind == "float8" else INT4, dims=[2, n // 2])
+    t.raw_data = bytes(rng.randrange(0x70) for _ in range(n if kind == "float8" else n // 2))
+    c.inits.append(t)
+    c.const[t.name] = True
+    src = V(F8E4M3FN, np.frombuffer(t.raw_data, np.uint8).reshape(2, n // 2)) if kind == "float8" else None
+    c.vals[t.name] = src
+    c.elems[t.name] = t.data_type
+    out = []
+    for op, ins, attrs in (("Reshape", [t.name, c.param([n])], {}), ("Transpose", [t.name], {}),
+                           ("Identity", [t.name], {})):
+        name = c.name("v")
+        node = helper.make_node(op, ins, [name], **attrs)
+        c.nodes.append(node)
+        if kind == "float8":  # bytes moved as they are: folded, and compared with this script's values
+            # (Transpose takes float8 from version 21; below, inference rejects it and it stays)
+            c.expect[name] = (True, "", "", op) if op != "Transpose" or c.opset >= 21 else (
+                None, "not in the contract", "Transpose-%d of float8" % c.opset, op)
+        else:
+            c.expect[name] = (None if op == "Identity" else False, "never-folded type", TYPE_NAME[t.data_type], op)
+        c.vals[name] = None if src is None else V(F8E4M3FN, {"Reshape": src.a.reshape(n), "Transpose": src.a.T,
+                                                             "Identity": src.a}[op])
+        c.elems[name] = t.data_type
+        c.const[name] = False
+        out.append(name)
+    c.outputs.extend(out)
+    return []
+
+
+def generate(k, seed, work):
+    """Case k: returns the Case with its model written to work/gen_k.onnx."""
+    for attempt in range(20):
+        rng = random.Random("%d/%d/%d" % (seed, k, attempt))
+        r = rng.random()
+        kind = ("invalid" if r < 0.12 else "big" if r < 0.155 else "odd" if r < 0.21 else "normal")
+        c = Case(k, rng, rng.randint(9, 21), kind)
+        try:
+            results = []
+            if kind == "invalid":
+                c.kind = rng.choice(INVALID_KINDS)
+                bad = invalid_node(c, c.kind)
+                results.append(bad)
+                if rng.random() < 0.5:
+                    results.append(c.add("Identity", [bad]))
+            elif kind == "big":
+                c.kind = rng.choice(BIG_KINDS)
+                results += big_case(c, c.kind)
+            elif kind == "odd":
+                c.kind = rng.choice(ODD_KINDS)
+                results += odd_case(c, c.kind)
+            if c.kind in ("normal",) + INVALID_KINDS or rng.random() < 0.3:
+                for _ in range(rng.randint(1, 3) if c.kind == "normal" else 1):
+                    elem = pick(rng, [t for t in SOURCE_TYPES if t[0] != BF16 or c.opset >= 13])
+                    u = rng.random()
+                    if u < 0.12:
+                        end = c.chain(c.g_ConstantOfShape("X"), rng.randint(1, 6))
+                    elif u < 0.37:
+                        end = c.chain(c.source(rand_value(rng, elem, rand_shape(rng), special=True)),
+                                      rng.randint(1, 4), CAST_OPS)
+                    else:
+                        end = c.chain(c.source(rand_value(rng, elem, rand_shape(rng))), rng.randint(1, 6))
+                    results.append(end)
+                    mids = [n.output[0] for n in c.nodes[-6:] if n.output[0] in c.expect]
+                    if mids and rng.random() < 0.25:
+                        results.append(rng.choice(mids))
+            c.finish(results)
+        except GenRetry:
+            continue
+        if not any(e[0] is not None for e in c.expect.values()):
+            continue
+        c.path = os.path.join(work, "gen_%d.onnx" % k)
+        onnx.save(c.model(), c.path)
+        return c
+    raise RuntimeError("case %d: no model after 20 attempts" % k)
+
+
+# ------------------------------------------------------------------------------------------------
+# Checks of an optimized model
+
+def out_constants(m):
+    """The names OUT holds as constants: initializers that are not graph inputs, Constant outputs."""
+    inputs = {i.name for i in m.graph.input}
+    names = {t.name for t in m.graph.initializer if t.name not in inputs}
+    for n in m.graph.node:
+        if n.op_type == "Constant" and n.domain in ("", "ai.onnx") and any(
+                a.name in ("value", "value_float", "value_floats", "value_int", "value_ints", "value_string",
+                           "value_strings") for a in n.attribute):
+            names.update(n.output)
+    return names
+
+
+def signature(n):
+    return (n.domain or "", n.op_type, tuple(n.input), tuple(a.SerializeToString() for a in n.attribute))
+
+
+def check_folding(expect, in_model, out_model, opset, label):
+    """Failures (strings): a node expected to fold that did not, a node expected to stay that did
+    not, a node of the folded operators left with constant inputs that no rule excuses."""
+    fails = []
+    produced = {o: n for n in out_model.graph.node for o in n.output if o}
+    in_nodes = {o: n for n in in_model.graph.node for o in n.output if o}
+    # A node that stays may be merged with an identical one (oxir's common subexpressions).
+    out_signatures = {signature(n) for n in out_model.graph.node}
+    inits = {t.name for t in out_model.graph.initializer}
+    consts = out_constants(out_model)
+    for name, (e, cat, text, op) in expect.items():
+        n = produced.get(name)
+        if e is True:
+            if n is not None and n.op_type != "Constant":
+                # Not reported again: a node whose input is another node's that should have folded.
+                if any(i not in consts and expect.get(i, (None,))[0] is True for i in n.input if i):
+                    continue
+                fails.append("%s: %s -> %s not folded (still a %s node%s)" % (
+                    label, op, name, n.op_type, "" if all(i in consts for i in n.input if i)
+                    else "; inputs not constant in OUT: %s" % [i for i in n.input if i and i not in consts]))
+            elif n is None and name in inits and opset >= 9:
+                fails.append("%s: %s -> %s folded into an initializer, not a Constant node" % (label, op, name))
+        elif e is False and cat in STRICT and op != "Identity":
+            # (An Identity may be bypassed: its input renamed to its output.)
+            merged = n is None and name in in_nodes and signature(in_nodes[name]) in out_signatures
+            if (n is None or n.op_type != op) and not merged:
+                fails.append("%s: %s -> %s folded or removed although it must stay (%s%s)" % (
+                    label, op, name, cat, ": " + text if text else ""))
+    for n in out_model.graph.node:
+        if n.domain not in ("", "ai.onnx") or n.op_type not in FOLD_OPS:
+            continue
+        # (The nodes of IN that stay with constant inputs are judged above.)
+        if all(i in consts for i in n.input if i) and n.output[0] not in expect:
+            fails.append("%s: OUT has %s -> %s with constant inputs only, a node IN does not have" % (
+                label, n.op_type, n.output[0]))
+    return fails
+
+
+def folded_value(out_model, name):
+    """The value OUT holds for `name` as a Constant node or an initializer, or None."""
+    for n in out_model.graph.node:
+        if name in n.output:
+            return constant_value(n) if n.op_type == "Constant" else None
+    for t in out_model.graph.initializer:
+        if t.name == name:
+            return from_proto(t)
+    return None
+
+
+def compare_values(got, want):
+    """'identical' (bit for bit; NaNs equal), 'zero signs' (equal but for the sign of a zero),
+    'close' (floats within 1e-3 relative + 1e-5 absolute), or 'differ: ...'."""
+    if got is None:
+        return "differ: not a constant"
+    if got.elem != want.elem or got.shape != want.shape:
+        return "differ: %s%s vs %s%s" % (TYPE_NAME.get(got.elem), got.shape, TYPE_NAME.get(want.elem), want.shape)
+    a, b = got.a, want.a
+    if got.elem == STR or a.dtype == np.bool_ or got.elem in INTS:
+        return "identical" if np.array_equal(a, b) else "differ: values"
+    nan = np.isnan(a) & np.isnan(b) if got.elem not in COMPLEX else np.isnan(a.real) & np.isnan(b.real)
+    raw = np.ascontiguousarray(a).reshape(-1).view(np.uint8).reshape(a.size, a.dtype.itemsize)
+    rawb = np.ascontiguousarray(b).reshape(-1).view(np.uint8).reshape(b.size, b.dtype.itemsize)
+    same = (raw == rawb).all(axis=1).reshape(a.shape) | nan
+    if same.all():
+        return "identical"
+    if ((a == b) | nan).all():
+        return "zero signs"
+    if got.elem not in COMPLEX:
+        af, bf = a.astype(np.float64), b.astype(np.float64)
+        with np.errstate(all="ignore"):
+            if (nan | (af == bf) | (np.abs(af - bf) <= 1e-3 * np.abs(bf) + 1e-5)).all():
+                return "close"
+    bad = np.argwhere(~same)[0].tolist()
+    return "differ: at %s %r vs %r" % (bad, a[tuple(bad)], b[tuple(bad)])
+
+
+def run_oxir(oxir, src, dst):
+    """`oxir optimize src dst`: (the summary's 8 numbers, None) or (None, error text)."""
+    try:
+        r = subprocess.run([oxir, "optimize", src, dst], capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return None, "timed out"
+    got = SUMMARY.search(r.stdout)
+    if r.returncode != 0 or not got or not os.path.exists(dst):
+        return None, "exit %d: %s %s" % (r.returncode, r.stdout.strip()[-300:], r.stderr.strip()[-500:])
+    return [int(g) for g in got.groups()], None
+
+
+def cmp_ort(jobs, work, ort_dir):
+    """cmp_ort.js on jobs: one verdict dict per job. Raises RuntimeError when it fails."""
+    if not jobs:
+        return []
+    path = os.path.join(work, "jobs.json")
+    with open(path, "w") as f:
+        json.dump(jobs, f)
+    r = subprocess.run(["node", os.path.join(HERE, "cmp_ort.js"), path], capture_output=True, text=True,
+                       timeout=1800, env=dict(os.environ, OXIR_ORT_DIR=ort_dir))
+    verdicts = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
+    if r.returncode != 0 or len(verdicts) != len(jobs):
+        raise RuntimeError("cmp_ort.js: exit %d, %d verdicts for %d jobs: %s" % (
+            r.returncode, len(verdicts), len(jobs), r.stderr.strip()[-2000:]))
+    return verdicts
+
+
+# ------------------------------------------------------------------------------------------------
+# The backend tests with their inputs made constant
+
+def read_test_tensor(path, declared):
+    """A test_data_set_0 tensor; the older float16/bfloat16 tests store their data as uint16 (the
+    same bits): those get the declared type."""
+    t = onnx.TensorProto()
+    with open(path, "rb") as f:
+        t.ParseFromString(f.read())
+    if t.data_type == U16 and declared in (F16, BF16):
+        t.data_type = declared
+    return t
+
+
+def corpus_cases(corpus, work, st):
+    """(label, path of the constant model, its expectations, opset, model dir, original model)."""
+    cases = []
+    for d in test_dirs(*(os.path.join(corpus, k) for k in CORPUS_KINDS)):
+        try:
+            m = onnx.load(os.path.join(d, "model.onnx"))
+        except Exception:
+            continue
+        opset = default_opset(m)
+        if opset is None or any(n.domain not in ("", "ai.onnx") or n.op_type not in FOLD_OPS | {"Constant"}
+                                for n in m.graph.node) or not m.graph.node:
+            continue
+        inits = {t.name for t in m.graph.initializer}
+        feeds = [i for i in m.graph.input if i.name not in inits]
+        tensors = []
+        for k, i in enumerate(feeds):
+            p = os.path.join(d, "test_data_set_0", "input_%d.pb" % k)
+            if not os.path.exists(p) or not i.type.HasField("tensor_type"):
+                break
+            t = read_test_tensor(p, i.type.tensor_type.elem_type)
+            if t.data_type != i.type.tensor_type.elem_type:
+                break
+            t.name = i.name
+            tensors.append(t)
+        if len(tensors) != len(feeds):
+            st["corpus_no_inputs"] += 1
+            continue
+        c = onnx.ModelProto()
+        c.CopyFrom(m)
+        del c.graph.input[:]
+        c.graph.initializer.extend(tensors)
+        raised = c.ir_version < 4
+        c.ir_version = max(c.ir_version, 4)
+        label = "%s/%s%s" % (os.path.basename(os.path.dirname(d)), os.path.basename(d),
+                             " (IR %d -> 4)" % m.ir_version if raised else "")
+        # This script's expectations, node by node.
+        vals, consts, expect = {}, {}, {}
+        for t in c.graph.initializer:
+            try:
+                vals[t.name] = from_proto(t)
+            except NotEvaluated:
+                vals[t.name] = None
+            consts[t.name] = True
+        for n in c.graph.node:
+            ins = [vals.get(i) if i else None for i in n.input]
+            cs = [consts.get(i, False) if i else True for i in n.input]
+            if n.op_type == "Constant":
+                try:
+                    v, e = constant_value(n), True
+                except NotEvaluated:
+                    v, e = None, None
+                if v is not None and opset < 9 and v.elem not in (F16, F32, F64):
+                    e = False  # Constant-1 holds float types only: oxir's inference rejects it, folding skips it
+                vals[n.output[0]], consts[n.output[0]] = v, e
+                continue
+            v, e, cat, text = judge(n, opset, ins, cs)
+            if cat == "invalid data":  # a backend test's data is valid: this script's evaluation is wrong
+                e, cat, text = None, "not evaluated", "this script's evaluation rejects it: " + text
+            for o in n.output:
+                vals[o], consts[o] = v, e
+                expect[o] = (e, cat, text, n.op_type)
+        path = os.path.join(work, "corpus_%d.onnx" % len(cases))
+        onnx.save(c, path)
+        cases.append((label, path, expect, opset, d, m))
+    return cases
+
+
+def check_corpus(cases, oxir, work, ort_dir, st, fails, keep):
+    jobs, owners, notes = [], [], []
+    for label, path, expect, opset, d, m in cases:
+        st["corpus_taken"] += 1
+        out = path[:-5] + "_out.onnx"
+        counts, err = run_oxir(oxir, path, out)
+        if err:
+            fails.append("%s: oxir optimize failed: %s" % (label, err))
+            save_failure(keep, "corpus_" + os.path.basename(d), path)
+            continue
+        om = onnx.load(out)
+        left = [n for n in om.graph.node if n.op_type != "Constant"]
+        bad = check_folding(expect, onnx.load(path), om, opset, label)
+        for n in left:
+            e = expect.get(n.output[0])
+            if e and e[0] is not True:
+                notes.append("%s: %s -> %s left, %s: %s" % (label, n.op_type, n.output[0], "excused by the rules"
+                                                             if e[0] is False else "outside the rules as written",
+                                                             e[1] + (": " + e[2] if e[2] else "")))
+        if not left:
+            st["corpus_folded"] += 1
+        fails.extend(bad)
+        # The folded outputs against the test's references.
+        verdicts = []
+        for k, o in enumerate(m.graph.output):
+            p = os.path.join(d, "test_data_set_0", "output_%d.pb" % k)
+            if not os.path.exists(p):
+                continue
+            t = read_test_tensor(p, o.type.tensor_type.elem_type)
+            try:
+                want = from_proto(t)
+                got = folded_value(om, o.name)
+            except NotEvaluated as e:
+                notes.append("%s: output %s not compared: %s" % (label, o.name, e))
+                continue
+            if got is None:
+                continue  # left to a node: ONNX Runtime compares it below
+            verdicts.append((o.name, compare_values(got, want)))
+        if verdicts and all(v == "identical" for _, v in verdicts):
+            st["corpus_identical"] += 1
+        st["corpus_outputs"] += len(verdicts)
+        st["corpus_outputs_identical"] += sum(v == "identical" for _, v in verdicts)
+        for name, v in verdicts:
+            if v in ("zero signs", "close"):
+                st["corpus_close"] += 1
+                notes.append("%s: output %s only %s to the reference" % (label, name,
+                                                                         "equal but for zero signs" if v == "zero signs"
+                                                                         else "close (1e-3)"))
+            elif v != "identical":
+                fails.append("%s: output %s %s from the reference" % (label, name, v))
+        if bad or any(v not in ("identical",) for _, v in verdicts):
+            save_failure(keep, "corpus_" + os.path.basename(d), path, out)
+        job = {"a": path, "b": out, "spec": {}, "always_expect": True}
+        exp = expected_of(d, m)
+        if exp is not None:
+            job["expect"] = exp
+        jobs.append(job)
+        owners.append((label, d, path, out))
+    for res in cmp_ort(jobs, work, ort_dir):
+        label, d, path, out = owners[res["job"]]
+        v = res["verdict"]
+        st["corpus_ort_" + v.lower()] += 1
+        if v in ("SAME", "REFERENCE", "BOTH_FAIL"):
+            if v != "SAME":
+                notes.append("%s: ONNX Runtime %s: %s" % (label, "cannot run the model before, after agrees with the "
+                                                          "reference" if v == "REFERENCE" else "runs neither model",
+                                                          res["detail"][:200]))
+            continue
+        fails.append("%s: ONNX Runtime %s: %s" % (label, v, res["detail"][:300]))
+        save_failure(keep, "corpus_" + os.path.basename(d), path, out)
+    return notes
+
+
+def save_failure(keep, tag, *paths):
+    if not keep:
+        return
+    os.makedirs(keep, exist_ok=True)
+    for p in paths:
+        if p and os.path.exists(p):
+            base = os.path.basename(p)
+            shutil.copy(p, os.path.join(keep, tag + ("_out" if base.endswith("_out.onnx") else "_in") + ".onnx"))
+
+
+# ------------------------------------------------------------------------------------------------
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--oxir", required=True)
+    ap.add_argument("--count", type=int, default=500, help="generated models")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--corpus", default="/usr/share/libonnx-testdata/data")
+    ap.add_argument("--cache", default=os.path.expanduser("~/.cache/oxir"))
+    ap.add_argument("--keep", default="/tmp/fold/fail", help="where failing models are copied ('' for nowhere)")
+    ap.add_argument("--generate-only", action="store_true",
+                    help="no oxir: check the generated models with onnx's checker and ONNX Runtime (IN against IN)")
+    args = ap.parse_args()
+    if not shutil.which("node"):
+        vr.skip("node is not installed")
+    ort_dir = vr.ensure_ort(args.cache)
+    work = tempfile.mkdtemp(prefix="oxir-fold-")
+    if args.keep and os.path.isdir(args.keep):  # this script's models of an earlier run
+        for f in os.listdir(args.keep):
+            if re.match(r"(gen|corpus)_.*\.onnx$|failures\.txt$", f):
+                os.remove(os.path.join(args.keep, f))
+    st = collections.Counter()
+    reasons = collections.Counter()
+    fails, notes = [], []
+    cases = [generate(k, args.seed, work) for k in range(args.count)]
+    jobs, owners = [], []
+    by_kind = collections.Counter(c.kind for c in cases)
+    for c in cases:
+        label = "gen_%d (%s, opset %d)" % (c.k, c.kind, c.opset)
+        st["generated"] += 1
+        in_ok = valid(onnx.load(c.path), True)
+        st["in_valid"] += in_ok
+        for e, cat, _, _ in c.expect.values():
+            st["expect_" + ("fold" if e is True else "stay" if e is False else "open")] += 1
+            if e is not True:
+                reasons[("stay: " if e is False else "open: ") + cat] += 1
+        if args.generate_only:
+            if not in_ok and c.opset <= 17 and c.kind in ("normal",) + BIG_KINDS:
+                notes.append("%s: onnx's full check rejects the generated model: %s" % (
+                    label, str(onnx_check_error(c.path))[:200]))
+            if c.run_ort:
+                jobs.append({"a": c.path, "b": c.path, "spec": c.spec})
+                owners.append((c, label, c.path))
+            continue
+        out = c.path[:-5] + "_out.onnx"
+        counts, err = run_oxir(args.oxir, c.path, out)
+        if err:
+            fails.append("%s: oxir optimize failed: %s" % (label, err))
+            save_failure(args.keep, "gen_%d" % c.k, c.path)
+            continue
+        st["oxir_folded"] += counts[3]
+        om = onnx.load(out)
+        bad = check_folding(c.expect, onnx.load(c.path), om, c.opset, label)
+        st["folded_checked"] += sum(1 for e in c.expect.values() if e[0] is True)
+        if in_ok:
+            if valid(om, True):
+                st["out_valid"] += 1
+            else:
+                bad.append("%s: onnx's full check accepts IN but not OUT: %s" % (label, onnx_check_error(out)))
+        if c.numpy_check or not c.run_ort:
+            for name in c.outputs:
+                v = c.vals.get(name)
+                if v is not None and c.expect.get(name, (None,))[0] is True:
+                    got = folded_value(om, name)
+                    if got is None:
+                        continue  # not folded: reported above
+                    verdict = compare_values(got, v)
+                    st["numpy_compared"] += 1
+                    if verdict != "identical":
+                        bad.append("%s: output %s (%s) %s from numpy's" % (label, name, TYPE_NAME[v.elem], verdict))
+        if bad:
+            save_failure(args.keep, "gen_%d" % c.k, c.path, out)
+        fails.extend(bad)
+        if c.run_ort:
+            jobs.append({"a": c.path, "b": out, "spec": c.spec})
+            owners.append((c, label, out))
+    try:
+        verdicts = cmp_ort(jobs, work, ort_dir)
+    except RuntimeError as e:
+        print("error: %s" % e)
+        return 2
+    for res in verdicts:
+        c, label, out = owners[res["job"]]
+        v = res["verdict"]
+        st["ort_" + v.lower()] += 1
+        ok = v == "SAME" or v == "BOTH_FAIL" and (c.kind in INVALID_KINDS or args.generate_only)
+        if v == "BOTH_FAIL" and c.kind not in INVALID_KINDS:
+            notes.append("%s: ONNX Runtime runs neither model: %s" % (label, res["detail"][:300]))
+        if not ok:
+            fails.append("%s: ONNX Runtime %s: %s" % (label, v, res["detail"][:300]))
+            save_failure(args.keep, "gen_%d" % c.k, c.path, out if out != c.path else None)
+    if not args.generate_only and not os.path.isdir(args.corpus):
+        notes.append("corpus %s not found (Debian's libonnx-testdata): backend tests not run" % args.corpus)
+    if not args.generate_only and os.path.isdir(args.corpus):
+        try:
+            notes += check_corpus(corpus_cases(args.corpus, work, st), args.oxir, work, ort_dir, st, fails, args.keep)
+        except RuntimeError as e:
+            print("error: %s" % e)
+            return 2
+
+    print("generated models: %d (%s; seed %d); opsets 9-21" % (st["generated"], ", ".join(
+        "%s %d" % kv for kv in sorted(by_kind.items())), args.seed))
+    print("  nodes this script expects to fold: %d, to stay: %d, left open by the rules: %d" % (
+        st["expect_fold"], st["expect_stay"], st["expect_open"]))
+    print("    (%s)" % ", ".join("%s %d" % kv for kv in sorted(reasons.items())))
+    if not args.generate_only:
+        print("  oxir: %d nodes folded (its summary); onnx's full check: %d of %d OUT models it accepts as IN"
+              % (st["oxir_folded"], st["out_valid"], st["in_valid"]))
+        if st["numpy_compared"]:
+            print("  folded outputs of the models ONNX Runtime does not run compared with this script's own values: %d"
+              % st["numpy_compared"])
+    else:
+        print("  onnx's full check accepts %d of the generated models" % st["in_valid"])
+    print("  ONNX Runtime, IN against %s: %d jobs; SAME %d, BOTH_FAIL %d, DIFF %d" % (
+        "IN" if args.generate_only else "OUT", len(jobs), st["ort_same"], st["ort_both_fail"], st["ort_diff"]))
+    if not args.generate_only and st["corpus_taken"]:
+        print("backend tests with constant inputs: %d taken, %d folded completely; folded outputs compared with the "
+              "references: %d, identical %d (in %d models), only close %d" % (
+                  st["corpus_taken"], st["corpus_folded"], st["corpus_outputs"], st["corpus_outputs_identical"],
+                  st["corpus_identical"], st["corpus_close"]))
+        print("  ONNX Runtime before/after: SAME %d, REFERENCE %d (before not run), BOTH_FAIL %d, DIFF %d" % (
+            st["corpus_ort_same"], st["corpus_ort_reference"], st["corpus_ort_both_fail"], st["corpus_ort_diff"]))
+    for n in notes:
+        print("note:", n)
+    for f in fails[:int(os.environ.get("OXIR_FOLD_MAX_FAILS", "60"))]:
+        print("FAIL:", f)
+    if len(fails) > int(os.environ.get("OXIR_FOLD_MAX_FAILS", "60")):
+        print("... and %d more failures" % (len(fails) - int(os.environ.get("OXIR_FOLD_MAX_FAILS", "60"))))
+    print("%d failures" % len(fails))
+    if fails and args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+        with open(os.path.join(args.keep, "failures.txt"), "w") as f:
+            f.write("".join("FAIL: %s\n" % x for x in fails))
+        print("failing models (IN as *_in.onnx, OUT as *_out.onnx) and failures.txt in %s" % args.keep)
+    shutil.rmtree(work, ignore_errors=True)
+    return 1 if fails else 0
+
+
+def onnx_check_error(path):
+    try:
+        onnx.checker.check_model(onnx.load(path), full_check=True)
+        return ""
+    except Exception as e:  # noqa: BLE001
+        return str(e).strip().splitlines()[0][:300] if str(e).strip() else type(e).__name__
+
+
+if __name__ == "__main__":
+    sys.exit(main())
