@@ -5,7 +5,8 @@
 //                (IN or OUT ending in .onnxtxt: ONNX's textual syntax)
 //   oxir infer IN OUT [--strict] [--overwrite]
 //   oxir check MODEL [--no-infer]
-//   oxir optimize IN OUT [--inline] [--no-fold] [--no-identity] [--no-cse] [--keep-unused] [--keep-order]
+//   oxir optimize IN OUT [--inline] [--no-fold] [--no-fold-tensors] [--fold-limit BYTES] [--no-identity]
+//                 [--no-cse] [--keep-unused] [--keep-order]
 //   oxir extract IN OUT --output NAME... [--input NAME...]
 //   oxir prefix IN OUT PREFIX [--keep-inputs] [--keep-outputs] [--keep-initializers]
 //               [--keep-intermediates] [--keep-node-names] [--keep-functions] [--dim-params]
@@ -41,8 +42,8 @@ constexpr const char* usage =
     "               [--internalize] [--lossy]    (IN or OUT *.onnxtxt: textual syntax)\n"
     "  oxir infer IN OUT [--strict] [--overwrite]\n"
     "  oxir check MODEL [--no-infer]\n"
-    "  oxir optimize IN OUT [--inline] [--no-fold] [--no-identity] [--no-cse] [--keep-unused]\n"
-    "                [--keep-order]\n"
+    "  oxir optimize IN OUT [--inline] [--no-fold] [--no-fold-tensors] [--fold-limit BYTES]\n"
+    "                [--no-identity] [--no-cse] [--keep-unused] [--keep-order]\n"
     "  oxir extract IN OUT --output NAME... [--input NAME...]\n"
     "  oxir prefix IN OUT PREFIX [--keep-inputs] [--keep-outputs] [--keep-initializers]\n"
     "              [--keep-intermediates] [--keep-node-names] [--keep-functions] [--dim-params]\n"
@@ -407,9 +408,16 @@ int convert_opset(const std::vector<std::string>& args, bool down) {
 int optimize(const std::vector<std::string>& args) {
   std::vector<std::string> positional;
   bool fold = true, identity = true, unused = true, inline_calls = false, cse = true, sort = true;
-  for (const auto& a : args) {
+  oxir::FoldOptions fold_options{.remove_unused = false};
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto& a = args[i];
     if (a == "--inline") inline_calls = true;
     else if (a == "--no-fold") fold = false;
+    else if (a == "--no-fold-tensors") fold_options.tensors = false;
+    else if (a == "--fold-limit") {
+      if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
+      fold_options.max_tensor_bytes = parse_count(a, args[++i]);
+    }
     else if (a == "--no-cse") cse = false;
     else if (a == "--no-identity") identity = false;
     else if (a == "--keep-unused") unused = false;
@@ -428,7 +436,7 @@ int optimize(const std::vector<std::string>& args) {
               << " functions removed\n";
   }
   const std::size_t identities = identity ? oxir::remove_identity_nodes(m.graph) : 0;
-  const oxir::FoldCounts folded = fold ? oxir::fold_constants(m, {.remove_unused = false}) : oxir::FoldCounts{};
+  const oxir::FoldCounts folded = fold ? oxir::fold_constants(m, fold_options) : oxir::FoldCounts{};
   const std::size_t merged = cse ? oxir::eliminate_common_subexpressions(m) : 0;
   const oxir::RemovedCounts removed = unused ? oxir::remove_unused(m) : oxir::RemovedCounts{};
   std::size_t sorted = 0;  // graphs (main graph and subgraphs) put in topological order

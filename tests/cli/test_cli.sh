@@ -92,6 +92,30 @@ m = onnx.load('$tmp/opt.onnx'); onnx.checker.check_model(m, full_check=True)
 ops = [n.op_type for n in m.graph.node]
 t = nh.to_array(m.graph.node[0].attribute[0].t).tolist()
 sys.exit(0 if ops == ['Constant', 'Reshape'] and t == [-1, 4] and m.graph.node[1].input[0] == 'x' else 1)"
+  # optimize folds nodes of constant tensors: Transpose of a weight; an Expand to 4 MiB only
+  # with a higher --fold-limit; neither with --no-fold-tensors.
+  /usr/bin/python3 - "$tmp" <<'PY'
+import sys
+from onnx import TensorProto as T, helper as h, save
+x = h.make_tensor_value_info("x", T.FLOAT, [3, 2])
+y = h.make_tensor_value_info("y", T.FLOAT, [3, 2])
+e = h.make_tensor_value_info("e", T.FLOAT, [1024, 1024])
+inits = [h.make_tensor("w", T.FLOAT, [2, 3], [1, 2, 3, 4, 5, 6]), h.make_tensor("one", T.FLOAT, [], [1]),
+         h.make_tensor("shape", T.INT64, [2], [1024, 1024])]
+nodes = [h.make_node("Transpose", ["w"], ["wt"]), h.make_node("Add", ["x", "wt"], ["y"]),
+         h.make_node("Expand", ["one", "shape"], ["e"])]
+save(h.make_model(h.make_graph(nodes, "g", [x], [y, e], inits), opset_imports=[h.make_opsetid("", 17)]),
+     sys.argv[1] + "/weights.onnx")
+PY
+  check "optimize folds a weight's Transpose, not a 4 MiB Expand" bash -c "'$oxir' optimize '$tmp/weights.onnx' '$tmp/w1.onnx' |
+    grep -q '3 -> 3 nodes; 0 Identity nodes bypassed, 1 nodes folded into 1 Constants' &&
+    /usr/bin/python3 -c \"import onnx, onnx.numpy_helper as nh, sys; m = onnx.load('$tmp/w1.onnx'); onnx.checker.check_model(m, full_check=True)
+n = m.graph.node[0]; sys.exit(0 if n.op_type == 'Constant' and nh.to_array(n.attribute[0].t).tolist() == [[1, 4], [2, 5], [3, 6]] else 1)\""
+  check "optimize --fold-limit 4194304 folds the Expand too" bash -c "'$oxir' optimize '$tmp/weights.onnx' '$tmp/w2.onnx' --fold-limit 4194304 |
+    grep -q '3 -> 3 nodes; 0 Identity nodes bypassed, 2 nodes folded into 2 Constants, 0 repeated nodes merged, 0 unused nodes and 3 unused initializers'"
+  check "optimize --no-fold-tensors folds neither" bash -c "'$oxir' optimize '$tmp/weights.onnx' '$tmp/w3.onnx' --no-fold-tensors |
+    grep -q '0 nodes folded into 0 Constants'"
+  check "optimize --fold-limit needs a value" expect_exit 2 "--fold-limit needs a value" "$oxir" optimize "$tmp/weights.onnx" "$tmp/w4.onnx" --fold-limit
   # optimize merges repeated computations: Add(Relu(x), Relu(x)) reads one Relu.
   /usr/bin/python3 - "$tmp" <<'PY'
 import sys
