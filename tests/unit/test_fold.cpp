@@ -447,6 +447,64 @@ TEST_CASE("fold_constants evaluates nodes of constant tensors") {
     CHECK(values_of<float>(old.graph, "s") == std::vector<float>{11, 22});
     CHECK(folded_value(old.graph, "t") == nullptr);
   }
+  SUBCASE("Where, comparisons, logic and Abs") {
+    Model m = base({1});
+    Graph& g = m.graph;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    g.initializers.push_back(floats("a", {4}, {1.f, nan, -0.f, -2.f}));
+    g.initializers.push_back(floats("b", {}, {0.f}));
+    g.initializers.push_back(Tensor::from_values<std::int8_t>("i", {3}, {-128, -5, 7}));
+    g.initializers.push_back(Tensor::from_values<std::int8_t>("j", {2}, {-5, 7}));
+    g.nodes.push_back(Node("Less", {"a", "b"}, {"lt"}));             // NaN < 0 is false; -0 < 0 too
+    g.nodes.push_back(Node("GreaterOrEqual", {"a", "b"}, {"ge"}));   // -0 >= 0
+    g.nodes.push_back(Node("Equal", {"a", "a"}, {"eq"}));            // NaN != NaN
+    g.nodes.push_back(Node("Not", {"eq"}, {"ne"}));
+    g.nodes.push_back(Node("Xor", {"lt", "ge"}, {"x"}));
+    g.nodes.push_back(Node("Where", {"lt", "b", "a"}, {"w"}));       // a scalar broadcast
+    g.nodes.push_back(Node("Abs", {"a"}, {"abs"}));
+    g.nodes.push_back(Node("Abs", {"i"}, {"abs_min"}));              // |-128| is not an int8
+    g.nodes.push_back(Node("Abs", {"j"}, {"abs_i"}));
+    for (const char* o : {"ne", "x", "w", "abs", "abs_min", "abs_i"}) g.outputs.emplace_back(o, Type{});
+    CHECK(fold_constants(m).tensor_nodes == 8);
+    CHECK(values_of<bool>(g, "ne") == std::vector<bool>{false, true, false, false});
+    CHECK(values_of<bool>(g, "x") == std::vector<bool>{true, false, true, true});
+    const auto w = values_of<float>(g, "w");
+    REQUIRE(w.size() == 4);
+    CHECK(w[0] == 1.f);
+    CHECK(std::isnan(w[1]));
+    CHECK((w[2] == 0.f && std::signbit(w[2])));
+    CHECK(w[3] == 0.f);
+    const auto ab = values_of<float>(g, "abs");
+    REQUIRE(ab.size() == 4);
+    CHECK((std::isnan(ab[1]) && !std::signbit(ab[1])));
+    CHECK((ab[2] == 0.f && !std::signbit(ab[2])));
+    CHECK(ab[3] == 2.f);
+    CHECK(folded_value(g, "abs_min") == nullptr);
+    CHECK(values_of<std::int8_t>(g, "abs_i") == std::vector<std::int8_t>{5, 7});
+  }
+  SUBCASE("empty tensors whose other dims are huge: nothing is allocated or looped over for them") {
+    Model m = base({1});
+    m.ir_version = 10;
+    Graph& g = m.graph;
+    const std::int64_t huge = std::int64_t{1} << 62;
+    Tensor e = Tensor::from_values<float>("e", {huge, 0, huge}, std::span<const float>{});
+    g.initializers.push_back(e);
+    g.initializers.push_back(ints("big", {3}, {huge, 1, huge}));
+    g.initializers.push_back(ints("reps", {3}, {1, 1000, 1}));
+    g.initializers.push_back(ints("none", {0}, {}));
+    g.nodes.push_back(Node("Transpose", {"e"}, {"t"}));
+    g.nodes.push_back(Node("Expand", {"e", "big"}, {"x"}));
+    g.nodes.push_back(Node("Tile", {"e", "reps"}, {"tl"}));
+    g.nodes.push_back(Node("Add", {"e", "e"}, {"s"}));
+    g.nodes.push_back(with(Node("Concat", {"e", "e"}, {"c"}), Attribute("axis", std::int64_t{1})));  // outer: 2^62
+    g.nodes.push_back(Node("Gather", {"e", "none"}, {"ga"}));
+    for (const char* o : {"t", "x", "tl", "s", "c", "ga"}) g.outputs.emplace_back(o, Type{});
+    CHECK(fold_constants(m).tensor_nodes == 6);
+    CHECK(folded_value(g, "t")->dims == std::vector<std::int64_t>{huge, 0, huge});
+    CHECK(folded_value(g, "c")->dims == std::vector<std::int64_t>{huge, 0, huge});
+    CHECK(folded_value(g, "ga")->dims == std::vector<std::int64_t>{0, 0, huge});
+    CHECK(folded_value(g, "s")->bytes().empty());
+  }
   SUBCASE("attribute forms of older opsets; initializers below opset 9; a node inference rejects") {
     Model m = base({1});
     m.set_opset_version("", 8);

@@ -1,8 +1,8 @@
 #pragma once
 // Evaluating one default-domain node on constant tensors, for fold_constants: the operators that
-// only move bytes (Reshape, Transpose, Slice, Gather, Concat, Expand, Tile, ...), Cast where its
-// result is exactly defined, and the element-wise arithmetic whose result IEEE arithmetic or
-// two's-complement wrapping defines bit for bit. Anything else, and anything the operator's
+// only move or select bytes (Reshape, Transpose, Slice, Gather, Concat, Expand, Tile, Where, ...),
+// Cast where its result is exactly defined, comparisons and logic, and the element-wise
+// arithmetic whose result IEEE arithmetic or two's-complement wrapping defines bit for bit. Anything else, and anything the operator's
 // definition rejects, is left unevaluated: the caller keeps the node.
 
 #include <algorithm>
@@ -124,10 +124,13 @@ inline std::optional<std::size_t> axis(std::int64_t a, std::size_t r, bool negat
   return static_cast<std::size_t>(a);
 }
 
-/// Row-major strides (in elements) of `dims`.
+/// Row-major strides (in elements) of `dims`. Only meaningful for a tensor with elements (every
+/// dim then at most the element count); callers return before building offsets for an empty one,
+/// whose other dims may be anything.
 inline std::vector<std::int64_t> strides(std::span<const std::int64_t> dims) {
   std::vector<std::int64_t> s(dims.size(), 1);
-  for (std::size_t i = dims.size(); i-- > 1;) s[i - 1] = s[i] * dims[i];
+  for (std::size_t i = dims.size(); i-- > 1;)
+    s[i - 1] = static_cast<std::int64_t>(static_cast<std::uint64_t>(s[i]) * static_cast<std::uint64_t>(dims[i]));
   return s;
 }
 
@@ -398,6 +401,35 @@ bool arith_all(char op, std::span<const std::byte> a, std::span<const std::byte>
   return true;
 }
 
+/// Compares two numeric scalars of one type: -1, 0, 1, or 2 when unordered (a NaN).
+inline int compare(const Scalar& a, const Scalar& b) {
+  if (a.kind == Scalar::Kind::Floating) {
+    if (std::isnan(a.f) || std::isnan(b.f)) return 2;
+    return a.f < b.f ? -1 : a.f > b.f ? 1 : 0;  // -0 == +0
+  }
+  if (a.kind == Scalar::Kind::Signed) return a.s < b.s ? -1 : a.s > b.s ? 1 : 0;
+  return a.u < b.u ? -1 : a.u > b.u ? 1 : 0;
+}
+
+/// The inputs broadcast to one shape (multidirectional), each materialised at that shape; nullopt
+/// when they do not broadcast or the result would hold more than `max_elems` elements.
+inline std::optional<std::pair<std::vector<std::int64_t>, std::vector<std::vector<std::byte>>>> broadcast_all(
+    const std::vector<const Dense*>& in, std::uint64_t max_elems) {
+  std::vector<std::int64_t> dims;
+  for (const Dense* d : in) {
+    auto b = broadcast(dims, d->dims);
+    if (!b) return std::nullopt;
+    dims = std::move(*b);
+  }
+  const auto count = product(dims);
+  if (!count || *count > max_elems) return std::nullopt;
+  std::vector<std::vector<std::byte>> out;
+  for (const Dense* d : in)
+    out.push_back(*count == 0 ? std::vector<std::byte>{}
+                              : gather_elements(d->bytes, d->esize, broadcast_contrib(d->dims, dims)));
+  return std::pair{std::move(dims), std::move(out)};
+}
+
 }  // namespace detail
 
 /// The outputs of default-domain node `n` at default-domain opset `opset`, given its inputs (`in[i]`
@@ -562,12 +594,11 @@ bool arith_all(char op, std::span<const std::byte> a, std::span<const std::byte>
     }
     const auto st = detail::strides(d->dims);
     std::vector<std::int64_t> dims(r);
+    for (std::size_t a = 0; a < r; ++a) dims[a] = d->dims[static_cast<std::size_t>(perm[a])];
+    if (d->count == 0) return fresh(d->type, std::move(dims), {});
     std::vector<std::vector<std::int64_t>> c(r);
-    for (std::size_t a = 0; a < r; ++a) {
-      const auto src = static_cast<std::size_t>(perm[a]);
-      dims[a] = d->dims[src];
-      for (std::int64_t k = 0; k < dims[a]; ++k) c[a].push_back(k * st[src]);
-    }
+    for (std::size_t a = 0; a < r; ++a)
+      for (std::int64_t k = 0; k < dims[a]; ++k) c[a].push_back(k * st[static_cast<std::size_t>(perm[a])]);
     return fresh(d->type, std::move(dims), detail::gather_elements(d->bytes, d->esize, c));
   }
 
@@ -594,6 +625,7 @@ bool arith_all(char op, std::span<const std::byte> a, std::span<const std::byte>
     }
     const std::size_t es = ds[0].esize;
     if (!fits(dims, es)) return std::nullopt;
+    if (*detail::product(dims) == 0) return fresh(ds[0].type, std::move(dims), {});
     const auto outer = *detail::product(std::span(dims).first(*k));
     std::vector<std::byte> out(static_cast<std::size_t>(*detail::product(dims)) * es);
     std::size_t w = 0;
@@ -680,6 +712,7 @@ bool arith_all(char op, std::span<const std::byte> a, std::span<const std::byte>
       dims[*k] = count;
     }
     if (!fits(dims, d->esize)) return std::nullopt;
+    if (*detail::product(dims) == 0) return fresh(d->type, std::move(dims), {});
     const auto strd = detail::strides(d->dims);
     std::vector<std::vector<std::int64_t>> c(r);
     for (std::size_t a = 0; a < r; ++a)
@@ -700,6 +733,9 @@ bool arith_all(char op, std::span<const std::byte> a, std::span<const std::byte>
     dims.insert(dims.end(), input(1)->dims.begin(), input(1)->dims.end());
     dims.insert(dims.end(), d->dims.begin() + static_cast<std::ptrdiff_t>(*k) + 1, d->dims.end());
     if (!fits(dims, d->esize)) return std::nullopt;
+    for (std::int64_t i : *idx)
+      if (i < -dim || i >= dim || (i < 0 && !neg_axes)) return std::nullopt;
+    if (*detail::product(dims) == 0) return fresh(d->type, std::move(dims), {});
     const auto st = detail::strides(d->dims);
     std::vector<std::vector<std::int64_t>> c;
     for (std::size_t a = 0; a < *k; ++a) {
@@ -731,6 +767,7 @@ bool arith_all(char op, std::span<const std::byte> a, std::span<const std::byte>
       if (s < 0) return std::nullopt;
     auto dims = detail::broadcast(d->dims, *shape);
     if (!dims || !fits(*dims, d->esize)) return std::nullopt;
+    if (*detail::product(*dims) == 0) return fresh(d->type, std::move(*dims), {});
     auto bytes = detail::gather_elements(d->bytes, d->esize, detail::broadcast_contrib(d->dims, *dims));
     return fresh(d->type, std::move(*dims), std::move(bytes));
   }
@@ -747,6 +784,7 @@ bool arith_all(char op, std::span<const std::byte> a, std::span<const std::byte>
       dims[a] = d->dims[a] * rep;
     }
     if (!fits(dims, d->esize)) return std::nullopt;
+    if (*detail::product(dims) == 0) return fresh(d->type, std::move(dims), {});
     const auto st = detail::strides(d->dims);
     std::vector<std::vector<std::int64_t>> c(dims.size());
     for (std::size_t a = 0; a < dims.size(); ++a)
@@ -800,6 +838,94 @@ bool arith_all(char op, std::span<const std::byte> a, std::span<const std::byte>
     return fresh(to, d->dims, std::move(out));
   }
 
+  if (op == "Where") {
+    if (opset < 9 || in.size() != 3) return std::nullopt;
+    auto c = detail::dense(input(0));
+    auto x = detail::dense(input(1));
+    auto y = detail::dense(input(2));
+    if (!c || !x || !y || c->type != DataType::BOOL || x->type != y->type) return std::nullopt;
+    auto b = detail::broadcast_all({&*c, &*x, &*y}, limit / x->esize);
+    if (!b) return std::nullopt;
+    auto& [dims, v] = *b;
+    const std::size_t es = x->esize;
+    std::vector<std::byte> out(v[1].size());
+    for (std::size_t i = 0; i < v[0].size(); ++i)
+      std::memcpy(out.data() + i * es, (v[0][i] != std::byte{0} ? v[1] : v[2]).data() + i * es, es);
+    return fresh(x->type, std::move(dims), std::move(out));
+  }
+
+  const int cmp_op = op == "Equal" ? 1 : op == "Less" ? 2 : op == "Greater" ? 3 : op == "LessOrEqual" ? 4
+                   : op == "GreaterOrEqual" ? 5 : 0;
+  if (cmp_op) {
+    if (opset < (cmp_op >= 4 ? 12 : 7) || in.size() != 2 || !n.attributes.empty()) return std::nullopt;
+    auto a = detail::dense(input(0));
+    auto b = detail::dense(input(1));
+    if (!a || !b || a->type != b->type || !detail::castable(a->type)) return std::nullopt;
+    auto bc = detail::broadcast_all({&*a, &*b}, limit);
+    if (!bc) return std::nullopt;
+    auto& [dims, v] = *bc;
+    const std::size_t es = a->esize, count = v[0].size() / es;
+    std::vector<std::byte> out(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      const int c = detail::compare(*detail::read_scalar(a->type, v[0].data() + i * es),
+                                    *detail::read_scalar(a->type, v[1].data() + i * es));
+      const bool r = cmp_op == 1 ? c == 0 : cmp_op == 2 ? c == -1 : cmp_op == 3 ? c == 1 : cmp_op == 4 ? (c == -1 || c == 0)
+                                                                                                   : (c == 1 || c == 0);
+      out[i] = r ? std::byte{1} : std::byte{0};
+    }
+    return fresh(DataType::BOOL, std::move(dims), std::move(out));
+  }
+
+  if (op == "Not" || op == "And" || op == "Or" || op == "Xor") {
+    const bool unary = op == "Not";
+    if ((!unary && opset < 7) || in.size() != (unary ? 1u : 2u) || !n.attributes.empty()) return std::nullopt;
+    auto a = detail::dense(input(0));
+    auto b = unary ? a : detail::dense(input(1));
+    if (!a || !b || a->type != DataType::BOOL || b->type != DataType::BOOL) return std::nullopt;
+    auto bc = detail::broadcast_all({&*a, &*b}, limit);
+    if (!bc) return std::nullopt;
+    auto& [dims, v] = *bc;
+    std::vector<std::byte> out(v[0].size());
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const bool x = v[0][i] != std::byte{0}, y = v[1][i] != std::byte{0};
+      const bool r = op == "Not" ? !x : op == "And" ? (x && y) : op == "Or" ? (x || y) : (x != y);
+      out[i] = r ? std::byte{1} : std::byte{0};
+    }
+    return fresh(DataType::BOOL, std::move(dims), std::move(out));
+  }
+
+  if (op == "Abs") {
+    if (opset < 6 || in.size() != 1 || !n.attributes.empty()) return std::nullopt;
+    auto a = detail::dense(input(0));
+    if (!a || !detail::castable(a->type) || a->type == DataType::BOOL) return std::nullopt;
+    std::vector<std::byte> out(a->bytes.begin(), a->bytes.end());
+    const std::size_t es = a->esize;
+    for (std::size_t i = 0; i < a->count; ++i) {
+      std::byte* p = out.data() + i * es;
+      switch (a->type) {
+        case DataType::FLOAT:
+        case DataType::DOUBLE:
+        case DataType::FLOAT16:
+        case DataType::BFLOAT16: p[es - 1] &= std::byte{0x7F}; break;  // the sign bit (little-endian)
+        case DataType::INT8:
+        case DataType::INT16:
+        case DataType::INT32:
+        case DataType::INT64: {
+          const auto v = detail::read_scalar(a->type, p);
+          if (v->s < 0) {
+            const std::int64_t lowest =
+                es == 8 ? std::numeric_limits<std::int64_t>::min() : -(std::int64_t{1} << (es * 8 - 1));
+            if (v->s == lowest) return std::nullopt;  // |INT_MIN| is not representable
+            detail::write_cast(DataType::INT64, a->type, detail::Scalar{detail::Scalar::Kind::Signed, -v->s, 0, 0}, p);
+          }
+          break;
+        }
+        default: break;  // unsigned: unchanged
+      }
+    }
+    return fresh(a->type, a->dims, std::move(out));
+  }
+
   const char arith_op = op == "Add" ? '+' : op == "Sub" ? '-' : op == "Mul" ? '*' : op == "Div" ? '/' : op == "Neg" ? 'n' : 0;
   if (arith_op) {
     const bool unary = arith_op == 'n';
@@ -813,10 +939,11 @@ bool arith_all(char op, std::span<const std::byte> a, std::span<const std::byte>
     // float16/bfloat16 are left out: runtimes compute them in float and round twice
     if (!detail::castable(t) || t == DataType::BOOL || t == DataType::FLOAT16 || t == DataType::BFLOAT16)
       return std::nullopt;
-    auto dims = detail::broadcast(a->dims, b->dims);
-    if (!dims || !fits(*dims, a->esize)) return std::nullopt;
-    const auto xa = detail::gather_elements(a->bytes, a->esize, detail::broadcast_contrib(a->dims, *dims));
-    const auto xb = unary ? xa : detail::gather_elements(b->bytes, b->esize, detail::broadcast_contrib(b->dims, *dims));
+    auto bc = detail::broadcast_all({&*a, &*b}, limit / a->esize);
+    if (!bc) return std::nullopt;
+    auto& [dims, v] = *bc;
+    const std::vector<std::byte>& xa = v[0];
+    const std::vector<std::byte>& xb = v[1];
     std::vector<std::byte> out(xa.size());
     bool ok = false;
     switch (t) {
@@ -832,7 +959,7 @@ bool arith_all(char op, std::span<const std::byte> a, std::span<const std::byte>
       default: ok = detail::arith_all<std::uint64_t>(arith_op, xa, xb, out); break;
     }
     if (!ok) return std::nullopt;
-    return fresh(t, std::move(*dims), std::move(out));
+    return fresh(t, std::move(dims), std::move(out));
   }
   return std::nullopt;
 }
