@@ -10,43 +10,81 @@ Expand, Tile, ConstantOfShape (data movement: bool, 8-64 bit integers, float16, 
 double, complex, float8 as bytes), Cast between those numeric types but complex and float8 where
 the result is exactly defined, Add, Sub, Mul, Div (at opset 6 on equal shapes without the
 broadcast attribute) and Neg on float, double and the integer types the operator's version
-takes. Never folded: strings and the packed 4-/2-bit types, invalid data (an index out of
-range, a Reshape to another size, a type the version does not take...), integer division by
-zero or INT_MIN / -1, inexact Casts (a float to an integer when not finite or out of range after
-truncation; an integer or a double to float16/bfloat16 that is not exactly a float; NaN to
-float16/bfloat16), a backward Slice whose end is INT_MAX (the spec and ONNX Runtime disagree),
-results larger than max(1 MiB, the node's inputs), and (in the backend tests) what reads an
-integer Constant below opset 9 (Constant-1 holds float types only).
+takes; Where (from 9: bool condition, X and Y of one type, bool, the integers, float16,
+bfloat16, float, double or complex; multidirectional broadcasting of all three); Equal, Less,
+Greater (from 7), LessOrEqual, GreaterOrEqual (from 12) of two inputs of one type, broadcast,
+to bool (IEEE comparisons: NaN unequal and unordered, -0 == +0; float16 and bfloat16 by their
+exact values); Not (from 1), And, Or, Xor (from 7) on bool, broadcast; Abs (from 6: floats with
+the sign bit cleared, NaN too, its payload kept; signed integers |x|; unsigned ones unchanged).
+For those the element types are exactly what the operator's version takes in onnx's schemas
+(op_types: Equal-7 bool, int32, int64, Equal-11 the other integers and floats, Less/Greater-7
+floats, -9 integers, bfloat16 from 13 (LessOrEqual/GreaterOrEqual and Where from 16), Abs-6
+integers and floats...): a node of another type stays (invalid data), and so does one below
+those opsets (older version). Never folded: strings
+and the packed 4-/2-bit types, invalid data (an index out of range, a Reshape to another size,
+shapes that do not broadcast, a type the version does not take...), integer division by zero or
+INT_MIN / -1, Abs of a signed integer tensor holding INT_MIN, inexact Casts (a float to an
+integer when not finite or out of range after truncation; an integer or a double to
+float16/bfloat16 that is not exactly a float; NaN to float16/bfloat16), a backward Slice whose
+end is INT_MAX (the spec and ONNX Runtime disagree), results larger than max(1 MiB, the node's
+inputs), and (in the backend tests) what reads an integer Constant below opset 9 (Constant-1
+holds float types only). fold_constants also folds the int32/int64 vectors whose contents shape
+inference determines whatever computes them: an empty one computed from a non-constant is left
+open ("shape folding"), not required to stay.
 
 1. Generated models (seeded, --count of them): a graph input X (float [1]), constant sources
    (initializers; Constant nodes with value, value_float(s), value_int(s); random element types,
    small shapes, rank 0 and zero-size dims too; now and then an initializer that is also a graph
    input, which is not a constant and is fed another value), chains of 1-6 of the operators above
    with random valid attributes and inputs in the forms of a random opset 9-21, and outputs: the
-   chains' results (bfloat16 through a Cast to float: ONNX Runtime's JS API has no bfloat16),
+   chains' results (bfloat16 through a Cast to float where ONNX Runtime runs the model: its JS
+   API has no bfloat16),
    1 / result computed from X for float results (so a zero's sign shows: cmp_ort.js compares
-   numbers with ===), Cast(result) + X, nodes reading X. Some models hold a deliberately invalid
-   node (Gather index out of range, Reshape to another size, integer Div by zero or INT_MIN / -1,
-   Squeeze of a dim that is not 1, Expand to a shape that does not broadcast, Slice step 0), some
-   results too large to fold (ConstantOfShape, Expand, Tile) and some exactly at the limit; some
-   chains run on strings, complex numbers, float8 or int4. Then `oxir optimize IN OUT`, and:
+   numbers with ===), Cast(result) + X, nodes reading X. The chains' bool values for Where's
+   condition and the logical operators come from bool constants, comparisons of constants (with
+   edge values: NaNs of both signs, with payloads and signalling ones, -0 and +0, infinities,
+   integer limits, elements equal to the other side's), comparisons of the chain's value
+   (Where(x < c, x, y)), bool values of earlier chains, and comparisons of X (not constants);
+   Abs reads such edge values now and then (INT_MIN among them). Some models hold a deliberately
+   invalid node (Gather index out of range, Reshape to another size, integer Div by zero or
+   INT_MIN / -1, Squeeze of a dim that is not 1, Expand to a shape that does not broadcast, Slice
+   step 0, Where/comparison/logic of shapes that do not broadcast, a comparison, logic, Abs or
+   Where of a type the version does not take), some results too large to fold (ConstantOfShape,
+   Expand, Tile, Where/Equal/Less/And broadcast from [n, 1] and [1, m]) and some exactly at the
+   limit; some chains run on strings (Where of them too, never folded), complex numbers (Where
+   folds them), float8 or int4; models of kind no_kernel use the types ONNX Runtime has no
+   kernels for (Where of bool, int8, int16, uint16-64, bfloat16; comparisons and Abs of
+   bfloat16) and NaNs with payloads in float16, and end in Abs and Where of edge values. Then
+   `oxir optimize IN OUT`, and:
      - ONNX Runtime (npm onnxruntime-node, graph optimizations off; cmp_ort.js) runs IN and OUT
        on the same inputs: every output bit-identical (SAME), or both rejected (BOTH_FAIL; one
        rejected and the other not is a failure). Not run: integer division by zero or INT_MIN / -1
-       (a SIGFPE), complex, float8, int4 (no kernels or no JS type): there the folded Constants
-       must equal this script's own evaluation (numpy);
+       (a SIGFPE), complex, float8, int4, no_kernel (no kernels or no JS type): there the folded
+       Constants must equal this script's own evaluation (numpy), bit for bit, NaNs' bits too
+       for outputs computed through Abs or Where by data movement only;
      - every node this script's own evaluation says must fold has become a Constant (or was
        removed), every node it says must not fold (the reasons above, or an input that is not a
-       constant) is still there, and OUT has no node of those operators whose inputs are all
-       constants (initializers that are not graph inputs, Constant outputs) unless a rule above
-       excuses it;
+       constant) is still there (or was removed as unused: no graph output, and nothing that
+       read it is computed in OUT any more; the generator leaves no dead node behind), and OUT
+       has no node of those operators whose inputs are all constants (initializers that are not
+       graph inputs, Constant outputs) unless a rule above excuses it;
      - OUT passes onnx's full check (check_model with full_check=True) whenever IN does.
    Where ONNX Runtime 1.30 does not do what the model says, the models avoid it: no bfloat16
    Expand or Tile (no kernels); no INT_MAX as the end of a backward Slice of a shape-like int64
    vector (taken as "to the start", where the definition clamps it to dim - 1; oxir's shape
    folding follows the definition); a Cast reading a Cast gets an Identity
    reader beside it (RemoveDuplicateCastTransformer, on even with graph optimizations off, would
-   merge the two and skip a rounding: uint32 65534 -> bfloat16 -> uint8 gives 254, not 0).
+   merge the two and skip a rounding: uint32 65534 -> bfloat16 -> uint8 gives 254, not 0);
+   no Where of int8, int16, uint16-64, bool, bfloat16 and no comparison or Abs of bfloat16 (no
+   kernels); a Tile, Where, comparison or Abs reading the float16 output of a Cast reads it
+   through a Reshape to the same shape (it has no float16 kernel: InsertCastTransformer casts
+   its input to float, and that Cast merged with the one before skips the rounding to float16:
+   Equal(Cast(1.0001 -> float16), 1) gives false; an Identity would do for ONNX Runtime, but
+   `oxir optimize` bypasses it); no Where whose result holds a -0 of a float type (it selects
+   "cond ? X : 0" and "cond ? 0 : Y" and takes the first of the two that is not 0:
+   Where(true, -0, y) gives +0); no float16 NaN with a payload (Where and Abs of float16 go
+   through float: 0x7C01 comes out 0x7E01 or 0x7E00); Squeeze-1 axes sorted (onnx's shape
+   inference, which ONNX Runtime runs, takes [1, 0] of [1, 1, 2] to [1, 2]).
 2. The libonnx-testdata backend tests (node, pytorch-converted, pytorch-operator, simple) made of
    those operators only (and Constant), with test_data_set_0's inputs as initializers (removed
    from the graph inputs; the IR version raised to 4 where it was lower, so that initializers
@@ -219,12 +257,49 @@ def constant_value(node):
 DATA_MOVEMENT = {"Identity", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Concat", "Slice", "Gather",
                  "Expand", "Tile", "ConstantOfShape"}
 ARITH = {"Add", "Sub", "Mul", "Div", "Neg"}
-FOLD_OPS = DATA_MOVEMENT | ARITH | {"Cast"}
+COMPARE = ("Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual")
+LOGIC = ("Not", "And", "Or", "Xor")
+# Selection, comparisons, logic and Abs: the element types each version takes are checked here
+# (op_types), not left open.
+SELECT = {"Where", "Abs"} | set(COMPARE) | set(LOGIC)
+FOLD_OPS = DATA_MOVEMENT | ARITH | SELECT | {"Cast"}
 MIN_OPSET = {"Reshape": 5, "Tile": 6, "Cast": 6, "ConstantOfShape": 9, "Add": 6, "Sub": 6, "Mul": 6, "Div": 6,
-             "Neg": 6, "Concat": 4, "Expand": 8}
+             "Neg": 6, "Concat": 4, "Expand": 8, "Where": 9, "Equal": 7, "Less": 7, "Greater": 7,
+             "LessOrEqual": 12, "GreaterOrEqual": 12, "And": 7, "Or": 7, "Xor": 7, "Abs": 6}
 # The reasons a node must stay (the rest, None, are the cases the rules leave open).
 STRICT = ("input not constant", "never-folded type", "invalid data", "inexact Cast", "integer division",
-          "too large", "runtimes differ")
+          "too large", "runtimes differ", "Abs of INT_MIN", "older version")
+
+
+def op_types(op, opset):
+    """The element types T (Where: of X and Y; comparisons: of the inputs) the operator's version
+    takes, as onnx's schemas list them; oxir's inference rejects the rest, and the node stays."""
+    flt = {F16, F32, F64}
+    if op == "Where":  # 9; 16 adds bfloat16
+        return (NUMERIC - {BF16}) | COMPLEX | {STR} | ({BF16} if opset >= 16 else set())
+    if op == "Equal":  # 7: bool, int32, int64; 11: the other integers and floats; 13: bfloat16; 19: string
+        t = {BOOL, I32, I64} if opset < 11 else INTS | flt | {BOOL}
+        return t | ({BF16} if opset >= 13 else set()) | ({STR} if opset >= 19 else set())
+    if op in ("Less", "Greater"):  # 7: floats; 9: integers; 13: bfloat16
+        return (flt if opset < 9 else INTS | flt) | ({BF16} if opset >= 13 else set())
+    if op in ("LessOrEqual", "GreaterOrEqual"):  # 12; 16 adds bfloat16
+        return INTS | flt | ({BF16} if opset >= 16 else set())
+    if op in LOGIC:
+        return {BOOL}
+    if op == "Abs":  # 6: integers and floats; 13: bfloat16
+        return (flt if opset < 6 else INTS | flt) | ({BF16} if opset >= 13 else set())
+    raise AssertionError(op)
+
+
+def t_inputs(op):
+    """The inputs of an operator of SELECT typed T (Where's condition is bool, always)."""
+    return (1, 2) if op == "Where" else (0,) if op in ("Not", "Abs") else (0, 1)
+
+
+# Element types ONNX Runtime 1.30 has no CPU kernel for although the operator's version takes them:
+# the models it runs avoid them (the models of kind no_kernel take them, checked by numpy only).
+ORT_LACKS = {"Where": {I8, I16, U16, U32, U64, BOOL, BF16}, "Abs": {BF16}}
+ORT_LACKS.update({op: {BF16} for op in COMPARE})
 MIB = 1 << 20
 
 
@@ -513,6 +588,46 @@ def run_node(node, opset, ins):
             else:
                 r = a / b
         return V(x.elem, np.asarray(r, dtype=NP[x.elem]).reshape(shape)), note
+    if op == "Where":
+        c, x, y = need(0), need(1), need(2)
+        if c.elem != BOOL or x.elem != y.elem:
+            raise Invalid("Where of %s, %s, %s" % tuple(TYPE_NAME.get(v.elem, v.elem) for v in (c, x, y)))
+        shape = broadcast(c.shape, x.shape, y.shape)
+        return V(x.elem, np.where(c.a, x.a, y.a).reshape(shape)), None
+    if op in COMPARE:
+        a, b = need(0), need(1)
+        if a.elem != b.elem:
+            raise Invalid("types differ")
+        if a.elem in COMPLEX or a.elem in FLOAT8 or a.elem not in NP:
+            raise NotEvaluated("%s on %s" % (op, TYPE_NAME.get(a.elem, a.elem)))
+        shape = broadcast(a.shape, b.shape)
+        # IEEE comparisons (NaN unordered, -0 == +0); bfloat16 held exactly as float32.
+        f = {"Equal": np.equal, "Less": np.less, "Greater": np.greater, "LessOrEqual": np.less_equal,
+             "GreaterOrEqual": np.greater_equal}[op]
+        return V(BOOL, np.asarray(f(a.a, b.a), dtype=np.bool_).reshape(shape)), None
+    if op in LOGIC:
+        xs = [need(i) for i in range(1 if op == "Not" else 2)]
+        if any(x.elem != BOOL for x in xs):
+            raise Invalid("%s of %s" % (op, "/".join(TYPE_NAME.get(x.elem, str(x.elem)) for x in xs)))
+        if op == "Not":
+            return V(BOOL, np.logical_not(xs[0].a)), None
+        shape = broadcast(xs[0].shape, xs[1].shape)
+        f = {"And": np.logical_and, "Or": np.logical_or, "Xor": np.logical_xor}[op]
+        return V(BOOL, np.asarray(f(xs[0].a, xs[1].a)).reshape(shape)), None
+    if op == "Abs":
+        x = need(0)
+        if x.elem in FLOATS:  # the sign bit cleared, NaNs too (their payload kept)
+            u = {F16: np.uint16, F64: np.uint64}.get(x.elem, np.uint32)  # bfloat16 held as float32
+            a = np.array(x.a, order="C")  # (ascontiguousarray would make a scalar 1-d)
+            return V(x.elem, (a.view(u) & u(np.iinfo(u).max >> 1)).view(a.dtype)), None
+        if x.elem not in INTS:
+            raise NotEvaluated("Abs on %s" % TYPE_NAME.get(x.elem, x.elem))
+        with np.errstate(all="ignore"):
+            r = np.abs(x.a)
+        if x.elem in (I8, I16, I32, I64) and (x.a == np.iinfo(NP[x.elem]).min).any():
+            return V(x.elem, r), ("Abs of INT_MIN", "%s %d (|INT_MIN| does not fit)" % (
+                TYPE_NAME[x.elem], np.iinfo(NP[x.elem]).min))
+        return V(x.elem, r), None
     raise NotEvaluated("operator %s" % op)
 
 
@@ -531,9 +646,15 @@ def judge(node, opset, ins, consts):
     if node.domain not in ("", "ai.onnx") or op not in FOLD_OPS:
         return out, None, "not in the contract", "operator %s" % op
     if opset < MIN_OPSET.get(op, 1):
+        if op in SELECT:  # (their older versions: legacy broadcasting or other type lists)
+            return out, False, "older version", "%s below opset %d" % (op, MIN_OPSET[op])
         return out, None, "not in the contract", "%s below opset %d" % (op, MIN_OPSET[op])
     present = [i for i, n in enumerate(node.input) if n]
     if any(consts[i] is False for i in present):
+        if out is not None and out.elem in (I32, I64) and out.a.ndim == 1 and out.a.size == 0:
+            # fold_constants' first part folds the int32/int64 vectors whose contents shape
+            # inference determines, whatever computes them: an empty one's.
+            return out, None, "shape folding", "an empty %s vector" % TYPE_NAME[out.elem]
         return out, False, "input not constant", ""
     types = [ins[i].elem for i in present if ins[i] is not None]
     if op == "Cast":
@@ -549,6 +670,11 @@ def judge(node, opset, ins, consts):
         return out, None, "not in the contract", "%s on %s" % (op, TYPE_NAME.get(types[0], types[0]))
     if op in ARITH and any(not arith_allowed(op, opset, t) for t in types if isinstance(t, int)):
         return out, False, "invalid data", "%s-%d on %s (its type constraints)" % (op, opset, TYPE_NAME.get(types[0]))
+    if op in SELECT:
+        tt = [ins[i].elem for i in t_inputs(op) if i < len(node.input) and node.input[i] and ins[i] is not None]
+        if any(t not in op_types(op, opset) for t in tt):
+            return out, False, "invalid data", "%s-%d on %s (its type constraints)" % (
+                op, opset, "/".join(TYPE_NAME.get(t, str(t)) for t in tt))
 
     if op == "Cast" and any(t in COMPLEX for t in types if isinstance(t, int)):
         return out, None, "not in the contract", "Cast of complex"
@@ -580,11 +706,34 @@ SOURCE_TYPES = [(F32, 4), (I64, 3), (I32, 2), (F64, 2), (F16, 1.5), (BF16, 1.5),
                 (U16, 0.5), (I16, 0.5), (U32, 0.5), (U64, 0.5)]
 OPS = [("Identity", 1), ("Reshape", 2), ("Flatten", 1), ("Squeeze", 1), ("Unsqueeze", 1.5), ("Transpose", 1.5),
        ("Concat", 1.5), ("Slice", 2), ("Gather", 2), ("Expand", 1.5), ("Tile", 1.5), ("ConstantOfShape", 0.7),
-       ("Cast", 2.5), ("Add", 1), ("Sub", 1), ("Mul", 1), ("Div", 1.2), ("Neg", 0.7)]
+       ("Cast", 2.5), ("Add", 1), ("Sub", 1), ("Mul", 1), ("Div", 1.2), ("Neg", 0.7),
+       ("Where", 1.5), ("Equal", 0.5), ("Less", 0.4), ("Greater", 0.4), ("LessOrEqual", 0.3),
+       ("GreaterOrEqual", 0.3), ("Not", 0.4), ("And", 0.4), ("Or", 0.3), ("Xor", 0.3), ("Abs", 0.8)]
 # Chains over special values (NaN, infinities, -0, subnormals, the integer types' limits, float
-# rounding ties) through Casts and arithmetic: the rules' edge cases.
-CAST_OPS = [("Cast", 6), ("Identity", 0.5), ("Add", 1), ("Sub", 1), ("Mul", 1), ("Div", 1), ("Neg", 1)]
+# rounding ties) through Casts, arithmetic, comparisons, Abs and Where: the rules' edge cases.
+CAST_OPS = [("Cast", 6), ("Identity", 0.5), ("Add", 1), ("Sub", 1), ("Mul", 1), ("Div", 1), ("Neg", 1),
+            ("Abs", 1), ("Where", 0.7), ("Equal", 0.4), ("Less", 0.3), ("Greater", 0.3), ("LessOrEqual", 0.3),
+            ("GreaterOrEqual", 0.3)]
+# Models ONNX Runtime does not run (kind no_kernel): the types it has no kernels for, more often.
+NO_KERNEL_TYPES = [(BF16, 3), (BOOL, 2), (I8, 1.5), (I16, 1.5), (U16, 1.5), (U32, 1.5), (U64, 1.5), (F16, 1),
+                   (F32, 1), (I64, 1)]
+NO_KERNEL_OPS = [(op, w * (4 if op in ("Abs", "Where") else 3 if op in SELECT else 1)) for op, w in OPS]
 MAX_ELEMS = 2000
+
+
+NAN_BITS = {  # quiet NaNs of both signs; NaNs with payloads and signalling ones (bfloat16 as float32 bits)
+    F16: ([0x7E00, 0xFE00], [0x7C01, 0xFD55, 0x7E55]),
+    BF16: ([0x7FC00000, 0xFFC00000], [0x7F810000, 0xFFD50000, 0x7FC50000]),
+    F32: ([0x7FC00000, 0xFFC00000], [0x7F800001, 0xFFD55555, 0x7FC00055]),
+    F64: ([0x7FF8000000000000, 0xFFF8000000000000], [0x7FF0000000000001, 0xFFF5555555555555, 0x7FF8000000000055])}
+
+
+def broadcastable(*shapes):
+    try:
+        np.broadcast_shapes(*[tuple(s) for s in shapes])
+        return True
+    except ValueError:
+        return False
 
 
 def pick(rng, weighted):
@@ -706,6 +855,17 @@ class Case:
             [("attr", 1)] if self.opset >= 12 and elem == I64 and len(values) else [])), pool=False)
 
     def add(self, op, inputs, attrs=None, invalid=False):
+        if self.run_ort and (op == "Tile" or op in SELECT):
+            # ONNX Runtime has no float16 kernels for these: it casts their float16 inputs to float
+            # (InsertCastTransformer) and then drops the pair Cast(A -> float16) -> Cast(float16
+            # -> float) (RemoveDuplicateCastTransformer), skipping the rounding to float16 of a
+            # Cast that feeds them directly (Cast(1.0001 -> float16) -> Abs gives 1.0001, not 1).
+            # A Reshape to the same shape in between keeps it (an Identity would too, but `oxir
+            # optimize` bypasses Identity nodes).
+            casts = {n.output[0] for n in self.nodes if n.op_type == "Cast"}
+            inputs = [self.add("Reshape", [i, self.param(self.vals[i].shape)])
+                      if i in casts and self.elems.get(i) == F16 and self.vals.get(i) is not None else i
+                      for i in inputs]
         out = self.name("v")
         node = helper.make_node(op, inputs, [out], **(attrs or {}))
         ins = [self.vals.get(i) if i else None for i in inputs]
@@ -721,9 +881,46 @@ class Case:
             raise GenRetry("too many elements")
         self.nodes.append(node)
         self.vals[out] = v
-        self.elems[out] = v.elem if v is not None else (attrs or {}).get("to", self.elems.get(inputs[0]))
+        self.elems[out] = v.elem if v is not None else BOOL if op in COMPARE or op in LOGIC else \
+            self.elems.get(inputs[1]) if op == "Where" else (attrs or {}).get("to", self.elems.get(inputs[0]))
         self.const[out] = e
         self.expect[out] = (e, cat, text, op)
+        return out
+
+    def nan_exact(self, name):
+        """Whether name comes from constants through Abs or Where and data movement only (no Cast,
+        no arithmetic, whose NaNs' bits this script does not pin down): its NaNs' bits must match."""
+        producers = {o: n for n in self.nodes for o in n.output}
+        stack, seen, through = [name], set(), False
+        while stack:
+            n = producers.get(stack.pop())
+            if n is None or id(n) in seen:
+                continue
+            seen.add(id(n))
+            if n.op_type == "Cast" or n.op_type in ARITH:
+                return False
+            through |= n.op_type in ("Abs", "Where")
+            stack.extend(i for i in n.input if i)
+        return through
+
+    def keep_alive(self, n0):
+        """After an attempt that gave up: the nodes it added (from self.nodes[n0]) that nothing
+        reads become outputs, so that none is dead code (`oxir optimize` removes dead nodes,
+        and a node that must stay would seem folded)."""
+        read = self.nodes_inputs()
+        for n in self.nodes[n0:]:
+            if n.op_type != "Constant" and n.output[0] not in read:
+                self.dangling.append(n.output[0])
+
+    def attempt(self, fn, *args):
+        """fn(*args), or None when it gives up (GenRetry too), keeping what it added alive."""
+        n0 = len(self.nodes)
+        try:
+            out = fn(*args)
+        except GenRetry:
+            out = None
+        if out is None:
+            self.keep_alive(n0)
         return out
 
     def x_as(self, elem):
@@ -786,6 +983,10 @@ class Case:
         if not ones:
             return None
         axes = None if self.rng.random() < 0.25 else self.rng.sample(ones, self.rng.randint(1, len(ones)))
+        if axes and self.opset < 11:
+            # onnx's (and ONNX Runtime's) shape inference of Squeeze-1 mishandles unsorted axes
+            # ([1, 0] of [1, 1, 2] inferred [1, 2]): the model would be rejected.
+            axes.sort()
         return self.axes_form("Squeeze", x, axes, self.vals[x].a.ndim)
 
     def g_Unsqueeze(self, x):
@@ -964,6 +1165,181 @@ class Case:
     def g_Neg(self, x):
         return self.add("Neg", [x]) if arith_allowed("Neg", self.opset, self.vals[x].elem) else None
 
+    # -- Where, comparisons, logic, Abs ----------------------------------------------------------
+
+    def takes(self, op, elem):
+        """Whether the operator's version takes elem, and ONNX Runtime has a kernel for it when it
+        runs the model."""
+        return self.opset >= MIN_OPSET.get(op, 1) and elem in op_types(op, self.opset) and not (
+            self.run_ort and elem in ORT_LACKS.get(op, ()))
+
+    def partner_shape(self, s):
+        """A shape that broadcasts with s: s, [], s with dims made 1 and leading ones dropped, or
+        one more leading dim."""
+        rng = self.rng
+        k = rng.random()
+        if k < 0.45:
+            return list(s)
+        if k < 0.6:
+            return []
+        if k < 0.85:
+            return [1 if rng.random() < 0.4 else d for d in s][rng.randint(0, len(s)):]
+        return [rng.randint(1, 3)] + list(s)
+
+    def edge_value(self, elem, shape, like=None):
+        """A value with the cases comparisons, Abs and Where must get right: NaNs of both signs
+        (with payloads, signalling ones too, except float16 in models ONNX Runtime runs: it
+        quiets float16 NaNs), -0, +0, infinities, the integer limits; with `like` (a value of the
+        same type), elements copied from it (equal pairs)."""
+        rng = self.rng
+        v = rand_value(rng, elem, shape)
+        if elem not in INTS | FLOATS or not v.a.size:
+            return v
+        flat = v.a.reshape(-1)
+        src = like.a.reshape(-1) if like is not None and like.elem == elem and like.a.size else None
+        for i in range(flat.size):
+            k = rng.random()
+            if src is not None and k < 0.35:
+                flat[i] = src[rng.randrange(src.size)]
+            elif k < 0.6 and elem in FLOATS:
+                quiet, odd = NAN_BITS[elem]
+                w = rng.choice(["nan", "nan", "-0", "0", "inf", "-inf"])
+                if w == "nan":
+                    u = {F16: np.uint16, F64: np.uint64}.get(elem, np.uint32)
+                    flat.view(u)[i] = rng.choice(quiet + (odd if elem != F16 or not self.run_ort else []))
+                else:
+                    flat[i] = float(w)
+            elif k < 0.6:
+                info = np.iinfo(NP[elem])
+                flat[i] = rng.choice([int(info.min), int(info.max), int(info.min) + 1, 0, 1,
+                                      -1 if info.min else 2])
+        return v
+
+    def compare(self, op, x):
+        """op (a comparison) of x and a constant related to it (or x itself)."""
+        rng, v = self.rng, self.vals[x]
+        if not self.takes(op, v.elem):
+            return None
+        y = x if rng.random() < 0.12 else self.source(self.edge_value(v.elem, self.partner_shape(v.shape), v))
+        return self.add(op, [x, y] if rng.random() < 0.6 else [y, x])
+
+    def any_compare(self, x):
+        ops = [op for op in COMPARE if self.takes(op, self.vals[x].elem)]
+        return self.compare(self.rng.choice(ops), x) if ops else None
+
+    def condition(self, shape):
+        """A bool value that broadcasts with shape, for Where and the logical operators: a
+        constant, a comparison of constants with edge values, a bool of the pool, or (not a
+        constant) one computed from X."""
+        rng = self.rng
+        s = self.partner_shape(shape)
+        k = rng.random()
+        if k < 0.1:
+            bools = [p for p in self.pool if self.vals.get(p) is not None and self.vals[p].elem == BOOL]
+            fits = [p for p in bools if broadcastable(self.vals[p].shape, shape)]
+            if fits:
+                return rng.choice(fits)
+        if k < 0.2 and self.kind == "normal" and 0 not in s and 0 not in shape:
+            # (Not empty: an empty int64 vector computed from it would be known all the same,
+            # and shape folding may fold it.)
+            return self.add(rng.choice(["Less", "Greater", "Equal"] if self.opset >= 11 else ["Less", "Greater"]),
+                            ["X", self.source(self.edge_value(F32, s))])
+        if k < 0.55:
+            elem = pick(rng, [t for t in SOURCE_TYPES if t[0] != BOOL and any(self.takes(op, t[0]) for op in COMPARE)])
+            out = self.any_compare(self.source(self.edge_value(elem, s), pool=False))
+            if out is not None:
+                return out
+        return self.source(rand_value(rng, BOOL, s))
+
+    def as_bool(self, x):
+        """x when it is bool, else a comparison of x with a constant."""
+        return x if self.vals[x].elem == BOOL else self.any_compare(x)
+
+    def g_Where(self, x):
+        rng, v = self.rng, self.vals[x]
+        if v.elem == BOOL and (rng.random() < 0.5 or not self.takes("Where", BOOL)):
+            # x the condition, X and Y new constants
+            elem = pick(rng, [t for t in SOURCE_TYPES if self.takes("Where", t[0])])
+            a = self.source(self.edge_value(elem, self.partner_shape(v.shape)))
+            b = a if rng.random() < 0.1 else self.source(self.edge_value(elem, self.partner_shape(v.shape),
+                                                                         self.vals[a]))
+            ins = [x, a, b]
+        else:
+            if not self.takes("Where", v.elem):
+                return None
+            if v.elem != BOOL and rng.random() < 0.4:
+                cond = self.any_compare(x)  # Where(x < c, x, y)
+                if cond is None:
+                    return None
+            else:
+                cond = self.condition(v.shape)
+            k = rng.random()
+            same = [p for p in self.pool if p != x and self.vals.get(p) is not None and self.vals[p].elem == v.elem
+                    and broadcastable(self.vals[p].shape, v.shape)]
+            if k < 0.1:
+                other = x
+            elif k < 0.25 and same:
+                other = rng.choice(same)
+            else:
+                other = self.source(self.edge_value(v.elem, self.partner_shape(v.shape), v))
+            ins = [cond, x, other] if rng.random() < 0.6 else [cond, other, x]
+        vals = [self.vals.get(i) for i in ins]
+        if self.run_ort and vals[1] is not None and vals[1].elem in FLOATS and None not in vals:
+            # ONNX Runtime's Where selects "cond ? X : 0" and "cond ? 0 : Y", then merges them
+            # taking the first where it is not 0 (or a one-element Y selection where that is not
+            # 0): a -0 it selects may come out +0. No -0 in the results of the Wheres it runs.
+            try:
+                r = np.where(vals[0].a, vals[1].a, vals[2].a)
+            except ValueError:
+                return None
+            if ((r == 0) & np.signbit(r)).any():
+                return None
+        return self.add("Where", ins)
+
+    def g_Equal(self, x):
+        return self.compare("Equal", x)
+
+    def g_Less(self, x):
+        return self.compare("Less", x)
+
+    def g_Greater(self, x):
+        return self.compare("Greater", x)
+
+    def g_LessOrEqual(self, x):
+        return self.compare("LessOrEqual", x)
+
+    def g_GreaterOrEqual(self, x):
+        return self.compare("GreaterOrEqual", x)
+
+    def g_Not(self, x):
+        b = self.as_bool(x)
+        return self.add("Not", [b]) if b is not None else None
+
+    def logic(self, op, x):
+        rng = self.rng
+        b = self.as_bool(x)
+        if b is None:
+            return None
+        y = b if rng.random() < 0.12 else self.condition(self.vals[b].shape)
+        return self.add(op, [b, y] if rng.random() < 0.6 else [y, b])
+
+    def g_And(self, x):
+        return self.logic("And", x)
+
+    def g_Or(self, x):
+        return self.logic("Or", x)
+
+    def g_Xor(self, x):
+        return self.logic("Xor", x)
+
+    def g_Abs(self, x):
+        rng, v = self.rng, self.vals[x]
+        if not self.takes("Abs", v.elem):
+            return None
+        if rng.random() < 0.25:
+            x = self.source(self.edge_value(v.elem, v.shape, v))  # (INT_MIN and -NaN more often)
+        return self.add("Abs", [x])
+
     # -- chains, outputs, the model ----------------------------------------------------------------
 
     def chain(self, x, length, ops=OPS):
@@ -974,10 +1350,7 @@ class Case:
                 src = x if rng.random() < 0.85 or not self.pool else rng.choice(self.pool)
                 if self.vals.get(src) is None:
                     src = x
-                try:
-                    out = getattr(self, "g_" + op)(src)
-                except GenRetry:
-                    out = None
+                out = self.attempt(getattr(self, "g_" + op), src)
                 if out is not None:
                     if x not in self.nodes_inputs():
                         self.dangling.append(x)  # left behind: an output too, or it would be dead code
@@ -993,7 +1366,7 @@ class Case:
         for name in dict.fromkeys(results + [d for d in self.dangling if d not in self.nodes_inputs()]):
             v = self.vals.get(name)
             elem = v.elem if v is not None else None
-            if elem == BF16:
+            if elem == BF16 and self.run_ort:
                 name = self.add("Cast", [name], {"to": F32})
                 elem = F32
             self.outputs.append(name)
@@ -1037,8 +1410,8 @@ class Case:
 
 
 INVALID_KINDS = ("gather_oor", "reshape_size", "div_zero", "div_intmin", "squeeze_not_one", "expand_mismatch",
-                 "slice_step0")
-BIG_KINDS = ("cos_over", "cos_edge", "expand_over", "tile_over", "slice_big")
+                 "slice_step0", "bcast_mismatch", "type_invalid")
+BIG_KINDS = ("cos_over", "cos_edge", "expand_over", "tile_over", "slice_big", "bcast_over", "bcast_edge")
 ODD_KINDS = ("string", "complex", "float8", "int4")
 
 
@@ -1092,6 +1465,40 @@ def invalid_node(c, kind):
         s = [rng.randint(1, 4) for _ in range(rng.randint(1, 2))]
         return c.add("Slice", [c.source(rand_value(rng, elem, s)), c.param([0]), c.param([1]), c.param([0]),
                                c.param([0])], invalid=True)
+    if kind == "bcast_mismatch":  # shapes that do not broadcast
+        op = rng.choice(["Where", "Where", "Equal", "Less", "GreaterOrEqual", "And", "Xor"])
+        if op == "GreaterOrEqual" and c.opset < 12 or op == "Equal" and c.opset < 11:
+            op = "Less"
+        n = rng.randint(2, 4)
+        a, b = rng.choice([[n], [rng.randint(1, 3), n]]), [n + rng.randint(1, 2)]
+        a, b = (a, b) if rng.random() < 0.5 else (b, a)
+        if op == "Where":
+            elem = rng.choice([F32, I64, I32, U8, F64, F16])
+            shapes = [a, b, []] if rng.random() < 0.5 else [[], a, b] if rng.random() < 0.5 else [a, [1], b]
+            return c.add("Where", [c.source(rand_value(rng, BOOL, shapes[0])),
+                                   c.source(rand_value(rng, elem, shapes[1])),
+                                   c.source(rand_value(rng, elem, shapes[2]))], invalid=True)
+        elem = BOOL if op in LOGIC else rng.choice([F32, I64, I32, F64])
+        return c.add(op, [c.source(rand_value(rng, elem, a)), c.source(rand_value(rng, elem, b))], invalid=True)
+    if kind == "type_invalid":  # an element type the operator's version does not take
+        cases = [("Less", BOOL), ("Abs", BOOL), ("Not", I32), ("And", U8), ("Xor", F32), ("Or", I64)]
+        if c.opset < 11:
+            cases += [("Equal", rng.choice([F32, F64, U8, I8, F16, U64]))]
+        if c.opset < 13:
+            cases += [("Less", BF16), ("Greater", BF16), ("Abs", BF16), ("Equal", BF16)]
+        if 12 <= c.opset < 16:
+            cases += [("LessOrEqual", BF16), ("GreaterOrEqual", BF16)]
+        if c.opset >= 12:
+            cases += [("LessOrEqual", BOOL)]
+        if c.opset < 16:
+            cases += [("Where", BF16)]
+        op, elem = rng.choice(cases)
+        s = rand_shape(rng)
+        # (Not in the pool: the chains would take a bfloat16 below opset 13 to other operators.)
+        ins = [c.source(rand_value(rng, elem, s), pool=False) for _ in range(1 if op in ("Abs", "Not") else 2)]
+        if op == "Where":
+            ins.insert(0, c.source(rand_value(rng, BOOL, s)))
+        return c.add(op, ins, invalid=True)
     raise AssertionError(kind)
 
 
@@ -1110,6 +1517,22 @@ def big_case(c, kind):
         n = 150000  # 600 KB of floats twice: 1.2 MB > max(1 MiB, 600 KB)
         x = c.source(V(F32, np.arange(n, dtype=np.float32) * 0.5), how="init")
         return [c.add("Tile", [x, c.param([2])])]
+    if kind in ("bcast_over", "bcast_edge"):
+        # Broadcasting to 1 MiB of output (folds) or just over (stays) from a few KB of inputs.
+        op = rng.choice(["Where", "Equal", "Less", "And"])
+        if op == "Where":
+            elem = rng.choice([F32, I32, I64, F64, U8])
+            n = int(np.sqrt(MIB // itemsize(elem)))
+            m = n + (1 if kind == "bcast_over" else 0)
+            cond = c.source(rand_value(rng, BOOL, [n, 1]))
+            xv, yv = rand_value(rng, elem, [1, m]), rand_value(rng, elem, [])
+            for v in (xv, yv):  # (no -0: ONNX Runtime's Where may select it as +0, see g_Where)
+                v.a[v.a == 0] = 0
+            x, y = c.source(xv), c.source(yv)
+            return [c.add("Where", [cond, x, y] if rng.random() < 0.5 else [cond, y, x])]
+        elem = BOOL if op == "And" else rng.choice([I32, I64] + ([F32] if op == "Less" or c.opset >= 11 else []))
+        m = 1024 + (rng.randint(1, 3) if kind == "bcast_over" else 0)
+        return [c.add(op, [c.source(rand_value(rng, elem, [1024, 1])), c.source(rand_value(rng, elem, [1, m]))])]
     # slice_big: a 1.2 MB input; a slice of it under its own size folds.
     n = 300000
     x = c.source(V(I32, np.arange(n, dtype=np.int32) - 7), how="init")
@@ -1119,9 +1542,10 @@ def big_case(c, kind):
 
 
 def odd_case(c, kind):
-    """Chains over strings, complex numbers, float8 and int4: data movement only."""
+    """Chains over strings, complex numbers, float8 and int4: data movement only (and Where for
+    strings and complex numbers)."""
     rng = c.rng
-    moves = [(op, w) for op, w in OPS if op in DATA_MOVEMENT and op != "ConstantOfShape"]
+    moves = [(op, w) for op, w in OPS if op in DATA_MOVEMENT and op != "ConstantOfShape"] + [("Where", 2)]
     if kind in ("string", "complex"):
         elem = STR if kind == "string" else rng.choice([C64, C128])
         if kind == "complex":
@@ -1169,10 +1593,21 @@ def generate(k, seed, work):
     for attempt in range(20):
         rng = random.Random("%d/%d/%d" % (seed, k, attempt))
         r = rng.random()
-        kind = ("invalid" if r < 0.12 else "big" if r < 0.155 else "odd" if r < 0.21 else "normal")
+        kind = ("invalid" if r < 0.12 else "big" if r < 0.155 else "odd" if r < 0.21 else
+                "no_kernel" if r < 0.26 else "normal")
         c = Case(k, rng, rng.randint(9, 21), kind)
         try:
             results = []
+            types, ops = SOURCE_TYPES, OPS
+            if kind == "no_kernel":  # the types ONNX Runtime has no kernels for: this script's values only
+                c.run_ort, c.numpy_check = False, True
+                types, ops = NO_KERNEL_TYPES, NO_KERNEL_OPS
+                if rng.random() < 0.7:
+                    c.opset = rng.randint(13, 21)  # (bfloat16)
+                for _ in range(rng.randint(1, 2)):  # Abs and Where of NaNs, -0, ... (their bits compared)
+                    elem = rng.choice([F16, F32, F64] + ([BF16] if c.opset >= 13 else []))
+                    x = c.source(c.edge_value(elem, rand_shape(rng)))
+                    results.append(c.attempt(c.g_Abs if rng.random() < 0.5 else c.g_Where, x) or x)
             if kind == "invalid":
                 c.kind = rng.choice(INVALID_KINDS)
                 bad = invalid_node(c, c.kind)
@@ -1185,17 +1620,17 @@ def generate(k, seed, work):
             elif kind == "odd":
                 c.kind = rng.choice(ODD_KINDS)
                 results += odd_case(c, c.kind)
-            if c.kind in ("normal",) + INVALID_KINDS or rng.random() < 0.3:
-                for _ in range(rng.randint(1, 3) if c.kind == "normal" else 1):
-                    elem = pick(rng, [t for t in SOURCE_TYPES if t[0] != BF16 or c.opset >= 13])
+            if c.kind in ("normal", "no_kernel") + INVALID_KINDS or rng.random() < 0.3:
+                for _ in range(rng.randint(1, 3) if c.kind in ("normal", "no_kernel") else 1):
+                    elem = pick(rng, [t for t in types if t[0] != BF16 or c.opset >= 13])
                     u = rng.random()
                     if u < 0.12:
-                        end = c.chain(c.g_ConstantOfShape("X"), rng.randint(1, 6))
+                        end = c.chain(c.g_ConstantOfShape("X"), rng.randint(1, 6), ops)
                     elif u < 0.37:
                         end = c.chain(c.source(rand_value(rng, elem, rand_shape(rng), special=True)),
                                       rng.randint(1, 4), CAST_OPS)
                     else:
-                        end = c.chain(c.source(rand_value(rng, elem, rand_shape(rng))), rng.randint(1, 6))
+                        end = c.chain(c.source(rand_value(rng, elem, rand_shape(rng))), rng.randint(1, 6), ops)
                     results.append(end)
                     mids = [n.output[0] for n in c.nodes[-6:] if n.output[0] in c.expect]
                     if mids and rng.random() < 0.25:
@@ -1236,6 +1671,11 @@ def check_folding(expect, in_model, out_model, opset, label):
     fails = []
     produced = {o: n for n in out_model.graph.node for o in n.output if o}
     in_nodes = {o: n for n in in_model.graph.node for o in n.output if o}
+    in_outputs = {o.name for o in in_model.graph.output}
+    readers = collections.defaultdict(list)
+    for n in in_model.graph.node:
+        for i in n.input:
+            readers[i].extend(n.output)
     # A node that stays may be merged with an identical one (oxir's common subexpressions).
     out_signatures = {signature(n) for n in out_model.graph.node}
     inits = {t.name for t in out_model.graph.initializer}
@@ -1255,7 +1695,11 @@ def check_folding(expect, in_model, out_model, opset, label):
         elif e is False and cat in STRICT and op != "Identity":
             # (An Identity may be bypassed: its input renamed to its output.)
             merged = n is None and name in in_nodes and signature(in_nodes[name]) in out_signatures
-            if (n is None or n.op_type != op) and not merged:
+            # Removed as unused: no graph output, and what read it is no longer computed (shape
+            # folding: an empty int64 vector computed from it is known all the same).
+            unused = n is None and name not in in_outputs and all(
+                produced.get(r) is None or produced[r].op_type == "Constant" for r in readers[name])
+            if (n is None or n.op_type != op) and not merged and not unused:
                 fails.append("%s: %s -> %s folded or removed although it must stay (%s%s)" % (
                     label, op, name, cat, ": " + text if text else ""))
     for n in out_model.graph.node:
@@ -1279,9 +1723,10 @@ def folded_value(out_model, name):
     return None
 
 
-def compare_values(got, want):
-    """'identical' (bit for bit; NaNs equal), 'zero signs' (equal but for the sign of a zero),
-    'close' (floats within 1e-3 relative + 1e-5 absolute), or 'differ: ...'."""
+def compare_values(got, want, nan_bits=False):
+    """'identical' (bit for bit; NaNs equal, or with nan_bits only NaNs of the same bits), 'zero
+    signs' (equal but for the sign of a zero), 'close' (floats within 1e-3 relative + 1e-5
+    absolute), or 'differ: ...'."""
     if got is None:
         return "differ: not a constant"
     if got.elem != want.elem or got.shape != want.shape:
@@ -1293,6 +1738,10 @@ def compare_values(got, want):
     raw = np.ascontiguousarray(a).reshape(-1).view(np.uint8).reshape(a.size, a.dtype.itemsize)
     rawb = np.ascontiguousarray(b).reshape(-1).view(np.uint8).reshape(b.size, b.dtype.itemsize)
     same = (raw == rawb).all(axis=1).reshape(a.shape) | nan
+    if nan_bits and got.elem in FLOATS and not (raw == rawb).all():
+        bad = int(np.argwhere(~(raw == rawb).all(axis=1))[0][0])
+        return "differ: at flat index %d, bits %s vs %s" % (bad, raw[bad][::-1].tobytes().hex(),
+                                                            rawb[bad][::-1].tobytes().hex())
     if same.all():
         return "identical"
     if ((a == b) | nan).all():
@@ -1535,7 +1984,7 @@ def main():
             if e is not True:
                 reasons[("stay: " if e is False else "open: ") + cat] += 1
         if args.generate_only:
-            if not in_ok and c.opset <= 17 and c.kind in ("normal",) + BIG_KINDS:
+            if not in_ok and c.opset <= 17 and c.kind in ("normal", "no_kernel") + BIG_KINDS:
                 notes.append("%s: onnx's full check rejects the generated model: %s" % (
                     label, str(onnx_check_error(c.path))[:200]))
             if c.run_ort:
@@ -1564,8 +2013,10 @@ def main():
                     got = folded_value(om, name)
                     if got is None:
                         continue  # not folded: reported above
-                    verdict = compare_values(got, v)
+                    exact = c.nan_exact(name)
+                    verdict = compare_values(got, v, nan_bits=exact)
                     st["numpy_compared"] += 1
+                    st["numpy_compared_nan_bits"] += exact
                     if verdict != "identical":
                         bad.append("%s: output %s (%s) %s from numpy's" % (label, name, TYPE_NAME[v.elem], verdict))
         if bad:
@@ -1607,8 +2058,8 @@ def main():
         print("  oxir: %d nodes folded (its summary); onnx's full check: %d of %d OUT models it accepts as IN"
               % (st["oxir_folded"], st["out_valid"], st["in_valid"]))
         if st["numpy_compared"]:
-            print("  folded outputs of the models ONNX Runtime does not run compared with this script's own values: %d"
-              % st["numpy_compared"])
+            print("  folded outputs of the models ONNX Runtime does not run compared with this script's own values: %d "
+                  "(%d of them NaN bits too)" % (st["numpy_compared"], st["numpy_compared_nan_bits"]))
     else:
         print("  onnx's full check accepts %d of the generated models" % st["in_valid"])
     print("  ONNX Runtime, IN against %s: %d jobs; SAME %d, BOTH_FAIL %d, DIFF %d" % (
