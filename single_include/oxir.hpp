@@ -24581,6 +24581,15 @@ inline std::vector<std::int64_t> strides(std::span<const std::int64_t> dims) {
   return s;
 }
 
+/// The element offsets (first + k * step) * stride for k in [0, count): one axis's contribution
+/// to an offset table for gather_elements.
+inline std::vector<std::int64_t> axis_offsets(std::int64_t count, std::int64_t stride, std::int64_t first = 0,
+                                              std::int64_t step = 1) {
+  std::vector<std::int64_t> v(static_cast<std::size_t>(count));
+  for (std::int64_t k = 0; k < count; ++k) v[static_cast<std::size_t>(k)] = (first + k * step) * stride;
+  return v;
+}
+
 /// out[i] = src[sum over axes a of contrib[a][i_a]] for every i of the row-major index space whose
 /// axis sizes are contrib[a].size(); offsets in elements of `esize` bytes. Every offset sum must
 /// lie inside `src` (the callers build them so).
@@ -25044,8 +25053,7 @@ inline std::optional<std::pair<std::vector<std::int64_t>, std::vector<std::vecto
     for (std::size_t a = 0; a < r; ++a) dims[a] = d->dims[static_cast<std::size_t>(perm[a])];
     if (d->count == 0) return fresh(d->type, std::move(dims), {});
     std::vector<std::vector<std::int64_t>> c(r);
-    for (std::size_t a = 0; a < r; ++a)
-      for (std::int64_t k = 0; k < dims[a]; ++k) c[a].push_back(k * st[static_cast<std::size_t>(perm[a])]);
+    for (std::size_t a = 0; a < r; ++a) c[a] = detail::axis_offsets(dims[a], st[static_cast<std::size_t>(perm[a])]);
     return fresh(d->type, std::move(dims), detail::gather_elements(d->bytes, d->esize, c));
   }
 
@@ -25162,8 +25170,7 @@ inline std::optional<std::pair<std::vector<std::int64_t>, std::vector<std::vecto
     if (*detail::product(dims) == 0) return fresh(d->type, std::move(dims), {});
     const auto strd = detail::strides(d->dims);
     std::vector<std::vector<std::int64_t>> c(r);
-    for (std::size_t a = 0; a < r; ++a)
-      for (std::int64_t k = 0; k < dims[a]; ++k) c[a].push_back((first[a] + k * step[a]) * strd[a]);
+    for (std::size_t a = 0; a < r; ++a) c[a] = detail::axis_offsets(dims[a], strd[a], first[a], step[a]);
     return fresh(d->type, std::move(dims), detail::gather_elements(d->bytes, d->esize, c));
   }
 
@@ -25184,24 +25191,11 @@ inline std::optional<std::pair<std::vector<std::int64_t>, std::vector<std::vecto
       if (i < -dim || i >= dim || (i < 0 && !neg_axes)) return std::nullopt;
     if (*detail::product(dims) == 0) return fresh(d->type, std::move(dims), {});
     const auto st = detail::strides(d->dims);
-    std::vector<std::vector<std::int64_t>> c;
-    for (std::size_t a = 0; a < *k; ++a) {
-      c.emplace_back();
-      for (std::int64_t q = 0; q < d->dims[a]; ++q) c.back().push_back(q * st[a]);
-    }
-    c.emplace_back();
-    for (std::int64_t i : *idx) {
-      if (i < 0) {
-        if (!neg_axes) return std::nullopt;
-        i += dim;
-      }
-      if (i < 0 || i >= dim) return std::nullopt;
-      c.back().push_back(i * st[*k]);
-    }
-    for (std::size_t a = *k + 1; a < r; ++a) {
-      c.emplace_back();
-      for (std::int64_t q = 0; q < d->dims[a]; ++q) c.back().push_back(q * st[a]);
-    }
+    // indices were range-checked above: only the negative ones need shifting
+    std::vector<std::vector<std::int64_t>> c(r);
+    for (std::size_t a = 0; a < r; ++a)
+      if (a != *k) c[a] = detail::axis_offsets(d->dims[a], st[a]);
+    for (std::int64_t i : *idx) c[*k].push_back((i < 0 ? i + dim : i) * st[*k]);
     return fresh(d->type, std::move(dims), detail::gather_elements(d->bytes, d->esize, c));
   }
 

@@ -1150,18 +1150,6 @@ class Case:
                 return None
         return self.add(op, ins)
 
-    def g_Add(self, x):
-        return self.binary("Add", x)
-
-    def g_Sub(self, x):
-        return self.binary("Sub", x)
-
-    def g_Mul(self, x):
-        return self.binary("Mul", x)
-
-    def g_Div(self, x):
-        return self.binary("Div", x)
-
     def g_Neg(self, x):
         return self.add("Neg", [x]) if arith_allowed("Neg", self.opset, self.vals[x].elem) else None
 
@@ -1296,21 +1284,6 @@ class Case:
                 return None
         return self.add("Where", ins)
 
-    def g_Equal(self, x):
-        return self.compare("Equal", x)
-
-    def g_Less(self, x):
-        return self.compare("Less", x)
-
-    def g_Greater(self, x):
-        return self.compare("Greater", x)
-
-    def g_LessOrEqual(self, x):
-        return self.compare("LessOrEqual", x)
-
-    def g_GreaterOrEqual(self, x):
-        return self.compare("GreaterOrEqual", x)
-
     def g_Not(self, x):
         b = self.as_bool(x)
         return self.add("Not", [b]) if b is not None else None
@@ -1323,15 +1296,6 @@ class Case:
         y = b if rng.random() < 0.12 else self.condition(self.vals[b].shape)
         return self.add(op, [b, y] if rng.random() < 0.6 else [y, b])
 
-    def g_And(self, x):
-        return self.logic("And", x)
-
-    def g_Or(self, x):
-        return self.logic("Or", x)
-
-    def g_Xor(self, x):
-        return self.logic("Xor", x)
-
     def g_Abs(self, x):
         rng, v = self.rng, self.vals[x]
         if not self.takes("Abs", v.elem):
@@ -1342,6 +1306,18 @@ class Case:
 
     # -- chains, outputs, the model ----------------------------------------------------------------
 
+    FAMILIES = {"binary": ("Add", "Sub", "Mul", "Div"),
+                "compare": ("Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual"),
+                "logic": ("And", "Or", "Xor")}
+
+    def generator(self, op):
+        """The method that adds one `op` node reading x: a family's shared one or g_<op>."""
+        for family, ops in self.FAMILIES.items():
+            if op in ops:
+                method = getattr(self, family)
+                return lambda x: method(op, x)
+        return getattr(self, "g_" + op)
+
     def chain(self, x, length, ops=OPS):
         rng = self.rng
         for _ in range(length):
@@ -1350,7 +1326,7 @@ class Case:
                 src = x if rng.random() < 0.85 or not self.pool else rng.choice(self.pool)
                 if self.vals.get(src) is None:
                     src = x
-                out = self.attempt(getattr(self, "g_" + op), src)
+                out = self.attempt(self.generator(op), src)
                 if out is not None:
                     if x not in self.nodes_inputs():
                         self.dangling.append(x)  # left behind: an output too, or it would be dead code
