@@ -63,6 +63,11 @@ TEST_CASE("Split 18: num_outputs") {
   // num_outputs must equal the number of outputs
   r = infer_one(node("Split", {"x"}, {"a", "b"}, {A("num_outputs", 3)}), {{"x", DataType::FLOAT, {"6"}}}, {}, 18);
   CHECK(failed(r));
+  // from 18 the parts must be said: neither sizes nor num_outputs is invalid (equal parts up to 17)
+  r = infer_one(node("Split", {"x"}, {"a", "b"}), {{"x", DataType::FLOAT, {"6"}}}, {}, 18);
+  CHECK(failed(r));
+  r = infer_one(node("Split", {"x"}, {"a", "b"}), {{"x", DataType::FLOAT, {"6"}}}, {}, 17);
+  CHECK(r.out(1) == "FLOAT[3]");
 }
 
 TEST_CASE("Pad 18/19: axes input, wrap mode") {

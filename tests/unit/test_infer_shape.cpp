@@ -273,9 +273,10 @@ TEST_CASE("Split: attribute/input sizes, even split, num_outputs (18) with an un
   CHECK(s.out(1) == "FLOAT[N,7]");
   auto old = infer_one(node("Split", {"x"}, {"a", "b"}, {Attribute("axis", 1), Attribute("split", I{4, 6})}), x, {}, 11);
   CHECK(old.out(1) == "FLOAT[N,6]");
-  auto even = infer_one(node("Split", {"x"}, {"a", "b"}, {Attribute("axis", 1)}), x);
+  // equal parts without sizes up to opset 17 (from 18 num_outputs must say so)
+  auto even = infer_one(node("Split", {"x"}, {"a", "b"}, {Attribute("axis", 1)}), x, {}, 17);
   CHECK(even.out(0) == "FLOAT[N,5]");
-  auto sym = infer_one(node("Split", {"x"}, {"a", "b"}), {{"x", DataType::FLOAT, {"N", "3"}}});
+  auto sym = infer_one(node("Split", {"x"}, {"a", "b"}), {{"x", DataType::FLOAT, {"N", "3"}}}, {}, 17);
   CHECK(sym.out(0) == "FLOAT[floor(N/2),3]");
   auto three = infer_one(node("Split", {"x"}, {"a", "b", "c"}, {Attribute("axis", -1), Attribute("num_outputs", 3)}), x, {}, 18);
   CHECK(three.out(0) == "FLOAT[N,4]");
@@ -283,7 +284,8 @@ TEST_CASE("Split: attribute/input sizes, even split, num_outputs (18) with an un
   auto three_sym = infer_one(node("Split", {"x"}, {"a", "b", "c"}, {Attribute("num_outputs", 3)}), x, {}, 18);
   CHECK(three_sym.out(0) == "FLOAT[floor((N+2)/3),10]");
   CHECK(three_sym.out(2) == "FLOAT[N-2*floor((N+2)/3),10]");
-  CHECK(failed(infer_one(node("Split", {"x"}, {"a", "b", "c"}, {Attribute("axis", 1)}), x)));
+  CHECK(failed(infer_one(node("Split", {"x"}, {"a", "b", "c"}, {Attribute("axis", 1)}), x, {}, 17)));  // 10 into 3
+  CHECK(failed(infer_one(node("Split", {"x"}, {"a", "b"}, {Attribute("axis", 1)}), x, {}, 18)));
   CHECK(failed(infer_one(node("Split", {"x", "sp"}, {"a", "b"}, {Attribute("axis", 1)}), x, {ints("sp", {3, 6})})));
   CHECK(failed(infer_one(node("Split", {"x", "sp"}, {"a", "b"}, {Attribute("axis", 1)}), x, {ints("sp", {10})})));
   CHECK(failed(infer_one(node("Split", {"x"}, {"a", "b"}, {Attribute("axis", 2)}), x)));

@@ -618,6 +618,9 @@ inline void rule_split(InferContext& c) {
     if (*num_outputs < 1) c.fail("'num_outputs' must be positive");
     if (static_cast<std::size_t>(*num_outputs) != n) c.fail("'num_outputs' differs from the number of outputs");
   }
+  // From 18 the number of equal parts must be said (onnx's checker and ONNX Runtime reject a
+  // Split-18 with neither).
+  if (c.opset() >= 18 && !split_given && !num_outputs) c.fail("neither 'split' nor 'num_outputs' given (required from opset 18)");
   if (split) {
     if (split->size() != n) c.fail("'split' has " + std::to_string(split->size()) + " entries for " + std::to_string(n) + " outputs");
     for (const auto& x : *split)
