@@ -15864,6 +15864,9 @@ inline void rule_split(InferContext& c) {
     if (*num_outputs < 1) c.fail("'num_outputs' must be positive");
     if (static_cast<std::size_t>(*num_outputs) != n) c.fail("'num_outputs' differs from the number of outputs");
   }
+  // From 18 the number of equal parts must be said (onnx's checker and ONNX Runtime reject a
+  // Split-18 with neither).
+  if (c.opset() >= 18 && !split_given && !num_outputs) c.fail("neither 'split' nor 'num_outputs' given (required from opset 18)");
   if (split) {
     if (split->size() != n) c.fail("'split' has " + std::to_string(split->size()) + " entries for " + std::to_string(n) + " outputs");
     for (const auto& x : *split)
@@ -24463,14 +24466,16 @@ inline std::size_t eliminate_common_subexpressions(Model& model) {
 // fold_constants: replaces the main graph's integer shape computations that shape inference
 // determined completely (Shape of static sizes, then Gather, Concat, Range, arithmetic, ...), and
 // the nodes that compute a tensor from constants alone (Transpose of a weight, Cast of a Constant,
-// ...; eval::evaluate), by Constant nodes, then removes what they no longer need.
+// ...; eval::evaluate), by Constant nodes, and the If nodes whose condition is constant by the
+// branch they take; then removes what they no longer need.
 
 // ---- begin oxir/rewrite/evaluate.hpp ----
 // Evaluating one default-domain node on constant tensors, for fold_constants: the operators that
-// only move or select bytes (Reshape, Transpose, Slice, Gather, Concat, Expand, Tile, Where, ...),
-// Cast where its result is exactly defined, comparisons and logic, and the element-wise
-// arithmetic whose result IEEE arithmetic or two's-complement wrapping defines bit for bit. Anything else, and anything the operator's
-// definition rejects, is left unevaluated: the caller keeps the node.
+// only move or select bytes (Reshape, Transpose, Slice, Split, Gather, Concat, Expand, Tile, Where,
+// ...), Cast where its result is exactly defined, comparisons and logic, Abs, Floor and Ceil, and
+// the element-wise arithmetic whose result IEEE arithmetic or two's-complement wrapping defines
+// bit for bit. Anything else, and anything the operator's definition rejects, is left
+// unevaluated: the caller keeps the node.
 
 namespace oxir::eval {
 
@@ -24896,8 +24901,10 @@ inline std::optional<std::pair<std::vector<std::int64_t>, std::vector<std::vecto
 [[nodiscard]] inline std::optional<std::vector<Tensor>> evaluate(const Node& n, std::span<const Tensor* const> in,
                                                                  std::int64_t opset, std::uint64_t max_bytes) {
   using detail::Dense;
-  if (n.outputs.size() != 1 || n.outputs[0].empty()) return std::nullopt;
   const std::string_view op = n.op_type;
+  if (n.outputs.empty() || (n.outputs.size() != 1 && op != "Split")) return std::nullopt;
+  for (const auto& o : n.outputs)
+    if (o.empty()) return std::nullopt;
   const std::string& out_name = n.outputs[0];
   auto input = [&](std::size_t i) -> const Tensor* { return i < in.size() ? in[i] : nullptr; };
   std::uint64_t in_bytes = 0;
@@ -25199,6 +25206,84 @@ inline std::optional<std::pair<std::vector<std::int64_t>, std::vector<std::vecto
     return fresh(d->type, std::move(dims), detail::gather_elements(d->bytes, d->esize, c));
   }
 
+  if (op == "Split") {
+    // Split-1 took float types only (and its sizes as a second input); 2 and 11 an attribute, 13
+    // an input; 18 added num_outputs (the last part smaller when the size does not divide).
+    if (opset < 2) return std::nullopt;
+    for (const auto& a : n.attributes)
+      if (a.name != "axis" && !(a.name == "split" && opset < 13) && !(a.name == "num_outputs" && opset >= 18))
+        return std::nullopt;
+    auto d = detail::dense(input(0));
+    const auto ax = detail::int_attr(n, "axis", 0);
+    if (!d || !ax || in.size() > (opset >= 13 ? 2u : 1u)) return std::nullopt;
+    const std::size_t r = d->dims.size();
+    const auto k = detail::axis(*ax, r, neg_axes);
+    if (!k) return std::nullopt;
+    const std::size_t parts = n.outputs.size();
+    const std::int64_t dim = d->dims[*k];
+    std::optional<std::vector<std::int64_t>> sizes;
+    if (opset < 13) {
+      sizes = detail::ints_attr(n, "split", bad_attr);
+      if (bad_attr) return std::nullopt;
+    } else if (in.size() == 2) {
+      if (!input(1)) return std::nullopt;  // an empty name: invalid (the input is not variadic)
+      sizes = detail::int_list(input(1), false);
+      if (!sizes) return std::nullopt;
+    }
+    const auto num = opset >= 18 && n.find_attribute("num_outputs") ? detail::int_attr(n, "num_outputs", 0)
+                                                                    : std::optional<std::int64_t>{};
+    if (opset >= 18 && n.find_attribute("num_outputs") && (!num || sizes)) return std::nullopt;
+    if (sizes) {
+      if (sizes->size() != parts) return std::nullopt;
+      std::int64_t total = 0;
+      for (auto v : *sizes) {
+        if (v < 0 || v > dim - total) return std::nullopt;
+        total += v;
+      }
+      if (total != dim) return std::nullopt;
+    } else if (num) {
+      // ceil(dim / n) each, the rest last; a last part of no elements or fewer is left to the runtime
+      if (*num != static_cast<std::int64_t>(parts)) return std::nullopt;
+      const std::int64_t chunk = dim / *num + (dim % *num != 0);
+      if (*num > 1 && chunk > std::numeric_limits<std::int64_t>::max() / (*num - 1)) return std::nullopt;
+      if (dim - chunk * (*num - 1) < 1) return std::nullopt;
+      sizes.emplace(parts, chunk);
+      sizes->back() = dim - chunk * (*num - 1);
+    } else {
+      if (opset >= 18 || dim % static_cast<std::int64_t>(parts) != 0) return std::nullopt;  // (18: invalid)
+      sizes.emplace(parts, dim / static_cast<std::int64_t>(parts));
+    }
+    std::vector<Tensor> outs;
+    if (d->count == 0) {  // (its other dims may be anything: no offsets computed)
+      for (std::size_t p = 0; p < parts; ++p) {
+        std::vector<std::int64_t> dims = d->dims;
+        dims[*k] = (*sizes)[p];
+        outs.push_back(Tensor::from_bytes(n.outputs[p], d->type, std::move(dims), Buffer::owned(std::vector<std::byte>{})));
+      }
+      return outs;
+    }
+    // every part is a slice of the input along axis k: outer blocks of inner * size elements
+    const auto outer = *detail::product(std::span(d->dims).first(*k));
+    const auto inner = static_cast<std::size_t>(*detail::product(std::span(d->dims).subspan(*k + 1))) * d->esize;
+    std::int64_t at = 0;
+    for (std::size_t p = 0; p < parts; ++p) {
+      std::vector<std::int64_t> dims = d->dims;
+      dims[*k] = (*sizes)[p];
+      if (!fits(dims, d->esize)) return std::nullopt;
+      std::vector<std::byte> bytes(static_cast<std::size_t>(*detail::product(dims)) * d->esize);
+      const std::size_t block = inner * static_cast<std::size_t>((*sizes)[p]);
+      if (block)
+        for (std::uint64_t o = 0; o < outer; ++o)
+          std::memcpy(bytes.data() + static_cast<std::size_t>(o) * block,
+                      d->bytes.data() + (static_cast<std::size_t>(o) * static_cast<std::size_t>(dim) +
+                                         static_cast<std::size_t>(at)) * inner,
+                      block);
+      at += (*sizes)[p];
+      outs.push_back(Tensor::from_bytes(n.outputs[p], d->type, std::move(dims), Buffer::owned(std::move(bytes))));
+    }
+    return outs;
+  }
+
   if (op == "Expand") {
     if (opset < 8 || in.size() != 2) return std::nullopt;
     auto d = detail::dense(input(0));
@@ -25363,6 +25448,25 @@ inline std::optional<std::pair<std::vector<std::int64_t>, std::vector<std::vecto
         }
         default: break;  // unsigned: unchanged
       }
+    }
+    return fresh(a->type, a->dims, std::move(out));
+  }
+
+  if (op == "Floor" || op == "Ceil") {
+    // Exact: the result is an integer of the input's own format. NaN is left to the runtime
+    // (whether a signalling NaN comes back quiet differs); -0 and infinities stay as they are.
+    if (opset < 6 || in.size() != 1 || !n.attributes.empty()) return std::nullopt;
+    auto a = detail::dense(input(0));
+    if (!a || (a->type != DataType::FLOAT && a->type != DataType::DOUBLE && a->type != DataType::FLOAT16 &&
+               !(a->type == DataType::BFLOAT16 && opset >= 13)))
+      return std::nullopt;
+    std::vector<std::byte> out(a->bytes.begin(), a->bytes.end());
+    for (std::size_t i = 0; i < a->count; ++i) {
+      std::byte* p = out.data() + i * a->esize;
+      auto v = *detail::read_scalar(a->type, p);
+      if (std::isnan(v.f)) return std::nullopt;
+      v.f = op == "Floor" ? std::floor(v.f) : std::ceil(v.f);
+      if (!detail::write_cast(DataType::DOUBLE, a->type, v, p)) return std::nullopt;  // (exact: never)
     }
     return fresh(a->type, a->dims, std::move(out));
   }
@@ -25571,12 +25675,17 @@ struct FoldOptions {
   /// A node is evaluated only when each output holds at most max(this, its inputs' bytes):
   /// Expand, Tile and ConstantOfShape of constants are often cheaper left as they are.
   std::uint64_t max_tensor_bytes = std::uint64_t{1} << 20;
+  /// Replace each If node of the main graph whose condition is a constant by the nodes of the
+  /// branch it takes (their values renamed apart, the branch's outputs becoming the If's
+  /// outputs), then fold again what that exposes.
+  bool branches = true;
 };
 
 struct FoldCounts {
   std::size_t nodes_folded = 0;  ///< nodes replaced by Constant nodes (or initializers)
   std::size_t constants = 0;     ///< values written (one per output of a folded node)
   std::size_t tensor_nodes = 0;  ///< of nodes_folded, those evaluated on constant tensors
+  std::size_t branches = 0;      ///< If nodes replaced by the branch their constant condition takes
   RemovedCounts removed;         ///< what remove_unused took out afterwards
 };
 
@@ -25645,9 +25754,100 @@ inline std::optional<std::unordered_set<std::string>> rejected_outputs(const Gra
   return out;
 }
 
+/// Rounds of folding at most: an inlined branch may expose further folding and further Ifs.
+inline constexpr int kMaxFoldRounds = 16;
+
+/// The nodes that replace main-graph If node `n`, whose condition is the constant `cond`: the
+/// nodes of the branch it takes, every value the branch defines renamed to a fresh name (the
+/// value a branch output names takes the If's output name instead where it can; otherwise an
+/// Identity passes it on), the branch's initializers appended to `inits` (IR 4 and later) or
+/// made Constant nodes (opset 9 and later). nullopt, with nothing changed, when the If is not
+/// well formed enough to say (a condition of other than one bool, a missing or inputful branch,
+/// output counts that differ, names defined twice, sparse initializers, a branch that reads
+/// the If's own outputs or whose subgraphs define them, an Identity a value of unknown or
+/// non-tensor type would need below opset 16).
+inline std::optional<std::vector<Node>> inline_branch(const Node& n, const Tensor& cond, std::int64_t opset,
+                                                      std::int64_t ir_version, Builder& names,
+                                                      std::vector<Tensor>& inits, std::vector<ValueInfo>& value_info) {
+  const auto c = eval::detail::dense(&cond);
+  if (!c || c->type != DataType::BOOL || c->count != 1 || n.inputs.size() != 1 || n.attributes.size() != 2)
+    return std::nullopt;
+  const Attribute* then_a = n.find_attribute("then_branch");
+  const Attribute* else_a = n.find_attribute("else_branch");
+  for (const Attribute* a : {then_a, else_a})
+    if (!a || !a->ref_attr_name.empty() || a->kind() != AttributeType::GRAPH ||
+        !std::holds_alternative<Box<Graph>>(a->value) || !std::get<Box<Graph>>(a->value).has_value())
+      return std::nullopt;
+  Graph b = (c->bytes[0] != std::byte{0} ? then_a : else_a)->as_graph();
+  if (!b.inputs.empty() || b.outputs.size() != n.outputs.size() || !b.sparse_initializers.empty()) return std::nullopt;
+  if (!b.initializers.empty() && ir_version < 4 && opset < 9) return std::nullopt;
+  std::unordered_set<std::string> if_outputs(n.outputs.begin(), n.outputs.end());
+  for (const auto& name : captured_names(b))
+    if (if_outputs.contains(name)) return std::nullopt;
+  for (const auto& bn : b.nodes)
+    for (const auto& sub : views::subgraphs(bn))
+      for (const auto& d : views::defined_names(sub))
+        if (if_outputs.contains(d)) return std::nullopt;
+  // what the branch defines, each once; which node output a branch output can take the If's name
+  std::unordered_map<std::string, int> defined;  // 0: initializer, 1: node output
+  for (const auto& t : b.initializers)
+    if (!defined.emplace(t.name, 0).second) return std::nullopt;
+  for (const auto& bn : b.nodes)
+    for (const auto& o : bn.outputs)
+      if (!o.empty() && !defined.emplace(o, 1).second) return std::nullopt;
+  std::unordered_map<std::string, std::string> rename;
+  std::vector<bool> needs_identity(b.outputs.size(), true);
+  for (std::size_t k = 0; k < b.outputs.size(); ++k) {
+    const std::string& o = b.outputs[k].name;
+    const auto d = defined.find(o);
+    if (d != defined.end() && d->second == 1 && !rename.contains(o)) {
+      rename.emplace(o, n.outputs[k]);
+      needs_identity[k] = false;
+    } else if (opset < 16) {
+      // Identity takes sequences from 14 and optionals from 16: only a known tensor type is sure
+      const Type* t = b.outputs[k].type ? &*b.outputs[k].type : nullptr;
+      if (!t || !t->is_tensor()) return std::nullopt;
+    }
+  }
+  for (const auto& [name, kind] : defined)
+    if (!rename.contains(name)) rename.emplace(name, names.fresh(name));
+  // (the If's output names are not defined inside the branch's subgraphs: checked above)
+  (void)detail::rename_reads(b, rename, false, 0);
+  std::vector<Node> out;
+  for (auto& t : b.initializers) {
+    t.name = rename.at(t.name);
+    if (ir_version >= 4) {
+      inits.push_back(std::move(t));
+    } else {
+      std::string o = t.name;
+      Node k("Constant", {}, {std::move(o)}, names.fresh("Constant"));
+      k.attributes.emplace_back("value", std::move(t));
+      out.push_back(std::move(k));
+    }
+  }
+  for (auto& bn : b.nodes) {
+    for (auto& o : bn.outputs)
+      if (!o.empty()) o = rename.at(o);
+    if (!bn.name.empty()) bn.name = names.fresh(bn.name);
+    out.push_back(std::move(bn));
+  }
+  for (std::size_t k = 0; k < b.outputs.size(); ++k) {
+    if (!needs_identity[k]) continue;
+    const std::string& o = b.outputs[k].name;
+    const auto r = rename.find(o);
+    out.push_back(Node("Identity", {r != rename.end() ? r->second : o}, {n.outputs[k]}));
+  }
+  for (auto& v : b.value_info)
+    if (const auto r = rename.find(v.name); r != rename.end()) {
+      v.name = r->second;
+      value_info.push_back(std::move(v));
+    }
+  return out;
+}
+
 /// Phase two of fold_constants: evaluates the main graph's nodes whose inputs are all constants.
 inline void fold_tensor_nodes(Model& model, std::int64_t opset, const std::unordered_set<std::string>& rejected,
-                              const FoldOptions& options, FoldCounts& counts) {
+                              const FoldOptions& options, FoldCounts& counts, Builder& names) {
   Graph& g = model.graph;
   const bool as_initializers = opset < 9;
   // Names defined more than once (an invalid model) are never read as constants nor folded.
@@ -25670,13 +25870,36 @@ inline void fold_tensor_nodes(Model& model, std::int64_t opset, const std::unord
   std::vector<const Tensor*> in;
   for (auto& n : g.nodes) {
     const bool default_domain = is_default_domain(n.domain);
-    const bool single = n.outputs.size() == 1 && !n.outputs[0].empty() && defined[n.outputs[0]] == 1;
-    if (!default_domain || !single || rejected.contains(n.outputs[0])) {
+    bool outputs_ok = !n.outputs.empty();  // each named, defined once, not computed by a rejected node
+    for (const auto& o : n.outputs) outputs_ok = outputs_ok && !o.empty() && defined[o] == 1 && !rejected.contains(o);
+    if (!default_domain || !outputs_ok) {
       nodes.push_back(std::move(n));
       continue;
     }
     if (n.op_type == "Constant") {
-      if (auto t = constant_node_value(n)) consts.emplace(n.outputs[0], std::move(*t));
+      if (auto t = constant_node_value(n); t && n.outputs.size() == 1) consts.emplace(n.outputs[0], std::move(*t));
+      nodes.push_back(std::move(n));
+      continue;
+    }
+    if (n.op_type == "If") {
+      std::optional<std::vector<Node>> branch;
+      if (const auto it = n.inputs.size() == 1 ? consts.find(n.inputs[0]) : consts.end();
+          options.branches && it != consts.end()) {
+        try {
+          branch = inline_branch(n, it->second, opset, model.ir_version, names, new_initializers, g.value_info);
+        } catch (const Error&) {  // a condition stored externally that cannot be read: left as it is
+          branch.reset();
+        }
+      }
+      if (!branch) {
+        nodes.push_back(std::move(n));
+        continue;
+      }
+      ++counts.branches;
+      for (auto& bn : *branch) nodes.push_back(std::move(bn));
+      continue;
+    }
+    if (!options.tensors) {
       nodes.push_back(std::move(n));
       continue;
     }
@@ -25708,16 +25931,22 @@ inline void fold_tensor_nodes(Model& model, std::int64_t opset, const std::unord
     }
     ++counts.nodes_folded;
     ++counts.tensor_nodes;
-    ++counts.constants;
-    Tensor t = std::move(out->front());
-    consts.insert_or_assign(t.name, t);
-    if (as_initializers) {
-      new_initializers.push_back(std::move(t));
-      continue;
+    const std::size_t outputs = out->size();
+    for (std::size_t k = 0; k < outputs; ++k) {
+      Tensor t = std::move((*out)[k]);  // named after n.outputs[k]
+      ++counts.constants;
+      consts.insert_or_assign(t.name, t);
+      if (as_initializers) {
+        new_initializers.push_back(std::move(t));
+        continue;
+      }
+      std::string name = outputs == 1 ? std::move(n.name)
+                                      : names.fresh((n.name.empty() ? std::string("Constant") : n.name) + "_" +
+                                                    std::to_string(k));
+      Node c("Constant", {}, {n.outputs[k]}, std::move(name));
+      c.attributes.emplace_back("value", std::move(t));
+      nodes.push_back(std::move(c));
     }
-    Node c("Constant", {}, {n.outputs[0]}, std::move(n.name));
-    c.attributes.emplace_back("value", std::move(t));
-    nodes.push_back(std::move(c));
   }
   g.nodes = std::move(nodes);
   for (auto& t : new_initializers) g.initializers.push_back(std::move(t));
@@ -25725,27 +25954,13 @@ inline void fold_tensor_nodes(Model& model, std::int64_t opset, const std::unord
 
 }  // namespace detail
 
-/// Replaces every node of the main graph whose outputs are all int64 or int32 tensors of rank 0
-/// or 1 with contents inference determined (InferOptions::report_constant_values) by one
-/// Constant node per output, under the same output names, in the same place; a single-output
-/// node's Constant keeps its node name. Then (FoldOptions::tensors) every single-output node
-/// whose inputs are all constants (initializers that are not graph inputs, Constant nodes, nodes
-/// folded before it) and which eval::evaluate can compute exactly the same way as any conforming
-/// runtime, likewise. A node inference rejects is not folded, nor is any node that reads what
-/// it computes. Nothing is folded when that cannot be known: inference dropped diagnostics (over
-/// its limits), or rejected a node of a graph with a cycle. Below opset 9, whose Constant
-/// holds floating-point tensors only, the values become initializers of the same names instead
-/// (IR 4 or later; an older model, whose initializers must also be graph inputs, is left as it
-/// is). Runs inference on a copy without value_info and output shapes (exporters' claims, not
-/// facts): the model gets no value_info from it. Nothing is folded in a model without a
-/// default-domain opset import. The contents are what the model implies for every run in which
-/// it is valid (sizes that the model's own equalities fix count as known).
-inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) {
-  FoldCounts counts;
-  const auto opset = model.opset_version("");
-  if (!opset) return counts;
-  const bool as_initializers = *opset < 9;  // Constant-1 allows float, float16 and double only
-  if (as_initializers && model.ir_version < 4) return counts;
+namespace detail {
+
+/// One round of fold_constants: inference, the shape folding, then the tensor folding and If
+/// inlining. false when nothing was folded because the rejected nodes are not known.
+inline bool fold_round(Model& model, std::int64_t opset, const FoldOptions& options, FoldCounts& counts,
+                       Builder& names) {
+  const bool as_initializers = opset < 9;  // Constant-1 allows float, float16 and double only
   InferReport report;
   {
     // Only the graph inputs' types, the initializers and the operators are trusted: value_info and
@@ -25761,12 +25976,11 @@ inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) 
     io.report_constant_values = true;
     report = infer_shapes(probe, io);
   }
-  const std::optional<std::unordered_set<std::string>> rejected = detail::rejected_outputs(model.graph, report);
-  if (!rejected) return counts;
+  const std::optional<std::unordered_set<std::string>> rejected = rejected_outputs(model.graph, report);
+  if (!rejected) return false;
   std::unordered_map<std::string_view, const infer::ConstantValue*> known;
   for (const auto& cv : report.constant_values) known.emplace(cv.name, &cv);
 
-  Builder names(model);  // unique names for the Constants of multi-output nodes
   Graph& g = model.graph;
   std::vector<Node> nodes;
   nodes.reserve(g.nodes.size());
@@ -25806,7 +26020,40 @@ inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) 
     }
   }
   g.nodes = std::move(nodes);
-  if (options.tensors) detail::fold_tensor_nodes(model, *opset, *rejected, options, counts);
+  if (options.tensors || options.branches) fold_tensor_nodes(model, opset, *rejected, options, counts, names);
+  return true;
+}
+
+}  // namespace detail
+
+/// Replaces every node of the main graph whose outputs are all int64 or int32 tensors of rank 0
+/// or 1 with contents inference determined (InferOptions::report_constant_values) by one
+/// Constant node per output, under the same output names, in the same place; a single-output
+/// node's Constant keeps its node name. Then (FoldOptions::tensors) every node
+/// whose inputs are all constants (initializers that are not graph inputs, Constant nodes, nodes
+/// folded before it) and which eval::evaluate can compute exactly the same way as any conforming
+/// runtime, likewise; and (FoldOptions::branches) every If whose condition is such a constant
+/// is replaced by the nodes of the branch it takes (detail::inline_branch), after which the
+/// whole is folded again (at most kMaxFoldRounds times). A node inference rejects is not folded
+/// or inlined, nor is any node that reads what it computes. Nothing is folded when that cannot be known: inference dropped diagnostics (over
+/// its limits), or rejected a node of a graph with a cycle. Below opset 9, whose Constant
+/// holds floating-point tensors only, the values become initializers of the same names instead
+/// (IR 4 or later; an older model, whose initializers must also be graph inputs, is left as it
+/// is). Runs inference on a copy without value_info and output shapes (exporters' claims, not
+/// facts): the model gets no value_info from it. Nothing is folded in a model without a
+/// default-domain opset import. The contents are what the model implies for every run in which
+/// it is valid (sizes that the model's own equalities fix count as known).
+inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) {
+  FoldCounts counts;
+  const auto opset = model.opset_version("");
+  if (!opset) return counts;
+  if (*opset < 9 && model.ir_version < 4) return counts;  // Constant-1 holds float types only
+  Builder names(model);  // unique names for the Constants of multi-output nodes, inlined values
+  for (int round = 0; round < detail::kMaxFoldRounds; ++round) {
+    const std::size_t inlined = counts.branches;
+    if (!detail::fold_round(model, *opset, options, counts, names)) break;
+    if (counts.branches == inlined) break;  // nothing new to fold
+  }
   if (options.remove_unused) counts.removed = remove_unused(model);
   return counts;
 }

@@ -5,8 +5,8 @@
 //                (IN or OUT ending in .onnxtxt: ONNX's textual syntax)
 //   oxir infer IN OUT [--strict] [--overwrite]
 //   oxir check MODEL [--no-infer]
-//   oxir optimize IN OUT [--inline] [--no-fold] [--no-fold-tensors] [--fold-limit BYTES] [--no-identity]
-//                 [--no-cse] [--keep-unused] [--keep-order]
+//   oxir optimize IN OUT [--inline] [--no-fold] [--no-fold-tensors] [--no-fold-branches] [--fold-limit BYTES]
+//                 [--no-identity] [--no-cse] [--keep-unused] [--keep-order]
 //   oxir extract IN OUT --output NAME... [--input NAME...]
 //   oxir prefix IN OUT PREFIX [--keep-inputs] [--keep-outputs] [--keep-initializers]
 //               [--keep-intermediates] [--keep-node-names] [--keep-functions] [--dim-params]
@@ -42,8 +42,8 @@ constexpr const char* usage =
     "               [--internalize] [--lossy]    (IN or OUT *.onnxtxt: textual syntax)\n"
     "  oxir infer IN OUT [--strict] [--overwrite]\n"
     "  oxir check MODEL [--no-infer]\n"
-    "  oxir optimize IN OUT [--inline] [--no-fold] [--no-fold-tensors] [--fold-limit BYTES]\n"
-    "                [--no-identity] [--no-cse] [--keep-unused] [--keep-order]\n"
+    "  oxir optimize IN OUT [--inline] [--no-fold] [--no-fold-tensors] [--no-fold-branches]\n"
+    "                [--fold-limit BYTES] [--no-identity] [--no-cse] [--keep-unused] [--keep-order]\n"
     "  oxir extract IN OUT --output NAME... [--input NAME...]\n"
     "  oxir prefix IN OUT PREFIX [--keep-inputs] [--keep-outputs] [--keep-initializers]\n"
     "              [--keep-intermediates] [--keep-node-names] [--keep-functions] [--dim-params]\n"
@@ -400,8 +400,8 @@ int convert_opset(const std::vector<std::string>& args, bool down) {
 
 // Simplifies a model without changing what it computes: with --inline, model-local function
 // calls replaced by their bodies first; Identity nodes bypassed (subgraphs too), the static
-// parts of shape computations and nodes of constant tensors folded into Constants
-// (fold_constants), repeated computations
+// parts of shape computations and nodes of constant tensors folded into Constants, and If nodes
+// with a constant condition replaced by the branch they take (fold_constants), repeated computations
 // merged (eliminate_common_subexpressions), then the nodes and initializers nothing reads
 // removed, and graphs out of topological order (which onnx's checker rejects) sorted. Each step
 // can be turned off; a summary goes to stdout.
@@ -414,6 +414,7 @@ int optimize(const std::vector<std::string>& args) {
     if (a == "--inline") inline_calls = true;
     else if (a == "--no-fold") fold = false;
     else if (a == "--no-fold-tensors") fold_options.tensors = false;
+    else if (a == "--no-fold-branches") fold_options.branches = false;
     else if (a == "--fold-limit") {
       if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
       fold_options.max_tensor_bytes = parse_count(a, args[++i]);
@@ -456,6 +457,7 @@ int optimize(const std::vector<std::string>& args) {
   };
   if (sort) sort_graphs(sort_graphs, m.graph, 0);
   if (sorted) std::cout << "sorted " << sorted << " graphs into topological order\n";
+  if (folded.branches) std::cout << "replaced " << folded.branches << " If nodes by the branch their constant condition takes\n";
   save_any(m, positional[1]);
   std::cout << "main graph: " << nodes_before << " -> " << m.graph.nodes.size() << " nodes; " << identities
             << " Identity nodes bypassed, " << folded.nodes_folded << " nodes folded into " << folded.constants

@@ -115,6 +115,26 @@ n = m.graph.node[0]; sys.exit(0 if n.op_type == 'Constant' and nh.to_array(n.att
     grep -q '3 -> 3 nodes; 0 Identity nodes bypassed, 2 nodes folded into 2 Constants, 0 repeated nodes merged, 0 unused nodes and 3 unused initializers'"
   check "optimize --no-fold-tensors folds neither" bash -c "'$oxir' optimize '$tmp/weights.onnx' '$tmp/w3.onnx' --no-fold-tensors |
     grep -q '0 nodes folded into 0 Constants'"
+  # optimize replaces an If whose condition folds to a constant by the branch it takes (not with
+  # --no-fold-branches); the result is a valid model.
+  /usr/bin/python3 - "$tmp" <<'PY'
+import sys
+from onnx import TensorProto as T, helper as h, save
+x = h.make_tensor_value_info("x", T.FLOAT, [2])
+y = h.make_tensor_value_info("y", T.FLOAT, [2])
+then_g = h.make_graph([h.make_node("Neg", ["x"], ["t"])], "then", [], [h.make_tensor_value_info("t", T.FLOAT, [2])])
+else_g = h.make_graph([h.make_node("Abs", ["x"], ["e"])], "else", [], [h.make_tensor_value_info("e", T.FLOAT, [2])])
+nodes = [h.make_node("Shape", ["x"], ["s"]), h.make_node("Constant", [], ["two"], value=h.make_tensor("v", T.INT64, [1], [2])),
+         h.make_node("Equal", ["s", "two"], ["eq"]), h.make_node("Squeeze", ["eq"], ["c"], axes=[0]),
+         h.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)]
+save(h.make_model(h.make_graph(nodes, "g", [x], [y]), opset_imports=[h.make_opsetid("", 12)]), sys.argv[1] + "/if.onnx")
+PY
+  check "optimize replaces an If with a constant condition by its branch" bash -c "'$oxir' optimize '$tmp/if.onnx' '$tmp/if1.onnx' |
+    grep -q 'replaced 1 If nodes by the branch their constant condition takes' &&
+    /usr/bin/python3 -c \"import onnx, sys; m = onnx.load('$tmp/if1.onnx'); onnx.checker.check_model(m, full_check=True)
+sys.exit(0 if [(n.op_type, list(n.input), list(n.output)) for n in m.graph.node] == [('Neg', ['x'], ['y'])] else 1)\""
+  check "optimize --no-fold-branches keeps the If" bash -c "'$oxir' optimize '$tmp/if.onnx' '$tmp/if2.onnx' --no-fold-branches >/dev/null &&
+    /usr/bin/python3 -c \"import onnx, sys; m = onnx.load('$tmp/if2.onnx'); sys.exit(0 if [n.op_type for n in m.graph.node] == ['Constant', 'If'] else 1)\""
   check "optimize --fold-limit needs a value" expect_exit 2 "--fold-limit needs a value" "$oxir" optimize "$tmp/weights.onnx" "$tmp/w4.onnx" --fold-limit
   # optimize merges repeated computations: Add(Relu(x), Relu(x)) reads one Relu.
   /usr/bin/python3 - "$tmp" <<'PY'

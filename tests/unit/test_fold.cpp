@@ -9,6 +9,7 @@
 #include <oxir/analysis/check.hpp>
 #include <oxir/infer.hpp>
 #include <oxir/io.hpp>
+#include <oxir/io/text.hpp>
 #include <oxir/rewrite/fold.hpp>
 
 #include "corpus_util.hpp"
@@ -230,8 +231,9 @@ std::vector<T> values_of(const Graph& g, std::string_view name) {
   auto v = t->values<T>();
   return {v.begin(), v.end()};
 }
-Node with(Node n, Attribute a) {
-  n.attributes.push_back(std::move(a));
+template <class... A>
+Node with(Node n, A... a) {
+  (n.attributes.push_back(std::move(a)), ...);
   return n;
 }
 Tensor floats(std::string name, std::vector<std::int64_t> dims, std::vector<float> v) {
@@ -505,6 +507,89 @@ TEST_CASE("fold_constants evaluates nodes of constant tensors") {
     CHECK(folded_value(g, "ga")->dims == std::vector<std::int64_t>{0, 0, huge});
     CHECK(folded_value(g, "s")->bytes().empty());
   }
+  SUBCASE("Split: several outputs, each its own Constant; the refusals") {
+    Model m = base({1});
+    m.set_opset_version("", 18);
+    Graph& g = m.graph;
+    // [[0 1 2 3 4 5 6], [10 ... 16]]
+    g.initializers.push_back(floats("v", {2, 7}, {0, 1, 2, 3, 4, 5, 6, 10, 11, 12, 13, 14, 15, 16}));
+    g.initializers.push_back(ints("sizes", {3}, {2, 0, 5}));
+    g.nodes.push_back(with(Node("Split", {"v", "sizes"}, {"a", "b", "c"}, "by_sizes"), Attribute("axis", std::int64_t{-1})));
+    // num_outputs 3 of 7: ceil(7/3) = 3, 3, then the last 1
+    g.nodes.push_back(with(Node("Split", {"v"}, {"p", "q", "r"}, "thirds"), Attribute("axis", std::int64_t{1}),
+                           Attribute("num_outputs", std::int64_t{3})));
+    // refused: neither sizes nor num_outputs (invalid from 18); 4 into 3 parts leaves an empty
+    // last part (left to the runtime); sizes that do not add up (inference rejects it too)
+    g.nodes.push_back(Node("Split", {"v"}, {"top", "bottom"}));
+    g.initializers.push_back(floats("four", {4}, {1, 2, 3, 4}));
+    g.nodes.push_back(with(Node("Split", {"four"}, {"f0", "f1", "f2"}), Attribute("num_outputs", std::int64_t{3})));
+    g.initializers.push_back(ints("wrong", {2}, {3, 3}));
+    g.nodes.push_back(with(Node("Split", {"v", "wrong"}, {"w0", "w1"}), Attribute("axis", std::int64_t{1})));
+    for (const char* o : {"a", "b", "c", "p", "q", "r", "top", "bottom", "f0", "f1", "f2", "w0", "w1"})
+      g.outputs.emplace_back(o, Type{});
+    const FoldCounts f = fold_constants(m);
+    CHECK(f.tensor_nodes == 2);
+    CHECK(f.constants == 6);
+    CHECK(values_of<float>(g, "a") == std::vector<float>{0, 1, 10, 11});
+    CHECK(folded_value(g, "b")->dims == std::vector<std::int64_t>{2, 0});
+    CHECK(values_of<float>(g, "c") == std::vector<float>{2, 3, 4, 5, 6, 12, 13, 14, 15, 16});
+    CHECK(folded_value(g, "c")->dims == std::vector<std::int64_t>{2, 5});
+    CHECK(values_of<float>(g, "q") == std::vector<float>{3, 4, 5, 13, 14, 15});
+    CHECK(values_of<float>(g, "r") == std::vector<float>{6, 16});
+    CHECK(folded_value(g, "r")->dims == std::vector<std::int64_t>{2, 1});
+    for (const char* o : {"top", "f0", "w0"}) CHECK(folded_value(g, o) == nullptr);
+    // one Constant per output, with names of their own
+    std::vector<std::string> names;
+    for (const auto& n : g.nodes)
+      if (n.op_type == "Constant") names.push_back(n.name);
+    REQUIRE(names.size() == 6);
+    CHECK(names[0] != names[1]);
+    CHECK(names[0].starts_with("by_sizes_0"));
+    CHECK(names[2].starts_with("by_sizes_2"));
+    // Split-11 takes the sizes as an attribute; without them (up to 17), equal parts
+    Model old = base({1});
+    old.set_opset_version("", 11);
+    old.graph.initializers.push_back(floats("k", {6}, {1, 2, 3, 4, 5, 6}));  // (not int64: shape folding would take it)
+    old.graph.nodes.push_back(with(Node("Split", {"k"}, {"x", "y"}), Attribute("split", std::vector<std::int64_t>{5, 1})));
+    old.graph.nodes.push_back(Node("Split", {"k"}, {"e0", "e1", "e2"}));
+    old.graph.nodes.push_back(Node("Split", {"k"}, {"u0", "u1", "u2", "u3"}));  // 6 does not split evenly into 4
+    for (const char* o : {"x", "y", "e0", "e1", "e2", "u0", "u1", "u2", "u3"}) old.graph.outputs.emplace_back(o, Type{});
+    CHECK(fold_constants(old).tensor_nodes == 2);
+    CHECK(values_of<float>(old.graph, "x") == std::vector<float>{1, 2, 3, 4, 5});
+    CHECK(values_of<float>(old.graph, "y") == std::vector<float>{6});
+    CHECK(values_of<float>(old.graph, "e1") == std::vector<float>{3, 4});
+    CHECK(folded_value(old.graph, "u0") == nullptr);
+  }
+  SUBCASE("Floor and Ceil: -0 and infinities kept, NaN left to the runtime") {
+    Model m = base({1});
+    Graph& g = m.graph;
+    const float inf = std::numeric_limits<float>::infinity();
+    g.initializers.push_back(floats("x", {6}, {-1.5f, -0.5f, 2.5f, -0.f, inf, 8388607.5f}));
+    g.initializers.push_back(floats("nan", {2}, {1.f, std::numeric_limits<float>::quiet_NaN()}));
+    g.nodes.push_back(Node("Floor", {"x"}, {"fl"}));
+    g.nodes.push_back(Node("Ceil", {"x"}, {"ce"}));
+    g.nodes.push_back(Node("Floor", {"nan"}, {"fn"}));
+    g.nodes.push_back(with(Node("Cast", {"x"}, {"h"}), to(DataType::FLOAT16)));  // -1.5 ... 8388607.5 -> inf
+    g.nodes.push_back(Node("Ceil", {"h"}, {"ch"}));
+    for (const char* o : {"fl", "ce", "fn", "ch"}) g.outputs.emplace_back(o, Type{});
+    CHECK(fold_constants(m).tensor_nodes == 4);
+    const auto fl = values_of<float>(g, "fl");
+    const auto ce = values_of<float>(g, "ce");
+    REQUIRE((fl.size() == 6 && ce.size() == 6));
+    CHECK(std::vector<float>(fl.begin(), fl.begin() + 3) == std::vector<float>{-2, -1, 2});
+    CHECK(std::vector<float>(ce.begin(), ce.begin() + 3) == std::vector<float>{-1, -0.f, 3});
+    CHECK(std::signbit(ce[1]));  // ceil(-0.5) = -0
+    CHECK((fl[3] == 0.f && std::signbit(fl[3]) && std::signbit(ce[3])));
+    CHECK((fl[4] == inf && ce[4] == inf));
+    CHECK((fl[5] == 8388607.f && ce[5] == 8388608.f));
+    CHECK(folded_value(g, "fn") == nullptr);
+    const Tensor* ch = folded_value(g, "ch");
+    REQUIRE(ch != nullptr);
+    CHECK(ch->data_type == DataType::FLOAT16);
+    CHECK(ch->element<float16>(0).bits() == 0xBC00);  // -1
+    CHECK(ch->element<float16>(1).bits() == 0x8000);  // -0
+    CHECK(ch->element<float16>(5).bits() == 0x7C00);  // inf (8388607.5 overflows float16)
+  }
   SUBCASE("attribute forms of older opsets; initializers below opset 9; a node inference rejects") {
     Model m = base({1});
     m.set_opset_version("", 8);
@@ -526,6 +611,111 @@ TEST_CASE("fold_constants evaluates nodes of constant tensors") {
     CHECK(values_of<float>(g, "sl") == std::vector<float>{2, 3, 5, 6});
     CHECK(folded_value(g, "sl")->dims == std::vector<std::int64_t>{2, 2});
     CHECK(folded_value(g, "fk") == nullptr);
+  }
+}
+
+TEST_CASE("fold_constants replaces an If whose condition is constant by the branch it takes") {
+  auto text = [](int opset, const std::string& body) {
+    return parse_text_model("<ir_version: 8, opset_import: [\"\" : " + std::to_string(opset) + "]>\n" + body);
+  };
+  auto errors = [](Model m) { return infer_shapes(m).type_errors + (check(m).ok() ? 0u : 1u); };
+  SUBCASE("then: the branch's values renamed apart, its initializer moved, its result under the If's name") {
+    // the branch defines t, w and y2; another If's branches define t and w too
+    Model m = text(17, R"(g (float[2] x, bool k) => (float[2] y, float[2] s) {
+  s = If (k) <then_branch = a1 () => (float[2] t) <float[2] w = {1, 2}> { t = Mul (x, w) },
+              else_branch = a2 () => (float[2] t) { t = Abs (x) }>
+  c = Constant <value = bool {1}> ()
+  y = If (c) <then_branch = b1 () => (float[2] y2) <float[2] w = {10, 20}> { t = Neg (x)  y2 = Add (t, w) },
+              else_branch = b2 () => (float[2] z) { z = Identity (x) }>
+})");
+    REQUIRE(errors(m) == 0);
+    const FoldCounts f = fold_constants(m);
+    CHECK(f.branches == 1);
+    CHECK(ops_of(m.graph) == std::vector<std::string>{"If", "Neg", "Add"});
+    CHECK(m.graph.nodes[2].outputs[0] == "y");
+    CHECK(m.graph.nodes[1].outputs[0] != "t");   // the branch's t is renamed apart from the other If's
+    CHECK(m.graph.nodes[2].inputs[0] == m.graph.nodes[1].outputs[0]);
+    REQUIRE(m.graph.initializers.size() == 1);
+    CHECK(m.graph.initializers[0].name != "w");
+    CHECK(m.graph.nodes[2].inputs[1] == m.graph.initializers[0].name);
+    CHECK(errors(m) == 0);
+  }
+  SUBCASE("else, with a condition computed from constants; an outer value passed through; one value twice") {
+    Model m = text(17, R"(g (float[2] x) => (float[2] y, float[2] v, float[2] u) {
+  a = Constant <value = int64 {3}> ()
+  b = Constant <value = int64 {4}> ()
+  c = Equal (a, b)
+  y, v, u = If (c) <then_branch = b1 () => (float[2] p, float[2] q, float[2] r) { p = Neg (x)  q = Neg (p)  r = Neg (q) },
+                    else_branch = b2 () => (float[2] z, float[2] x, float[2] z) { z = Sigmoid (x) }>
+})");
+    REQUIRE(errors(m) == 0);
+    CHECK(fold_constants(m).branches == 1);
+    // z takes y's name; x (an outer value) and the second z go through Identity nodes
+    CHECK(ops_of(m.graph) == std::vector<std::string>{"Sigmoid", "Identity", "Identity"});
+    CHECK(m.graph.nodes[0].outputs[0] == "y");
+    CHECK(m.graph.nodes[1].inputs[0] == "x");
+    CHECK(m.graph.nodes[1].outputs[0] == "v");
+    CHECK(m.graph.nodes[2].inputs[0] == "y");
+    CHECK(m.graph.nodes[2].outputs[0] == "u");
+    CHECK(errors(m) == 0);
+  }
+  SUBCASE("nested: an inner If with a constant condition too, and one whose branches read the outer branch's values") {
+    Model m = text(17, R"(g (float[2] x, bool k) => (float[2] y) {
+  c = Constant <value = bool {1}> ()
+  y = If (c) <then_branch = b1 () => (float[2] o) {
+        a = Neg (x)
+        d = Constant <value = bool {0}> ()
+        e = If (d) <then_branch = i1 () => (float[2] e1) { e1 = Abs (a) }, else_branch = i2 () => (float[2] e2) { e2 = Neg (a) }>
+        o = If (k) <then_branch = j1 () => (float[2] j) { j = Abs (e) }, else_branch = j2 () => (float[2] o2) { o2 = Add (a, e) }>
+      }, else_branch = b2 () => (float[2] z) { z = Identity (x) }>
+})");
+    REQUIRE(errors(m) == 0);
+    const FoldCounts f = fold_constants(m);
+    CHECK(f.branches == 2);  // the outer If, then (in the next round) the inner one with d
+    CHECK(ops_of(m.graph) == std::vector<std::string>{"Neg", "Neg", "If"});
+    const std::string a = m.graph.nodes[0].outputs[0];
+    const std::string e = m.graph.nodes[1].outputs[0];
+    CHECK(m.graph.nodes[1].inputs[0] == a);
+    CHECK(m.graph.nodes[2].inputs[0] == "k");
+    CHECK(m.graph.nodes[2].outputs[0] == "y");
+    // the inner branches' reads of the outer branch's a and e follow their new names
+    const Graph& j1 = m.graph.nodes[2].attributes.at(0).as_graph();
+    const Graph& j2 = m.graph.nodes[2].attributes.at(1).as_graph();
+    CHECK(j1.nodes[0].inputs[0] == e);
+    CHECK(j1.nodes[0].outputs[0] == "j");
+    CHECK(j2.nodes[0].inputs == std::vector<std::string>{a, e});
+    CHECK(errors(m) == 0);
+  }
+  SUBCASE("left as they are") {
+    // a condition that is an input, one of two elements, an invalid branch (even one not taken),
+    // a branch output of unknown type needing an Identity below opset 16, FoldOptions::branches off
+    Model m = text(17, R"(g (float[2] x, bool k) => (float[2] y1, float[2] y2, float[2] y3) {
+  c2 = Constant <value = bool[2] {1, 1}> ()
+  c = Constant <value = bool {1}> ()
+  y1 = If (k) <then_branch = a1 () => (float[2] p) { p = Neg (x) }, else_branch = a2 () => (float[2] q) { q = Abs (x) }>
+  y2 = If (c2) <then_branch = b1 () => (float[2] p) { p = Neg (x) }, else_branch = b2 () => (float[2] q) { q = Abs (x) }>
+  w = Constant <value = float[3] {1, 2, 3}> ()
+  y3 = If (c) <then_branch = d1 () => (float[2] p) { p = Neg (x) }, else_branch = d2 () => (float[2] q) { q = Add (x, w) }>
+})");
+    const FoldCounts f = fold_constants(m);
+    CHECK(f.branches == 0);
+    CHECK(ops_of(m.graph) == std::vector<std::string>{"Constant", "Constant", "If", "If", "Constant", "If"});
+    Model old = text(15, R"(g (float[2] x) => (float[2] y) {
+  c = Constant <value = bool {0}> ()
+  y = If (c) <then_branch = a1 () => (float[2] p) { p = Neg (x) }, else_branch = a2 () => (q) { q = Identity (x) }>
+})");
+    old.graph.nodes[1].attributes.at(1).as_graph().outputs[0].type.reset();
+    Model untyped = old;
+    CHECK(fold_constants(untyped).branches == 1);  // q is defined in the branch: no Identity needed
+    old.graph.nodes[1].attributes.at(1).as_graph().outputs[0].name = "x";  // an outer value of unknown type
+    CHECK(fold_constants(old).branches == 0);
+    Model off = text(17, R"(g (float[2] x) => (float[2] y) {
+  c = Constant <value = bool {1}> ()
+  y = If (c) <then_branch = a1 () => (float[2] p) { p = Neg (x) }, else_branch = a2 () => (float[2] q) { q = Abs (x) }>
+})");
+    CHECK(fold_constants(off, {.branches = false}).branches == 0);
+    CHECK(fold_constants(off).branches == 1);
+    CHECK(ops_of(off.graph) == std::vector<std::string>{"Neg"});
   }
 }
 

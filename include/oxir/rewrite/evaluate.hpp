@@ -1,9 +1,10 @@
 #pragma once
 // Evaluating one default-domain node on constant tensors, for fold_constants: the operators that
-// only move or select bytes (Reshape, Transpose, Slice, Gather, Concat, Expand, Tile, Where, ...),
-// Cast where its result is exactly defined, comparisons and logic, and the element-wise
-// arithmetic whose result IEEE arithmetic or two's-complement wrapping defines bit for bit. Anything else, and anything the operator's
-// definition rejects, is left unevaluated: the caller keeps the node.
+// only move or select bytes (Reshape, Transpose, Slice, Split, Gather, Concat, Expand, Tile, Where,
+// ...), Cast where its result is exactly defined, comparisons and logic, Abs, Floor and Ceil, and
+// the element-wise arithmetic whose result IEEE arithmetic or two's-complement wrapping defines
+// bit for bit. Anything else, and anything the operator's definition rejects, is left
+// unevaluated: the caller keeps the node.
 
 #include <algorithm>
 #include <bit>
@@ -449,8 +450,10 @@ inline std::optional<std::pair<std::vector<std::int64_t>, std::vector<std::vecto
 [[nodiscard]] inline std::optional<std::vector<Tensor>> evaluate(const Node& n, std::span<const Tensor* const> in,
                                                                  std::int64_t opset, std::uint64_t max_bytes) {
   using detail::Dense;
-  if (n.outputs.size() != 1 || n.outputs[0].empty()) return std::nullopt;
   const std::string_view op = n.op_type;
+  if (n.outputs.empty() || (n.outputs.size() != 1 && op != "Split")) return std::nullopt;
+  for (const auto& o : n.outputs)
+    if (o.empty()) return std::nullopt;
   const std::string& out_name = n.outputs[0];
   auto input = [&](std::size_t i) -> const Tensor* { return i < in.size() ? in[i] : nullptr; };
   std::uint64_t in_bytes = 0;
@@ -752,6 +755,84 @@ inline std::optional<std::pair<std::vector<std::int64_t>, std::vector<std::vecto
     return fresh(d->type, std::move(dims), detail::gather_elements(d->bytes, d->esize, c));
   }
 
+  if (op == "Split") {
+    // Split-1 took float types only (and its sizes as a second input); 2 and 11 an attribute, 13
+    // an input; 18 added num_outputs (the last part smaller when the size does not divide).
+    if (opset < 2) return std::nullopt;
+    for (const auto& a : n.attributes)
+      if (a.name != "axis" && !(a.name == "split" && opset < 13) && !(a.name == "num_outputs" && opset >= 18))
+        return std::nullopt;
+    auto d = detail::dense(input(0));
+    const auto ax = detail::int_attr(n, "axis", 0);
+    if (!d || !ax || in.size() > (opset >= 13 ? 2u : 1u)) return std::nullopt;
+    const std::size_t r = d->dims.size();
+    const auto k = detail::axis(*ax, r, neg_axes);
+    if (!k) return std::nullopt;
+    const std::size_t parts = n.outputs.size();
+    const std::int64_t dim = d->dims[*k];
+    std::optional<std::vector<std::int64_t>> sizes;
+    if (opset < 13) {
+      sizes = detail::ints_attr(n, "split", bad_attr);
+      if (bad_attr) return std::nullopt;
+    } else if (in.size() == 2) {
+      if (!input(1)) return std::nullopt;  // an empty name: invalid (the input is not variadic)
+      sizes = detail::int_list(input(1), false);
+      if (!sizes) return std::nullopt;
+    }
+    const auto num = opset >= 18 && n.find_attribute("num_outputs") ? detail::int_attr(n, "num_outputs", 0)
+                                                                    : std::optional<std::int64_t>{};
+    if (opset >= 18 && n.find_attribute("num_outputs") && (!num || sizes)) return std::nullopt;
+    if (sizes) {
+      if (sizes->size() != parts) return std::nullopt;
+      std::int64_t total = 0;
+      for (auto v : *sizes) {
+        if (v < 0 || v > dim - total) return std::nullopt;
+        total += v;
+      }
+      if (total != dim) return std::nullopt;
+    } else if (num) {
+      // ceil(dim / n) each, the rest last; a last part of no elements or fewer is left to the runtime
+      if (*num != static_cast<std::int64_t>(parts)) return std::nullopt;
+      const std::int64_t chunk = dim / *num + (dim % *num != 0);
+      if (*num > 1 && chunk > std::numeric_limits<std::int64_t>::max() / (*num - 1)) return std::nullopt;
+      if (dim - chunk * (*num - 1) < 1) return std::nullopt;
+      sizes.emplace(parts, chunk);
+      sizes->back() = dim - chunk * (*num - 1);
+    } else {
+      if (opset >= 18 || dim % static_cast<std::int64_t>(parts) != 0) return std::nullopt;  // (18: invalid)
+      sizes.emplace(parts, dim / static_cast<std::int64_t>(parts));
+    }
+    std::vector<Tensor> outs;
+    if (d->count == 0) {  // (its other dims may be anything: no offsets computed)
+      for (std::size_t p = 0; p < parts; ++p) {
+        std::vector<std::int64_t> dims = d->dims;
+        dims[*k] = (*sizes)[p];
+        outs.push_back(Tensor::from_bytes(n.outputs[p], d->type, std::move(dims), Buffer::owned(std::vector<std::byte>{})));
+      }
+      return outs;
+    }
+    // every part is a slice of the input along axis k: outer blocks of inner * size elements
+    const auto outer = *detail::product(std::span(d->dims).first(*k));
+    const auto inner = static_cast<std::size_t>(*detail::product(std::span(d->dims).subspan(*k + 1))) * d->esize;
+    std::int64_t at = 0;
+    for (std::size_t p = 0; p < parts; ++p) {
+      std::vector<std::int64_t> dims = d->dims;
+      dims[*k] = (*sizes)[p];
+      if (!fits(dims, d->esize)) return std::nullopt;
+      std::vector<std::byte> bytes(static_cast<std::size_t>(*detail::product(dims)) * d->esize);
+      const std::size_t block = inner * static_cast<std::size_t>((*sizes)[p]);
+      if (block)
+        for (std::uint64_t o = 0; o < outer; ++o)
+          std::memcpy(bytes.data() + static_cast<std::size_t>(o) * block,
+                      d->bytes.data() + (static_cast<std::size_t>(o) * static_cast<std::size_t>(dim) +
+                                         static_cast<std::size_t>(at)) * inner,
+                      block);
+      at += (*sizes)[p];
+      outs.push_back(Tensor::from_bytes(n.outputs[p], d->type, std::move(dims), Buffer::owned(std::move(bytes))));
+    }
+    return outs;
+  }
+
   if (op == "Expand") {
     if (opset < 8 || in.size() != 2) return std::nullopt;
     auto d = detail::dense(input(0));
@@ -916,6 +997,25 @@ inline std::optional<std::pair<std::vector<std::int64_t>, std::vector<std::vecto
         }
         default: break;  // unsigned: unchanged
       }
+    }
+    return fresh(a->type, a->dims, std::move(out));
+  }
+
+  if (op == "Floor" || op == "Ceil") {
+    // Exact: the result is an integer of the input's own format. NaN is left to the runtime
+    // (whether a signalling NaN comes back quiet differs); -0 and infinities stay as they are.
+    if (opset < 6 || in.size() != 1 || !n.attributes.empty()) return std::nullopt;
+    auto a = detail::dense(input(0));
+    if (!a || (a->type != DataType::FLOAT && a->type != DataType::DOUBLE && a->type != DataType::FLOAT16 &&
+               !(a->type == DataType::BFLOAT16 && opset >= 13)))
+      return std::nullopt;
+    std::vector<std::byte> out(a->bytes.begin(), a->bytes.end());
+    for (std::size_t i = 0; i < a->count; ++i) {
+      std::byte* p = out.data() + i * a->esize;
+      auto v = *detail::read_scalar(a->type, p);
+      if (std::isnan(v.f)) return std::nullopt;
+      v.f = op == "Floor" ? std::floor(v.f) : std::ceil(v.f);
+      if (!detail::write_cast(DataType::DOUBLE, a->type, v, p)) return std::nullopt;  // (exact: never)
     }
     return fresh(a->type, a->dims, std::move(out));
   }

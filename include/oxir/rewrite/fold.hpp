@@ -2,7 +2,8 @@
 // fold_constants: replaces the main graph's integer shape computations that shape inference
 // determined completely (Shape of static sizes, then Gather, Concat, Range, arithmetic, ...), and
 // the nodes that compute a tensor from constants alone (Transpose of a weight, Cast of a Constant,
-// ...; eval::evaluate), by Constant nodes, then removes what they no longer need.
+// ...; eval::evaluate), by Constant nodes, and the If nodes whose condition is constant by the
+// branch they take; then removes what they no longer need.
 
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +20,7 @@
 #include "../ir/model.hpp"
 #include "../ir/views.hpp"
 #include "builder.hpp"
+#include "edit.hpp"
 #include "evaluate.hpp"
 #include "remove_unused.hpp"
 
@@ -35,12 +37,17 @@ struct FoldOptions {
   /// A node is evaluated only when each output holds at most max(this, its inputs' bytes):
   /// Expand, Tile and ConstantOfShape of constants are often cheaper left as they are.
   std::uint64_t max_tensor_bytes = std::uint64_t{1} << 20;
+  /// Replace each If node of the main graph whose condition is a constant by the nodes of the
+  /// branch it takes (their values renamed apart, the branch's outputs becoming the If's
+  /// outputs), then fold again what that exposes.
+  bool branches = true;
 };
 
 struct FoldCounts {
   std::size_t nodes_folded = 0;  ///< nodes replaced by Constant nodes (or initializers)
   std::size_t constants = 0;     ///< values written (one per output of a folded node)
   std::size_t tensor_nodes = 0;  ///< of nodes_folded, those evaluated on constant tensors
+  std::size_t branches = 0;      ///< If nodes replaced by the branch their constant condition takes
   RemovedCounts removed;         ///< what remove_unused took out afterwards
 };
 
@@ -109,9 +116,100 @@ inline std::optional<std::unordered_set<std::string>> rejected_outputs(const Gra
   return out;
 }
 
+/// Rounds of folding at most: an inlined branch may expose further folding and further Ifs.
+inline constexpr int kMaxFoldRounds = 16;
+
+/// The nodes that replace main-graph If node `n`, whose condition is the constant `cond`: the
+/// nodes of the branch it takes, every value the branch defines renamed to a fresh name (the
+/// value a branch output names takes the If's output name instead where it can; otherwise an
+/// Identity passes it on), the branch's initializers appended to `inits` (IR 4 and later) or
+/// made Constant nodes (opset 9 and later). nullopt, with nothing changed, when the If is not
+/// well formed enough to say (a condition of other than one bool, a missing or inputful branch,
+/// output counts that differ, names defined twice, sparse initializers, a branch that reads
+/// the If's own outputs or whose subgraphs define them, an Identity a value of unknown or
+/// non-tensor type would need below opset 16).
+inline std::optional<std::vector<Node>> inline_branch(const Node& n, const Tensor& cond, std::int64_t opset,
+                                                      std::int64_t ir_version, Builder& names,
+                                                      std::vector<Tensor>& inits, std::vector<ValueInfo>& value_info) {
+  const auto c = eval::detail::dense(&cond);
+  if (!c || c->type != DataType::BOOL || c->count != 1 || n.inputs.size() != 1 || n.attributes.size() != 2)
+    return std::nullopt;
+  const Attribute* then_a = n.find_attribute("then_branch");
+  const Attribute* else_a = n.find_attribute("else_branch");
+  for (const Attribute* a : {then_a, else_a})
+    if (!a || !a->ref_attr_name.empty() || a->kind() != AttributeType::GRAPH ||
+        !std::holds_alternative<Box<Graph>>(a->value) || !std::get<Box<Graph>>(a->value).has_value())
+      return std::nullopt;
+  Graph b = (c->bytes[0] != std::byte{0} ? then_a : else_a)->as_graph();
+  if (!b.inputs.empty() || b.outputs.size() != n.outputs.size() || !b.sparse_initializers.empty()) return std::nullopt;
+  if (!b.initializers.empty() && ir_version < 4 && opset < 9) return std::nullopt;
+  std::unordered_set<std::string> if_outputs(n.outputs.begin(), n.outputs.end());
+  for (const auto& name : captured_names(b))
+    if (if_outputs.contains(name)) return std::nullopt;
+  for (const auto& bn : b.nodes)
+    for (const auto& sub : views::subgraphs(bn))
+      for (const auto& d : views::defined_names(sub))
+        if (if_outputs.contains(d)) return std::nullopt;
+  // what the branch defines, each once; which node output a branch output can take the If's name
+  std::unordered_map<std::string, int> defined;  // 0: initializer, 1: node output
+  for (const auto& t : b.initializers)
+    if (!defined.emplace(t.name, 0).second) return std::nullopt;
+  for (const auto& bn : b.nodes)
+    for (const auto& o : bn.outputs)
+      if (!o.empty() && !defined.emplace(o, 1).second) return std::nullopt;
+  std::unordered_map<std::string, std::string> rename;
+  std::vector<bool> needs_identity(b.outputs.size(), true);
+  for (std::size_t k = 0; k < b.outputs.size(); ++k) {
+    const std::string& o = b.outputs[k].name;
+    const auto d = defined.find(o);
+    if (d != defined.end() && d->second == 1 && !rename.contains(o)) {
+      rename.emplace(o, n.outputs[k]);
+      needs_identity[k] = false;
+    } else if (opset < 16) {
+      // Identity takes sequences from 14 and optionals from 16: only a known tensor type is sure
+      const Type* t = b.outputs[k].type ? &*b.outputs[k].type : nullptr;
+      if (!t || !t->is_tensor()) return std::nullopt;
+    }
+  }
+  for (const auto& [name, kind] : defined)
+    if (!rename.contains(name)) rename.emplace(name, names.fresh(name));
+  // (the If's output names are not defined inside the branch's subgraphs: checked above)
+  (void)detail::rename_reads(b, rename, false, 0);
+  std::vector<Node> out;
+  for (auto& t : b.initializers) {
+    t.name = rename.at(t.name);
+    if (ir_version >= 4) {
+      inits.push_back(std::move(t));
+    } else {
+      std::string o = t.name;
+      Node k("Constant", {}, {std::move(o)}, names.fresh("Constant"));
+      k.attributes.emplace_back("value", std::move(t));
+      out.push_back(std::move(k));
+    }
+  }
+  for (auto& bn : b.nodes) {
+    for (auto& o : bn.outputs)
+      if (!o.empty()) o = rename.at(o);
+    if (!bn.name.empty()) bn.name = names.fresh(bn.name);
+    out.push_back(std::move(bn));
+  }
+  for (std::size_t k = 0; k < b.outputs.size(); ++k) {
+    if (!needs_identity[k]) continue;
+    const std::string& o = b.outputs[k].name;
+    const auto r = rename.find(o);
+    out.push_back(Node("Identity", {r != rename.end() ? r->second : o}, {n.outputs[k]}));
+  }
+  for (auto& v : b.value_info)
+    if (const auto r = rename.find(v.name); r != rename.end()) {
+      v.name = r->second;
+      value_info.push_back(std::move(v));
+    }
+  return out;
+}
+
 /// Phase two of fold_constants: evaluates the main graph's nodes whose inputs are all constants.
 inline void fold_tensor_nodes(Model& model, std::int64_t opset, const std::unordered_set<std::string>& rejected,
-                              const FoldOptions& options, FoldCounts& counts) {
+                              const FoldOptions& options, FoldCounts& counts, Builder& names) {
   Graph& g = model.graph;
   const bool as_initializers = opset < 9;
   // Names defined more than once (an invalid model) are never read as constants nor folded.
@@ -134,13 +232,36 @@ inline void fold_tensor_nodes(Model& model, std::int64_t opset, const std::unord
   std::vector<const Tensor*> in;
   for (auto& n : g.nodes) {
     const bool default_domain = is_default_domain(n.domain);
-    const bool single = n.outputs.size() == 1 && !n.outputs[0].empty() && defined[n.outputs[0]] == 1;
-    if (!default_domain || !single || rejected.contains(n.outputs[0])) {
+    bool outputs_ok = !n.outputs.empty();  // each named, defined once, not computed by a rejected node
+    for (const auto& o : n.outputs) outputs_ok = outputs_ok && !o.empty() && defined[o] == 1 && !rejected.contains(o);
+    if (!default_domain || !outputs_ok) {
       nodes.push_back(std::move(n));
       continue;
     }
     if (n.op_type == "Constant") {
-      if (auto t = constant_node_value(n)) consts.emplace(n.outputs[0], std::move(*t));
+      if (auto t = constant_node_value(n); t && n.outputs.size() == 1) consts.emplace(n.outputs[0], std::move(*t));
+      nodes.push_back(std::move(n));
+      continue;
+    }
+    if (n.op_type == "If") {
+      std::optional<std::vector<Node>> branch;
+      if (const auto it = n.inputs.size() == 1 ? consts.find(n.inputs[0]) : consts.end();
+          options.branches && it != consts.end()) {
+        try {
+          branch = inline_branch(n, it->second, opset, model.ir_version, names, new_initializers, g.value_info);
+        } catch (const Error&) {  // a condition stored externally that cannot be read: left as it is
+          branch.reset();
+        }
+      }
+      if (!branch) {
+        nodes.push_back(std::move(n));
+        continue;
+      }
+      ++counts.branches;
+      for (auto& bn : *branch) nodes.push_back(std::move(bn));
+      continue;
+    }
+    if (!options.tensors) {
       nodes.push_back(std::move(n));
       continue;
     }
@@ -172,16 +293,22 @@ inline void fold_tensor_nodes(Model& model, std::int64_t opset, const std::unord
     }
     ++counts.nodes_folded;
     ++counts.tensor_nodes;
-    ++counts.constants;
-    Tensor t = std::move(out->front());
-    consts.insert_or_assign(t.name, t);
-    if (as_initializers) {
-      new_initializers.push_back(std::move(t));
-      continue;
+    const std::size_t outputs = out->size();
+    for (std::size_t k = 0; k < outputs; ++k) {
+      Tensor t = std::move((*out)[k]);  // named after n.outputs[k]
+      ++counts.constants;
+      consts.insert_or_assign(t.name, t);
+      if (as_initializers) {
+        new_initializers.push_back(std::move(t));
+        continue;
+      }
+      std::string name = outputs == 1 ? std::move(n.name)
+                                      : names.fresh((n.name.empty() ? std::string("Constant") : n.name) + "_" +
+                                                    std::to_string(k));
+      Node c("Constant", {}, {n.outputs[k]}, std::move(name));
+      c.attributes.emplace_back("value", std::move(t));
+      nodes.push_back(std::move(c));
     }
-    Node c("Constant", {}, {n.outputs[0]}, std::move(n.name));
-    c.attributes.emplace_back("value", std::move(t));
-    nodes.push_back(std::move(c));
   }
   g.nodes = std::move(nodes);
   for (auto& t : new_initializers) g.initializers.push_back(std::move(t));
@@ -189,27 +316,13 @@ inline void fold_tensor_nodes(Model& model, std::int64_t opset, const std::unord
 
 }  // namespace detail
 
-/// Replaces every node of the main graph whose outputs are all int64 or int32 tensors of rank 0
-/// or 1 with contents inference determined (InferOptions::report_constant_values) by one
-/// Constant node per output, under the same output names, in the same place; a single-output
-/// node's Constant keeps its node name. Then (FoldOptions::tensors) every single-output node
-/// whose inputs are all constants (initializers that are not graph inputs, Constant nodes, nodes
-/// folded before it) and which eval::evaluate can compute exactly the same way as any conforming
-/// runtime, likewise. A node inference rejects is not folded, nor is any node that reads what
-/// it computes. Nothing is folded when that cannot be known: inference dropped diagnostics (over
-/// its limits), or rejected a node of a graph with a cycle. Below opset 9, whose Constant
-/// holds floating-point tensors only, the values become initializers of the same names instead
-/// (IR 4 or later; an older model, whose initializers must also be graph inputs, is left as it
-/// is). Runs inference on a copy without value_info and output shapes (exporters' claims, not
-/// facts): the model gets no value_info from it. Nothing is folded in a model without a
-/// default-domain opset import. The contents are what the model implies for every run in which
-/// it is valid (sizes that the model's own equalities fix count as known).
-inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) {
-  FoldCounts counts;
-  const auto opset = model.opset_version("");
-  if (!opset) return counts;
-  const bool as_initializers = *opset < 9;  // Constant-1 allows float, float16 and double only
-  if (as_initializers && model.ir_version < 4) return counts;
+namespace detail {
+
+/// One round of fold_constants: inference, the shape folding, then the tensor folding and If
+/// inlining. false when nothing was folded because the rejected nodes are not known.
+inline bool fold_round(Model& model, std::int64_t opset, const FoldOptions& options, FoldCounts& counts,
+                       Builder& names) {
+  const bool as_initializers = opset < 9;  // Constant-1 allows float, float16 and double only
   InferReport report;
   {
     // Only the graph inputs' types, the initializers and the operators are trusted: value_info and
@@ -225,12 +338,11 @@ inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) 
     io.report_constant_values = true;
     report = infer_shapes(probe, io);
   }
-  const std::optional<std::unordered_set<std::string>> rejected = detail::rejected_outputs(model.graph, report);
-  if (!rejected) return counts;
+  const std::optional<std::unordered_set<std::string>> rejected = rejected_outputs(model.graph, report);
+  if (!rejected) return false;
   std::unordered_map<std::string_view, const infer::ConstantValue*> known;
   for (const auto& cv : report.constant_values) known.emplace(cv.name, &cv);
 
-  Builder names(model);  // unique names for the Constants of multi-output nodes
   Graph& g = model.graph;
   std::vector<Node> nodes;
   nodes.reserve(g.nodes.size());
@@ -270,7 +382,40 @@ inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) 
     }
   }
   g.nodes = std::move(nodes);
-  if (options.tensors) detail::fold_tensor_nodes(model, *opset, *rejected, options, counts);
+  if (options.tensors || options.branches) fold_tensor_nodes(model, opset, *rejected, options, counts, names);
+  return true;
+}
+
+}  // namespace detail
+
+/// Replaces every node of the main graph whose outputs are all int64 or int32 tensors of rank 0
+/// or 1 with contents inference determined (InferOptions::report_constant_values) by one
+/// Constant node per output, under the same output names, in the same place; a single-output
+/// node's Constant keeps its node name. Then (FoldOptions::tensors) every node
+/// whose inputs are all constants (initializers that are not graph inputs, Constant nodes, nodes
+/// folded before it) and which eval::evaluate can compute exactly the same way as any conforming
+/// runtime, likewise; and (FoldOptions::branches) every If whose condition is such a constant
+/// is replaced by the nodes of the branch it takes (detail::inline_branch), after which the
+/// whole is folded again (at most kMaxFoldRounds times). A node inference rejects is not folded
+/// or inlined, nor is any node that reads what it computes. Nothing is folded when that cannot be known: inference dropped diagnostics (over
+/// its limits), or rejected a node of a graph with a cycle. Below opset 9, whose Constant
+/// holds floating-point tensors only, the values become initializers of the same names instead
+/// (IR 4 or later; an older model, whose initializers must also be graph inputs, is left as it
+/// is). Runs inference on a copy without value_info and output shapes (exporters' claims, not
+/// facts): the model gets no value_info from it. Nothing is folded in a model without a
+/// default-domain opset import. The contents are what the model implies for every run in which
+/// it is valid (sizes that the model's own equalities fix count as known).
+inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) {
+  FoldCounts counts;
+  const auto opset = model.opset_version("");
+  if (!opset) return counts;
+  if (*opset < 9 && model.ir_version < 4) return counts;  // Constant-1 holds float types only
+  Builder names(model);  // unique names for the Constants of multi-output nodes, inlined values
+  for (int round = 0; round < detail::kMaxFoldRounds; ++round) {
+    const std::size_t inlined = counts.branches;
+    if (!detail::fold_round(model, *opset, options, counts, names)) break;
+    if (counts.branches == inlined) break;  // nothing new to fold
+  }
   if (options.remove_unused) counts.removed = remove_unused(model);
   return counts;
 }
