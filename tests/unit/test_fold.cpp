@@ -625,7 +625,7 @@ TEST_CASE("fold_constants replaces an If whose condition is constant by the bran
   s = If (k) <then_branch = a1 () => (float[2] t) <float[2] w = {1, 2}> { t = Mul (x, w) },
               else_branch = a2 () => (float[2] t) { t = Abs (x) }>
   c = Constant <value = bool {1}> ()
-  y = If (c) <then_branch = b1 () => (float[2] y2) <float[2] w = {10, 20}> { t = Neg (x)  y2 = Add (t, w) },
+  y = If (c) <then_branch = b1 () => (float[2] y2) <float[2] w = {10, 20}, float[2] t, float[2] y2> { t = Neg (x)  y2 = Add (t, w) },
               else_branch = b2 () => (float[2] z) { z = Identity (x) }>
 })");
     REQUIRE(errors(m) == 0);
@@ -638,6 +638,9 @@ TEST_CASE("fold_constants replaces an If whose condition is constant by the bran
     REQUIRE(m.graph.initializers.size() == 1);
     CHECK(m.graph.initializers[0].name != "w");
     CHECK(m.graph.nodes[2].inputs[1] == m.graph.initializers[0].name);
+    // the branch's value_info comes along renamed (not the entry of its output, now y)
+    REQUIRE(m.graph.value_info.size() == 1);
+    CHECK(m.graph.value_info[0].name == m.graph.nodes[1].outputs[0]);
     CHECK(errors(m) == 0);
   }
   SUBCASE("else, with a condition computed from constants; an outer value passed through; one value twice") {

@@ -199,8 +199,8 @@ inline std::optional<std::vector<Node>> inline_branch(const Node& n, const Tenso
     const auto r = rename.find(o);
     out.push_back(Node("Identity", {r != rename.end() ? r->second : o}, {n.outputs[k]}));
   }
-  for (auto& v : b.value_info)
-    if (const auto r = rename.find(v.name); r != rename.end()) {
+  for (auto& v : b.value_info)  // (not for the If's outputs: the main graph may describe them already)
+    if (const auto r = rename.find(v.name); r != rename.end() && !if_outputs.contains(r->second)) {
       v.name = r->second;
       value_info.push_back(std::move(v));
     }
