@@ -25799,6 +25799,7 @@ inline std::optional<std::vector<Node>> inline_branch(const Node& n, const Tenso
   std::vector<bool> needs_identity(b.outputs.size(), true);
   for (std::size_t k = 0; k < b.outputs.size(); ++k) {
     const std::string& o = b.outputs[k].name;
+    if (o.empty()) return std::nullopt;  // (a graph output must name a value)
     const auto d = defined.find(o);
     if (d != defined.end() && d->second == 1 && !rename.contains(o)) {
       rename.emplace(o, n.outputs[k]);
