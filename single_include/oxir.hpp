@@ -24472,10 +24472,10 @@ inline std::size_t eliminate_common_subexpressions(Model& model) {
 // ---- begin oxir/rewrite/evaluate.hpp ----
 // Evaluating one default-domain node on constant tensors, for fold_constants: the operators that
 // only move or select bytes (Reshape, Transpose, Slice, Split, Gather, Concat, Expand, Tile, Where,
-// ...), Cast where its result is exactly defined, comparisons and logic, Abs, Floor and Ceil, and
-// the element-wise arithmetic whose result IEEE arithmetic or two's-complement wrapping defines
-// bit for bit. Anything else, and anything the operator's definition rejects, is left
-// unevaluated: the caller keeps the node.
+// ReduceMax, ReduceMin, ...), Cast where its result is exactly defined, comparisons and logic,
+// Abs, Floor and Ceil, and the element-wise arithmetic whose result IEEE arithmetic or
+// two's-complement wrapping defines bit for bit. Anything else, and anything the operator's
+// definition rejects, is left unevaluated: the caller keeps the node.
 
 namespace oxir::eval {
 
@@ -25450,6 +25450,90 @@ inline std::optional<std::pair<std::vector<std::int64_t>, std::vector<std::vecto
       }
     }
     return fresh(a->type, a->dims, std::move(out));
+  }
+
+  if (op == "ReduceMax" || op == "ReduceMin") {
+    // A selection: the result is one of the inputs' elements, bytes unchanged. Left unevaluated:
+    // NaN (whether it wins differs between runtimes), -0 (max(-0, +0) is either), and reductions
+    // over an empty axis (their value changed between versions).
+    const bool is_max = op == "ReduceMax";
+    if (in.empty() || in.size() > (opset >= 18 ? 2u : 1u)) return std::nullopt;
+    for (const auto& a : n.attributes)
+      if (a.name != "keepdims" && !(a.name == "axes" && opset < 18) && !(a.name == "noop_with_empty_axes" && opset >= 18))
+        return std::nullopt;
+    auto d = detail::dense(input(0));
+    if (!d) return std::nullopt;
+    switch (d->type) {  // the types of ReduceMax/ReduceMin-1 (int8/uint8 from 12, bfloat16 13, bool 20)
+      case DataType::FLOAT: case DataType::DOUBLE: case DataType::FLOAT16: case DataType::INT32:
+      case DataType::INT64: case DataType::UINT32: case DataType::UINT64: break;
+      case DataType::INT8: case DataType::UINT8: if (opset < 12) return std::nullopt; break;
+      case DataType::BFLOAT16: if (opset < 13) return std::nullopt; break;
+      case DataType::BOOL: if (opset < 20) return std::nullopt; break;
+      default: return std::nullopt;
+    }
+    const auto keep = detail::int_attr(n, "keepdims", 1);
+    const auto noop = detail::int_attr(n, "noop_with_empty_axes", 0);
+    if (!keep || !noop || (*keep != 0 && *keep != 1) || (*noop != 0 && *noop != 1)) return std::nullopt;
+    std::vector<std::int64_t> axes;
+    if (opset < 18) {
+      if (auto a = detail::ints_attr(n, "axes", bad_attr)) axes = *a;
+      else if (bad_attr) return std::nullopt;
+    } else if (in.size() == 2 && !n.inputs[1].empty()) {
+      auto a = detail::int_list(input(1), false);
+      if (!a) return std::nullopt;
+      axes = *a;
+    }
+    const std::size_t r = d->dims.size();
+    std::vector<bool> reduced(r, axes.empty());
+    if (axes.empty() && *noop == 1) return same_bytes(*d, d->dims);  // (18: no axes, no reduction)
+    for (auto ax : axes) {
+      const auto k = detail::axis(ax, r, neg_axes);
+      if (!k || reduced[*k]) return std::nullopt;
+      reduced[*k] = true;
+    }
+    std::vector<std::int64_t> dims;
+    for (std::size_t a = 0; a < r; ++a)
+      if (!reduced[a] || *keep) dims.push_back(reduced[a] ? 1 : d->dims[a]);
+    // A reduction over an axis of size 0, even one with no output elements, is left to the
+    // runtime: ONNX Runtime 1.30 differs from the spec there.
+    for (std::size_t a = 0; a < r; ++a)
+      if (reduced[a] && d->dims[a] == 0) return std::nullopt;
+    const auto oc = detail::product(dims);
+    if (!oc || !fits(dims, d->esize)) return std::nullopt;
+    if (*oc == 0) return fresh(d->type, std::move(dims), {});
+    // the output element of each input element: per axis, its contribution to the output offset
+    std::vector<std::int64_t> out_stride(r, 0);
+    for (std::size_t a = r, s = 1; a-- > 0;)
+      if (!reduced[a]) {
+        out_stride[a] = static_cast<std::int64_t>(s);
+        s *= static_cast<std::size_t>(d->dims[a]);
+      }
+    const std::size_t es = d->esize;
+    const auto out_count = static_cast<std::size_t>(*oc);
+    std::vector<std::byte> out(out_count * es);
+    std::vector<bool> seen(out_count, false);
+    std::vector<std::int64_t> idx(r, 0);
+    std::int64_t at = 0;
+    for (std::uint64_t i = 0; i < d->count; ++i) {
+      const std::byte* p = d->bytes.data() + static_cast<std::size_t>(i) * es;
+      const auto v = *detail::read_scalar(d->type, p);
+      if (v.kind == detail::Scalar::Kind::Floating && (std::isnan(v.f) || (v.f == 0 && std::signbit(v.f))))
+        return std::nullopt;
+      std::byte* q = out.data() + static_cast<std::size_t>(at) * es;
+      if (!seen[static_cast<std::size_t>(at)]) {
+        seen[static_cast<std::size_t>(at)] = true;
+        std::memcpy(q, p, es);
+      } else if (detail::compare(v, *detail::read_scalar(d->type, q)) == (is_max ? 1 : -1)) {
+        std::memcpy(q, p, es);
+      }
+      for (std::size_t a = r; a-- > 0;) {  // the next input index, row-major
+        at += out_stride[a];
+        if (++idx[a] < d->dims[a]) break;
+        at -= out_stride[a] * d->dims[a];
+        idx[a] = 0;
+      }
+    }
+    return fresh(d->type, std::move(dims), std::move(out));
   }
 
   if (op == "Floor" || op == "Ceil") {

@@ -37,7 +37,7 @@ const char* const kOps[] = {
     "AffineGrid", "Max", "Min", "Equal", "GreaterOrEqual", "ThresholdedRelu", "Attention", "RotaryEmbedding", "TensorScatter", "Cumsum", "CumSum", "NegativeLogLikelihoodLoss",
     "SoftmaxCrossEntropyLoss", "Det", "BatchNormalization", "InstanceNormalization", "MaxRoiPool", "NonMaxSuppression",
     "LinearAttention", "CausalConvWithState", "IsInf", "HannWindow", "HammingWindow", "BlackmanWindow", "Round",
-    "IsNaN", "Sign", "Neg", "Sub", "Mul", "Div", "Abs", "Less", "Not", "Xor", "Floor", "Ceil",
+    "IsNaN", "Sign", "Neg", "Sub", "Mul", "Div", "Abs", "Less", "Not", "Xor", "Floor", "Ceil", "ReduceMax", "ReduceMin",
     // com.microsoft operators (their rules apply once the domain is switched, see below)
     "ExpandDims", "Inverse", "CDist", "FusedGemm", "MatMulBnb4", "QLinearWhere", "QLinearReduceMean", "MoE", "QMoE",
     "CropAndResize", "MaxpoolWithMask", "UnfoldTensor", "WordConvEmbedding", "MurmurHash3", "NGramRepeatBlock",

@@ -19,7 +19,9 @@ to bool (IEEE comparisons: NaN unequal and unordered, -0 == +0; float16 and bflo
 exact values); Not (from 1), And, Or, Xor (from 7) on bool, broadcast; Abs (from 6: floats with
 the sign bit cleared, NaN too, its payload kept; signed integers |x|; unsigned ones unchanged);
 Floor and Ceil (from 6 on float16, float, double, bfloat16 from 13; exact, -0 kept; NaN inputs
-stay: runtimes differ on a signalling NaN's quiet bit). If (FoldOptions::branches): an If whose
+stay: runtimes differ on a signalling NaN's quiet bit); ReduceMax and ReduceMin (axes as attribute
+below 18, as input from 18, keepdims, noop_with_empty_axes; the types each version takes; NaN
+and -0 inputs stay, which wins differs; empty reductions are not evaluated). If (FoldOptions::branches): an If whose
 condition is a constant bool is replaced by the branch it takes (x passed through, Identity,
 Abs or Neg of x, or a Constant of the branch's own): its output folds when that branch computes
 from constants, otherwise the branch's node takes its place (left open here; ONNX Runtime
@@ -269,12 +271,13 @@ COMPARE = ("Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual")
 LOGIC = ("Not", "And", "Or", "Xor")
 # Selection, comparisons, logic and Abs: the element types each version takes are checked here
 # (op_types), not left open.
-SELECT = {"Where", "Abs", "Floor", "Ceil"} | set(COMPARE) | set(LOGIC)
+REDUCE = ("ReduceMax", "ReduceMin")
+SELECT = {"Where", "Abs", "Floor", "Ceil"} | set(COMPARE) | set(LOGIC) | set(REDUCE)
 FOLD_OPS = DATA_MOVEMENT | ARITH | SELECT | {"Cast"}
 MIN_OPSET = {"Reshape": 5, "Tile": 6, "Cast": 6, "ConstantOfShape": 9, "Add": 6, "Sub": 6, "Mul": 6, "Div": 6,
              "Neg": 6, "Concat": 4, "Expand": 8, "Where": 9, "Equal": 7, "Less": 7, "Greater": 7,
              "LessOrEqual": 12, "GreaterOrEqual": 12, "And": 7, "Or": 7, "Xor": 7, "Abs": 6,
-             "Floor": 6, "Ceil": 6, "Split": 2}
+             "Floor": 6, "Ceil": 6, "Split": 2, "ReduceMax": 1, "ReduceMin": 1}
 # The reasons a node must stay (the rest, None, are the cases the rules leave open).
 STRICT = ("input not constant", "never-folded type", "invalid data", "inexact Cast", "integer division",
           "too large", "runtimes differ", "Abs of INT_MIN", "older version")
@@ -299,17 +302,21 @@ def op_types(op, opset):
         return (flt if opset < 6 else INTS | flt) | ({BF16} if opset >= 13 else set())
     if op in ("Floor", "Ceil"):  # 6: floats; 13: bfloat16
         return flt | ({BF16} if opset >= 13 else set())
+    if op in REDUCE:  # 1: floats, int32/64, uint32/64; 12: int8, uint8; 13: bfloat16; 20: bool
+        return flt | {I32, I64, U32, U64} | ({I8, U8} if opset >= 12 else set()) | (
+            {BF16} if opset >= 13 else set()) | ({BOOL} if opset >= 20 else set())
     raise AssertionError(op)
 
 
 def t_inputs(op):
     """The inputs of an operator of SELECT typed T (Where's condition is bool, always)."""
-    return (1, 2) if op == "Where" else (0,) if op in ("Not", "Abs", "Floor", "Ceil") else (0, 1)
+    return (1, 2) if op == "Where" else (0,) if op in ("Not", "Abs", "Floor", "Ceil") + REDUCE else (0, 1)
 
 
 # Element types ONNX Runtime 1.30 has no CPU kernel for although the operator's version takes them:
 # the models it runs avoid them (the models of kind no_kernel take them, checked by numpy only).
 ORT_LACKS = {"Where": {I8, I16, U16, U32, U64, BOOL, BF16}, "Abs": {BF16}, "Floor": {BF16}, "Ceil": {BF16}}
+ORT_LACKS.update({op: {BF16, U32, U64, BOOL, F16} for op in REDUCE})
 ORT_LACKS.update({op: {BF16} for op in COMPARE})
 MIB = 1 << 20
 
@@ -649,7 +656,36 @@ def run_node(node, opset, ins):
         return V(x.elem, r), None
     if op == "Split":
         return run_split(node, opset, need, has), None
+    if op in REDUCE:
+        return run_reduce(node, opset, need, has)
     raise NotEvaluated("operator %s" % op)
+
+
+def run_reduce(node, opset, need, has):
+    """ReduceMax/ReduceMin: axes as attribute (below 18) or input, keepdims, noop_with_empty_axes
+    (18). NaN and -0 inputs must stay (which wins differs between runtimes); an empty reduction
+    is not evaluated (its value changed between versions)."""
+    x = need(0)
+    axes = ints_of(need(1), "axes") if opset >= 18 and has(1) else list(attr(node, "axes", []) or [])
+    keep = attr(node, "keepdims", 1)
+    if not axes and opset >= 18 and attr(node, "noop_with_empty_axes", 0):
+        return V(x.elem, x.a.copy()), None
+    if x.elem in COMPLEX or x.elem not in NP:
+        raise NotEvaluated("%s on %s" % (node.op_type, TYPE_NAME.get(x.elem, x.elem)))
+    r = x.a.ndim
+    axes = [norm_axis(a, r) for a in axes] if axes else list(range(r))
+    if len(set(axes)) != len(axes):
+        raise Invalid("repeated axes %s" % axes)
+    shape = [1 if i in axes else d for i, d in enumerate(x.shape) if keep or i not in axes]
+    if any(x.shape[a] == 0 for a in axes):  # (ONNX Runtime 1.30 departs from the spec there)
+        raise NotEvaluated("a reduction over an empty axis")
+    if int(np.prod(shape)) == 0:
+        return V(x.elem, np.zeros(shape, dtype=x.a.dtype)), None
+    f = np.max if node.op_type == "ReduceMax" else np.min
+    out = V(x.elem, np.asarray(f(x.a, axis=tuple(axes), keepdims=True)).reshape(shape))
+    if x.elem in FLOATS and (np.isnan(x.a).any() or ((x.a == 0) & np.signbit(x.a)).any()):
+        return out, ("runtimes differ", "%s of NaN or -0" % node.op_type)
+    return out, None
 
 
 def run_split(node, opset, need, has):
@@ -775,7 +811,7 @@ OPS = [("Identity", 1), ("Reshape", 2), ("Flatten", 1), ("Squeeze", 1), ("Unsque
        ("Cast", 2.5), ("Add", 1), ("Sub", 1), ("Mul", 1), ("Div", 1.2), ("Neg", 0.7),
        ("Where", 1.5), ("Equal", 0.5), ("Less", 0.4), ("Greater", 0.4), ("LessOrEqual", 0.3),
        ("GreaterOrEqual", 0.3), ("Not", 0.4), ("And", 0.4), ("Or", 0.3), ("Xor", 0.3), ("Abs", 0.8),
-       ("Floor", 0.4), ("Ceil", 0.4), ("Split", 1.2), ("If", 0.8)]
+       ("Floor", 0.4), ("Ceil", 0.4), ("Split", 1.2), ("If", 0.8), ("ReduceMax", 0.6), ("ReduceMin", 0.6)]
 # Chains over special values (NaN, infinities, -0, subnormals, the integer types' limits, float
 # rounding ties) through Casts, arithmetic, comparisons, Abs and Where: the rules' edge cases.
 CAST_OPS = [("Cast", 6), ("Identity", 0.5), ("Add", 1), ("Sub", 1), ("Mul", 1), ("Div", 1), ("Neg", 1),
@@ -1453,6 +1489,35 @@ class Case:
         self.const[out] = e
         self.expect[out] = (True, "", "", "If") if e is True else (None, "inlined branch", kind, "If")
         return out
+
+    def g_ReduceMax(self, x, op="ReduceMax"):
+        """Axes (none, some, negative from 11) as attribute below 18 and as input from 18, with
+        keepdims and noop_with_empty_axes now and then; edge values (NaN, -0) sometimes."""
+        rng, v = self.rng, self.vals[x]
+        if not self.takes(op, v.elem):
+            return None
+        if v.elem in FLOATS and rng.random() < 0.2:
+            x = self.source(self.edge_value(v.elem, v.shape, v))
+        r = v.a.ndim
+        axes = sorted(rng.sample(range(r), rng.randint(0, r))) if r else []
+        if self.opset >= 11:
+            axes = [a - r if rng.random() < 0.3 else a for a in axes]
+        rng.shuffle(axes)
+        attrs, inputs = {}, [x]
+        if rng.random() < 0.6:
+            attrs["keepdims"] = rng.randint(0, 1)
+        if self.opset < 18:
+            if axes or rng.random() < 0.5:
+                attrs["axes"] = axes
+        else:
+            if axes or rng.random() < 0.3:
+                inputs.append(self.param(axes))
+            if rng.random() < 0.4:
+                attrs["noop_with_empty_axes"] = rng.randint(0, 1)
+        return self.add(op, inputs, attrs)
+
+    def g_ReduceMin(self, x):
+        return self.g_ReduceMax(x, "ReduceMin")
 
     def g_Abs(self, x):
         rng, v = self.rng, self.vals[x]

@@ -560,6 +560,51 @@ TEST_CASE("fold_constants evaluates nodes of constant tensors") {
     CHECK(values_of<float>(old.graph, "e1") == std::vector<float>{3, 4});
     CHECK(folded_value(old.graph, "u0") == nullptr);
   }
+  SUBCASE("ReduceMax and ReduceMin: axes as attribute and as input, keepdims, the refusals") {
+    Model m = base({1});
+    m.set_opset_version("", 13);
+    Graph& g = m.graph;
+    // [[3 -1 7], [2 9 -4]]
+    g.initializers.push_back(floats("v", {2, 3}, {3, -1, 7, 2, 9, -4}));
+    g.nodes.push_back(with(Node("ReduceMax", {"v"}, {"rows"}), Attribute("axes", std::vector<std::int64_t>{-1})));
+    g.nodes.push_back(with(Node("ReduceMin", {"v"}, {"cols"}), Attribute("axes", std::vector<std::int64_t>{0}),
+                           Attribute("keepdims", std::int64_t{0})));
+    g.nodes.push_back(Node("ReduceMin", {"v"}, {"all"}));  // no axes: everything, kept as [1, 1]
+    g.initializers.push_back(Tensor::from_values<std::int8_t>("i8", {4}, std::vector<std::int8_t>{-128, 5, 127, 0}));
+    g.nodes.push_back(with(Node("ReduceMax", {"i8"}, {"imax"}), Attribute("keepdims", std::int64_t{0})));
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    g.initializers.push_back(floats("n", {2}, {1, nan}));
+    g.initializers.push_back(floats("z", {2}, {0.f, -0.f}));
+    g.initializers.push_back(floats("e", {2, 0}, {}));
+    g.nodes.push_back(Node("ReduceMax", {"n"}, {"rn"}));                                         // NaN
+    g.nodes.push_back(Node("ReduceMin", {"z"}, {"rz"}));                                         // -0
+    g.nodes.push_back(with(Node("ReduceMax", {"e"}, {"re"}), Attribute("axes", std::vector<std::int64_t>{1})));  // empty
+    g.nodes.push_back(with(Node("ReduceMax", {"e"}, {"re0"}), Attribute("axes", std::vector<std::int64_t>{0})));  // [1, 0]
+    for (const char* o : {"rows", "cols", "all", "imax", "rn", "rz", "re", "re0"}) g.outputs.emplace_back(o, Type{});
+    CHECK(fold_constants(m).tensor_nodes == 5);
+    CHECK(values_of<float>(g, "rows") == std::vector<float>{7, 9});
+    CHECK(folded_value(g, "rows")->dims == std::vector<std::int64_t>{2, 1});
+    CHECK(values_of<float>(g, "cols") == std::vector<float>{2, -1, -4});
+    CHECK(folded_value(g, "cols")->dims == std::vector<std::int64_t>{3});
+    CHECK(values_of<float>(g, "all") == std::vector<float>{-4});
+    CHECK(folded_value(g, "all")->dims == std::vector<std::int64_t>{1, 1});
+    CHECK(values_of<std::int8_t>(g, "imax") == std::vector<std::int8_t>{127});
+    CHECK(folded_value(g, "imax")->dims.empty());
+    for (const char* o : {"rn", "rz", "re"}) CHECK(folded_value(g, o) == nullptr);
+    CHECK(folded_value(g, "re0")->dims == std::vector<std::int64_t>{1, 0});
+    // 18: axes as an input; none given with noop_with_empty_axes: the input unchanged
+    Model m18 = base({1});
+    m18.set_opset_version("", 18);
+    m18.graph.initializers.push_back(floats("v", {2, 3}, {3, -1, 7, 2, 9, -4}));
+    m18.graph.initializers.push_back(ints("ax", {1}, {1}));
+    m18.graph.nodes.push_back(with(Node("ReduceMin", {"v", "ax"}, {"r"}), Attribute("keepdims", std::int64_t{0})));
+    m18.graph.nodes.push_back(with(Node("ReduceMax", {"v"}, {"same"}), Attribute("noop_with_empty_axes", std::int64_t{1})));
+    m18.graph.outputs.emplace_back("r", Type{});
+    m18.graph.outputs.emplace_back("same", Type{});
+    CHECK(fold_constants(m18).tensor_nodes == 2);
+    CHECK(values_of<float>(m18.graph, "r") == std::vector<float>{-1, -4});
+    CHECK(values_of<float>(m18.graph, "same") == std::vector<float>{3, -1, 7, 2, 9, -4});
+  }
   SUBCASE("Floor and Ceil: -0 and infinities kept, NaN left to the runtime") {
     Model m = base({1});
     Graph& g = m.graph;
