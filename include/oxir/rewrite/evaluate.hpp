@@ -144,22 +144,20 @@ inline std::vector<std::int64_t> axis_offsets(std::int64_t count, std::int64_t s
   return v;
 }
 
-/// out[i] = src[sum over axes a of contrib[a][i_a]] for every i of the row-major index space whose
-/// axis sizes are contrib[a].size(); offsets in elements of `esize` bytes. Every offset sum must
-/// lie inside `src` (the callers build them so).
-inline std::vector<std::byte> gather_elements(std::span<const std::byte> src, std::size_t esize,
-                                              const std::vector<std::vector<std::int64_t>>& contrib) {
+/// Calls visit(i, sum over axes a of contrib[a][i_a]) for every i of the row-major index space
+/// whose axis sizes are contrib[a].size(), in order, until visit returns false; returns whether
+/// every call returned true. The number of elements is the product of the sizes.
+template <class Visit>
+bool for_each_offset(const std::vector<std::vector<std::int64_t>>& contrib, Visit&& visit) {
   std::uint64_t n = 1;
   for (const auto& c : contrib) n *= c.size();
-  std::vector<std::byte> out(static_cast<std::size_t>(n) * esize);
-  if (n == 0) return out;
+  if (n == 0) return true;
   const std::size_t r = contrib.size();
   std::vector<std::size_t> idx(r, 0);
   std::int64_t off = 0;
   for (const auto& c : contrib) off += c[0];
   for (std::uint64_t i = 0; i < n; ++i) {
-    std::memcpy(out.data() + static_cast<std::size_t>(i) * esize, src.data() + static_cast<std::size_t>(off) * esize,
-                esize);
+    if (!visit(i, off)) return false;
     for (std::size_t a = r; a-- > 0;) {
       off -= contrib[a][idx[a]];
       if (++idx[a] < contrib[a].size()) {
@@ -170,6 +168,22 @@ inline std::vector<std::byte> gather_elements(std::span<const std::byte> src, st
       off += contrib[a][0];
     }
   }
+  return true;
+}
+
+/// out[i] = src[sum over axes a of contrib[a][i_a]] for every i of the row-major index space whose
+/// axis sizes are contrib[a].size(); offsets in elements of `esize` bytes. Every offset sum must
+/// lie inside `src` (the callers build them so).
+inline std::vector<std::byte> gather_elements(std::span<const std::byte> src, std::size_t esize,
+                                              const std::vector<std::vector<std::int64_t>>& contrib) {
+  std::uint64_t n = 1;
+  for (const auto& c : contrib) n *= c.size();
+  std::vector<std::byte> out(static_cast<std::size_t>(n) * esize);
+  for_each_offset(contrib, [&](std::uint64_t i, std::int64_t off) {
+    std::memcpy(out.data() + static_cast<std::size_t>(i) * esize, src.data() + static_cast<std::size_t>(off) * esize,
+                esize);
+    return true;
+  });
   return out;
 }
 
@@ -1051,37 +1065,27 @@ inline std::optional<std::pair<std::vector<std::int64_t>, std::vector<std::vecto
     if (!oc || !fits(dims, d->esize)) return std::nullopt;
     if (*oc == 0) return fresh(d->type, std::move(dims), {});
     // the output element of each input element: per axis, its contribution to the output offset
-    std::vector<std::int64_t> out_stride(r, 0);
-    for (std::size_t a = r, s = 1; a-- > 0;)
-      if (!reduced[a]) {
-        out_stride[a] = static_cast<std::int64_t>(s);
-        s *= static_cast<std::size_t>(d->dims[a]);
-      }
+    std::vector<std::vector<std::int64_t>> c(r);
+    for (std::size_t a = r, s = 1; a-- > 0;) {
+      c[a] = detail::axis_offsets(d->dims[a], reduced[a] ? 0 : static_cast<std::int64_t>(s));
+      if (!reduced[a]) s *= static_cast<std::size_t>(d->dims[a]);
+    }
     const std::size_t es = d->esize;
     const auto out_count = static_cast<std::size_t>(*oc);
     std::vector<std::byte> out(out_count * es);
     std::vector<bool> seen(out_count, false);
-    std::vector<std::int64_t> idx(r, 0);
-    std::int64_t at = 0;
-    for (std::uint64_t i = 0; i < d->count; ++i) {
+    const bool ok = detail::for_each_offset(c, [&](std::uint64_t i, std::int64_t at) {
       const std::byte* p = d->bytes.data() + static_cast<std::size_t>(i) * es;
       const auto v = *detail::read_scalar(d->type, p);
       if (v.kind == detail::Scalar::Kind::Floating && (std::isnan(v.f) || (v.f == 0 && std::signbit(v.f))))
-        return std::nullopt;
+        return false;
       std::byte* q = out.data() + static_cast<std::size_t>(at) * es;
-      if (!seen[static_cast<std::size_t>(at)]) {
-        seen[static_cast<std::size_t>(at)] = true;
+      if (!seen[static_cast<std::size_t>(at)] || detail::compare(v, *detail::read_scalar(d->type, q)) == (is_max ? 1 : -1))
         std::memcpy(q, p, es);
-      } else if (detail::compare(v, *detail::read_scalar(d->type, q)) == (is_max ? 1 : -1)) {
-        std::memcpy(q, p, es);
-      }
-      for (std::size_t a = r; a-- > 0;) {  // the next input index, row-major
-        at += out_stride[a];
-        if (++idx[a] < d->dims[a]) break;
-        at -= out_stride[a] * d->dims[a];
-        idx[a] = 0;
-      }
-    }
+      seen[static_cast<std::size_t>(at)] = true;
+      return true;
+    });
+    if (!ok) return std::nullopt;
     return fresh(d->type, std::move(dims), std::move(out));
   }
 

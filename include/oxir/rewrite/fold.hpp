@@ -116,6 +116,20 @@ inline std::optional<std::unordered_set<std::string>> rejected_outputs(const Gra
   return out;
 }
 
+/// A Constant node named `node_name` whose value is `t`, under the output name `t.name`.
+inline Node constant_node(Tensor t, std::string node_name) {
+  Node c("Constant", {}, {t.name}, std::move(node_name));
+  c.attributes.emplace_back("value", std::move(t));
+  return c;
+}
+
+/// The name of the Constant that takes output k of folded node `n` (of `outputs` named outputs):
+/// a single output's keeps the node's name, several get unique ones after it.
+inline std::string constant_name(const Node& n, std::size_t k, std::size_t outputs, Builder& names) {
+  if (outputs == 1) return n.name;
+  return names.fresh((n.name.empty() ? std::string("Constant") : n.name) + "_" + std::to_string(k));
+}
+
 /// Rounds of folding at most: an inlined branch may expose further folding and further Ifs.
 inline constexpr int kMaxFoldRounds = 16;
 
@@ -182,10 +196,8 @@ inline std::optional<std::vector<Node>> inline_branch(const Node& n, const Tenso
     if (ir_version >= 4) {
       inits.push_back(std::move(t));
     } else {
-      std::string o = t.name;
-      Node k("Constant", {}, {std::move(o)}, names.fresh("Constant"));
-      k.attributes.emplace_back("value", std::move(t));
-      out.push_back(std::move(k));
+      std::string name = names.fresh("Constant");
+      out.push_back(constant_node(std::move(t), std::move(name)));
     }
   }
   for (auto& bn : b.nodes) {
@@ -303,12 +315,8 @@ inline void fold_tensor_nodes(Model& model, std::int64_t opset, const std::unord
         new_initializers.push_back(std::move(t));
         continue;
       }
-      std::string name = outputs == 1 ? std::move(n.name)
-                                      : names.fresh((n.name.empty() ? std::string("Constant") : n.name) + "_" +
-                                                    std::to_string(k));
-      Node c("Constant", {}, {n.outputs[k]}, std::move(name));
-      c.attributes.emplace_back("value", std::move(t));
-      nodes.push_back(std::move(c));
+      std::string name = constant_name(n, k, outputs, names);
+      nodes.push_back(constant_node(std::move(t), std::move(name)));
     }
   }
   g.nodes = std::move(nodes);
@@ -376,10 +384,8 @@ inline bool fold_round(Model& model, std::int64_t opset, const FoldOptions& opti
         g.initializers.push_back(std::move(t));
         continue;
       }
-      std::string name = outputs == 1 ? n.name : names.fresh((n.name.empty() ? std::string("Constant") : n.name) + "_" + std::to_string(k));
-      Node c("Constant", {}, {o}, std::move(name));
-      c.attributes.emplace_back("value", std::move(t));
-      nodes.push_back(std::move(c));
+      std::string name = constant_name(n, k, outputs, names);
+      nodes.push_back(constant_node(std::move(t), std::move(name)));
     }
   }
   g.nodes = std::move(nodes);
