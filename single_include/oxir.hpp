@@ -12347,8 +12347,8 @@ struct InferOptions {
   /// functions call each other many times, deep inside subgraphs, can produce thousands of
   /// diagnostics with paths kilobytes long. Counts go on beyond it too.
   std::size_t max_diagnostic_bytes = std::size_t{4} << 20;
-  /// Also list, in InferReport::constant_values, the main graph's int64 and int32 node outputs of
-  /// rank 0 or 1 whose every element inference determined (shape computations over static
+  /// Also list, in InferReport::constant_values, the int64 and int32 node outputs of rank 0 or 1
+  /// (in the main graph and its subgraphs) whose every element inference determined (shape computations over static
   /// sizes: Shape, Gather, Concat, Range, arithmetic, ...). Used by fold_constants.
   bool report_constant_values = false;
 };
@@ -12378,9 +12378,12 @@ struct Diagnostic {
   }
 };
 
-/// A main-graph node output whose contents inference determined (InferOptions::report_constant_values).
+/// A node output whose contents inference determined (InferOptions::report_constant_values).
+/// A subgraph's values hold in every run of it (every iteration of a Loop body).
 struct ConstantValue {
   std::string name;
+  std::string graph = "graph";            ///< the graph defining it, as in Diagnostic::where: "graph" (the
+                                          ///< main graph), "graph.node[3].attribute[0].g", ...
   std::int32_t elem_type = 0;             ///< TensorProto.DataType: 7 (INT64) or 6 (INT32)
   std::vector<std::int64_t> dims;         ///< {} (a scalar) or {n}
   std::vector<std::int64_t> values;       ///< row-major
@@ -12626,6 +12629,7 @@ class Engine {
     /// `values` instead (main_graph).
     std::vector<ValueInfoState> inputs, outputs;
     bool main_graph = false;
+    std::string path;  ///< the graph's place in the model, as in Diagnostic::where
   };
   /// The containers of one run, kept by the thread from one run to the next: most models are
   /// inferred in well under a microsecond of work, and allocating and freeing these each time
@@ -13927,6 +13931,7 @@ inline Engine::GraphResult& Engine::record(Graph& g, Scope& sc) {
   r.inputs.clear();
   r.outputs.clear();
   r.main_graph = &g == &model_.graph;
+  if (opts_.report_constant_values) r.path = sc.path;
   return r;
 }
 
@@ -14003,7 +14008,6 @@ void Engine::write_value_info(std::vector<ValueInfo>& list, const Values& values
 
 inline void Engine::collect_constant_values() {
   for (const auto& r : results_) {
-    if (!r.main_graph) continue;
     for (const auto& n : r.graph->nodes)
       for (const auto& o : n.outputs) {
         const ValueInfoState* st = o.empty() ? nullptr : r.values.find(o);
@@ -14012,6 +14016,7 @@ inline void Engine::collect_constant_values() {
         if (e != DataType::INT64 && e != DataType::INT32) continue;
         ConstantValue cv;
         cv.name = o;
+        cv.graph = r.path;
         cv.elem_type = static_cast<std::int32_t>(e);
         std::size_t count = 1;
         if (st->type.shape->size() == 1) {
@@ -24463,8 +24468,8 @@ inline std::size_t eliminate_common_subexpressions(Model& model) {
 }  // namespace oxir
 // ---- end oxir/rewrite/cse.hpp ----
 // ---- begin oxir/rewrite/fold.hpp ----
-// fold_constants: replaces the main graph's integer shape computations that shape inference
-// determined completely (Shape of static sizes, then Gather, Concat, Range, arithmetic, ...), and
+// fold_constants: replaces the integer shape computations that shape inference determined
+// completely, in the main graph and its subgraphs (Shape of static sizes, then Gather, Concat, Range, arithmetic, ...), and
 // the nodes that compute a tensor from constants alone (Transpose of a weight, Cast of a Constant,
 // ...; eval::evaluate), by Constant nodes, and the If nodes whose condition is constant by the
 // branch they take; then removes what they no longer need.
@@ -25763,7 +25768,7 @@ struct FoldOptions {
   /// A node is evaluated only when each output holds at most max(this, its inputs' bytes):
   /// Expand, Tile and ConstantOfShape of constants are often cheaper left as they are.
   std::uint64_t max_tensor_bytes = std::uint64_t{1} << 20;
-  /// Replace each If node of the main graph whose condition is a constant by the nodes of the
+  /// Replace each If node (of any graph) whose condition is a constant by the nodes of the
   /// branch it takes (their values renamed apart, the branch's outputs becoming the If's
   /// outputs), then fold again what that exposes.
   bool branches = true;
@@ -25858,6 +25863,9 @@ inline std::string constant_name(const Node& n, std::size_t k, std::size_t outpu
 
 /// Rounds of folding at most: an inlined branch may expose further folding and further Ifs.
 inline constexpr int kMaxFoldRounds = 16;
+/// Subgraph nesting beyond which folding leaves subgraphs as they are (inference infers none
+/// deeper than infer::kMaxSubgraphDepth).
+inline constexpr int kMaxFoldDepth = 200;
 
 /// The nodes that replace main-graph If node `n`, whose condition is the constant `cond`: the
 /// nodes of the branch it takes, every value the branch defines renamed to a fresh name (the
@@ -25946,24 +25954,122 @@ inline std::optional<std::vector<Node>> inline_branch(const Node& n, const Tenso
   return out;
 }
 
-/// Phase two of fold_constants: evaluates the main graph's nodes whose inputs are all constants.
-inline void fold_tensor_nodes(Model& model, std::int64_t opset, const std::unordered_set<std::string>& rejected,
-                              const FoldOptions& options, FoldCounts& counts, Builder& names) {
-  Graph& g = model.graph;
-  const bool as_initializers = opset < 9;
+/// The constants a graph can read: its own (initializers that are not graph inputs, Constant
+/// nodes, nodes folded before), then, for the names it does not define itself, those of the
+/// graphs enclosing it.
+struct ConstScope {
+  std::unordered_map<std::string, Tensor> own;
+  std::unordered_map<std::string, int> defined;  ///< how often this graph defines each name
+  const ConstScope* parent = nullptr;
+
+  [[nodiscard]] const Tensor* find(const std::string& name) const {
+    for (const ConstScope* s = this; s; s = s->parent) {
+      if (auto it = s->own.find(name); it != s->own.end()) return &it->second;
+      if (s->defined.contains(name)) return nullptr;  // a value of that graph, not a constant
+    }
+    return nullptr;
+  }
+};
+
+/// What one round of folding knows about the whole model.
+struct FoldRound {
+  std::int64_t opset = 0;
+  std::int64_t ir_version = 0;
+  const FoldOptions& options;
+  FoldCounts& counts;
+  Builder& names;
+  /// Main-graph values computed by a node inference rejected, or from one (rejected_outputs).
+  const std::unordered_set<std::string>& rejected;
+  /// The contents inference determined, by graph (the model's own graphs, found by their place
+  /// before anything changed: a subgraph keeps its address while its node moves, and fold_graph
+  /// descends only into nodes that were there then).
+  std::unordered_map<const Graph*, std::unordered_map<std::string_view, const infer::ConstantValue*>> known;
+};
+
+/// The model's graphs with their places as inference names them (Diagnostic::where).
+inline void graph_places(Graph& g, const std::string& place, int depth,
+                         std::unordered_map<std::string, Graph*>& out) {
+  out.emplace(place, &g);
+  if (depth >= kMaxFoldDepth) return;
+  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+    auto& attrs = g.nodes[k].attributes;
+    for (std::size_t a = 0; a < attrs.size(); ++a)
+      if (auto* b = std::get_if<Box<Graph>>(&attrs[a].value); b && b->has_value())
+        graph_places(**b, place + ".node[" + std::to_string(k) + "].attribute[" + std::to_string(a) + "].g",
+                     depth + 1, out);
+  }
+}
+
+/// Folds graph `g` (the main graph when `parent` is null; else a subgraph, whose enclosing
+/// graphs' constants `parent` holds): first the nodes whose outputs inference determined
+/// completely, then the nodes of constant inputs eval::evaluate computes and the If nodes of
+/// constant condition, descending into the subgraphs of the nodes that stay.
+inline void fold_graph(FoldRound& r, Graph& g, const ConstScope* parent, int depth) {
+  const bool main = parent == nullptr;
+  const bool as_initializers = main && r.opset < 9;  // Constant-1 allows float, float16 and double only
+  auto defined_once = [&](const ConstScope& scope, const Node& n) {
+    bool ok = !n.outputs.empty();  // each named, defined once, not computed by a rejected node
+    for (const auto& o : n.outputs) {
+      const auto d = scope.defined.find(o);
+      ok = ok && !o.empty() && d != scope.defined.end() && d->second == 1 && !(main && r.rejected.contains(o));
+    }
+    return ok;
+  };
   // Names defined more than once (an invalid model) are never read as constants nor folded.
-  // (Keys are copies: the nodes' names move below.)
-  std::unordered_map<std::string, int> defined;
-  for (const auto& i : g.inputs) ++defined[i.name];
-  for (const auto& t : g.initializers) ++defined[t.name];
+  ConstScope scope;
+  scope.parent = parent;
+  for (const auto& i : g.inputs) ++scope.defined[i.name];
+  for (const auto& t : g.initializers) ++scope.defined[t.name];
   for (const auto& n : g.nodes)
     for (const auto& o : n.outputs)
-      if (!o.empty()) ++defined[o];
+      if (!o.empty()) ++scope.defined[o];
+
+  // Phase one: the node outputs inference determined.
+  if (const auto kit = r.known.find(&g); kit != r.known.end() && !kit->second.empty()) {
+    const auto& known = kit->second;
+    std::vector<Node> nodes;
+    nodes.reserve(g.nodes.size());
+    for (auto& n : g.nodes) {
+      std::size_t outputs = 0;
+      bool all_known = !(n.op_type == "Constant" && is_default_domain(n.domain)) && defined_once(scope, n);
+      for (const auto& o : n.outputs) {
+        if (o.empty()) continue;
+        ++outputs;
+        all_known = all_known && known.contains(o);
+      }
+      if (!all_known || outputs == 0) {
+        nodes.push_back(std::move(n));
+        continue;
+      }
+      ++r.counts.nodes_folded;
+      for (std::size_t k = 0; k < n.outputs.size(); ++k) {
+        const std::string& o = n.outputs[k];
+        if (o.empty()) continue;
+        const infer::ConstantValue& cv = *known.at(o);
+        Tensor t;
+        if (cv.elem_type == static_cast<std::int32_t>(DataType::INT32)) {
+          std::vector<std::int32_t> v(cv.values.begin(), cv.values.end());  // in range: checked by inference
+          t = Tensor::from_values<std::int32_t>(o, cv.dims, std::span<const std::int32_t>(v));
+        } else {
+          t = Tensor::from_values<std::int64_t>(o, cv.dims, std::span<const std::int64_t>(cv.values));
+        }
+        ++r.counts.constants;
+        if (as_initializers) {
+          g.initializers.push_back(std::move(t));
+          continue;
+        }
+        std::string name = constant_name(n, k, outputs, r.names);
+        nodes.push_back(constant_node(std::move(t), std::move(name)));
+      }
+    }
+    g.nodes = std::move(nodes);
+  }
+
+  // Phase two: constant inputs, constant conditions; then the subgraphs of what stays.
   std::unordered_set<std::string_view> graph_inputs;
   for (const auto& i : g.inputs) graph_inputs.insert(i.name);
-  std::unordered_map<std::string, Tensor> consts;
   for (const auto& t : g.initializers)
-    if (defined[t.name] == 1 && !graph_inputs.contains(t.name)) consts.emplace(t.name, t);  // shares the payload
+    if (scope.defined[t.name] == 1 && !graph_inputs.contains(t.name)) scope.own.emplace(t.name, t);  // shares the payload
 
   std::vector<Node> nodes;
   nodes.reserve(g.nodes.size());
@@ -25971,37 +26077,46 @@ inline void fold_tensor_nodes(Model& model, std::int64_t opset, const std::unord
   std::vector<const Tensor*> in;
   for (auto& n : g.nodes) {
     const bool default_domain = is_default_domain(n.domain);
-    bool outputs_ok = !n.outputs.empty();  // each named, defined once, not computed by a rejected node
-    for (const auto& o : n.outputs) outputs_ok = outputs_ok && !o.empty() && defined[o] == 1 && !rejected.contains(o);
-    if (!default_domain || !outputs_ok) {
+    const bool outputs_ok = defined_once(scope, n);
+    auto keep = [&] {
       nodes.push_back(std::move(n));
+      Node& kept = nodes.back();
+      // A main-graph node inference rejected, or one reading what such a node computes, has
+      // its subgraphs left as they are (their diagnostics name it).
+      // Only the default domain's subgraphs are known to run as graphs (If, Loop, Scan, ...).
+      if (depth >= kMaxFoldDepth || (main && !outputs_ok) || !default_domain) return;
+      for (auto& a : kept.attributes)
+        if (auto* b = std::get_if<Box<Graph>>(&a.value); b && b->has_value()) fold_graph(r, **b, &scope, depth + 1);
+    };
+    if (!default_domain || !outputs_ok) {
+      keep();
       continue;
     }
     if (n.op_type == "Constant") {
-      if (auto t = constant_node_value(n); t && n.outputs.size() == 1) consts.emplace(n.outputs[0], std::move(*t));
-      nodes.push_back(std::move(n));
+      if (auto t = constant_node_value(n); t && n.outputs.size() == 1) scope.own.emplace(n.outputs[0], std::move(*t));
+      keep();
       continue;
     }
     if (n.op_type == "If") {
       std::optional<std::vector<Node>> branch;
-      if (const auto it = n.inputs.size() == 1 ? consts.find(n.inputs[0]) : consts.end();
-          options.branches && it != consts.end()) {
+      const Tensor* cond = n.inputs.size() == 1 ? scope.find(n.inputs[0]) : nullptr;
+      if (r.options.branches && cond) {
         try {
-          branch = inline_branch(n, it->second, opset, model.ir_version, names, new_initializers, g.value_info);
+          branch = inline_branch(n, *cond, r.opset, r.ir_version, r.names, new_initializers, g.value_info);
         } catch (const Error&) {  // a condition stored externally that cannot be read: left as it is
           branch.reset();
         }
       }
       if (!branch) {
-        nodes.push_back(std::move(n));
+        keep();
         continue;
       }
-      ++counts.branches;
+      ++r.counts.branches;
       for (auto& bn : *branch) nodes.push_back(std::move(bn));
       continue;
     }
-    if (!options.tensors) {
-      nodes.push_back(std::move(n));
+    if (!r.options.tensors) {
+      keep();
       continue;
     }
     in.clear();
@@ -26011,37 +26126,37 @@ inline void fold_tensor_nodes(Model& model, std::int64_t opset, const std::unord
         in.push_back(nullptr);
         continue;
       }
-      auto it = consts.find(i);
-      if (it == consts.end()) {
+      const Tensor* t = scope.find(i);
+      if (!t) {
         all_constant = false;
         break;
       }
-      in.push_back(&it->second);
+      in.push_back(t);
     }
     std::optional<std::vector<Tensor>> out;
     if (all_constant && !n.inputs.empty()) {
       try {
-        out = eval::evaluate(n, in, opset, options.max_tensor_bytes);
+        out = eval::evaluate(n, in, r.opset, r.options.max_tensor_bytes);
       } catch (const Error&) {  // an external payload that cannot be read: left as it is
         out.reset();
       }
     }
     if (!out) {
-      nodes.push_back(std::move(n));
+      keep();
       continue;
     }
-    ++counts.nodes_folded;
-    ++counts.tensor_nodes;
+    ++r.counts.nodes_folded;
+    ++r.counts.tensor_nodes;
     const std::size_t outputs = out->size();
     for (std::size_t k = 0; k < outputs; ++k) {
       Tensor t = std::move((*out)[k]);  // named after n.outputs[k]
-      ++counts.constants;
-      consts.insert_or_assign(t.name, t);
+      ++r.counts.constants;
+      scope.own.insert_or_assign(t.name, t);
       if (as_initializers) {
         new_initializers.push_back(std::move(t));
         continue;
       }
-      std::string name = constant_name(n, k, outputs, names);
+      std::string name = constant_name(n, k, outputs, r.names);
       nodes.push_back(constant_node(std::move(t), std::move(name)));
     }
   }
@@ -26049,15 +26164,10 @@ inline void fold_tensor_nodes(Model& model, std::int64_t opset, const std::unord
   for (auto& t : new_initializers) g.initializers.push_back(std::move(t));
 }
 
-}  // namespace detail
-
-namespace detail {
-
-/// One round of fold_constants: inference, the shape folding, then the tensor folding and If
-/// inlining. false when nothing was folded because the rejected nodes are not known.
+/// One round of fold_constants: inference, then fold_graph over the main graph and (opset 9 and
+/// later) its subgraphs. false when nothing was folded because the rejected nodes are not known.
 inline bool fold_round(Model& model, std::int64_t opset, const FoldOptions& options, FoldCounts& counts,
                        Builder& names) {
-  const bool as_initializers = opset < 9;  // Constant-1 allows float, float16 and double only
   InferReport report;
   {
     // Only the graph inputs' types, the initializers and the operators are trusted: value_info and
@@ -26075,47 +26185,15 @@ inline bool fold_round(Model& model, std::int64_t opset, const FoldOptions& opti
   }
   const std::optional<std::unordered_set<std::string>> rejected = rejected_outputs(model.graph, report);
   if (!rejected) return false;
-  std::unordered_map<std::string_view, const infer::ConstantValue*> known;
-  for (const auto& cv : report.constant_values) known.emplace(cv.name, &cv);
-
-  Graph& g = model.graph;
-  std::vector<Node> nodes;
-  nodes.reserve(g.nodes.size());
-  for (auto& n : g.nodes) {
-    std::size_t outputs = 0;
-    bool all_known = !known.empty() && !(n.op_type == "Constant" && is_default_domain(n.domain));
-    for (const auto& o : n.outputs) {
-      if (o.empty()) continue;
-      ++outputs;
-      all_known = all_known && known.contains(o) && !rejected->contains(o);
-    }
-    if (!all_known || outputs == 0) {
-      nodes.push_back(std::move(n));
-      continue;
-    }
-    ++counts.nodes_folded;
-    for (std::size_t k = 0; k < n.outputs.size(); ++k) {
-      const std::string& o = n.outputs[k];
-      if (o.empty()) continue;
-      const infer::ConstantValue& cv = *known.at(o);
-      Tensor t;
-      if (cv.elem_type == static_cast<std::int32_t>(DataType::INT32)) {
-        std::vector<std::int32_t> v(cv.values.begin(), cv.values.end());  // in range: checked by inference
-        t = Tensor::from_values<std::int32_t>(o, cv.dims, std::span<const std::int32_t>(v));
-      } else {
-        t = Tensor::from_values<std::int64_t>(o, cv.dims, std::span<const std::int64_t>(cv.values));
-      }
-      ++counts.constants;
-      if (as_initializers) {
-        g.initializers.push_back(std::move(t));
-        continue;
-      }
-      std::string name = constant_name(n, k, outputs, names);
-      nodes.push_back(constant_node(std::move(t), std::move(name)));
-    }
+  FoldRound r{opset, model.ir_version, options, counts, names, *rejected, {}};
+  if (!report.constant_values.empty()) {
+    std::unordered_map<std::string, Graph*> places;
+    // Below opset 9 only the main graph is folded: its constants become initializers there.
+    graph_places(model.graph, "graph", opset < 9 ? kMaxFoldDepth : 0, places);
+    for (const auto& cv : report.constant_values)
+      if (const auto p = places.find(cv.graph); p != places.end()) r.known[p->second].emplace(cv.name, &cv);
   }
-  g.nodes = std::move(nodes);
-  if (options.tensors || options.branches) fold_tensor_nodes(model, opset, *rejected, options, counts, names);
+  fold_graph(r, model.graph, nullptr, opset < 9 ? kMaxFoldDepth : 0);
   return true;
 }
 
@@ -26129,15 +26207,20 @@ inline bool fold_round(Model& model, std::int64_t opset, const FoldOptions& opti
 /// folded before it) and which eval::evaluate can compute exactly the same way as any conforming
 /// runtime, likewise; and (FoldOptions::branches) every If whose condition is such a constant
 /// is replaced by the nodes of the branch it takes (detail::inline_branch), after which the
-/// whole is folded again (at most kMaxFoldRounds times). A node inference rejects is not folded
-/// or inlined, nor is any node that reads what it computes. Nothing is folded when that cannot be known: inference dropped diagnostics (over
+/// whole is folded again (at most kMaxFoldRounds times). The subgraphs of the default domain's
+/// nodes that stay (If branches, Loop and Scan bodies, at any depth) are folded the same way,
+/// reading their enclosing graphs' constants too; a Loop body's values count as known only when
+/// inference found them the same in every iteration. A node inference rejects is not folded
+/// or inlined, nor is any node that reads what it computes, nor anything in their subgraphs.
+/// Nothing is folded when that cannot be known: inference dropped diagnostics (over
 /// its limits), or rejected a node of a graph with a cycle. Below opset 9, whose Constant
-/// holds floating-point tensors only, the values become initializers of the same names instead
-/// (IR 4 or later; an older model, whose initializers must also be graph inputs, is left as it
-/// is). Runs inference on a copy without value_info and output shapes (exporters' claims, not
-/// facts): the model gets no value_info from it. Nothing is folded in a model without a
-/// default-domain opset import. The contents are what the model implies for every run in which
-/// it is valid (sizes that the model's own equalities fix count as known).
+/// holds floating-point tensors only, the main graph's values become initializers of the same
+/// names instead (IR 4 or later; an older model, whose initializers must also be graph inputs, is
+/// left as it is) and subgraphs are left as they are. Runs inference on a copy without value_info
+/// and output shapes (exporters' claims, not facts): the model gets no value_info from it. Nothing
+/// is folded in a model without a default-domain opset import. The contents are what the model
+/// implies for every run in which it is valid (sizes that the model's own equalities fix count as
+/// known).
 inline FoldCounts fold_constants(Model& model, const FoldOptions& options = {}) {
   FoldCounts counts;
   const auto opset = model.opset_version("");

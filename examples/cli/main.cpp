@@ -431,6 +431,16 @@ int optimize(const std::vector<std::string>& args) {
   load.load_external_data = true;  // saving reads every tensor; its errors then name the IN file
   oxir::Model m = load_any(positional[0], load);
   const std::size_t nodes_before = m.graph.nodes.size();
+  // nodes of the subgraphs (If branches, Loop and Scan bodies, at any depth)
+  auto subgraph_nodes = [&] {
+    std::size_t all = 0;
+    for (const auto& n : oxir::views::all_nodes(std::as_const(m.graph))) {
+      (void)n;
+      ++all;
+    }
+    return all - m.graph.nodes.size();
+  };
+  const std::size_t sub_before = subgraph_nodes();
   if (inline_calls) {
     const oxir::InlineCounts in = oxir::inline_functions(m);
     std::cout << "inlined " << in.calls << " function calls (" << in.nodes_added << " nodes); " << in.functions_removed
@@ -459,6 +469,8 @@ int optimize(const std::vector<std::string>& args) {
   if (sorted) std::cout << "sorted " << sorted << " graphs into topological order\n";
   if (folded.branches) std::cout << "replaced " << folded.branches << " If nodes by the branch their constant condition takes\n";
   save_any(m, positional[1]);
+  if (const std::size_t sub_after = subgraph_nodes(); sub_before || sub_after)
+    std::cout << "subgraphs: " << sub_before << " -> " << sub_after << " nodes\n";
   std::cout << "main graph: " << nodes_before << " -> " << m.graph.nodes.size() << " nodes; " << identities
             << " Identity nodes bypassed, " << folded.nodes_folded << " nodes folded into " << folded.constants
             << " Constants, " << merged << " repeated nodes merged, " << removed.nodes << " unused nodes and " << removed.initializers

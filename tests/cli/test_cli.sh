@@ -135,6 +135,23 @@ PY
 sys.exit(0 if [(n.op_type, list(n.input), list(n.output)) for n in m.graph.node] == [('Neg', ['x'], ['y'])] else 1)\""
   check "optimize --no-fold-branches keeps the If" bash -c "'$oxir' optimize '$tmp/if.onnx' '$tmp/if2.onnx' --no-fold-branches >/dev/null &&
     /usr/bin/python3 -c \"import onnx, sys; m = onnx.load('$tmp/if2.onnx'); sys.exit(0 if [n.op_type for n in m.graph.node] == ['Constant', 'If'] else 1)\""
+  # optimize folds inside subgraphs: the branches of an If on an input; a line counts their nodes.
+  /usr/bin/python3 - "$tmp" <<'PY'
+import sys
+from onnx import TensorProto as T, helper as h, save
+x = h.make_tensor_value_info("x", T.FLOAT, [2, 3])
+k = h.make_tensor_value_info("k", T.BOOL, [])
+y = h.make_tensor_value_info("y", T.INT64, [2])
+then_g = h.make_graph([h.make_node("Shape", ["x"], ["s"]), h.make_node("Mul", ["s", "s"], ["a"])], "then", [],
+                      [h.make_tensor_value_info("a", T.INT64, [2])])
+else_g = h.make_graph([h.make_node("Shape", ["x"], ["b"])], "else", [], [h.make_tensor_value_info("b", T.INT64, [2])])
+nodes = [h.make_node("If", ["k"], ["y"], then_branch=then_g, else_branch=else_g)]
+save(h.make_model(h.make_graph(nodes, "g", [x, k], [y]), opset_imports=[h.make_opsetid("", 17)]), sys.argv[1] + "/ifk.onnx")
+PY
+  check "optimize folds in If branches" bash -c "'$oxir' optimize '$tmp/ifk.onnx' '$tmp/ifk1.onnx' | grep -q 'subgraphs: 3 -> 2 nodes' &&
+    /usr/bin/python3 -c \"import onnx, onnx.numpy_helper as nh, sys; m = onnx.load('$tmp/ifk1.onnx'); onnx.checker.check_model(m, full_check=True)
+v = [[(n.op_type, nh.to_array(n.attribute[0].t).tolist()) for n in a.g.node] for a in m.graph.node[0].attribute]
+sys.exit(0 if sorted(v) == [[('Constant', [2, 3])], [('Constant', [4, 9])]] else 1)\""
   check "optimize --fold-limit needs a value" expect_exit 2 "--fold-limit needs a value" "$oxir" optimize "$tmp/weights.onnx" "$tmp/w4.onnx" --fold-limit
   # optimize merges repeated computations: Add(Relu(x), Relu(x)) reads one Relu.
   /usr/bin/python3 - "$tmp" <<'PY'

@@ -14,6 +14,7 @@
 
 #include "corpus_util.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -764,6 +765,125 @@ TEST_CASE("fold_constants replaces an If whose condition is constant by the bran
     CHECK(fold_constants(off, {.branches = false}).branches == 0);
     CHECK(fold_constants(off).branches == 1);
     CHECK(ops_of(off.graph) == std::vector<std::string>{"Neg"});
+  }
+}
+
+TEST_CASE("fold_constants folds inside subgraphs") {
+  auto text = [](const std::string& body) {
+    return parse_text_model("<ir_version: 8, opset_import: [\"\" : 17]>\n" + body);
+  };
+  auto errors = [](Model m) { return infer_shapes(m).type_errors + (check(m).ok() ? 0u : 1u); };
+  auto branch = [](Model& m, std::size_t node, std::size_t attr) -> Graph& {
+    return m.graph.nodes.at(node).attributes.at(attr).as_graph();
+  };
+  SUBCASE("If branches of a condition known only at run time: shapes, outer constants, an inner If") {
+    Model m = text(R"(g (float[2, 3] x, bool k) => (int64[2] y, float[2, 3] z) {
+  w = Constant <value = int64[2] {10, 20}> ()
+  y = If (k) <then_branch = t1 () => (int64[2] a) { s = Shape (x)  a = Add (s, w) },
+              else_branch = e1 () => (int64[2] b) { n = Neg (w)  b = Mul (n, w) }>
+  z = If (k) <then_branch = t2 () => (float[2, 3] p) {
+         d = Constant <value = bool {0}> ()
+         p = If (d) <then_branch = i1 () => (float[2, 3] q) { q = Abs (x) }, else_branch = i2 () => (float[2, 3] r) { r = Neg (x) }>
+       }, else_branch = e2 () => (float[2, 3] u) { u = Sigmoid (x) }>
+})");
+    REQUIRE(errors(m) == 0);
+    {
+      // inference reports a subgraph's contents under the graph's place
+      Model probe = m;
+      InferOptions io;
+      io.report_constant_values = true;
+      const InferReport r = infer_shapes(probe, io);
+      std::vector<std::pair<std::string, std::string>> where;
+      for (const auto& cv : r.constant_values) where.emplace_back(cv.graph, cv.name);
+      std::sort(where.begin(), where.end());
+      CHECK(where == std::vector<std::pair<std::string, std::string>>{{"graph", "w"},
+                                                                      {"graph.node[1].attribute[0].g", "a"},
+                                                                      {"graph.node[1].attribute[0].g", "s"},
+                                                                      {"graph.node[1].attribute[1].g", "b"},
+                                                                      {"graph.node[1].attribute[1].g", "n"}});
+    }
+    const FoldCounts f = fold_constants(m);
+    CHECK(f.branches == 1);
+    CHECK(ops_of(m.graph) == std::vector<std::string>{"If", "If"});  // (w is read by nothing now)
+    CHECK(ops_of(branch(m, 0, 0)) == std::vector<std::string>{"Constant"});
+    CHECK(constant_of(branch(m, 0, 0), "a") == std::vector<std::int64_t>{12, 23});
+    CHECK(ops_of(branch(m, 0, 1)) == std::vector<std::string>{"Constant"});
+    CHECK(constant_of(branch(m, 0, 1), "b") == std::vector<std::int64_t>{-100, -400});
+    // the inner If took its else branch: Neg under the name p
+    REQUIRE(ops_of(branch(m, 1, 0)) == std::vector<std::string>{"Neg"});
+    CHECK(branch(m, 1, 0).nodes[0].outputs[0] == "p");
+    CHECK(ops_of(branch(m, 1, 1)) == std::vector<std::string>{"Sigmoid"});
+    CHECK(errors(m) == 0);
+  }
+  SUBCASE("a Loop body: what every iteration computes alike folds, what the carried value changes stays") {
+    Model m = text(R"(g (float[2] x, int64 m) => (float[] out, int64[T, 1] sz) {
+  c = Constant <value = bool {1}> ()
+  v0 = Constant <value = float[1] {0}> ()
+  out, sz = Loop (m, c, v0) <body = body (int64 i, bool cin, float[] v) => (bool cout, float[] vnext, int64[1] s) {
+     cout = Identity (cin)
+     vnext = Concat <axis = 0> (v, x)
+     sv = Shape (v)
+     kx = Shape (x)
+     two = Add (kx, kx)
+     s = Add (sv, two)
+  }>
+})");
+    REQUIRE(errors(m) == 0);
+    fold_constants(m);
+    const Graph& body = branch(m, 2, 0);
+    CHECK(ops_of(body) == std::vector<std::string>{"Identity", "Concat", "Shape", "Constant", "Add"});
+    CHECK(constant_of(body, "two") == std::vector<std::int64_t>{4});
+    CHECK(body.nodes[4].inputs == std::vector<std::string>{"sv", "two"});
+    CHECK(errors(m) == 0);
+  }
+  SUBCASE("a Loop-carried value the body keeps the same is known in every iteration") {
+    // the body computes vnext from v, and s = v * v
+    auto loop = [&](const std::string& vnext) {
+      return text(R"(g (float[2] x, int64 m) => (int64[1] out, int64[T, 1] sz) {
+  c = Constant <value = bool {1}> ()
+  v0 = Constant <value = int64[1] {5}> ()
+  out, sz = Loop (m, c, v0) <body = body (int64 i, bool cin, int64[1] v) => (bool cout, int64[1] vnext, int64[1] s) {
+     cout = Identity (cin)
+     vnext = )" + vnext + R"( (v)
+     s = Mul (v, v)
+  }>
+})");
+    };
+    Model m = loop("Identity");
+    REQUIRE(errors(m) == 0);
+    fold_constants(m);
+    const Graph& body = branch(m, 2, 0);
+    CHECK(ops_of(body) == std::vector<std::string>{"Identity", "Constant", "Constant"});
+    CHECK(constant_of(body, "vnext") == std::vector<std::int64_t>{5});
+    CHECK(constant_of(body, "s") == std::vector<std::int64_t>{25});
+    // carried through a Neg instead, v changes sign every iteration: nothing folds (Mul (v, v)
+    // is 25 every time, but inference does not know v's contents)
+    Model n = loop("Neg");
+    REQUIRE(errors(n) == 0);
+    fold_constants(n);
+    CHECK(ops_of(branch(n, 2, 0)) == std::vector<std::string>{"Identity", "Neg", "Mul"});
+  }
+  SUBCASE("left as they are: a rejected node's subgraphs, a subgraph's own value that shadows an outer constant") {
+    // the then branch holds an invalid Add: nothing in the If is folded, not even Shape (x)
+    Model m = text(R"(g (float[2, 3] x, bool k, int64[2] j) => (int64[2] y) {
+  y = If (k) <then_branch = t1 () => (int64[2] a) { s = Shape (x)  bad = Add (x, j)  a = Identity (s) },
+              else_branch = e1 () => (int64[2] b) { b = Shape (x) }>
+})");
+    REQUIRE(infer_shapes(m).type_errors > 0);
+    fold_constants(m, {.remove_unused = false});
+    CHECK(ops_of(branch(m, 0, 0)) == std::vector<std::string>{"Shape", "Add", "Identity"});
+    CHECK(ops_of(branch(m, 0, 1)) == std::vector<std::string>{"Shape"});
+    // w is an outer constant, but the branch defines its own w (invalid, though not for
+    // inference): the branch's Add reads its own, which is not a constant
+    Model s = text(R"(g (int64[2] x, bool k) => (int64[2] y) {
+  w = Constant <value = int64[2] {10, 20}> ()
+  y = If (k) <then_branch = t1 () => (int64[2] a) { w = Neg (x)  a = Add (w, w) },
+              else_branch = e1 () => (int64[2] b) { b = Add (w, w) }>
+})");
+    fold_constants(s);
+    REQUIRE(ops_of(s.graph) == std::vector<std::string>{"If"});  // (w is read by nothing now)
+    CHECK(ops_of(branch(s, 0, 0)) == std::vector<std::string>{"Neg", "Add"});
+    CHECK(constant_of(branch(s, 0, 1), "b") == std::vector<std::int64_t>{20, 40});
   }
 }
 

@@ -240,6 +240,7 @@ class Engine {
     /// `values` instead (main_graph).
     std::vector<ValueInfoState> inputs, outputs;
     bool main_graph = false;
+    std::string path;  ///< the graph's place in the model, as in Diagnostic::where
   };
   /// The containers of one run, kept by the thread from one run to the next: most models are
   /// inferred in well under a microsecond of work, and allocating and freeing these each time
@@ -1541,6 +1542,7 @@ inline Engine::GraphResult& Engine::record(Graph& g, Scope& sc) {
   r.inputs.clear();
   r.outputs.clear();
   r.main_graph = &g == &model_.graph;
+  if (opts_.report_constant_values) r.path = sc.path;
   return r;
 }
 
@@ -1617,7 +1619,6 @@ void Engine::write_value_info(std::vector<ValueInfo>& list, const Values& values
 
 inline void Engine::collect_constant_values() {
   for (const auto& r : results_) {
-    if (!r.main_graph) continue;
     for (const auto& n : r.graph->nodes)
       for (const auto& o : n.outputs) {
         const ValueInfoState* st = o.empty() ? nullptr : r.values.find(o);
@@ -1626,6 +1627,7 @@ inline void Engine::collect_constant_values() {
         if (e != DataType::INT64 && e != DataType::INT32) continue;
         ConstantValue cv;
         cv.name = o;
+        cv.graph = r.path;
         cv.elem_type = static_cast<std::int32_t>(e);
         std::size_t count = 1;
         if (st->type.shape->size() == 1) {

@@ -37,8 +37,8 @@ struct InferOptions {
   /// functions call each other many times, deep inside subgraphs, can produce thousands of
   /// diagnostics with paths kilobytes long. Counts go on beyond it too.
   std::size_t max_diagnostic_bytes = std::size_t{4} << 20;
-  /// Also list, in InferReport::constant_values, the main graph's int64 and int32 node outputs of
-  /// rank 0 or 1 whose every element inference determined (shape computations over static
+  /// Also list, in InferReport::constant_values, the int64 and int32 node outputs of rank 0 or 1
+  /// (in the main graph and its subgraphs) whose every element inference determined (shape computations over static
   /// sizes: Shape, Gather, Concat, Range, arithmetic, ...). Used by fold_constants.
   bool report_constant_values = false;
 };
@@ -68,9 +68,12 @@ struct Diagnostic {
   }
 };
 
-/// A main-graph node output whose contents inference determined (InferOptions::report_constant_values).
+/// A node output whose contents inference determined (InferOptions::report_constant_values).
+/// A subgraph's values hold in every run of it (every iteration of a Loop body).
 struct ConstantValue {
   std::string name;
+  std::string graph = "graph";            ///< the graph defining it, as in Diagnostic::where: "graph" (the
+                                          ///< main graph), "graph.node[3].attribute[0].g", ...
   std::int32_t elem_type = 0;             ///< TensorProto.DataType: 7 (INT64) or 6 (INT32)
   std::vector<std::int64_t> dims;         ///< {} (a scalar) or {n}
   std::vector<std::int64_t> values;       ///< row-major
