@@ -78,7 +78,14 @@ open ("shape folding"), not required to stay.
        read it is computed in OUT any more; the generator leaves no dead node behind), and OUT
        has no node of those operators whose inputs are all constants (initializers that are not
        graph inputs, Constant outputs) unless a rule above excuses it;
-     - OUT passes onnx's full check (check_model with full_check=True) whenever IN does.
+     - OUT passes onnx's full check (check_model with full_check=True) whenever IN does;
+     - the same model with its nodes moved into a subgraph (both branches of an If on X > 0, or
+       the body of a Loop of 2 iterations whose carried value grows by X and whose length is a
+       scan output; initializers and inputs stay outside as outer values) folds the same:
+       after `oxir optimize` each subgraph holds the operators and Constants (by value) the
+       main graph held, the growing value's length stays, and ONNX Runtime runs it identically
+       before and after. When oxir's inference rejects the wrapped model (an invalid node; a
+       type the If or Loop of that opset does not take), nothing may fold inside it.
    Where ONNX Runtime 1.30 does not do what the model says, the models avoid it: no bfloat16
    Expand or Tile (no kernels); no INT_MAX as the end of a backward Slice of a shape-like int64
    vector (taken as "to the start", where the definition clamps it to dim - 1; oxir's shape
@@ -1954,6 +1961,100 @@ def compare_values(got, want, nan_bits=False):
     return "differ: at %s %r vs %r" % (bad, a[tuple(bad)], b[tuple(bad)])
 
 
+def wrap(m, how):
+    """Model m with its main graph's nodes moved into a subgraph of the same computation: both
+    branches of an If on X > 0 (a condition known only at run time; the branches alike), or the
+    body of a Loop of 2 iterations (each result a scan output, beside a carried value that grows
+    and its length). The initializers and inputs stay
+    outside: the subgraph reads them as outer values. A result that is not a node output goes
+    through an Identity named "w_..." (ONNX Runtime rejects a subgraph output naming an outer
+    value). The model's outputs are named "r<k>_..."."""
+    g = m.graph
+    produced = {o for n in g.node for o in n.output}
+    body_nodes, body_outs, outs = [], [], []
+    for k, v in enumerate(g.output):
+        name = v.name
+        if name not in produced:
+            body_nodes.append(helper.make_node("Identity", [name], ["w_" + name], name="wrap_id_%d" % k))
+            name = "w_" + name
+        bo = onnx.ValueInfoProto()
+        bo.CopyFrom(v)
+        bo.name = name
+        body_outs.append(bo)
+        ro = onnx.ValueInfoProto()
+        ro.CopyFrom(v)
+        ro.name = "r%d_%s" % (k, v.name)  # (an output listed twice is two outputs of the If or Loop)
+        if how == "loop" and ro.type.tensor_type.HasField("shape"):
+            dims = list(ro.type.tensor_type.shape.dim)
+            ro.type.tensor_type.shape.ClearField("dim")
+            ro.type.tensor_type.shape.dim.add().dim_value = 2
+            for d in dims:
+                ro.type.tensor_type.shape.dim.add().CopyFrom(d)
+        outs.append(ro)
+    nodes = list(g.node) + body_nodes
+    inits = list(g.initializer)
+    if how == "loop":
+        # A carried value that grows by X every iteration, and its length as a scan output: what
+        # differs from one iteration to the next must not fold (it also gives Loop up to opset
+        # 11 the carried value it needs).
+        outs[:0] = [helper.make_tensor_value_info("r_carried", F32, [None]),
+                    helper.make_tensor_value_info("r_lengths", I64, [2, 1])]
+    if how == "if":
+        inits.append(to_proto(V(F32, [0.0]), "wrap_zero"))
+        main = [helper.make_node("Greater", ["X", "wrap_zero"], ["wrap_cond"], name="wrap_cond"),
+                helper.make_node("If", ["wrap_cond"], [o.name for o in outs], name="wrap",
+                                 then_branch=helper.make_graph(nodes, "then", [], body_outs),
+                                 else_branch=helper.make_graph(nodes, "else", [], body_outs))]
+    else:
+        inits.append(to_proto(V(I64, np.array(2, dtype=np.int64)), "wrap_trips"))
+        body = helper.make_graph(
+            [helper.make_node("Identity", ["wrap_cin"], ["wrap_cout"], name="wrap_cout"),
+             helper.make_node("Concat", ["wrap_vin", "X"], ["wrap_vout"], name="wrap_vout", axis=0),
+             helper.make_node("Shape", ["wrap_vin"], ["wrap_len"], name="wrap_len")] + nodes, "body",
+            [helper.make_tensor_value_info("wrap_i", I64, []), helper.make_tensor_value_info("wrap_cin", BOOL, []),
+             helper.make_tensor_value_info("wrap_vin", F32, [None])],
+            [helper.make_tensor_value_info("wrap_cout", BOOL, []), helper.make_tensor_value_info("wrap_vout", F32, [None]),
+             helper.make_tensor_value_info("wrap_len", I64, [1])] + body_outs)
+        main = [helper.make_node("Loop", ["wrap_trips", "", "X"], [o.name for o in outs], name="wrap", body=body)]
+    w = helper.make_model(helper.make_graph(main, g.name, list(g.input), outs, inits),
+                          opset_imports=list(m.opset_import), producer_name="verify_fold")
+    w.ir_version = m.ir_version
+    return w
+
+
+def wrapped_graphs(out_model):
+    """The subgraphs of the wrapping node ("wrap") in OUT."""
+    for n in out_model.graph.node:
+        if n.name == "wrap":
+            return [a.g for a in n.attribute if a.type == onnx.AttributeProto.GRAPH]
+    return []
+
+
+def folding_signature(nodes):
+    """What folding left of a graph, independent of the names it made up: the operators of the
+    nodes (but the wrapper's own) and the values of the Constants."""
+    ops, consts = collections.Counter(), collections.Counter()
+    for n in nodes:
+        if n.name.startswith("wrap_"):
+            continue
+        ops[n.op_type] += 1
+        if n.op_type == "Constant":
+            consts[(n.output[0][2:] if n.output[0].startswith("w_") else n.output[0],
+                    tuple(a.SerializeToString() for a in n.attribute))] += 1
+    return ops, consts
+
+
+INFERRED = re.compile(r"(\d+) rejected, (\d+) conflicts, (\d+) type errors(, (\d+) unknown attributes)?")
+
+
+def inference_rejects(oxir, path, work):
+    """Whether oxir's inference rejects a node of the model (or says there is a conflict)."""
+    r = subprocess.run([oxir, "infer", path, os.path.join(work, "inferred.onnx")], capture_output=True, text=True,
+                       timeout=120)
+    got = INFERRED.search(r.stdout)
+    return r.returncode != 0 or not got or any(int(x) for x in got.groups() if x and x.isdigit())
+
+
 def run_oxir(oxir, src, dst):
     """`oxir optimize src dst`: (the summary's 8 numbers, None) or (None, error text)."""
     try:
@@ -2226,6 +2327,51 @@ def main():
         if c.run_ort:
             jobs.append({"a": c.path, "b": out, "spec": c.spec})
             owners.append((c, label, out))
+        # The same computation inside a subgraph (If branches or a Loop body) must fold the same.
+        how = "if" if c.k % 2 == 0 else "loop"
+        wpath = c.path[:-5] + "_wrap.onnx"
+        onnx.save(wrap(onnx.load(c.path), how), wpath)
+        wout = wpath[:-5] + "_out.onnx"
+        wcounts, err = run_oxir(args.oxir, wpath, wout)
+        wlabel = "%s wrapped in %s" % (label, "an If" if how == "if" else "a Loop")
+        if err:
+            fails.append("%s: oxir optimize failed: %s" % (wlabel, err))
+            save_failure(args.keep, "gen_%d_wrap" % c.k, wpath)
+            continue
+        st["wrapped"] += 1
+        subs = wrapped_graphs(onnx.load(wout))
+        if len(subs) != (2 if how == "if" else 1):
+            fails.append("%s: the wrapping node is gone or changed" % wlabel)
+        if inference_rejects(args.oxir, wpath, work):
+            # A node inference rejects (a type its operator's version does not take, ...) makes it
+            # reject the whole If or Loop: nothing in it may fold (unused nodes may go). So does
+            # a type the If or Loop of that opset does not take (bfloat16 before 16, ...).
+            st["wrapped_rejected"] += 1
+            before = wrapped_graphs(onnx.load(wpath))[0]
+            old_consts = folding_signature(before.node)[1]
+            for sub in subs:
+                new_consts = folding_signature(sub.node)[1] - old_consts
+                if new_consts:
+                    fails.append("%s: inference rejects a node, yet subgraph %s has new Constants %s" % (
+                        wlabel, sub.name, [k[0] for k in new_consts][:8]))
+                    save_failure(args.keep, "gen_%d_wrap" % c.k, wpath, wout)
+                    break
+        else:
+            want = folding_signature(om.graph.node)
+            for sub in subs:
+                got = folding_signature(sub.node)
+                if got != want:
+                    fails.append("%s: subgraph %s folds otherwise than the main graph: operators %s against %s; "
+                                 "Constants only in the subgraph %s, only in the main graph %s" % (
+                                     wlabel, sub.name, dict(got[0]), dict(want[0]),
+                                     [k[0] for k in got[1] - want[1]][:8], [k[0] for k in want[1] - got[1]][:8]))
+                    save_failure(args.keep, "gen_%d_wrap" % c.k, wpath, wout)
+                    break
+            else:
+                st["wrapped_same"] += 1
+        if c.run_ort:
+            jobs.append({"a": wpath, "b": wout, "spec": c.spec})
+            owners.append((c, wlabel, wout))
     try:
         verdicts = cmp_ort(jobs, work, ort_dir)
     except RuntimeError as e:
@@ -2259,6 +2405,9 @@ def main():
     if not args.generate_only:
         print("  oxir: %d nodes folded (its summary); onnx's full check: %d of %d OUT models it accepts as IN"
               % (st["oxir_folded"], st["out_valid"], st["in_valid"]))
+        print("  the same models inside If branches and Loop bodies: %d; folded as in the main graph: %d; with a node "
+              "inference rejects, so nothing folded inside: %d" % (st["wrapped"], st["wrapped_same"],
+                                                                  st["wrapped_rejected"]))
         if st["numpy_compared"]:
             print("  folded outputs of the models ONNX Runtime does not run compared with this script's own values: %d "
                   "(%d of them NaN bits too)" % (st["numpy_compared"], st["numpy_compared_nan_bits"]))

@@ -2,10 +2,11 @@
 """`oxir optimize` on real exporter output, checked by ONNX Runtime.
 
 For every torch export of tests/infer/real/export_models.py (the models of infer_real_models,
-exported into the cache when missing) this runs `oxir optimize IN OUT` (Identity nodes
+exported into the cache when missing) and the npm models of infer_real_models but IMG.LY's
+ISNets (silero VAD legacy and v5, PaddleOCR, openWakeWord: If subgraphs to fold in) this runs `oxir optimize IN OUT` (Identity nodes
 bypassed, static shape computations folded into Constants, repeated computations merged, dead
 nodes and initializers removed), then ONNX Runtime (npm onnxruntime-node, graph optimizations
-off) runs IN and OUT on the same random inputs at each of the model's three input-size bindings: every output must be
+and weight prepacking off) runs IN and OUT on the same random inputs at each of the model's three input-size bindings: every output must be
 identical bit for bit, and a model onnx's full check (check_model with full_check=True: its
 shape inference, so operator type constraints too) accepts must stay accepted. Models with
 model-local functions (torch's export_modules_as_functions) also go through `oxir optimize --inline`: the result must have no function and no call left,
@@ -100,10 +101,12 @@ def checker_accepts(path, verbose=False):
         return str(e)[:300] if verbose else False
 
 
-def specs(path, bindings, fills):
-    """One ORT input spec per binding of the model's input dim_params (None if a dim is unbound)."""
+def specs(path, bindings, fills, renames=()):
+    """One ORT input spec per binding of the model's input dim_params (None if a dim is unbound);
+    renames ("input:1=samples") name the dims a model leaves unnamed."""
     import onnx
     m = onnx.load(path, load_external_data=False)
+    named = dict(r.split("=", 1) for r in renames)
     inits = {t.name for t in m.graph.initializer}
     out = []
     for b in bindings:
@@ -113,9 +116,11 @@ def specs(path, bindings, fills):
                 continue
             t = i.type.tensor_type
             shape = []
-            for d in t.shape.dim:
+            for k, d in enumerate(t.shape.dim):
                 if d.HasField("dim_value"):
                     shape.append(d.dim_value)
+                elif named.get(f"{i.name}:{k}") in b:
+                    shape.append(b[named[f"{i.name}:{k}"]])
                 elif d.dim_param in b:
                     shape.append(b[d.dim_param])
                 else:
@@ -139,7 +144,11 @@ def main():
     if not models_dir:
         return 2
     ort_dir = vr.ensure_ort(args.cache)
-    models = vr.model_list(models_dir, None)
+    # The torch exports, then the npm models but IMG.LY's two ISNets (no subgraph, no shape
+    # computation, and a second each per ONNX Runtime run): silero VAD's nested Ifs, PaddleOCR,
+    # openWakeWord.
+    models = [m for m in vr.model_list(models_dir, vr.ensure_vad(args.cache), vr.ensure_ocr(args.cache),
+                                       vr.ensure_wakeword(args.cache))]
     totals = [0] * 8
     jobs, owners = [], []
     with tempfile.TemporaryDirectory(prefix="oxir-passes-") as tmp:
@@ -184,7 +193,7 @@ def main():
                     inlined[1] += int(calls.group(1))
                 else:
                     totals = [a + int(b) for a, b in zip(totals, got.groups())]
-                for k, spec in enumerate(specs(m["path"], m["bindings"], m["fills"]) or []):
+                for k, spec in enumerate(specs(m["path"], m["bindings"], m["fills"], m["renames"]) or []):
                     jobs.append({"a": m["path"], "b": out, "spec": spec})
                     owners.append(f"{tag} binding {k}")
         if inlined[0] == 0:
