@@ -24469,10 +24469,10 @@ inline std::size_t eliminate_common_subexpressions(Model& model) {
 // ---- end oxir/rewrite/cse.hpp ----
 // ---- begin oxir/rewrite/fold.hpp ----
 // fold_constants: replaces the integer shape computations that shape inference determined
-// completely, in the main graph and its subgraphs (Shape of static sizes, then Gather, Concat, Range, arithmetic, ...), and
-// the nodes that compute a tensor from constants alone (Transpose of a weight, Cast of a Constant,
-// ...; eval::evaluate), by Constant nodes, and the If nodes whose condition is constant by the
-// branch they take; then removes what they no longer need.
+// completely (Shape of static sizes, then Gather, Concat, Range, arithmetic, ...) and the nodes
+// that compute a tensor from constants alone (Transpose of a weight, Cast of a Constant, ...;
+// eval::evaluate) by Constant nodes, and the If nodes whose condition is constant by the branch
+// they take, in the main graph and its subgraphs; then removes what they no longer need.
 
 // ---- begin oxir/rewrite/evaluate.hpp ----
 // Evaluating one default-domain node on constant tensors, for fold_constants: the operators that
@@ -25867,11 +25867,12 @@ inline constexpr int kMaxFoldRounds = 16;
 /// deeper than infer::kMaxSubgraphDepth).
 inline constexpr int kMaxFoldDepth = 200;
 
-/// The nodes that replace main-graph If node `n`, whose condition is the constant `cond`: the
+/// The nodes that replace If node `n` (of any graph), whose condition is the constant `cond`: the
 /// nodes of the branch it takes, every value the branch defines renamed to a fresh name (the
 /// value a branch output names takes the If's output name instead where it can; otherwise an
 /// Identity passes it on), the branch's initializers appended to `inits` (IR 4 and later) or
-/// made Constant nodes (opset 9 and later). nullopt, with nothing changed, when the If is not
+/// made Constant nodes (opset 9 and later), its value_info entries to `value_info` (the If's
+/// graph's). nullopt, with nothing changed, when the If is not
 /// well formed enough to say (a condition of other than one bool, a missing or inputful branch,
 /// output counts that differ, names defined twice, sparse initializers, a branch that reads
 /// the If's own outputs or whose subgraphs define them, an Identity a value of unknown or
