@@ -432,6 +432,27 @@ class ScriptedLoopModel(nn.Module):
         return m, m[-1], p
 
 
+class ScriptedShapesModel(nn.Module):
+    """Shape computations inside control flow, scripted, on x [batch, seq, 8]: a loop over the
+    sequence whose body reshapes the step to [batch, 2, x.size(2) // 2], slices by a length
+    computed from sizes, and branches on x.size(2) > 4 (static: the If folds away); after the
+    loop a branch on seq > 3 (dynamic: it stays)."""
+
+    def forward(self, x):
+        out = torch.zeros(x.size(0), x.size(2) * 2)
+        for t in range(x.size(1)):
+            h = x[:, t].reshape(x.size(0), 2, x.size(2) // 2)
+            k = h.size(2) * 2 + x.size(2)
+            out = out + h.sum(1).repeat(1, 4)[:, :k]
+            if x.size(2) > 4:
+                out = out * 0.5
+            else:
+                out = out - 1
+        if x.size(1) > 3:
+            out = out + 1
+        return out
+
+
 class SeqMiscModel(nn.Module):
     """Sequence odds and ends on x [seq, batch, 8] (sequence-first) and ids [batch, seq]:
     nn.MultiheadAttention with kdim/vdim and a key padding mask over a memory [mem, batch, 6],
@@ -1277,6 +1298,10 @@ def main():
     export(ScriptedLoopModel(), "scripted_loop", (torch.randn(2, 7, 6),), ["x"], ["running_tbd", "final", "prefix_tbd"],
            {"x": {0: "batch", 1: "seq"}}, 14,
            [{"batch": 1, "seq": 5}, {"batch": 2, "seq": 8}, {"batch": 3, "seq": 13}], {}, out_dir)
+
+    export(torch.jit.script(ScriptedShapesModel()), "scripted_shapes", (torch.randn(2, 5, 8),), ["x"], ["y"],
+           {"x": {0: "batch", 1: "seq"}}, 16,
+           [{"batch": 1, "seq": 2}, {"batch": 2, "seq": 5}, {"batch": 3, "seq": 9}], {}, out_dir)
 
     export(SeqMiscModel(), "seq_misc",
            (torch.randn(7, 2, 8), torch.randn(5, 2, 6), torch.randint(0, 7, (2, 7))), ["x", "mem", "ids"],
