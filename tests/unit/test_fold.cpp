@@ -863,6 +863,27 @@ TEST_CASE("fold_constants folds inside subgraphs") {
     fold_constants(n);
     CHECK(ops_of(branch(n, 2, 0)) == std::vector<std::string>{"Identity", "Neg", "Mul"});
   }
+  SUBCASE("an omitted output does not keep the others from folding, in the main graph or a branch") {
+    Model m = text(R"(g (float[2, 3, 4] x, bool k) => (float[6, 4] y, int64[2] z) {
+  s = Shape (x)
+  sz = Constant <value = int64[2] {2, 1}> ()
+  p, "" = Split <axis = 0> (s, sz)
+  q = ReduceProd <keepdims = 1> (p)
+  m1 = Constant <value = int64[1] {-1}> ()
+  r = Concat <axis = 0> (q, m1)
+  y = Reshape (x, r)
+  z = If (k) <then_branch = t1 () => (int64[2] a) { t = Shape (x)  a, "" = Split <axis = 0> (t, sz) },
+              else_branch = e1 () => (int64[2] b) { b = Identity (sz) }>
+})");
+    REQUIRE(errors(m) == 0);
+    fold_constants(m);
+    CHECK(ops_of(m.graph) == std::vector<std::string>{"Constant", "Reshape", "If"});  // (sz, m1 unused now)
+    CHECK(constant_of(m.graph, "r") == std::vector<std::int64_t>{6, -1});
+    CHECK(ops_of(branch(m, 2, 0)) == std::vector<std::string>{"Constant"});
+    CHECK(constant_of(branch(m, 2, 0), "a") == std::vector<std::int64_t>{2, 3});
+    CHECK(constant_of(branch(m, 2, 1), "b") == std::vector<std::int64_t>{2, 1});
+    CHECK(errors(m) == 0);
+  }
   SUBCASE("left as they are: a rejected node's subgraphs, a subgraph's own value that shadows an outer constant") {
     // the then branch holds an invalid Add: nothing in the If is folded, not even Shape (x)
     Model m = text(R"(g (float[2, 3] x, bool k, int64[2] j) => (int64[2] y) {

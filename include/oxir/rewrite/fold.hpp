@@ -277,11 +277,19 @@ inline void graph_places(Graph& g, const std::string& place, int depth,
 inline void fold_graph(FoldRound& r, Graph& g, const ConstScope* parent, int depth) {
   const bool main = parent == nullptr;
   const bool as_initializers = main && r.opset < 9;  // Constant-1 allows float, float16 and double only
-  auto defined_once = [&](const ConstScope& scope, const Node& n) {
-    bool ok = !n.outputs.empty();  // each named, defined once, not computed by a rejected node
+  // Whether a node's outputs are each named (or, with `omitted`, may be omitted), defined once
+  // and not computed by a rejected node. (A main-graph node inference rejected is known by its
+  // outputs only: one without a named output is never folded nor descended into.)
+  auto defined_once = [&](const ConstScope& scope, const Node& n, bool omitted) {
+    bool ok = false;
     for (const auto& o : n.outputs) {
+      if (o.empty()) {
+        if (!omitted) return false;
+        continue;
+      }
       const auto d = scope.defined.find(o);
-      ok = ok && !o.empty() && d != scope.defined.end() && d->second == 1 && !(main && r.rejected.contains(o));
+      if (d == scope.defined.end() || d->second != 1 || (main && r.rejected.contains(o))) return false;
+      ok = true;
     }
     return ok;
   };
@@ -301,7 +309,7 @@ inline void fold_graph(FoldRound& r, Graph& g, const ConstScope* parent, int dep
     nodes.reserve(g.nodes.size());
     for (auto& n : g.nodes) {
       std::size_t outputs = 0;
-      bool all_known = !(n.op_type == "Constant" && is_default_domain(n.domain)) && defined_once(scope, n);
+      bool all_known = !(n.op_type == "Constant" && is_default_domain(n.domain)) && defined_once(scope, n, true);
       for (const auto& o : n.outputs) {
         if (o.empty()) continue;
         ++outputs;
@@ -347,7 +355,7 @@ inline void fold_graph(FoldRound& r, Graph& g, const ConstScope* parent, int dep
   std::vector<const Tensor*> in;
   for (auto& n : g.nodes) {
     const bool default_domain = is_default_domain(n.domain);
-    const bool outputs_ok = defined_once(scope, n);
+    const bool outputs_ok = defined_once(scope, n, false);
     auto keep = [&] {
       nodes.push_back(std::move(n));
       Node& kept = nodes.back();
