@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Runs pairs of models with ONNX Runtime (npm onnxruntime-node, graph optimizations and prepacking off) on the
-// same inputs and compares every output bit for bit (NaN equals NaN).
+// Runs pairs of models with ONNX Runtime (npm onnxruntime-node, graph optimizations and weight
+// prepacking off) on the same inputs and compares every output bit for bit (NaN equals NaN).
 //   node cmp_ort.js JOBS.json   JOBS: [{"a": "A.onnx", "b": "B.onnx", "spec": {...}}, ...]
 // spec as for ../infer/real/run_ort.js: one set of random inputs per job, fed to both models.
 // A job may give "rel" and "abs": float outputs then also count as "CLOSE" when every element

@@ -1965,10 +1965,10 @@ def wrap(m, how):
     """Model m with its main graph's nodes moved into a subgraph of the same computation: both
     branches of an If on X > 0 (a condition known only at run time; the branches alike), or the
     body of a Loop of 2 iterations (each result a scan output, beside a carried value that grows
-    and its length). The initializers and inputs stay
-    outside: the subgraph reads them as outer values. A result that is not a node output goes
-    through an Identity named "w_..." (ONNX Runtime rejects a subgraph output naming an outer
-    value). The model's outputs are named "r<k>_..."."""
+    and its length). The initializers and inputs stay outside: the subgraph reads them as outer
+    values. A result that is not a node output goes through an Identity named "w_..." (ONNX
+    Runtime rejects a subgraph output naming an outer value). The model's outputs are named
+    "r<k>_..."."""
     g = m.graph
     produced = {o for n in g.node for o in n.output}
     body_nodes, body_outs, outs = [], [], []
@@ -2332,7 +2332,7 @@ def main():
         wpath = c.path[:-5] + "_wrap.onnx"
         onnx.save(wrap(onnx.load(c.path), how), wpath)
         wout = wpath[:-5] + "_out.onnx"
-        wcounts, err = run_oxir(args.oxir, wpath, wout)
+        _, err = run_oxir(args.oxir, wpath, wout)
         wlabel = "%s wrapped in %s" % (label, "an If" if how == "if" else "a Loop")
         if err:
             fails.append("%s: oxir optimize failed: %s" % (wlabel, err))

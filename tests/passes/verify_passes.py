@@ -3,9 +3,9 @@
 
 For every torch export of tests/infer/real/export_models.py (the models of infer_real_models,
 exported into the cache when missing) and the npm models of infer_real_models but IMG.LY's
-ISNets (silero VAD legacy and v5, PaddleOCR, openWakeWord: If subgraphs to fold in) this runs `oxir optimize IN OUT` (Identity nodes
-bypassed, static shape computations folded into Constants, repeated computations merged, dead
-nodes and initializers removed), then ONNX Runtime (npm onnxruntime-node, graph optimizations
+ISNets (silero VAD legacy and v5, PaddleOCR, openWakeWord: If subgraphs to fold in) this runs
+`oxir optimize IN OUT` (Identity nodes bypassed, static shape computations folded into
+Constants, repeated computations merged, dead nodes and initializers removed), then ONNX Runtime (npm onnxruntime-node, graph optimizations
 and weight prepacking off) runs IN and OUT on the same random inputs at each of the model's three input-size bindings: every output must be
 identical bit for bit, and a model onnx's full check (check_model with full_check=True: its
 shape inference, so operator type constraints too) accepts must stay accepted. Models with
