@@ -238,6 +238,42 @@ class Error : public std::runtime_error {
   std::string message_;
 };
 
+/// Places in a model as Error::path and the inference report spell them: `graph` is the main
+/// graph, node k of a graph at `graph_place` is `<graph_place>.node[k]`, and the graph attribute a
+/// of the node at `node_place` is `<node_place>.attribute[a].g`.
+namespace place {
+
+[[nodiscard]] inline std::string node(std::string_view graph_place, std::size_t k) {
+  std::string s(graph_place);
+  s += ".node[";
+  s += std::to_string(k);
+  s += ']';
+  return s;
+}
+
+[[nodiscard]] inline std::string subgraph(std::string_view node_place, std::size_t a) {
+  std::string s(node_place);
+  s += ".attribute[";
+  s += std::to_string(a);
+  s += "].g";
+  return s;
+}
+
+/// The node index k when `where` is `<graph_place>.node[k]`, alone or followed by more of a path
+/// (`.output[0]`, `.attribute[1].g.node[2]`, ...); nullopt otherwise.
+[[nodiscard]] inline std::optional<std::size_t> node_index(std::string_view where, std::string_view graph_place) {
+  constexpr std::string_view mid = ".node[";
+  if (!where.starts_with(graph_place) || !where.substr(graph_place.size()).starts_with(mid)) return std::nullopt;
+  std::size_t i = graph_place.size() + mid.size(), k = 0;
+  const std::size_t first = i;
+  for (; i < where.size() && i < first + 12 && where[i] >= '0' && where[i] <= '9'; ++i)
+    k = k * 10 + static_cast<std::size_t>(where[i] - '0');
+  if (i == first || i >= where.size() || where[i] != ']') return std::nullopt;
+  return k;
+}
+
+}  // namespace place
+
 }  // namespace oxir
 // ---- end oxir/core/error.hpp ----
 // ---- begin oxir/ir/box.hpp ----
@@ -12590,7 +12626,7 @@ struct Scope {
 
 /// The field path of node `index` of the graph inferred in `sc`, e.g. "graph.node[3]".
 inline std::string node_path(const Scope& sc, std::size_t index) {
-  return sc.path + ".node[" + std::to_string(index) + "]";
+  return place::node(sc.path, index);
 }
 
 /// The most precise type that holds for both `a` and `b` (the join): equal sizes stay, sizes that
@@ -12768,8 +12804,7 @@ class Engine {
     const char* field;        ///< "output" or "input"
     std::size_t index;
     [[nodiscard]] std::string str() const {
-      std::string s = *base;
-      if (node >= 0) s += ".node[" + std::to_string(node) + "]";
+      std::string s = node >= 0 ? place::node(*base, static_cast<std::size_t>(node)) : *base;
       return s + "." + field + "[" + std::to_string(index) + "]";
     }
   };
@@ -13875,7 +13910,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   sc.parent = &outer;
   sc.depth = outer.depth + 1;
   sc.graph = &g;
-  sc.path = ctx.path() + ".attribute[" + std::to_string(ai) + "].g";
+  sc.path = place::subgraph(ctx.path(), ai);
   sc.opsets = outer.opsets;
   sc.write_back = outer.write_back;
   sc.call_depth = outer.call_depth;
@@ -25816,14 +25851,11 @@ inline std::optional<Tensor> constant_node_value(const Node& n) {
 inline std::optional<std::unordered_set<std::string>> rejected_outputs(const Graph& g, const InferReport& report) {
   if (report.diagnostics_dropped > 0) return std::nullopt;
   std::unordered_set<std::string> out;
-  constexpr std::string_view prefix = "graph.node[";
   for (const auto& d : report.diagnostics) {
-    if (d.severity != infer::Severity::Error || !d.where.starts_with(prefix)) continue;
-    std::size_t k = 0, i = prefix.size();
-    for (; i < d.where.size() && i < prefix.size() + 12 && d.where[i] >= '0' && d.where[i] <= '9'; ++i)
-      k = k * 10 + static_cast<std::size_t>(d.where[i] - '0');
-    if (i == prefix.size() || i >= d.where.size() || d.where[i] != ']' || k >= g.nodes.size()) continue;
-    for (const auto& o : g.nodes[k].outputs) out.insert(o);
+    if (d.severity != infer::Severity::Error) continue;
+    const auto k = place::node_index(d.where, "graph");
+    if (!k || *k >= g.nodes.size()) continue;
+    for (const auto& o : g.nodes[*k].outputs) out.insert(o);
   }
   if (out.empty()) return out;
   std::vector<std::size_t> order;
@@ -25988,16 +26020,15 @@ struct FoldRound {
 };
 
 /// The model's graphs with their places as inference names them (Diagnostic::where).
-inline void graph_places(Graph& g, const std::string& place, int depth,
+inline void graph_places(Graph& g, const std::string& where, int depth,
                          std::unordered_map<std::string, Graph*>& out) {
-  out.emplace(place, &g);
+  out.emplace(where, &g);
   if (depth >= kMaxFoldDepth) return;
   for (std::size_t k = 0; k < g.nodes.size(); ++k) {
     auto& attrs = g.nodes[k].attributes;
     for (std::size_t a = 0; a < attrs.size(); ++a)
       if (auto* b = std::get_if<Box<Graph>>(&attrs[a].value); b && b->has_value())
-        graph_places(**b, place + ".node[" + std::to_string(k) + "].attribute[" + std::to_string(a) + "].g",
-                     depth + 1, out);
+        graph_places(**b, place::subgraph(place::node(where, k), a), depth + 1, out);
   }
 }
 

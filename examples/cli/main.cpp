@@ -28,6 +28,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <ranges>
 #include <unistd.h>
 #include <string>
 #include <unordered_set>
@@ -96,12 +97,8 @@ void save_any(const oxir::Model& m, const std::string& path) {
 int info(const std::vector<std::string>& args) {
   if (args.size() != 1) throw UsageError{"info takes one MODEL"};
   const oxir::Model m = load_any(args[0]);
-  std::size_t nodes = 0, subgraph_nodes = 0;
-  for (const auto& n : oxir::views::all_nodes(m.graph)) {
-    (void)n;
-    ++subgraph_nodes;
-  }
-  nodes = m.graph.nodes.size();
+  const std::size_t nodes = m.graph.nodes.size();
+  const auto with_subgraphs = static_cast<std::size_t>(std::ranges::distance(oxir::views::all_nodes(m.graph)));
   std::uint64_t inline_bytes = 0, external_bytes = 0;
   std::size_t tensors = 0;
   oxir::io::for_each_tensor(m, [&](const oxir::Tensor& t, const std::string&) {
@@ -116,7 +113,7 @@ int info(const std::vector<std::string>& args) {
   std::cout << "producer: " << m.producer_name << (m.producer_version.empty() ? "" : " " + m.producer_version) << "\n";
   if (!m.domain.empty()) std::cout << "domain: " << m.domain << "\n";
   std::cout << "graph: " << m.graph.name << "\n";
-  std::cout << "nodes: " << nodes << " (" << subgraph_nodes << " including subgraphs)\n";
+  std::cout << "nodes: " << nodes << " (" << with_subgraphs << " including subgraphs)\n";
   std::cout << "initializers: " << m.graph.initializers.size() << " (+" << m.graph.sparse_initializers.size()
             << " sparse)\n";
   std::cout << "functions: " << m.functions.size() << "\n";
@@ -433,12 +430,8 @@ int optimize(const std::vector<std::string>& args) {
   const std::size_t nodes_before = m.graph.nodes.size();
   // nodes of the subgraphs (If branches, Loop and Scan bodies, at any depth)
   auto subgraph_nodes = [&] {
-    std::size_t all = 0;
-    for (const auto& n : oxir::views::all_nodes(std::as_const(m.graph))) {
-      (void)n;
-      ++all;
-    }
-    return all - m.graph.nodes.size();
+    return static_cast<std::size_t>(std::ranges::distance(oxir::views::all_nodes(std::as_const(m.graph)))) -
+           m.graph.nodes.size();
   };
   const std::size_t sub_before = subgraph_nodes();
   if (inline_calls) {

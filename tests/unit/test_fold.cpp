@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -766,6 +767,24 @@ TEST_CASE("fold_constants replaces an If whose condition is constant by the bran
     CHECK(fold_constants(off).branches == 1);
     CHECK(ops_of(off.graph) == std::vector<std::string>{"Neg"});
   }
+}
+
+TEST_CASE("places of nodes and subgraphs, as Error::path and the inference report spell them") {
+  CHECK(place::node("graph", 3) == "graph.node[3]");
+  CHECK(place::subgraph(place::node("graph", 3), 1) == "graph.node[3].attribute[1].g");
+  const std::string inner = place::node(place::subgraph(place::node("graph", 12), 0), 4);
+  CHECK(inner == "graph.node[12].attribute[0].g.node[4]");
+  CHECK(place::node_index(inner, "graph") == std::optional<std::size_t>{12});
+  CHECK(place::node_index(inner, "graph.node[12].attribute[0].g") == std::optional<std::size_t>{4});
+  CHECK(place::node_index("graph.node[7]", "graph") == std::optional<std::size_t>{7});
+  CHECK(place::node_index("graph.node[7].output[0]", "graph") == std::optional<std::size_t>{7});
+  CHECK(place::node_index("functions[0].node[2]", "graph") == std::nullopt);
+  CHECK(place::node_index("graph.nodes[2]", "graph") == std::nullopt);
+  CHECK(place::node_index("graph.node[]", "graph") == std::nullopt);
+  CHECK(place::node_index("graph.node[3", "graph") == std::nullopt);
+  CHECK(place::node_index("graph.node[x]", "graph") == std::nullopt);
+  CHECK(place::node_index("graph", "graph") == std::nullopt);
+  CHECK(place::node_index("graph.node[1234567890123456789]", "graph") == std::nullopt);  // more digits than read
 }
 
 TEST_CASE("fold_constants folds inside subgraphs") {

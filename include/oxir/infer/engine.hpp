@@ -201,7 +201,7 @@ struct Scope {
 
 /// The field path of node `index` of the graph inferred in `sc`, e.g. "graph.node[3]".
 inline std::string node_path(const Scope& sc, std::size_t index) {
-  return sc.path + ".node[" + std::to_string(index) + "]";
+  return place::node(sc.path, index);
 }
 
 /// The most precise type that holds for both `a` and `b` (the join): equal sizes stay, sizes that
@@ -379,8 +379,7 @@ class Engine {
     const char* field;        ///< "output" or "input"
     std::size_t index;
     [[nodiscard]] std::string str() const {
-      std::string s = *base;
-      if (node >= 0) s += ".node[" + std::to_string(node) + "]";
+      std::string s = node >= 0 ? place::node(*base, static_cast<std::size_t>(node)) : *base;
       return s + "." + field + "[" + std::to_string(index) + "]";
     }
   };
@@ -1486,7 +1485,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   sc.parent = &outer;
   sc.depth = outer.depth + 1;
   sc.graph = &g;
-  sc.path = ctx.path() + ".attribute[" + std::to_string(ai) + "].g";
+  sc.path = place::subgraph(ctx.path(), ai);
   sc.opsets = outer.opsets;
   sc.write_back = outer.write_back;
   sc.call_depth = outer.call_depth;

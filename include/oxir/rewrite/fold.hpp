@@ -85,14 +85,11 @@ inline std::optional<Tensor> constant_node_value(const Node& n) {
 inline std::optional<std::unordered_set<std::string>> rejected_outputs(const Graph& g, const InferReport& report) {
   if (report.diagnostics_dropped > 0) return std::nullopt;
   std::unordered_set<std::string> out;
-  constexpr std::string_view prefix = "graph.node[";
   for (const auto& d : report.diagnostics) {
-    if (d.severity != infer::Severity::Error || !d.where.starts_with(prefix)) continue;
-    std::size_t k = 0, i = prefix.size();
-    for (; i < d.where.size() && i < prefix.size() + 12 && d.where[i] >= '0' && d.where[i] <= '9'; ++i)
-      k = k * 10 + static_cast<std::size_t>(d.where[i] - '0');
-    if (i == prefix.size() || i >= d.where.size() || d.where[i] != ']' || k >= g.nodes.size()) continue;
-    for (const auto& o : g.nodes[k].outputs) out.insert(o);
+    if (d.severity != infer::Severity::Error) continue;
+    const auto k = place::node_index(d.where, "graph");
+    if (!k || *k >= g.nodes.size()) continue;
+    for (const auto& o : g.nodes[*k].outputs) out.insert(o);
   }
   if (out.empty()) return out;
   std::vector<std::size_t> order;
@@ -257,16 +254,15 @@ struct FoldRound {
 };
 
 /// The model's graphs with their places as inference names them (Diagnostic::where).
-inline void graph_places(Graph& g, const std::string& place, int depth,
+inline void graph_places(Graph& g, const std::string& where, int depth,
                          std::unordered_map<std::string, Graph*>& out) {
-  out.emplace(place, &g);
+  out.emplace(where, &g);
   if (depth >= kMaxFoldDepth) return;
   for (std::size_t k = 0; k < g.nodes.size(); ++k) {
     auto& attrs = g.nodes[k].attributes;
     for (std::size_t a = 0; a < attrs.size(); ++a)
       if (auto* b = std::get_if<Box<Graph>>(&attrs[a].value); b && b->has_value())
-        graph_places(**b, place + ".node[" + std::to_string(k) + "].attribute[" + std::to_string(a) + "].g",
-                     depth + 1, out);
+        graph_places(**b, place::subgraph(place::node(where, k), a), depth + 1, out);
   }
 }
 
