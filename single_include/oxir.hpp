@@ -12469,6 +12469,11 @@ inline constexpr int kSettlePasses = 8;
 /// Function-body nodes inferred over all call sites: this many, plus 64 per node of the model
 /// (main graph and function bodies).
 inline constexpr std::size_t kFunctionBudgetBase = 50'000;
+/// What a function-body node that inference rejects costs from that budget beyond the node
+/// itself: a rejection unwinds an exception and writes a diagnostic, about ten times the work of
+/// inferring a node, so a model of functions calling functions whose bodies are all invalid nodes
+/// takes no longer than one whose bodies are valid.
+inline constexpr std::size_t kRejectedNodeCost = 9;
 /// Elements of shape-tensor contents that the rules may record over the whole model: this many,
 /// plus kValueElementsPerNode per node of the model (main graph and function bodies). Every value
 /// keeps its own copy, so without a budget a chain of Identity nodes over one 1,024-element
@@ -12913,6 +12918,10 @@ class Engine {
   std::vector<std::optional<ValueInfoState>>& spare_outputs_ = ws_->spare_outputs;
   /// Function-body nodes that may still be inferred (set by run()).
   std::size_t function_budget_ = 0;
+  /// A node of a function body was rejected: kRejectedNodeCost more of the function budget.
+  void charge_rejection(const Scope& sc) noexcept {
+    if (sc.call_depth > 0) function_budget_ -= std::min(function_budget_, kRejectedNodeCost);
+  }
   /// Shape-tensor content elements that may still be recorded (set by run(); kValueElementsBase).
   Budget value_elements_;
   /// Shape dims that inferred outputs may still keep (kShapeDimsBase; grows with each node).
@@ -13563,6 +13572,7 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
   } catch (const RuleFailure& f) {
     ok = false;
     ++report.nodes_failed;
+    charge_rejection(sc);
     ctx.outputs_.assign(n.outputs.size(), std::nullopt);
     diagnose(Severity::Error, DiagnosticKind::InvalidNode, path(), &n, f.message);
     check_types(ctx, n, opset, types, true);
@@ -13570,6 +13580,7 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
     if (opts_.strict) throw;
     ok = false;
     ++report.nodes_failed;
+    charge_rejection(sc);
     ctx.outputs_.assign(n.outputs.size(), std::nullopt);
     diagnose(Severity::Error, DiagnosticKind::InvalidNode, path(), &n, e.what());
   } catch (const std::bad_alloc&) {
@@ -13577,6 +13588,7 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
   } catch (const std::exception& e) {
     ok = false;
     ++report.nodes_failed;
+    charge_rejection(sc);
     ctx.outputs_.assign(n.outputs.size(), std::nullopt);
     diagnose(Severity::Error, DiagnosticKind::InvalidNode, path(), &n, e.what());
   }
@@ -13809,7 +13821,8 @@ inline void Engine::infer_call(InferContext& ctx, Scope& sc, const Function& fn,
   // otherwise cost exponentially many body inferences (f0 calls f1 twice, f1 calls f2 twice…).
   if (function_budget_ < fn.nodes.size())
     ctx.fail("function inference budget exhausted (" + std::to_string(kFunctionBudgetBase) +
-             " nodes + 64 per node of the model): the outputs of this call stay unknown");
+             " nodes + 64 per node of the model, a rejected node counting " + std::to_string(1 + kRejectedNodeCost) +
+             "): the outputs of this call stay unknown");
   function_budget_ -= fn.nodes.size();
   Scope body;
   ScopeMaps lease(*this, body);
