@@ -10,6 +10,7 @@
 
 #include <random>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace oxir_unit_test_edit {
@@ -75,6 +76,60 @@ TEST_CASE("replace_all_uses_with: node inputs, subgraph reads, shadowing, interf
   CHECK(h == before);
   // The else branch defines w but does not read a: no conflict there.
   CHECK(replace_all_uses_with(h, "a", "w") == 1);
+}
+
+TEST_CASE("collect_subgraph_names agrees with captured_names on every subgraph of random nests") {
+  // Names from a small pool, so that reads, definitions and shadowing meet at every depth.
+  std::mt19937 rng(7);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  auto name = [&] { return std::string(1, static_cast<char>('a' + pick(8))); };
+  auto make = [&](auto& self, int depth) -> Graph {
+    Graph g;
+    for (int i = pick(3); i > 0; --i) g.inputs.emplace_back(name(), Type{});
+    if (pick(4) == 0) {
+      Tensor t;
+      t.name = name();
+      g.initializers.push_back(std::move(t));
+    }
+    for (int k = 1 + pick(4); k > 0; --k) {
+      Node n = op("Sum", {}, {name()});
+      for (int i = pick(3); i > 0; --i) n.inputs.push_back(pick(5) == 0 ? std::string() : name());
+      if (depth < 5 && pick(2) == 0) {
+        n.op_type = "If";
+        n.set_attribute({"then_branch", self(self, depth + 1)});
+        if (pick(2) == 0) n.set_attribute({"else_branch", self(self, depth + 1)});
+      }
+      g.nodes.push_back(std::move(n));
+    }
+    g.outputs.emplace_back(name(), Type{});
+    return g;
+  };
+  std::size_t entries = 0, nonempty = 0;
+  for (int round = 0; round < 300; ++round) {
+    const Graph g = make(make, 0);
+    std::vector<const Graph*> preorder;
+    auto walk = [&](auto& self, const Graph& h) -> void {
+      for (const auto& n : h.nodes)
+        for (const auto& sub : views::subgraphs(n)) {
+          preorder.push_back(&sub);
+          self(self, sub);
+        }
+    };
+    walk(walk, g);
+    std::vector<detail::SubgraphNames> subs;
+    detail::collect_subgraph_names(g, subs, 0);
+    REQUIRE(subs.size() == preorder.size());
+    for (std::size_t i = 0; i < subs.size(); ++i) {
+      CHECK(subs[i].reads_outside == captured_names(*preorder[i]));
+      std::unordered_set<std::string> defines;
+      for (const auto& d : views::defined_names(*preorder[i])) defines.insert(d);
+      CHECK(subs[i].defines == defines);
+      nonempty += subs[i].reads_outside.empty() ? 0 : 1;
+    }
+    entries += subs.size();
+  }
+  CHECK(entries > 1000);
+  CHECK(nonempty > entries / 4);
 }
 
 TEST_CASE("remove_identity_nodes: chains, interface, subgraphs, value_info") {
