@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -119,6 +120,35 @@ struct OperatorSetId {
     if (want_default ? is_default_domain(o.domain) : o.domain == domain) return o.version;
   return std::nullopt;
 }
+
+/// find_opset for many lookups in one list of imports: a list longer than a few entries is
+/// indexed once, so that a file of many imports and many nodes is not read in imports x nodes
+/// steps. Answers exactly as find_opset (the first import of a domain counts). Views the list,
+/// which must outlive the table and not change while it is used.
+class OpsetTable {
+ public:
+  OpsetTable() = default;
+  explicit OpsetTable(const std::vector<OperatorSetId>& opsets) : opsets_(&opsets) {
+    if (opsets.size() <= kLinear) return;
+    index_.reserve(opsets.size());
+    for (const auto& o : opsets) index_.try_emplace(key(o.domain), o.version);
+  }
+  [[nodiscard]] std::optional<std::int64_t> find(std::string_view domain) const {
+    if (!opsets_) return std::nullopt;
+    if (opsets_->size() <= kLinear) return find_opset(*opsets_, domain);
+    const auto it = index_.find(key(domain));
+    if (it == index_.end()) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  static constexpr std::size_t kLinear = 8;
+  static std::string_view key(std::string_view domain) noexcept {
+    return is_default_domain(domain) ? std::string_view{} : domain;
+  }
+  const std::vector<OperatorSetId>* opsets_ = nullptr;
+  std::unordered_map<std::string_view, std::int64_t> index_;
+};
 
 /// TensorAnnotation: quantization parameter tensor names of one tensor.
 struct TensorAnnotation {
@@ -2561,30 +2591,30 @@ class Checker {
   }
 
   void check_imports(const std::vector<OperatorSetId>& imports, const std::string& path) {
+    // the first import of each domain ("" and "ai.onnx" are one)
+    std::unordered_map<std::string_view, std::size_t> first;
     for (std::size_t i = 0; i < imports.size(); ++i) {
       const std::string p = path + "[" + std::to_string(i) + "]";
-      const bool default_domain = imports[i].domain.empty() || imports[i].domain == "ai.onnx";
+      const bool default_domain = is_default_domain(imports[i].domain);
       if (default_domain && imports[i].version < 1)
         error(p, "imports the default operator set at version " + std::to_string(imports[i].version) + " (the first is 1)");
-      for (std::size_t k = 0; k < i; ++k) {
-        const bool same = imports[k].domain == imports[i].domain ||
-                          (default_domain && (imports[k].domain.empty() || imports[k].domain == "ai.onnx"));
-        if (!same) continue;
-        if (imports[k].version != imports[i].version)
-          error(p, "domain '" + imports[i].domain + "' imported again at version " + std::to_string(imports[i].version) +
-                       " (already at " + std::to_string(imports[k].version) + ")");
-        else
-          warning(p, "domain '" + imports[i].domain + "' imported twice");
-        break;
-      }
+      const auto [at, fresh] = first.try_emplace(default_domain ? std::string_view{} : imports[i].domain, i);
+      if (fresh) continue;
+      const auto& earlier = imports[at->second];
+      if (earlier.version != imports[i].version)
+        error(p, "domain '" + imports[i].domain + "' imported again at version " + std::to_string(imports[i].version) +
+                     " (already at " + std::to_string(earlier.version) + ")");
+      else
+        warning(p, "domain '" + imports[i].domain + "' imported twice");
     }
   }
 
-  static bool imported(const std::vector<OperatorSetId>& imports, std::string_view domain) {
-    const bool default_domain = domain.empty() || domain == "ai.onnx";
-    for (const auto& o : imports)
-      if (o.domain == domain || (default_domain && (o.domain.empty() || o.domain == "ai.onnx"))) return true;
-    return false;
+  // Whether `imports` (the model's or a function's) import `domain`; each list is indexed once.
+  bool imported(const std::vector<OperatorSetId>& imports, std::string_view domain) {
+    if (imports.size() <= 8) return find_opset(imports, domain).has_value();
+    auto [table, fresh] = import_tables_.try_emplace(&imports);
+    if (fresh) table->second = OpsetTable(imports);
+    return table->second.find(domain).has_value();
   }
 
   void check_main_value(const ValueInfo& v, const std::string& p) {
@@ -2779,6 +2809,7 @@ class Checker {
   }
 
   const Model& model_;
+  std::unordered_map<const std::vector<OperatorSetId>*, OpsetTable> import_tables_;
   CheckReport report_;
 };
 
@@ -2805,7 +2836,6 @@ class Checker {
 
 #include <algorithm>
 #include <queue>
-#include <unordered_map>
 
 // ---- begin oxir/ir/views.hpp ----
 // range-v3 views over a model: nodes of a graph and all its nested subgraphs, subgraphs of a
@@ -12604,7 +12634,7 @@ struct Scope {
   Scope* parent = nullptr;
   Graph* graph = nullptr;  ///< the graph inferred here (a temporary for function bodies)
   std::string path;
-  const std::vector<OperatorSetId>* opsets = nullptr;
+  const OpsetTable* opsets = nullptr;  ///< the imports its nodes' operators are read in
   // Keys view names owned by the model (or a function body copy) being inferred: they stay put
   // until write_back, which runs after every scope is gone.
   NameMap<ValueInfoState> values;
@@ -12918,6 +12948,8 @@ class Engine {
   std::vector<std::optional<ValueInfoState>>& spare_outputs_ = ws_->spare_outputs;
   /// Function-body nodes that may still be inferred (set by run()).
   std::size_t function_budget_ = 0;
+  OpsetTable main_opsets_;  ///< the model's imports
+  std::unordered_map<const Function*, OpsetTable> function_opsets_;  ///< a function body's own imports
   /// A node of a function body was rejected: kRejectedNodeCost more of the function budget.
   void charge_rejection(const Scope& sc) noexcept {
     if (sc.call_depth > 0) function_budget_ -= std::min(function_budget_, kRejectedNodeCost);
@@ -13380,7 +13412,8 @@ inline InferReport Engine::run() {
   Scope sc;
   sc.graph = &g;
   sc.path = "graph";
-  sc.opsets = &model_.opset_imports;
+  main_opsets_ = OpsetTable(model_.opset_imports);
+  sc.opsets = &main_opsets_;
   ScopeMaps lease(*this, sc);
   sc.values.reserve(value_count(g));
   for (std::size_t i = 0; i < g.inputs.size(); ++i) {
@@ -13517,7 +13550,7 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
   const bool default_domain = n.domain.empty() || n.domain == "ai.onnx";
   std::int64_t opset = 0;
   if (sc.opsets) {
-    if (auto v = find_opset(*sc.opsets, n.domain)) opset = *v;
+    if (auto v = sc.opsets->find(n.domain)) opset = *v;
   }
   // IR versions 1 and 2 had no opset_import: their operators are those of opset 1 (onnx's
   // checker assumes the same).
@@ -13828,7 +13861,13 @@ inline void Engine::infer_call(InferContext& ctx, Scope& sc, const Function& fn,
   ScopeMaps lease(*this, body);
   body.parent = nullptr;  // a function sees only its inputs
   body.path = ctx.path() + "{function " + fn.domain + "::" + fn.name + "}";
-  body.opsets = fn.opset_imports.empty() ? &model_.opset_imports : &fn.opset_imports;
+  if (fn.opset_imports.empty()) {
+    body.opsets = &main_opsets_;
+  } else {
+    auto [table, fresh] = function_opsets_.try_emplace(&fn);
+    if (fresh) table->second = OpsetTable(fn.opset_imports);
+    body.opsets = &table->second;
+  }
   body.write_back = false;
   body.call_depth = sc.call_depth + 1;
   for (std::size_t i = 0; i < fn.inputs.size(); ++i) {
@@ -26466,6 +26505,7 @@ class Inliner {
     }
     model_.functions = std::move(kept);
     selected_.clear();  // the pointers are gone
+    imports_merged_.clear();
     return before - model_.functions.size();
   }
 
@@ -26590,17 +26630,26 @@ class Inliner {
   }
 
   // The function's imports must agree with the model's; the ones the model lacks are added.
+  // Each function once; the model's imports are indexed (a file may list many).
   void import_opsets(const Function& fn, const std::string& where) {
+    if (imports_merged_.contains(&fn)) return;
+    if (model_opsets_.empty())
+      for (const auto& o : model_.opset_imports)
+        model_opsets_.try_emplace(is_default_domain(o.domain) ? std::string() : o.domain, o.version);
     for (const auto& o : fn.opset_imports) {
-      if (const auto have = model_.opset_version(o.domain)) {
-        if (*have != o.version)
+      const auto known = model_opsets_.find(is_default_domain(o.domain) ? std::string() : o.domain);
+      if (known != model_opsets_.end()) {
+        const std::int64_t have = known->second;
+        if (have != o.version)
           throw Error(where, "the function imports " + (o.domain.empty() ? std::string("the default domain") : "'" + o.domain + "'") +
-                                 " at version " + std::to_string(o.version) + ", the model at " + std::to_string(*have) +
+                                 " at version " + std::to_string(o.version) + ", the model at " + std::to_string(have) +
                                  ": its nodes would mean other operators in the graph");
       } else {
-        model_.set_opset_version(o.domain, o.version);
+        model_.opset_imports.push_back({o.domain, o.version, {}, {}});
+        model_opsets_.emplace(is_default_domain(o.domain) ? std::string() : o.domain, o.version);
       }
     }
+    imports_merged_.insert(&fn);
   }
 
   // Replaces the attribute references of `n` (and of the nodes of its subgraphs) by the call's
@@ -26720,6 +26769,8 @@ class Inliner {
   std::unordered_set<std::string> training_names_;
   std::size_t added_ = 0;
   std::unordered_map<const Function*, std::size_t> sizes_;  // body_size, once counted
+  std::unordered_set<const Function*> imports_merged_;          // functions whose imports import_opsets took
+  std::unordered_map<std::string, std::int64_t> model_opsets_;  // the model's imports ("" for the default domain)
 };
 
 }  // namespace detail

@@ -68,6 +68,34 @@ TEST_CASE("check: model-level rules") {
   CHECK(errors(m).empty());
 }
 
+TEST_CASE("check: the import rules hold for long lists of imports too") {
+  // Lists of more than 8 imports are indexed rather than searched: the same verdicts either way.
+  for (const std::size_t extra : {std::size_t{0}, std::size_t{3}, std::size_t{40}}) {
+    CAPTURE(extra);
+    Model m = valid();
+    m.opset_imports.clear();
+    for (std::size_t i = 0; i < extra; ++i) m.opset_imports.push_back({"d" + std::to_string(i), 1, {}, {}});
+    m.opset_imports.push_back({"ai.onnx", 21, {}, {}});  // the default domain, last
+    CHECK(errors(m).empty());
+    m.graph.nodes[1].domain = "d2";
+    CHECK(errors(m) == (extra > 2 ? std::vector<std::string>{} : std::vector<std::string>{"graph.node[1]"}));
+    m.graph.nodes[1].domain = "other";
+    CHECK(errors(m) == std::vector<std::string>{"graph.node[1]"});
+    m.graph.nodes[1].domain = "";
+    const std::string last = "model.opset_import[" + std::to_string(extra + 1) + "]";
+    m.opset_imports.push_back({"", 21, {}, {}});  // the default domain again, other spelling, same version
+    auto r = check(m);
+    CHECK(r.ok());
+    REQUIRE(r.issues.size() == 1);
+    CHECK(r.issues[0].path == last);
+    m.opset_imports.back().version = 18;
+    CHECK(errors(m) == std::vector<std::string>{last});
+    CHECK(check(m).to_string().find("(already at 21)") != std::string::npos);
+    m.opset_imports.back() = {"d1", 2, {}, {}};  // a custom domain again, other version
+    CHECK(errors(m) == (extra > 1 ? std::vector<std::string>{last} : std::vector<std::string>{}));
+  }
+}
+
 TEST_CASE("check: names, order and definitions") {
   Model m = valid();
   std::swap(m.graph.nodes[0], m.graph.nodes[1]);  // Relu reads s before Add defines it

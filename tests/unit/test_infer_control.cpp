@@ -468,6 +468,46 @@ TEST_CASE("Functions that call each other several times: a budget of body infere
   CHECK(type_of(shallow, "y") == "FLOAT[N]");
 }
 
+TEST_CASE("Operator versions are read from long lists of imports, in the graph and in function bodies") {
+  // ReduceSum takes `axes` as an attribute up to opset 12: read at the newest version (what an
+  // operator whose domain is not found gets), the attribute is not its axes.
+  auto imports = [](std::size_t extra, std::int64_t version) {
+    std::vector<OperatorSetId> v;
+    for (std::size_t i = 0; i < extra; ++i) v.push_back({"d" + std::to_string(i), 1, {}, {}});
+    v.push_back({"", version, {}, {}});  // the default domain, last
+    return v;
+  };
+  auto reduce = [](const std::string& in, const std::string& out) {
+    Node n("ReduceSum", {in}, {out});
+    n.attributes.emplace_back("axes", std::vector<std::int64_t>{1});
+    n.attributes.emplace_back("keepdims", std::int64_t{0});
+    return n;
+  };
+  for (const std::size_t extra : {std::size_t{0}, std::size_t{30}}) {
+    CAPTURE(extra);
+    Model m = make_model({reduce("x", "y")}, {{"x", DataType::FLOAT, {"N", "3"}}});
+    m.opset_imports = imports(extra, 11);
+    const auto rep = oxir::infer_shapes(m);
+    CHECK(rep.nodes_failed == 0);
+    CHECK(type_of(m, "y") == "FLOAT[N]");
+
+    Model call = make_model({Node("f", {"x"}, {"y"}, "call", "local")}, {{"x", DataType::FLOAT, {"N", "3"}}});
+    call.opset_imports = imports(extra, 17);
+    call.set_opset_version("local", 1);
+    Function f;
+    f.name = "f";
+    f.domain = "local";
+    f.inputs = {"a"};
+    f.outputs = {"c"};
+    f.nodes = {reduce("a", "c")};
+    f.opset_imports = imports(extra, 11);  // the body's own version of the default domain
+    call.functions.push_back(f);
+    const auto rep2 = oxir::infer_shapes(call);
+    CHECK(rep2.nodes_failed == 0);
+    CHECK(type_of(call, "y") == "FLOAT[N]");
+  }
+}
+
 TEST_CASE("A rejected function-body node costs the function budget what it takes") {
   // A rejection unwinds an exception and writes a diagnostic, about ten times the work of a node
   // inferred: a 10 MB file of functions calling each other, their bodies all invalid nodes, took

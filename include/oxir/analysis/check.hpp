@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -106,30 +107,30 @@ class Checker {
   }
 
   void check_imports(const std::vector<OperatorSetId>& imports, const std::string& path) {
+    // the first import of each domain ("" and "ai.onnx" are one)
+    std::unordered_map<std::string_view, std::size_t> first;
     for (std::size_t i = 0; i < imports.size(); ++i) {
       const std::string p = path + "[" + std::to_string(i) + "]";
-      const bool default_domain = imports[i].domain.empty() || imports[i].domain == "ai.onnx";
+      const bool default_domain = is_default_domain(imports[i].domain);
       if (default_domain && imports[i].version < 1)
         error(p, "imports the default operator set at version " + std::to_string(imports[i].version) + " (the first is 1)");
-      for (std::size_t k = 0; k < i; ++k) {
-        const bool same = imports[k].domain == imports[i].domain ||
-                          (default_domain && (imports[k].domain.empty() || imports[k].domain == "ai.onnx"));
-        if (!same) continue;
-        if (imports[k].version != imports[i].version)
-          error(p, "domain '" + imports[i].domain + "' imported again at version " + std::to_string(imports[i].version) +
-                       " (already at " + std::to_string(imports[k].version) + ")");
-        else
-          warning(p, "domain '" + imports[i].domain + "' imported twice");
-        break;
-      }
+      const auto [at, fresh] = first.try_emplace(default_domain ? std::string_view{} : imports[i].domain, i);
+      if (fresh) continue;
+      const auto& earlier = imports[at->second];
+      if (earlier.version != imports[i].version)
+        error(p, "domain '" + imports[i].domain + "' imported again at version " + std::to_string(imports[i].version) +
+                     " (already at " + std::to_string(earlier.version) + ")");
+      else
+        warning(p, "domain '" + imports[i].domain + "' imported twice");
     }
   }
 
-  static bool imported(const std::vector<OperatorSetId>& imports, std::string_view domain) {
-    const bool default_domain = domain.empty() || domain == "ai.onnx";
-    for (const auto& o : imports)
-      if (o.domain == domain || (default_domain && (o.domain.empty() || o.domain == "ai.onnx"))) return true;
-    return false;
+  // Whether `imports` (the model's or a function's) import `domain`; each list is indexed once.
+  bool imported(const std::vector<OperatorSetId>& imports, std::string_view domain) {
+    if (imports.size() <= 8) return find_opset(imports, domain).has_value();
+    auto [table, fresh] = import_tables_.try_emplace(&imports);
+    if (fresh) table->second = OpsetTable(imports);
+    return table->second.find(domain).has_value();
   }
 
   void check_main_value(const ValueInfo& v, const std::string& p) {
@@ -324,6 +325,7 @@ class Checker {
   }
 
   const Model& model_;
+  std::unordered_map<const std::vector<OperatorSetId>*, OpsetTable> import_tables_;
   CheckReport report_;
 };
 

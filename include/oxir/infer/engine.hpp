@@ -179,7 +179,7 @@ struct Scope {
   Scope* parent = nullptr;
   Graph* graph = nullptr;  ///< the graph inferred here (a temporary for function bodies)
   std::string path;
-  const std::vector<OperatorSetId>* opsets = nullptr;
+  const OpsetTable* opsets = nullptr;  ///< the imports its nodes' operators are read in
   // Keys view names owned by the model (or a function body copy) being inferred: they stay put
   // until write_back, which runs after every scope is gone.
   NameMap<ValueInfoState> values;
@@ -493,6 +493,8 @@ class Engine {
   std::vector<std::optional<ValueInfoState>>& spare_outputs_ = ws_->spare_outputs;
   /// Function-body nodes that may still be inferred (set by run()).
   std::size_t function_budget_ = 0;
+  OpsetTable main_opsets_;  ///< the model's imports
+  std::unordered_map<const Function*, OpsetTable> function_opsets_;  ///< a function body's own imports
   /// A node of a function body was rejected: kRejectedNodeCost more of the function budget.
   void charge_rejection(const Scope& sc) noexcept {
     if (sc.call_depth > 0) function_budget_ -= std::min(function_budget_, kRejectedNodeCost);
@@ -955,7 +957,8 @@ inline InferReport Engine::run() {
   Scope sc;
   sc.graph = &g;
   sc.path = "graph";
-  sc.opsets = &model_.opset_imports;
+  main_opsets_ = OpsetTable(model_.opset_imports);
+  sc.opsets = &main_opsets_;
   ScopeMaps lease(*this, sc);
   sc.values.reserve(value_count(g));
   for (std::size_t i = 0; i < g.inputs.size(); ++i) {
@@ -1092,7 +1095,7 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
   const bool default_domain = n.domain.empty() || n.domain == "ai.onnx";
   std::int64_t opset = 0;
   if (sc.opsets) {
-    if (auto v = find_opset(*sc.opsets, n.domain)) opset = *v;
+    if (auto v = sc.opsets->find(n.domain)) opset = *v;
   }
   // IR versions 1 and 2 had no opset_import: their operators are those of opset 1 (onnx's
   // checker assumes the same).
@@ -1403,7 +1406,13 @@ inline void Engine::infer_call(InferContext& ctx, Scope& sc, const Function& fn,
   ScopeMaps lease(*this, body);
   body.parent = nullptr;  // a function sees only its inputs
   body.path = ctx.path() + "{function " + fn.domain + "::" + fn.name + "}";
-  body.opsets = fn.opset_imports.empty() ? &model_.opset_imports : &fn.opset_imports;
+  if (fn.opset_imports.empty()) {
+    body.opsets = &main_opsets_;
+  } else {
+    auto [table, fresh] = function_opsets_.try_emplace(&fn);
+    if (fresh) table->second = OpsetTable(fn.opset_imports);
+    body.opsets = &table->second;
+  }
   body.write_back = false;
   body.call_depth = sc.call_depth + 1;
   for (std::size_t i = 0; i < fn.inputs.size(); ++i) {

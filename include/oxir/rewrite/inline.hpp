@@ -165,6 +165,7 @@ class Inliner {
     }
     model_.functions = std::move(kept);
     selected_.clear();  // the pointers are gone
+    imports_merged_.clear();
     return before - model_.functions.size();
   }
 
@@ -289,17 +290,26 @@ class Inliner {
   }
 
   // The function's imports must agree with the model's; the ones the model lacks are added.
+  // Each function once; the model's imports are indexed (a file may list many).
   void import_opsets(const Function& fn, const std::string& where) {
+    if (imports_merged_.contains(&fn)) return;
+    if (model_opsets_.empty())
+      for (const auto& o : model_.opset_imports)
+        model_opsets_.try_emplace(is_default_domain(o.domain) ? std::string() : o.domain, o.version);
     for (const auto& o : fn.opset_imports) {
-      if (const auto have = model_.opset_version(o.domain)) {
-        if (*have != o.version)
+      const auto known = model_opsets_.find(is_default_domain(o.domain) ? std::string() : o.domain);
+      if (known != model_opsets_.end()) {
+        const std::int64_t have = known->second;
+        if (have != o.version)
           throw Error(where, "the function imports " + (o.domain.empty() ? std::string("the default domain") : "'" + o.domain + "'") +
-                                 " at version " + std::to_string(o.version) + ", the model at " + std::to_string(*have) +
+                                 " at version " + std::to_string(o.version) + ", the model at " + std::to_string(have) +
                                  ": its nodes would mean other operators in the graph");
       } else {
-        model_.set_opset_version(o.domain, o.version);
+        model_.opset_imports.push_back({o.domain, o.version, {}, {}});
+        model_opsets_.emplace(is_default_domain(o.domain) ? std::string() : o.domain, o.version);
       }
     }
+    imports_merged_.insert(&fn);
   }
 
   // Replaces the attribute references of `n` (and of the nodes of its subgraphs) by the call's
@@ -419,6 +429,8 @@ class Inliner {
   std::unordered_set<std::string> training_names_;
   std::size_t added_ = 0;
   std::unordered_map<const Function*, std::size_t> sizes_;  // body_size, once counted
+  std::unordered_set<const Function*> imports_merged_;          // functions whose imports import_opsets took
+  std::unordered_map<std::string, std::int64_t> model_opsets_;  // the model's imports ("" for the default domain)
 };
 
 }  // namespace detail
