@@ -2495,6 +2495,46 @@ struct Model {
   friend bool operator==(const Model&, const Model&) = default;
 };
 
+/// Model::find_function for many lookups: a list of more than a few functions is indexed once,
+/// so that a file of many functions and many calls is not read in functions x nodes steps.
+/// Answers exactly as find_function (the first function of that domain, name and overload).
+/// Views the list, which must outlive the table and not change while it is used.
+class FunctionTable {
+ public:
+  FunctionTable() = default;
+  explicit FunctionTable(const std::vector<Function>& functions) : functions_(&functions) {
+    if (functions.size() <= kLinear) return;
+    index_.reserve(functions.size());
+    for (const auto& f : functions) index_.try_emplace(Key{f.domain, f.name, f.overload}, &f);
+  }
+  [[nodiscard]] const Function* find(std::string_view domain, std::string_view name,
+                                     std::string_view overload = {}) const {
+    if (!functions_) return nullptr;
+    if (functions_->size() <= kLinear) {
+      for (const auto& f : *functions_)
+        if (f.domain == domain && f.name == name && f.overload == overload) return &f;
+      return nullptr;
+    }
+    const auto it = index_.find(Key{domain, name, overload});
+    return it == index_.end() ? nullptr : it->second;
+  }
+
+ private:
+  static constexpr std::size_t kLinear = 8;
+  struct Key {
+    std::string_view domain, name, overload;
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const noexcept {
+      const std::hash<std::string_view> h;
+      return (h(k.domain) * 31 + h(k.name)) * 31 + h(k.overload);
+    }
+  };
+  const std::vector<Function>* functions_ = nullptr;
+  std::unordered_map<Key, const Function*, KeyHash> index_;
+};
+
 }  // namespace oxir
 // ---- end oxir/ir/model.hpp ----
 
@@ -12949,6 +12989,7 @@ class Engine {
   /// Function-body nodes that may still be inferred (set by run()).
   std::size_t function_budget_ = 0;
   OpsetTable main_opsets_;  ///< the model's imports
+  FunctionTable functions_;  ///< the model's functions
   std::unordered_map<const Function*, OpsetTable> function_opsets_;  ///< a function body's own imports
   /// A node of a function body was rejected: kRejectedNodeCost more of the function budget.
   void charge_rejection(const Scope& sc) noexcept {
@@ -13413,6 +13454,7 @@ inline InferReport Engine::run() {
   sc.graph = &g;
   sc.path = "graph";
   main_opsets_ = OpsetTable(model_.opset_imports);
+  functions_ = FunctionTable(model_.functions);
   sc.opsets = &main_opsets_;
   ScopeMaps lease(*this, sc);
   sc.values.reserve(value_count(g));
@@ -13566,7 +13608,7 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
   bool ok = true;
   const std::vector<detail::TypeSignature>* types = nullptr;  // of the rule found, if any
   try {
-    const Function* fn = default_domain ? nullptr : model_.find_function(n.domain, n.op_type, n.overload);
+    const Function* fn = default_domain ? nullptr : functions_.find(n.domain, n.op_type, n.overload);
     if (!fn && !default_domain) fn = nullptr;
     if (fn) {
       infer_call(ctx, sc, *fn, n);
@@ -23560,30 +23602,15 @@ struct ExtractOptions {
 
 namespace detail {
 
-inline void collect_called_functions(const std::vector<Node>& nodes, const Model& model,
-                                     std::vector<const Function*>& out, int depth);
-
-inline void collect_called_functions(const Graph& g, const Model& model, std::vector<const Function*>& out,
-                                     int depth) {
-  collect_called_functions(g.nodes, model, out, depth);
-}
-
 /// The model-local functions `nodes` call, directly, in their subgraphs or in the bodies of the
-/// functions they call, each once, in first-call order.
-inline void collect_called_functions(const std::vector<Node>& nodes, const Model& model,
-                                     std::vector<const Function*>& out, int depth) {
+/// functions they call.
+inline void collect_called_functions(const std::vector<Node>& nodes, const FunctionTable& functions,
+                                     std::unordered_set<const Function*>& out, int depth) {
   if (depth > 256) return;
   for (const auto& n : nodes) {
-    for (const auto& a : n.attributes) {
-      if (const auto* b = std::get_if<Box<Graph>>(&a.value); b && b->has_value())
-        collect_called_functions(**b, model, out, depth + 1);
-      if (const auto* gs = std::get_if<std::vector<Graph>>(&a.value))
-        for (const auto& sub : *gs) collect_called_functions(sub, model, out, depth + 1);
-    }
-    const Function* f = model.find_function(n.domain, n.op_type, n.overload);
-    if (!f || std::find(out.begin(), out.end(), f) != out.end()) continue;
-    out.push_back(f);
-    collect_called_functions(f->nodes, model, out, depth + 1);
+    for (const auto& sub : views::subgraphs(n)) collect_called_functions(sub.nodes, functions, out, depth + 1);
+    const Function* f = functions.find(n.domain, n.op_type, n.overload);
+    if (f && out.insert(f).second) collect_called_functions(f->nodes, functions, out, depth + 1);
   }
 }
 
@@ -23750,10 +23777,10 @@ inline void collect_called_functions(const std::vector<Node>& nodes, const Model
     if (whole) og.quantization_annotation.push_back(a);
   }
 
-  std::vector<const Function*> called;
-  detail::collect_called_functions(og.nodes, model, called, 0);
+  std::unordered_set<const Function*> called;
+  detail::collect_called_functions(og.nodes, FunctionTable(model.functions), called, 0);
   for (const auto& f : model.functions)
-    if (std::find(called.begin(), called.end(), &f) != called.end()) out.functions.push_back(f);
+    if (called.contains(&f)) out.functions.push_back(f);
   return out;
 }
 
@@ -24011,10 +24038,6 @@ inline void prefix_graph(Graph& g, std::string_view prefix, const PrefixOptions&
   rename_values(g, m, sub_map, o.nodes ? prefix : std::string_view{}, path, 0);
 }
 
-inline bool same_domain(std::string_view a, std::string_view b) {
-  return a == b || (is_default_domain(a) && is_default_domain(b));
-}
-
 /// Why a value of type `a` cannot feed an input declared `b`, or empty when it can (unknown
 /// parts are compatible with anything).
 inline std::string type_conflict(const Type& a, const Type& b, int depth = 0) {
@@ -24080,14 +24103,27 @@ inline std::string type_conflict(const Type& a, const Type& b, int depth = 0) {
 }
 
 /// Appends `from` to `into`, keeping one entry per key; the same key with two values throws.
+/// Appends to `into` each entry of `from` whose key (`key_of`) no entry before it has; an entry
+/// whose key is taken goes to `clash(earlier, entry)`. Indexed: long lists cost their length.
+template <class T, class KeyOf, class Clash>
+void unite_by_key(std::vector<T>& into, const std::vector<T>& from, KeyOf key_of, Clash clash) {
+  std::unordered_map<std::string, std::size_t> at;
+  for (std::size_t i = 0; i < into.size(); ++i) at.try_emplace(key_of(into[i]), i);
+  for (const auto& e : from) {
+    const auto [it, fresh] = at.try_emplace(key_of(e), into.size());
+    if (fresh) into.push_back(e);
+    else clash(std::as_const(into[it->second]), e);
+  }
+}
+
 inline void unite_props(std::vector<StringStringEntry>& into, const std::vector<StringStringEntry>& from,
                         const std::string& where) {
-  for (const auto& e : from) {
-    const auto it = std::find_if(into.begin(), into.end(), [&](const StringStringEntry& x) { return x.key == e.key; });
-    if (it == into.end()) into.push_back(e);
-    else if (it->value != e.value)
-      throw Error(where, "the models give '" + e.key + "' two values: '" + it->value + "' and '" + e.value + "'");
-  }
+  unite_by_key(into, from, [](const StringStringEntry& e) { return e.key; },
+               [&](const StringStringEntry& earlier, const StringStringEntry& e) {
+                 if (earlier.value != e.value)
+                   throw Error(where, "the models give '" + e.key + "' two values: '" + earlier.value + "' and '" +
+                                          e.value + "'");
+               });
 }
 
 }  // namespace detail::compose
@@ -24283,15 +24319,15 @@ struct MergeOptions {
   Model m;
   m.ir_version = std::max(a.ir_version, b.ir_version);
   m.opset_imports = a.opset_imports;
-  for (const auto& op : b.opset_imports) {
-    const auto it = std::find_if(m.opset_imports.begin(), m.opset_imports.end(),
-                                 [&](const OperatorSetId& x) { return dc::same_domain(x.domain, op.domain); });
-    if (it == m.opset_imports.end()) m.opset_imports.push_back(op);
-    else if (it->version != op.version)
-      throw Error("opset_import", "the models import domain '" + op.domain + "' at versions " +
-                                      std::to_string(it->version) + " and " + std::to_string(op.version) +
-                                      "; convert one model first");
-  }
+  dc::unite_by_key(
+      m.opset_imports, b.opset_imports,
+      [](const OperatorSetId& o) { return is_default_domain(o.domain) ? std::string() : o.domain; },
+      [](const OperatorSetId& earlier, const OperatorSetId& op) {
+        if (earlier.version != op.version)
+          throw Error("opset_import", "the models import domain '" + op.domain + "' at versions " +
+                                          std::to_string(earlier.version) + " and " + std::to_string(op.version) +
+                                          "; convert one model first");
+      });
   m.producer_name = a.producer_name;
   m.producer_version = a.producer_version;
   m.domain = a.domain;
@@ -24301,20 +24337,19 @@ struct MergeOptions {
   m.metadata_props = a.metadata_props;
   dc::unite_props(m.metadata_props, b.metadata_props, "metadata_props");
   m.configuration = a.configuration;
-  for (const auto& c : b.configuration) {
-    const auto it = std::find_if(m.configuration.begin(), m.configuration.end(),
-                                 [&](const DeviceConfiguration& x) { return x.name == c.name; });
-    if (it == m.configuration.end()) m.configuration.push_back(c);
-    else if (!(*it == c)) throw Error("configuration", "the models define device configuration '" + c.name + "' differently");
-  }
+  dc::unite_by_key(m.configuration, b.configuration, [](const DeviceConfiguration& c) { return c.name; },
+                   [](const DeviceConfiguration& earlier, const DeviceConfiguration& c) {
+                     if (!(earlier == c))
+                       throw Error("configuration", "the models define device configuration '" + c.name + "' differently");
+                   });
   m.functions = a.functions;
-  for (const auto& f : b.functions) {
-    const Function* same = m.find_function(f.domain, f.name, f.overload);
-    if (!same) m.functions.push_back(f);
-    else if (!(*same == f))
-      throw Error("functions", "the models define function '" + f.domain + "." + f.name +
-                                   (f.overload.empty() ? "" : ":" + f.overload) + "' differently");
-  }
+  dc::unite_by_key(
+      m.functions, b.functions, [](const Function& f) { return f.domain + '\0' + f.name + '\0' + f.overload; },
+      [](const Function& earlier, const Function& f) {
+        if (!(earlier == f))
+          throw Error("functions", "the models define function '" + f.domain + "." + f.name +
+                                       (f.overload.empty() ? "" : ":" + f.overload) + "' differently");
+      });
   m.unknown_fields = a.unknown_fields + b.unknown_fields;
 
   // The graph.

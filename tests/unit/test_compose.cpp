@@ -284,6 +284,26 @@ s (float[B, 4] u) => (float[B, 4] w) { w = Neg (u) })");
   CHECK_THROWS_WITH_AS((void)merge_models(meta1, meta2, {{"y", "u"}}), doctest::Contains("'author' two values"), Error);
   meta2.metadata_props[0].value = "me";
   CHECK(merge_models(meta1, meta2, {{"y", "u"}}).metadata_props.size() == 2);
+  // The models' imports and device configurations: united, the first of a name kept, a clash refused.
+  auto many1 = a, many2 = b;
+  for (int i = 0; i < 20; ++i) {
+    many1.opset_imports.push_back({"d" + std::to_string(i), 1, {}, {}});
+    many2.opset_imports.push_back({"d" + std::to_string(i + 10), 1, {}, {}});
+  }
+  many1.configuration.push_back({"gpu2", 2, {"g0", "g1"}, {}, {}});
+  many2.configuration.push_back({"gpu2", 2, {"g0", "g1"}, {}, {}});
+  many2.configuration.push_back({"cpu", 1, {"c"}, {}, {}});
+  const Model merged = merge_models(many1, many2, {{"y", "u"}});
+  CHECK(merged.opset_imports.size() == 31);  // the default domain, d0 ... d29
+  CHECK(merged.opset_imports.back().domain == "d29");
+  REQUIRE(merged.configuration.size() == 2);
+  CHECK(merged.configuration[1].name == "cpu");
+  many2.opset_imports.push_back({"d5", 2, {}, {}});
+  CHECK_THROWS_WITH_AS((void)merge_models(many1, many2, {{"y", "u"}}), doctest::Contains("'d5' at versions 1 and 2"), Error);
+  many2.opset_imports.pop_back();
+  many2.configuration[0].num_devices = 3;
+  CHECK_THROWS_WITH_AS((void)merge_models(many1, many2, {{"y", "u"}}),
+                       doctest::Contains("device configuration 'gpu2' differently"), Error);
   auto trained = b;
   trained.training_info.emplace_back();
   CHECK_THROWS_WITH_AS((void)merge_models(a, trained, {{"y", "u"}}), doctest::Contains("training information"), Error);

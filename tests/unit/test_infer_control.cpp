@@ -508,6 +508,42 @@ TEST_CASE("Operator versions are read from long lists of imports, in the graph a
   }
 }
 
+TEST_CASE("Calls find their function among many, by domain, name and overload") {
+  Model m = make_model({Node("g", {"x"}, {"y"}, "call1", "local"), Node("g", {"x"}, {"z"}, "call2", "local")},
+                       {{"x", DataType::FLOAT, {"N"}}});
+  m.graph.nodes[1].overload = "two";
+  m.graph.outputs.push_back(ValueInfo{});
+  m.graph.outputs.back().name = "y";
+  m.set_opset_version("local", 1);
+  m.set_opset_version("other", 1);
+  auto function = [&](std::string domain, std::string name, std::string overload, Node body) {
+    Function f;
+    f.name = std::move(name);
+    f.domain = std::move(domain);
+    f.overload = std::move(overload);
+    f.inputs = {"a"};
+    f.outputs = {"c"};
+    f.nodes = {std::move(body)};
+    f.opset_imports = m.opset_imports;
+    m.functions.push_back(std::move(f));
+  };
+  Node twice("Concat", {"a", "a"}, {"c"});
+  twice.attributes.emplace_back("axis", std::int64_t{0});
+  Node thrice("Concat", {"a", "a", "a"}, {"c"});
+  thrice.attributes.emplace_back("axis", std::int64_t{0});
+  for (int i = 0; i < 20; ++i) function("local", "f" + std::to_string(i), "", Node("Identity", {"a"}, {"c"}));
+  function("other", "g", "", thrice);         // another domain
+  function("local", "g", "three", thrice);    // another overload
+  function("local", "g", "", Node("Neg", {"a"}, {"c"}));
+  function("local", "g", "two", twice);
+  function("local", "g", "", thrice);         // a second definition: the first counts, as find_function says
+  REQUIRE(m.find_function("local", "g") == &m.functions[22]);
+  const auto rep = oxir::infer_shapes(m);
+  CHECK(rep.nodes_failed == 0);
+  CHECK(type_of(m, "y") == "FLOAT[N]");
+  CHECK(type_of(m, "z") == "FLOAT[2*N]");
+}
+
 TEST_CASE("A rejected function-body node costs the function budget what it takes") {
   // A rejection unwinds an exception and writes a diagnostic, about ten times the work of a node
   // inferred: a 10 MB file of functions calling each other, their bodies all invalid nodes, took

@@ -494,6 +494,7 @@ class Engine {
   /// Function-body nodes that may still be inferred (set by run()).
   std::size_t function_budget_ = 0;
   OpsetTable main_opsets_;  ///< the model's imports
+  FunctionTable functions_;  ///< the model's functions
   std::unordered_map<const Function*, OpsetTable> function_opsets_;  ///< a function body's own imports
   /// A node of a function body was rejected: kRejectedNodeCost more of the function budget.
   void charge_rejection(const Scope& sc) noexcept {
@@ -958,6 +959,7 @@ inline InferReport Engine::run() {
   sc.graph = &g;
   sc.path = "graph";
   main_opsets_ = OpsetTable(model_.opset_imports);
+  functions_ = FunctionTable(model_.functions);
   sc.opsets = &main_opsets_;
   ScopeMaps lease(*this, sc);
   sc.values.reserve(value_count(g));
@@ -1111,7 +1113,7 @@ inline void Engine::infer_node(Scope& sc, Node& n, std::size_t index) {
   bool ok = true;
   const std::vector<detail::TypeSignature>* types = nullptr;  // of the rule found, if any
   try {
-    const Function* fn = default_domain ? nullptr : model_.find_function(n.domain, n.op_type, n.overload);
+    const Function* fn = default_domain ? nullptr : functions_.find(n.domain, n.op_type, n.overload);
     if (!fn && !default_domain) fn = nullptr;
     if (fn) {
       infer_call(ctx, sc, *fn, n);

@@ -4,7 +4,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <cstddef>
+#include <functional>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "common.hpp"
@@ -67,6 +70,46 @@ struct Model {
   }
 
   friend bool operator==(const Model&, const Model&) = default;
+};
+
+/// Model::find_function for many lookups: a list of more than a few functions is indexed once,
+/// so that a file of many functions and many calls is not read in functions x nodes steps.
+/// Answers exactly as find_function (the first function of that domain, name and overload).
+/// Views the list, which must outlive the table and not change while it is used.
+class FunctionTable {
+ public:
+  FunctionTable() = default;
+  explicit FunctionTable(const std::vector<Function>& functions) : functions_(&functions) {
+    if (functions.size() <= kLinear) return;
+    index_.reserve(functions.size());
+    for (const auto& f : functions) index_.try_emplace(Key{f.domain, f.name, f.overload}, &f);
+  }
+  [[nodiscard]] const Function* find(std::string_view domain, std::string_view name,
+                                     std::string_view overload = {}) const {
+    if (!functions_) return nullptr;
+    if (functions_->size() <= kLinear) {
+      for (const auto& f : *functions_)
+        if (f.domain == domain && f.name == name && f.overload == overload) return &f;
+      return nullptr;
+    }
+    const auto it = index_.find(Key{domain, name, overload});
+    return it == index_.end() ? nullptr : it->second;
+  }
+
+ private:
+  static constexpr std::size_t kLinear = 8;
+  struct Key {
+    std::string_view domain, name, overload;
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const noexcept {
+      const std::hash<std::string_view> h;
+      return (h(k.domain) * 31 + h(k.name)) * 31 + h(k.overload);
+    }
+  };
+  const std::vector<Function>* functions_ = nullptr;
+  std::unordered_map<Key, const Function*, KeyHash> index_;
 };
 
 }  // namespace oxir

@@ -267,10 +267,6 @@ inline void prefix_graph(Graph& g, std::string_view prefix, const PrefixOptions&
   rename_values(g, m, sub_map, o.nodes ? prefix : std::string_view{}, path, 0);
 }
 
-inline bool same_domain(std::string_view a, std::string_view b) {
-  return a == b || (is_default_domain(a) && is_default_domain(b));
-}
-
 /// Why a value of type `a` cannot feed an input declared `b`, or empty when it can (unknown
 /// parts are compatible with anything).
 inline std::string type_conflict(const Type& a, const Type& b, int depth = 0) {
@@ -336,14 +332,27 @@ inline std::string type_conflict(const Type& a, const Type& b, int depth = 0) {
 }
 
 /// Appends `from` to `into`, keeping one entry per key; the same key with two values throws.
+/// Appends to `into` each entry of `from` whose key (`key_of`) no entry before it has; an entry
+/// whose key is taken goes to `clash(earlier, entry)`. Indexed: long lists cost their length.
+template <class T, class KeyOf, class Clash>
+void unite_by_key(std::vector<T>& into, const std::vector<T>& from, KeyOf key_of, Clash clash) {
+  std::unordered_map<std::string, std::size_t> at;
+  for (std::size_t i = 0; i < into.size(); ++i) at.try_emplace(key_of(into[i]), i);
+  for (const auto& e : from) {
+    const auto [it, fresh] = at.try_emplace(key_of(e), into.size());
+    if (fresh) into.push_back(e);
+    else clash(std::as_const(into[it->second]), e);
+  }
+}
+
 inline void unite_props(std::vector<StringStringEntry>& into, const std::vector<StringStringEntry>& from,
                         const std::string& where) {
-  for (const auto& e : from) {
-    const auto it = std::find_if(into.begin(), into.end(), [&](const StringStringEntry& x) { return x.key == e.key; });
-    if (it == into.end()) into.push_back(e);
-    else if (it->value != e.value)
-      throw Error(where, "the models give '" + e.key + "' two values: '" + it->value + "' and '" + e.value + "'");
-  }
+  unite_by_key(into, from, [](const StringStringEntry& e) { return e.key; },
+               [&](const StringStringEntry& earlier, const StringStringEntry& e) {
+                 if (earlier.value != e.value)
+                   throw Error(where, "the models give '" + e.key + "' two values: '" + earlier.value + "' and '" +
+                                          e.value + "'");
+               });
 }
 
 }  // namespace detail::compose
@@ -539,15 +548,15 @@ struct MergeOptions {
   Model m;
   m.ir_version = std::max(a.ir_version, b.ir_version);
   m.opset_imports = a.opset_imports;
-  for (const auto& op : b.opset_imports) {
-    const auto it = std::find_if(m.opset_imports.begin(), m.opset_imports.end(),
-                                 [&](const OperatorSetId& x) { return dc::same_domain(x.domain, op.domain); });
-    if (it == m.opset_imports.end()) m.opset_imports.push_back(op);
-    else if (it->version != op.version)
-      throw Error("opset_import", "the models import domain '" + op.domain + "' at versions " +
-                                      std::to_string(it->version) + " and " + std::to_string(op.version) +
-                                      "; convert one model first");
-  }
+  dc::unite_by_key(
+      m.opset_imports, b.opset_imports,
+      [](const OperatorSetId& o) { return is_default_domain(o.domain) ? std::string() : o.domain; },
+      [](const OperatorSetId& earlier, const OperatorSetId& op) {
+        if (earlier.version != op.version)
+          throw Error("opset_import", "the models import domain '" + op.domain + "' at versions " +
+                                          std::to_string(earlier.version) + " and " + std::to_string(op.version) +
+                                          "; convert one model first");
+      });
   m.producer_name = a.producer_name;
   m.producer_version = a.producer_version;
   m.domain = a.domain;
@@ -557,20 +566,19 @@ struct MergeOptions {
   m.metadata_props = a.metadata_props;
   dc::unite_props(m.metadata_props, b.metadata_props, "metadata_props");
   m.configuration = a.configuration;
-  for (const auto& c : b.configuration) {
-    const auto it = std::find_if(m.configuration.begin(), m.configuration.end(),
-                                 [&](const DeviceConfiguration& x) { return x.name == c.name; });
-    if (it == m.configuration.end()) m.configuration.push_back(c);
-    else if (!(*it == c)) throw Error("configuration", "the models define device configuration '" + c.name + "' differently");
-  }
+  dc::unite_by_key(m.configuration, b.configuration, [](const DeviceConfiguration& c) { return c.name; },
+                   [](const DeviceConfiguration& earlier, const DeviceConfiguration& c) {
+                     if (!(earlier == c))
+                       throw Error("configuration", "the models define device configuration '" + c.name + "' differently");
+                   });
   m.functions = a.functions;
-  for (const auto& f : b.functions) {
-    const Function* same = m.find_function(f.domain, f.name, f.overload);
-    if (!same) m.functions.push_back(f);
-    else if (!(*same == f))
-      throw Error("functions", "the models define function '" + f.domain + "." + f.name +
-                                   (f.overload.empty() ? "" : ":" + f.overload) + "' differently");
-  }
+  dc::unite_by_key(
+      m.functions, b.functions, [](const Function& f) { return f.domain + '\0' + f.name + '\0' + f.overload; },
+      [](const Function& earlier, const Function& f) {
+        if (!(earlier == f))
+          throw Error("functions", "the models define function '" + f.domain + "." + f.name +
+                                       (f.overload.empty() ? "" : ":" + f.overload) + "' differently");
+      });
   m.unknown_fields = a.unknown_fields + b.unknown_fields;
 
   // The graph.

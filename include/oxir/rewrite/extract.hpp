@@ -31,30 +31,15 @@ struct ExtractOptions {
 
 namespace detail {
 
-inline void collect_called_functions(const std::vector<Node>& nodes, const Model& model,
-                                     std::vector<const Function*>& out, int depth);
-
-inline void collect_called_functions(const Graph& g, const Model& model, std::vector<const Function*>& out,
-                                     int depth) {
-  collect_called_functions(g.nodes, model, out, depth);
-}
-
 /// The model-local functions `nodes` call, directly, in their subgraphs or in the bodies of the
-/// functions they call, each once, in first-call order.
-inline void collect_called_functions(const std::vector<Node>& nodes, const Model& model,
-                                     std::vector<const Function*>& out, int depth) {
+/// functions they call.
+inline void collect_called_functions(const std::vector<Node>& nodes, const FunctionTable& functions,
+                                     std::unordered_set<const Function*>& out, int depth) {
   if (depth > 256) return;
   for (const auto& n : nodes) {
-    for (const auto& a : n.attributes) {
-      if (const auto* b = std::get_if<Box<Graph>>(&a.value); b && b->has_value())
-        collect_called_functions(**b, model, out, depth + 1);
-      if (const auto* gs = std::get_if<std::vector<Graph>>(&a.value))
-        for (const auto& sub : *gs) collect_called_functions(sub, model, out, depth + 1);
-    }
-    const Function* f = model.find_function(n.domain, n.op_type, n.overload);
-    if (!f || std::find(out.begin(), out.end(), f) != out.end()) continue;
-    out.push_back(f);
-    collect_called_functions(f->nodes, model, out, depth + 1);
+    for (const auto& sub : views::subgraphs(n)) collect_called_functions(sub.nodes, functions, out, depth + 1);
+    const Function* f = functions.find(n.domain, n.op_type, n.overload);
+    if (f && out.insert(f).second) collect_called_functions(f->nodes, functions, out, depth + 1);
   }
 }
 
@@ -221,10 +206,10 @@ inline void collect_called_functions(const std::vector<Node>& nodes, const Model
     if (whole) og.quantization_annotation.push_back(a);
   }
 
-  std::vector<const Function*> called;
-  detail::collect_called_functions(og.nodes, model, called, 0);
+  std::unordered_set<const Function*> called;
+  detail::collect_called_functions(og.nodes, FunctionTable(model.functions), called, 0);
   for (const auto& f : model.functions)
-    if (std::find(called.begin(), called.end(), &f) != called.end()) out.functions.push_back(f);
+    if (called.contains(&f)) out.functions.push_back(f);
   return out;
 }
 
