@@ -5704,8 +5704,13 @@ struct SaveOptions {
   std::optional<std::string> external_data_file;
   /// Tensors whose payload has at least this many bytes go to the external data file.
   std::uint64_t size_threshold = 1024;
-  /// Offset alignment of each tensor in the external data file.
+  /// Offset alignment in the external data file of the tensors of at least `align_threshold`
+  /// bytes.
   std::uint64_t alignment = 4096;
+  /// Tensors smaller than this start at a multiple of 16 bytes (of `alignment` if less) instead:
+  /// padding each small tensor to a page would make a file of many small tensors mostly zeros.
+  /// 0 aligns every tensor to `alignment`.
+  std::uint64_t align_threshold = 4096;
   /// Largest external data file (0: no limit, one file). When the next tensor (after alignment
   /// padding) would take a file past this size, it starts a new file: the first is
   /// `external_data_file`, then `external_data_file.1`, `.2`, ... A tensor bigger than the limit
@@ -5788,13 +5793,20 @@ struct ExternalLocation {
   std::optional<std::string> checksum;  ///< SHA-1 in lowercase hex, when given and checked
 };
 
+/// The data files a model's tensors name, each resolved once (a model may hold many thousands
+/// of external tensors in one file): location as written -> the file and its size.
+struct ResolvedFiles {
+  std::unordered_map<std::string, std::pair<std::filesystem::path, std::uint64_t>> by_location;
+};
+
 /// Parses and checks a tensor's external_data entries against the folder `base`: the location
 /// must be a relative path that stays inside `base` (no "..", no absolute path, no symlink
 /// leading out), the file must exist and hold offset+length bytes, and length must match the
 /// tensor's dims; with `checksums`, a checksum entry must be a SHA-1 hex digest. Throws
-/// oxir::Error (path relative to the tensor) otherwise.
+/// oxir::Error (path relative to the tensor) otherwise. With `resolved`, a location checked
+/// before (for another tensor of the same model) is not looked up in the file system again.
 [[nodiscard]] inline ExternalLocation resolve_external(const Tensor& t, const std::filesystem::path& base,
-                                                       bool checksums = true) {
+                                                       bool checksums = true, ResolvedFiles* resolved = nullptr) {
   namespace fs = std::filesystem;
   auto location = find_entry(t.external_data, "location");
   if (!location || location->empty()) throw Error("external_data", "no location");
@@ -5810,23 +5822,39 @@ struct ExternalLocation {
     if (errno == ERANGE) throw Error("external_data", std::string(key) + " is out of range");
     return n;
   };
-  const fs::path rel{std::string(*location)};
-  if (rel.is_absolute() || rel.has_root_name() || rel.has_root_directory())
-    throw Error("external_data", "location \"" + std::string(*location) + "\" is an absolute path");
-  for (const auto& part : rel)
-    if (part == "..") throw Error("external_data", "location \"" + std::string(*location) + "\" leaves the model's folder");
-  std::error_code ec;
-  const auto base_real = fs::weakly_canonical(base.empty() ? fs::path(".") : base, ec);
-  if (ec) throw Error("external_data", "cannot resolve the model's folder: " + ec.message());
-  const auto file = fs::weakly_canonical(base_real / rel, ec);
-  if (ec) throw Error("external_data", "cannot resolve \"" + std::string(*location) + "\": " + ec.message());
-  auto [mismatch, rest] = std::mismatch(base_real.begin(), base_real.end(), file.begin(), file.end());
-  if (mismatch != base_real.end())
-    throw Error("external_data", "location \"" + std::string(*location) + "\" resolves outside the model's folder");
-  if (!fs::is_regular_file(file, ec))
-    throw Error("external_data", "file \"" + std::string(*location) + "\" does not exist or is not a regular file");
-  const auto file_size = static_cast<std::uint64_t>(fs::file_size(file, ec));
-  if (ec) throw Error("external_data", "cannot read the size of \"" + std::string(*location) + "\"");
+  const auto find_file = [&]() -> std::pair<fs::path, std::uint64_t> {
+    const fs::path rel{std::string(*location)};
+    if (rel.is_absolute() || rel.has_root_name() || rel.has_root_directory())
+      throw Error("external_data", "location \"" + std::string(*location) + "\" is an absolute path");
+    for (const auto& part : rel)
+      if (part == "..") throw Error("external_data", "location \"" + std::string(*location) + "\" leaves the model's folder");
+    std::error_code ec;
+    const auto base_real = fs::weakly_canonical(base.empty() ? fs::path(".") : base, ec);
+    if (ec) throw Error("external_data", "cannot resolve the model's folder: " + ec.message());
+    auto file = fs::weakly_canonical(base_real / rel, ec);
+    if (ec) throw Error("external_data", "cannot resolve \"" + std::string(*location) + "\": " + ec.message());
+    auto [mismatch, rest] = std::mismatch(base_real.begin(), base_real.end(), file.begin(), file.end());
+    if (mismatch != base_real.end())
+      throw Error("external_data", "location \"" + std::string(*location) + "\" resolves outside the model's folder");
+    if (!fs::is_regular_file(file, ec))
+      throw Error("external_data", "file \"" + std::string(*location) + "\" does not exist or is not a regular file");
+    const auto size = static_cast<std::uint64_t>(fs::file_size(file, ec));
+    if (ec) throw Error("external_data", "cannot read the size of \"" + std::string(*location) + "\"");
+    return {std::move(file), size};
+  };
+  // Only successes are kept: a location that failed fails again, with the same message.
+  const std::pair<fs::path, std::uint64_t>* found = nullptr;
+  std::pair<fs::path, std::uint64_t> own;
+  if (resolved) {
+    auto it = resolved->by_location.find(std::string(*location));
+    if (it == resolved->by_location.end()) it = resolved->by_location.emplace(std::string(*location), find_file()).first;
+    found = &it->second;
+  } else {
+    own = find_file();
+    found = &own;
+  }
+  const auto& file = found->first;
+  const std::uint64_t file_size = found->second;
   ExternalLocation out{file, number("offset").value_or(0), 0, std::nullopt};
   if (auto sum = find_entry(t.external_data, "checksum"); sum && checksums) {
     const auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); };
@@ -5892,11 +5920,12 @@ class ExternalFiles {
 /// is read.
 inline void attach_external_data(Model& model, const std::filesystem::path& base, bool eager, bool checksums = true) {
   auto files = std::make_shared<ExternalFiles>();
+  ResolvedFiles resolved;
   for_each_tensor(model, [&](Tensor& t, const std::string& path) {
     if (!t.is_external()) return;
     const auto named = path + (t.name.empty() ? "" : " \"" + t.name + "\"");
     try {
-      const auto loc = resolve_external(t, base, checksums);
+      const auto loc = resolve_external(t, base, checksums, &resolved);
       auto load = [files, loc, named]() -> Buffer {
         auto map = files->open(loc.file);
         const auto all = map->bytes();
@@ -5977,10 +6006,12 @@ inline void check_data_file_name(const std::string& name, const std::filesystem:
     throw Error("external data file \"" + name + "\"", "is the model file itself");
 }
 
-/// Writes `chunks` to `file`, each at the next multiple of `align`, zero-padded between. Written
-/// under a temporary name and renamed: the old file may be mapped by the very tensors being
-/// written (saving over the files a model was loaded from). Creates missing parent folders.
-inline void write_data_file(const std::filesystem::path& file, const std::vector<Buffer>& chunks, std::uint64_t align) {
+/// Writes `chunks` (each at its offset, in increasing order, not overlapping) to `file`,
+/// zero-padded between. Written under a temporary name and renamed: the old file may be mapped by
+/// the very tensors being written (saving over the files a model was loaded from). Creates
+/// missing parent folders.
+inline void write_data_file(const std::filesystem::path& file,
+                            const std::vector<std::pair<std::uint64_t, Buffer>>& chunks) {
   std::error_code ec;
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
   auto tmp_path = file;
@@ -5989,8 +6020,7 @@ inline void write_data_file(const std::filesystem::path& file, const std::vector
   if (!d) throw Error(file.string(), "cannot open for writing");
   std::uint64_t pos = 0;
   static const char zeros[4096] = {};
-  for (const auto& c : chunks) {
-    const auto start = (pos + align - 1) / align * align;
+  for (const auto& [start, c] : chunks) {
     for (auto pad = start - pos; pad > 0;) {
       const auto n = std::min<std::uint64_t>(pad, sizeof zeros);
       d.write(zeros, static_cast<std::streamsize>(n));
@@ -6041,14 +6071,15 @@ inline void save_model(const Model& model, const std::filesystem::path& path, co
   // File k of the external data: the name given, then that name + ".k".
   const auto file_name = [&](std::size_t k) { return k == 0 ? *data_file : *data_file + "." + std::to_string(k); };
 
-  std::vector<std::vector<Buffer>> files;  // payloads per data file, in offset order
+  std::vector<std::vector<std::pair<std::uint64_t, Buffer>>> files;  // (offset, payload) per data file
   if (data_file) {
-    const std::uint64_t align = std::max<std::uint64_t>(options.alignment, 1);
+    const std::uint64_t page = std::max<std::uint64_t>(options.alignment, 1);
     const std::uint64_t limit = options.max_external_file_bytes;
     std::uint64_t offset = 0;
     io::for_each_tensor(out, [&](Tensor& t, const std::string&) {
       if (t.is_external() || t.data_type == DataType::STRING || t.data.size() < std::max<std::uint64_t>(options.size_threshold, 1)) return;
       const std::uint64_t size = t.data.size();
+      const std::uint64_t align = size >= options.align_threshold ? page : std::min<std::uint64_t>(page, 16);
       std::uint64_t start = (offset + align - 1) / align * align;
       if (files.empty() || (limit != 0 && !files.back().empty() && (start > limit || size > limit - start))) {
         files.emplace_back();
@@ -6058,14 +6089,14 @@ inline void save_model(const Model& model, const std::filesystem::path& path, co
                          {"offset", std::to_string(start), {}, {}},
                          {"length", std::to_string(size), {}, {}}};
       t.data_location = DataLocation::EXTERNAL;
-      files.back().push_back(t.data);
+      files.back().emplace_back(start, t.data);
       offset = start + size;
     });
   }
   const auto bytes = serialize_model(out);
   for (std::size_t k = 1; k < files.size(); ++k) io::check_data_file_name(file_name(k), path);
   for (std::size_t k = 0; k < files.size(); ++k)
-    io::write_data_file(path.parent_path() / file_name(k), files[k], std::max<std::uint64_t>(options.alignment, 1));
+    io::write_data_file(path.parent_path() / file_name(k), files[k]);
   io::replace_file(path, bytes);
 }
 

@@ -4,6 +4,7 @@
 
 #include <oxir/oxir.hpp>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -189,6 +190,43 @@ Model sized_model(const std::vector<std::size_t>& sizes) {
   return m;
 }
 
+TEST_CASE("small tensors are packed at 16-byte offsets, large ones at page offsets") {
+  TempDir dir;
+  // 4-byte floats: 3, 1000, 2000 and 5 elements (12, 4000, 8000 and 20 bytes).
+  const Model m = sized_model({3, 1000, 2000, 5});
+  SaveOptions opt;
+  opt.external_data_file = "w.bin";
+  opt.size_threshold = 1;
+  save_model(m, dir.path / "m.onnx", opt);
+  // T0 at 0; T1 (under 4096 bytes) at the next multiple of 16; T2 at the next page; T3 right after.
+  const Model back = load_model(dir.path / "m.onnx");
+  const char* expect[] = {"0", "16", "4096", "12096"};
+  for (std::size_t k = 0; k < 4; ++k) {
+    const Tensor& t = back.graph.initializers[k];
+    CAPTURE(k);
+    CHECK(t.is_external());
+    CHECK(find_entry(t.external_data, "offset") == expect[k]);
+    CHECK(t.bytes().size() == m.graph.initializers[k].bytes().size());
+    CHECK(std::memcmp(t.bytes().data(), m.graph.initializers[k].bytes().data(), t.bytes().size()) == 0);
+  }
+  CHECK(fs::file_size(dir.path / "w.bin") == 12096 + 20);
+
+  // 100,000 tensors of 4 bytes make a file of 1.6 MB, not of 400 MB.
+  Model many;
+  many.ir_version = 10;
+  many.set_opset_version("", 21);
+  for (int k = 0; k < 100000; ++k)
+    many.graph.initializers.push_back(Tensor::from_values<float>("t" + std::to_string(k), {1}, std::vector<float>{1.f * k}));
+  save_model(many, dir.path / "many.onnx", opt);
+  CHECK(fs::file_size(dir.path / "w.bin") == 16 * 99999 + 4);
+  const Model many_back = load_model(dir.path / "many.onnx");
+  CHECK(many_back.graph.initializers[77777].values<float>()[0] == 77777.f);
+
+  opt.align_threshold = 0;  // every tensor at a page
+  save_model(m, dir.path / "m.onnx", opt);
+  CHECK(fs::file_size(dir.path / "w.bin") == 4 * 4096 + 20);  // T3 at 16384
+}
+
 TEST_CASE("max_external_file_bytes splits external data over several files, each within the limit") {
   TempDir dir;
   // 4-byte floats: 1000, 300, 2000, 10 (below the threshold), 900 and 5000 elements.
@@ -197,6 +235,7 @@ TEST_CASE("max_external_file_bytes splits external data over several files, each
   opt.external_data_file = "w.bin";
   opt.size_threshold = 100;
   opt.alignment = 64;
+  opt.align_threshold = 0;  // every tensor at a multiple of 64
   opt.max_external_file_bytes = 9000;
   save_model(m, dir.path / "m.onnx", opt);
 
