@@ -112,6 +112,11 @@ struct OperatorSetId {
   return domain.empty() || domain == "ai.onnx";
 }
 
+/// The one spelling of `domain` for keying imports by domain: "" for the default domain.
+[[nodiscard]] constexpr std::string_view domain_key(std::string_view domain) noexcept {
+  return is_default_domain(domain) ? std::string_view{} : domain;
+}
+
 /// The version of `domain` imported in `opsets`, treating "" and "ai.onnx" as one domain.
 [[nodiscard]] inline std::optional<std::int64_t> find_opset(const std::vector<OperatorSetId>& opsets,
                                                             std::string_view domain) noexcept {
@@ -131,21 +136,18 @@ class OpsetTable {
   explicit OpsetTable(const std::vector<OperatorSetId>& opsets) : opsets_(&opsets) {
     if (opsets.size() <= kLinear) return;
     index_.reserve(opsets.size());
-    for (const auto& o : opsets) index_.try_emplace(key(o.domain), o.version);
+    for (const auto& o : opsets) index_.try_emplace(domain_key(o.domain), o.version);
   }
   [[nodiscard]] std::optional<std::int64_t> find(std::string_view domain) const {
     if (!opsets_) return std::nullopt;
     if (opsets_->size() <= kLinear) return find_opset(*opsets_, domain);
-    const auto it = index_.find(key(domain));
+    const auto it = index_.find(domain_key(domain));
     if (it == index_.end()) return std::nullopt;
     return it->second;
   }
 
  private:
   static constexpr std::size_t kLinear = 8;
-  static std::string_view key(std::string_view domain) noexcept {
-    return is_default_domain(domain) ? std::string_view{} : domain;
-  }
   const std::vector<OperatorSetId>* opsets_ = nullptr;
   std::unordered_map<std::string_view, std::int64_t> index_;
 };
@@ -2638,7 +2640,7 @@ class Checker {
       const bool default_domain = is_default_domain(imports[i].domain);
       if (default_domain && imports[i].version < 1)
         error(p, "imports the default operator set at version " + std::to_string(imports[i].version) + " (the first is 1)");
-      const auto [at, fresh] = first.try_emplace(default_domain ? std::string_view{} : imports[i].domain, i);
+      const auto [at, fresh] = first.try_emplace(domain_key(imports[i].domain), i);
       if (fresh) continue;
       const auto& earlier = imports[at->second];
       if (earlier.version != imports[i].version)
@@ -5843,18 +5845,13 @@ struct ResolvedFiles {
     return {std::move(file), size};
   };
   // Only successes are kept: a location that failed fails again, with the same message.
-  const std::pair<fs::path, std::uint64_t>* found = nullptr;
-  std::pair<fs::path, std::uint64_t> own;
-  if (resolved) {
+  auto cached = [&]() -> const std::pair<fs::path, std::uint64_t>& {
     auto it = resolved->by_location.find(std::string(*location));
     if (it == resolved->by_location.end()) it = resolved->by_location.emplace(std::string(*location), find_file()).first;
-    found = &it->second;
-  } else {
-    own = find_file();
-    found = &own;
-  }
-  const auto& file = found->first;
-  const std::uint64_t file_size = found->second;
+    return it->second;
+  };
+  std::pair<fs::path, std::uint64_t> own;
+  const auto& [file, file_size] = resolved ? cached() : (own = find_file());
   ExternalLocation out{file, number("offset").value_or(0), 0, std::nullopt};
   if (auto sum = find_entry(t.external_data, "checksum"); sum && checksums) {
     const auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); };
@@ -24352,7 +24349,7 @@ struct MergeOptions {
   m.opset_imports = a.opset_imports;
   dc::unite_by_key(
       m.opset_imports, b.opset_imports,
-      [](const OperatorSetId& o) { return is_default_domain(o.domain) ? std::string() : o.domain; },
+      [](const OperatorSetId& o) { return std::string(domain_key(o.domain)); },
       [](const OperatorSetId& earlier, const OperatorSetId& op) {
         if (earlier.version != op.version)
           throw Error("opset_import", "the models import domain '" + op.domain + "' at versions " +
@@ -26581,7 +26578,7 @@ class Inliner {
   using NameMap = std::unordered_map<std::string, std::string>;
 
   static std::string key(std::string_view domain, std::string_view name, std::string_view overload) {
-    std::string k(is_default_domain(domain) ? std::string_view() : domain);
+    std::string k(domain_key(domain));
     k += '\0';
     k += name;
     k += '\0';
@@ -26701,9 +26698,9 @@ class Inliner {
     if (imports_merged_.contains(&fn)) return;
     if (model_opsets_.empty())
       for (const auto& o : model_.opset_imports)
-        model_opsets_.try_emplace(is_default_domain(o.domain) ? std::string() : o.domain, o.version);
+        model_opsets_.try_emplace(std::string(domain_key(o.domain)), o.version);
     for (const auto& o : fn.opset_imports) {
-      const auto known = model_opsets_.find(is_default_domain(o.domain) ? std::string() : o.domain);
+      const auto known = model_opsets_.find(std::string(domain_key(o.domain)));
       if (known != model_opsets_.end()) {
         const std::int64_t have = known->second;
         if (have != o.version)
@@ -26712,7 +26709,7 @@ class Inliner {
                                  ": its nodes would mean other operators in the graph");
       } else {
         model_.opset_imports.push_back({o.domain, o.version, {}, {}});
-        model_opsets_.emplace(is_default_domain(o.domain) ? std::string() : o.domain, o.version);
+        model_opsets_.emplace(std::string(domain_key(o.domain)), o.version);
       }
     }
     imports_merged_.insert(&fn);

@@ -114,7 +114,7 @@ class Checker {
       const bool default_domain = is_default_domain(imports[i].domain);
       if (default_domain && imports[i].version < 1)
         error(p, "imports the default operator set at version " + std::to_string(imports[i].version) + " (the first is 1)");
-      const auto [at, fresh] = first.try_emplace(default_domain ? std::string_view{} : imports[i].domain, i);
+      const auto [at, fresh] = first.try_emplace(domain_key(imports[i].domain), i);
       if (fresh) continue;
       const auto& earlier = imports[at->second];
       if (earlier.version != imports[i].version)

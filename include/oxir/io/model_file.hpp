@@ -185,18 +185,13 @@ struct ResolvedFiles {
     return {std::move(file), size};
   };
   // Only successes are kept: a location that failed fails again, with the same message.
-  const std::pair<fs::path, std::uint64_t>* found = nullptr;
-  std::pair<fs::path, std::uint64_t> own;
-  if (resolved) {
+  auto cached = [&]() -> const std::pair<fs::path, std::uint64_t>& {
     auto it = resolved->by_location.find(std::string(*location));
     if (it == resolved->by_location.end()) it = resolved->by_location.emplace(std::string(*location), find_file()).first;
-    found = &it->second;
-  } else {
-    own = find_file();
-    found = &own;
-  }
-  const auto& file = found->first;
-  const std::uint64_t file_size = found->second;
+    return it->second;
+  };
+  std::pair<fs::path, std::uint64_t> own;
+  const auto& [file, file_size] = resolved ? cached() : (own = find_file());
   ExternalLocation out{file, number("offset").value_or(0), 0, std::nullopt};
   if (auto sum = find_entry(t.external_data, "checksum"); sum && checksums) {
     const auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); };

@@ -57,6 +57,11 @@ struct OperatorSetId {
   return domain.empty() || domain == "ai.onnx";
 }
 
+/// The one spelling of `domain` for keying imports by domain: "" for the default domain.
+[[nodiscard]] constexpr std::string_view domain_key(std::string_view domain) noexcept {
+  return is_default_domain(domain) ? std::string_view{} : domain;
+}
+
 /// The version of `domain` imported in `opsets`, treating "" and "ai.onnx" as one domain.
 [[nodiscard]] inline std::optional<std::int64_t> find_opset(const std::vector<OperatorSetId>& opsets,
                                                             std::string_view domain) noexcept {
@@ -76,21 +81,18 @@ class OpsetTable {
   explicit OpsetTable(const std::vector<OperatorSetId>& opsets) : opsets_(&opsets) {
     if (opsets.size() <= kLinear) return;
     index_.reserve(opsets.size());
-    for (const auto& o : opsets) index_.try_emplace(key(o.domain), o.version);
+    for (const auto& o : opsets) index_.try_emplace(domain_key(o.domain), o.version);
   }
   [[nodiscard]] std::optional<std::int64_t> find(std::string_view domain) const {
     if (!opsets_) return std::nullopt;
     if (opsets_->size() <= kLinear) return find_opset(*opsets_, domain);
-    const auto it = index_.find(key(domain));
+    const auto it = index_.find(domain_key(domain));
     if (it == index_.end()) return std::nullopt;
     return it->second;
   }
 
  private:
   static constexpr std::size_t kLinear = 8;
-  static std::string_view key(std::string_view domain) noexcept {
-    return is_default_domain(domain) ? std::string_view{} : domain;
-  }
   const std::vector<OperatorSetId>* opsets_ = nullptr;
   std::unordered_map<std::string_view, std::int64_t> index_;
 };

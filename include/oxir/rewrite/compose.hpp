@@ -550,7 +550,7 @@ struct MergeOptions {
   m.opset_imports = a.opset_imports;
   dc::unite_by_key(
       m.opset_imports, b.opset_imports,
-      [](const OperatorSetId& o) { return is_default_domain(o.domain) ? std::string() : o.domain; },
+      [](const OperatorSetId& o) { return std::string(domain_key(o.domain)); },
       [](const OperatorSetId& earlier, const OperatorSetId& op) {
         if (earlier.version != op.version)
           throw Error("opset_import", "the models import domain '" + op.domain + "' at versions " +

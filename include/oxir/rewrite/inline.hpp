@@ -175,7 +175,7 @@ class Inliner {
   using NameMap = std::unordered_map<std::string, std::string>;
 
   static std::string key(std::string_view domain, std::string_view name, std::string_view overload) {
-    std::string k(is_default_domain(domain) ? std::string_view() : domain);
+    std::string k(domain_key(domain));
     k += '\0';
     k += name;
     k += '\0';
@@ -295,9 +295,9 @@ class Inliner {
     if (imports_merged_.contains(&fn)) return;
     if (model_opsets_.empty())
       for (const auto& o : model_.opset_imports)
-        model_opsets_.try_emplace(is_default_domain(o.domain) ? std::string() : o.domain, o.version);
+        model_opsets_.try_emplace(std::string(domain_key(o.domain)), o.version);
     for (const auto& o : fn.opset_imports) {
-      const auto known = model_opsets_.find(is_default_domain(o.domain) ? std::string() : o.domain);
+      const auto known = model_opsets_.find(std::string(domain_key(o.domain)));
       if (known != model_opsets_.end()) {
         const std::int64_t have = known->second;
         if (have != o.version)
@@ -306,7 +306,7 @@ class Inliner {
                                  ": its nodes would mean other operators in the graph");
       } else {
         model_.opset_imports.push_back({o.domain, o.version, {}, {}});
-        model_opsets_.emplace(is_default_domain(o.domain) ? std::string() : o.domain, o.version);
+        model_opsets_.emplace(std::string(domain_key(o.domain)), o.version);
       }
     }
     imports_merged_.insert(&fn);
