@@ -4,6 +4,8 @@
 
 #include <oxir/oxir.hpp>
 
+#include "alloc_counter.hpp"
+
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -102,6 +104,43 @@ TEST_CASE("save and load round trip; loaded payloads view the mapped file") {
   auto copy = back;  // copies share the mapping
   CHECK(copy.graph.find_initializer("W")->data.shares_storage_with(w->data));
   CHECK(std::memcmp(w->bytes().data(), m.graph.find_initializer("W")->bytes().data(), w->bytes().size()) == 0);
+}
+
+TEST_CASE("a save that moves no tensor writes the model as it is, without copying its graph") {
+  TempDir dir;
+  Model m;
+  m.ir_version = 10;
+  m.set_opset_version("", 21);
+  constexpr int n = 20000;
+  m.graph.inputs.emplace_back("v0", Type::tensor(DataType::FLOAT, {"N"}));
+  for (int i = 0; i < n; ++i)
+    m.graph.nodes.push_back(Node("Relu", {"v" + std::to_string(i)}, {"v" + std::to_string(i + 1)}));
+  m.graph.outputs.emplace_back("v" + std::to_string(n), Type::tensor(DataType::FLOAT, {"N"}));
+  m.graph.initializers.push_back(Tensor::from_values<float>("b", {2}, {1.f, 2.f}));
+  const auto expected = serialize_model_to_string(m);
+
+  oxir_test::CountAllocations count;
+  save_model(m, dir.path / "m.onnx");
+  count.stop();
+  // The serialized bytes and their bookkeeping; a copy of the graph would hold 20,000 Nodes
+  // (sizeof(Node) each, plus their names), over ten times the file's size.
+  MESSAGE("file " << expected.size() << " bytes, peak held while saving " << count.peak() << " bytes");
+  CHECK(count.peak() < 3 * expected.size() + 65536);
+  CHECK(read_all(dir.path / "m.onnx") == expected);
+
+  // The same model with a tensor to move out takes the general path, and loads back equal.
+  SaveOptions opt;
+  opt.external_data_file = "w.bin";
+  opt.size_threshold = 8;
+  save_model(m, dir.path / "e.onnx", opt);
+  CHECK(fs::file_size(dir.path / "w.bin") == 8);
+  Model back = load_model(dir.path / "e.onnx");
+  CHECK(back.graph.find_initializer("b")->is_external());
+  CHECK(back.graph.nodes == m.graph.nodes);
+  SaveOptions inside;
+  inside.internalize = true;
+  save_model(back, dir.path / "i.onnx", inside);
+  CHECK(read_all(dir.path / "i.onnx") == expected);
 }
 
 TEST_CASE("saving moves large tensors to an aligned external file; loading reads it lazily") {

@@ -398,13 +398,32 @@ inline void write_data_file(const std::filesystem::path& file,
 /// new data file), so the saved model never points at the files it was loaded from; an external
 /// tensor without payload in memory (a reference built by hand) is written as the reference it is.
 inline void save_model(const Model& model, const std::filesystem::path& path, const SaveOptions& options = {}) {
-  Model out = model;  // shares every payload; only structure is copied
-  const std::uint64_t inline_bytes = io::bring_inline(out);  // lazy loads happen here
-
   std::optional<std::string> data_file = options.internalize ? std::nullopt : options.external_data_file;
-  if (!options.internalize && !data_file && inline_bytes > options.max_inline_bytes)
-    data_file = path.filename().string() + ".data";
-  if (data_file) io::check_data_file_name(*data_file, path);
+  const auto choose_data_file = [&](std::uint64_t inline_bytes) {
+    if (!options.internalize && !data_file && inline_bytes > options.max_inline_bytes)
+      data_file = path.filename().string() + ".data";
+    if (data_file) io::check_data_file_name(*data_file, path);
+  };
+  // Most saves change no tensor: nothing to read in from external data, nothing to move out. Those
+  // serialize `model` as it is, without the copy of its structure that the general case below
+  // edits (as large as the model's graph: a 200,000-node model is 130 MB of it).
+  bool reads_external = false;
+  std::uint64_t inline_bytes = 0;
+  io::for_each_tensor(model, [&](const Tensor& t, const std::string&) {
+    if (!t.is_external()) inline_bytes += t.data.size();
+    else if (t.data.source()) reads_external = true;
+  });
+  if (!reads_external) {
+    choose_data_file(inline_bytes);
+    if (!data_file) {
+      io::replace_file(path, serialize_model(model));
+      return;
+    }
+  }
+
+  Model out = model;  // shares every payload; only structure is copied
+  inline_bytes = io::bring_inline(out);  // lazy loads happen here
+  if (reads_external) choose_data_file(inline_bytes);
   // File k of the external data: the name given, then that name + ".k".
   const auto file_name = [&](std::size_t k) { return k == 0 ? *data_file : *data_file + "." + std::to_string(k); };
 
