@@ -89,9 +89,20 @@ oxir::Model load_any(const std::string& path, const oxir::LoadOptions& options =
   return is_text_path(path) ? oxir::load_text_model(path, options) : oxir::load_model(path, options);
 }
 
+// Writes a model that a command derived from its input. Where the input kept weights in external
+// data, so does OUT: its tensors of at least SaveOptions::size_threshold bytes go to "OUT.data"
+// (a model the user stored that way is not turned into one large protobuf file). Otherwise
+// everything stays inline, unless it passes 2 GiB (save_model's default).
 void save_any(const oxir::Model& m, const std::string& path) {
-  if (is_text_path(path)) oxir::save_text_model(m, path);
-  else oxir::save_model(m, path);
+  if (is_text_path(path)) {
+    oxir::save_text_model(m, path);
+    return;
+  }
+  oxir::SaveOptions options;
+  bool external = false;
+  oxir::io::for_each_tensor(m, [&](const oxir::Tensor& t, const std::string&) { external = external || t.is_external(); });
+  if (external) options.external_data_file = std::filesystem::path(path).filename().string() + ".data";
+  oxir::save_model(m, path, options);
 }
 
 int info(const std::vector<std::string>& args) {

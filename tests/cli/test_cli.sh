@@ -274,6 +274,30 @@ PY
   check "split external data internalizes to the original bytes" bash -c "
     '$oxir' convert '$tmp/split/m.onnx' '$tmp/split/back.onnx' --internalize &&
     /usr/bin/python3 -c \"import onnx,sys; a=onnx.load(sys.argv[1]); b=onnx.load(sys.argv[2]); sys.exit(a.SerializeToString()!=b.SerializeToString())\" '$tmp/split/src.onnx' '$tmp/split/back.onnx'"
+  # A command that derives a model from one with external data keeps it external: tensors of
+  # 1 KiB and more in OUT.data (f32, i64, f64: 11,200 bytes), the rest inline (1,417 bytes);
+  # onnx's loader reads every initializer back equal to the original. Without external data in,
+  # nothing goes out.
+  check "infer keeps external weights external, in OUT.data" bash -c "
+    '$oxir' infer '$tmp/split/m.onnx' '$tmp/split/inf.onnx' >/dev/null && [[ -s '$tmp/split/inf.onnx.data' ]] &&
+    '$oxir' info '$tmp/split/inf.onnx' | grep -q 'inline=1417 external=11200'"
+  check "onnx reads the inferred model's weights as the original" /usr/bin/python3 - "$tmp/split" <<'PY'
+import os, sys
+import numpy as np
+import onnx
+from onnx import numpy_helper
+d = sys.argv[1]
+src = {t.name: numpy_helper.to_array(t) for t in onnx.load(os.path.join(d, "src.onnx")).graph.initializer}
+got = {t.name: numpy_helper.to_array(t) for t in onnx.load(os.path.join(d, "inf.onnx")).graph.initializer}
+assert src.keys() == got.keys(), (src.keys(), got.keys())
+for n in src:
+    assert src[n].dtype == got[n].dtype and np.array_equal(src[n], got[n]), n
+PY
+  check "optimize keeps them external too" bash -c "
+    '$oxir' optimize '$tmp/split/m.onnx' '$tmp/split/opt.onnx' >/dev/null && [[ -s '$tmp/split/opt.onnx.data' ]]"
+  check "a model without external data is written inline" bash -c "
+    '$oxir' infer '$tmp/split/src.onnx' '$tmp/split/inf2.onnx' >/dev/null && [[ ! -e '$tmp/split/inf2.onnx.data' ]] &&
+    '$oxir' info '$tmp/split/inf2.onnx' | grep -q 'inline=12617 external=0'"
   # A checksum written by Python's hashlib (SHA-1 of the data file): convert reads the data, so
   # it verifies the checksum; one changed byte in the file makes it fail, naming the tensor.
   /usr/bin/python3 - "$tmp/split" <<'PY'
@@ -298,6 +322,7 @@ PY
   printf 'X' | dd of="$tmp/split/w.bin.1" bs=1 seek=10 conv=notrunc status=none
   check "a data file that no longer matches its checksum fails" expect_exit 1 '"i64".external_data: checksum' \
     "$oxir" convert "$tmp/split/sum.onnx" "$tmp/split/sum_in2.onnx" --internalize
+
 fi
 
 # A model protobuf wrote: convert rewrites it byte for byte (field order, packing, presence).
