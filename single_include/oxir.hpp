@@ -7858,10 +7858,19 @@ class Writer : public PathTracker<Writer> {
 /// built by hand, without values in memory, stays the reference it is. Throws oxir::Error as
 /// to_text does, leaving `path` untouched.
 inline void save_text_model(const Model& model, const std::filesystem::path& path, const TextOptions& options = {}) {
+  const auto write = [&](const Model& m) {
+    const std::string text = to_text(m, options);
+    io::replace_file(path, std::as_bytes(std::span<const char>(text.data(), text.size())));
+  };
+  // Only a model with payloads in external data files needs the copy that bring_inline edits.
+  bool reads_external = false;
+  io::for_each_tensor(model, [&](const Tensor& t, const std::string&) {
+    reads_external = reads_external || (t.is_external() && t.data.source());
+  });
+  if (!reads_external) return write(model);
   Model out = model;  // shares every payload
   (void)io::bring_inline(out);
-  const std::string text = to_text(out, options);
-  io::replace_file(path, std::as_bytes(std::span<const char>(text.data(), text.size())));
+  write(out);
 }
 
 }  // namespace oxir

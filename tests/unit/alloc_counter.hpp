@@ -43,4 +43,13 @@ class CountAllocations {
   /// The most bytes held at once while counting (valid after stop()).
   [[nodiscard]] std::size_t peak() const { return static_cast<std::size_t>(g_peak.load()); }
 };
+
+/// The most bytes held at once while `f()` runs.
+template <class F>
+std::size_t peak_during(F&& f) {
+  CountAllocations count;
+  f();
+  count.stop();
+  return count.peak();
+}
 }  // namespace oxir_test

@@ -16,6 +16,15 @@ inline oxir::Node op(std::string type, std::vector<std::string> in, std::vector<
                      std::string domain = {}) {
   return oxir::Node(std::move(type), std::move(in), std::move(out), {}, std::move(domain));
 }
+/// A graph of `n` Relu nodes in a row, from input "v0" to output "v<n>", both float[N].
+inline oxir::Graph relu_chain(int n) {
+  oxir::Graph g;
+  g.name = "chain";
+  g.inputs.emplace_back("v0", oxir::Type::tensor(oxir::DataType::FLOAT, {"N"}));
+  for (int i = 0; i < n; ++i) g.nodes.push_back(op("Relu", {"v" + std::to_string(i)}, {"v" + std::to_string(i + 1)}));
+  g.outputs.emplace_back("v" + std::to_string(n), oxir::Type::tensor(oxir::DataType::FLOAT, {"N"}));
+  return g;
+}
 /// The op_type of every node of `g`, in order.
 inline std::vector<std::string> ops_of(const oxir::Graph& g) {
   std::vector<std::string> r;
