@@ -234,7 +234,7 @@ int check(const std::vector<std::string>& args) {
   }
   if (positional.size() != 1) throw UsageError{"check takes one MODEL"};
   const std::string& file = positional[0];
-  const oxir::Model m = load_any(file);
+  oxir::Model m = load_any(file);
   const oxir::CheckReport r = oxir::check(m);
   for (const auto& i : r.issues)
     std::cerr << file << ": " << (i.severity == oxir::CheckIssue::Severity::Error ? "error: " : "warning: ") << i.path
@@ -242,8 +242,7 @@ int check(const std::vector<std::string>& args) {
   std::size_t errors = r.errors();
   const std::size_t warnings = r.issues.size() - errors;
   if (with_inference && r.ok()) {
-    oxir::Model copy = m;
-    const oxir::InferReport ir = oxir::infer_shapes(copy);
+    const oxir::InferReport ir = oxir::infer_shapes(m);  // m is not read again: no copy needed
     std::size_t listed = 0;
     for (const auto& d : ir.diagnostics)
       if (d.severity == oxir::infer::Severity::Error) {
