@@ -5964,6 +5964,27 @@ inline void replace_file(const std::filesystem::path& path, std::span<const std:
   if (ec) throw Error(path.string(), "cannot replace: " + ec.message());
 }
 
+/// Where the tensors of a model keep their payloads (see tensor_storage).
+struct TensorStorage {
+  std::uint64_t inline_bytes = 0;  ///< payload bytes of the tensors that are not external
+  bool external = false;           ///< some tensor is external
+  bool reads_external = false;     ///< some external tensor came from a file: bring_inline would read it
+};
+
+/// One walk over every tensor of `model` (subgraphs, attributes and functions included).
+[[nodiscard]] inline TensorStorage tensor_storage(const Model& model) {
+  TensorStorage s;
+  for_each_tensor(model, [&](const Tensor& t, const std::string&) {
+    if (!t.is_external()) {
+      s.inline_bytes += t.data.size();
+      return;
+    }
+    s.external = true;
+    s.reads_external = s.reads_external || t.data.source() != nullptr;
+  });
+  return s;
+}
+
 /// Reads every external tensor of `model` that came from a file into memory and marks it inline
 /// (a lazy load's failure names its tensor). External tensors without a source (references built
 /// by hand) stay as they are. Returns the bytes of inline payload the model then holds.
@@ -6067,14 +6088,9 @@ inline void save_model(const Model& model, const std::filesystem::path& path, co
   // Most saves change no tensor: nothing to read in from external data, nothing to move out. Those
   // serialize `model` as it is, without the copy of its structure that the general case below
   // edits (as large as the model's graph: a 200,000-node model is 130 MB of it).
-  bool reads_external = false;
-  std::uint64_t inline_bytes = 0;
-  io::for_each_tensor(model, [&](const Tensor& t, const std::string&) {
-    if (!t.is_external()) inline_bytes += t.data.size();
-    else if (t.data.source()) reads_external = true;
-  });
-  if (!reads_external) {
-    choose_data_file(inline_bytes);
+  const auto storage = io::tensor_storage(model);
+  if (!storage.reads_external) {
+    choose_data_file(storage.inline_bytes);
     if (!data_file) {
       io::replace_file(path, serialize_model(model));
       return;
@@ -6082,8 +6098,8 @@ inline void save_model(const Model& model, const std::filesystem::path& path, co
   }
 
   Model out = model;  // shares every payload; only structure is copied
-  inline_bytes = io::bring_inline(out);  // lazy loads happen here
-  if (reads_external) choose_data_file(inline_bytes);
+  const std::uint64_t inline_bytes = io::bring_inline(out);  // lazy loads happen here
+  if (storage.reads_external) choose_data_file(inline_bytes);
   // File k of the external data: the name given, then that name + ".k".
   const auto file_name = [&](std::size_t k) { return k == 0 ? *data_file : *data_file + "." + std::to_string(k); };
 
@@ -7844,9 +7860,7 @@ class Writer : public PathTracker<Writer> {
   try {
     const std::string_view text(reinterpret_cast<const char*>(file.bytes.data()), file.bytes.size());
     Model m = parse_text_model(text);
-    bool external = false;
-    io::for_each_tensor(m, [&](Tensor& t, const std::string&) { external = external || t.is_external(); });
-    if (external) io::attach_external_data(m, path.parent_path(), options.load_external_data, options.verify_checksums);
+    if (io::tensor_storage(m).external) io::attach_external_data(m, path.parent_path(), options.load_external_data, options.verify_checksums);
     return m;
   } catch (const Error& e) {
     throw Error(path.string() + (e.path().empty() ? "" : ": " + e.path()), e.message());
@@ -7863,11 +7877,7 @@ inline void save_text_model(const Model& model, const std::filesystem::path& pat
     io::replace_file(path, std::as_bytes(std::span<const char>(text.data(), text.size())));
   };
   // Only a model with payloads in external data files needs the copy that bring_inline edits.
-  bool reads_external = false;
-  io::for_each_tensor(model, [&](const Tensor& t, const std::string&) {
-    reads_external = reads_external || (t.is_external() && t.data.source());
-  });
-  if (!reads_external) return write(model);
+  if (!io::tensor_storage(model).reads_external) return write(model);
   Model out = model;  // shares every payload
   (void)io::bring_inline(out);
   write(out);

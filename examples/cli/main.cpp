@@ -99,9 +99,7 @@ void save_any(const oxir::Model& m, const std::string& path) {
     return;
   }
   oxir::SaveOptions options;
-  bool external = false;
-  oxir::io::for_each_tensor(m, [&](const oxir::Tensor& t, const std::string&) { external = external || t.is_external(); });
-  if (external) options.external_data_file = std::filesystem::path(path).filename().string() + ".data";
+  if (oxir::io::tensor_storage(m).external) options.external_data_file = std::filesystem::path(path).filename().string() + ".data";
   oxir::save_model(m, path, options);
 }
 

@@ -304,6 +304,27 @@ inline void replace_file(const std::filesystem::path& path, std::span<const std:
   if (ec) throw Error(path.string(), "cannot replace: " + ec.message());
 }
 
+/// Where the tensors of a model keep their payloads (see tensor_storage).
+struct TensorStorage {
+  std::uint64_t inline_bytes = 0;  ///< payload bytes of the tensors that are not external
+  bool external = false;           ///< some tensor is external
+  bool reads_external = false;     ///< some external tensor came from a file: bring_inline would read it
+};
+
+/// One walk over every tensor of `model` (subgraphs, attributes and functions included).
+[[nodiscard]] inline TensorStorage tensor_storage(const Model& model) {
+  TensorStorage s;
+  for_each_tensor(model, [&](const Tensor& t, const std::string&) {
+    if (!t.is_external()) {
+      s.inline_bytes += t.data.size();
+      return;
+    }
+    s.external = true;
+    s.reads_external = s.reads_external || t.data.source() != nullptr;
+  });
+  return s;
+}
+
 /// Reads every external tensor of `model` that came from a file into memory and marks it inline
 /// (a lazy load's failure names its tensor). External tensors without a source (references built
 /// by hand) stay as they are. Returns the bytes of inline payload the model then holds.
@@ -407,14 +428,9 @@ inline void save_model(const Model& model, const std::filesystem::path& path, co
   // Most saves change no tensor: nothing to read in from external data, nothing to move out. Those
   // serialize `model` as it is, without the copy of its structure that the general case below
   // edits (as large as the model's graph: a 200,000-node model is 130 MB of it).
-  bool reads_external = false;
-  std::uint64_t inline_bytes = 0;
-  io::for_each_tensor(model, [&](const Tensor& t, const std::string&) {
-    if (!t.is_external()) inline_bytes += t.data.size();
-    else if (t.data.source()) reads_external = true;
-  });
-  if (!reads_external) {
-    choose_data_file(inline_bytes);
+  const auto storage = io::tensor_storage(model);
+  if (!storage.reads_external) {
+    choose_data_file(storage.inline_bytes);
     if (!data_file) {
       io::replace_file(path, serialize_model(model));
       return;
@@ -422,8 +438,8 @@ inline void save_model(const Model& model, const std::filesystem::path& path, co
   }
 
   Model out = model;  // shares every payload; only structure is copied
-  inline_bytes = io::bring_inline(out);  // lazy loads happen here
-  if (reads_external) choose_data_file(inline_bytes);
+  const std::uint64_t inline_bytes = io::bring_inline(out);  // lazy loads happen here
+  if (storage.reads_external) choose_data_file(inline_bytes);
   // File k of the external data: the name given, then that name + ".k".
   const auto file_name = [&](std::size_t k) { return k == 0 ? *data_file : *data_file + "." + std::to_string(k); };
 

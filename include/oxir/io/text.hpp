@@ -1747,9 +1747,7 @@ class Writer : public PathTracker<Writer> {
   try {
     const std::string_view text(reinterpret_cast<const char*>(file.bytes.data()), file.bytes.size());
     Model m = parse_text_model(text);
-    bool external = false;
-    io::for_each_tensor(m, [&](Tensor& t, const std::string&) { external = external || t.is_external(); });
-    if (external) io::attach_external_data(m, path.parent_path(), options.load_external_data, options.verify_checksums);
+    if (io::tensor_storage(m).external) io::attach_external_data(m, path.parent_path(), options.load_external_data, options.verify_checksums);
     return m;
   } catch (const Error& e) {
     throw Error(path.string() + (e.path().empty() ? "" : ": " + e.path()), e.message());
@@ -1766,11 +1764,7 @@ inline void save_text_model(const Model& model, const std::filesystem::path& pat
     io::replace_file(path, std::as_bytes(std::span<const char>(text.data(), text.size())));
   };
   // Only a model with payloads in external data files needs the copy that bring_inline edits.
-  bool reads_external = false;
-  io::for_each_tensor(model, [&](const Tensor& t, const std::string&) {
-    reads_external = reads_external || (t.is_external() && t.data.source());
-  });
-  if (!reads_external) return write(model);
+  if (!io::tensor_storage(model).reads_external) return write(model);
   Model out = model;  // shares every payload
   (void)io::bring_inline(out);
   write(out);
