@@ -181,6 +181,52 @@ TEST_CASE("presence is wire detail and does not affect ==") {
   CHECK(a != b);
 }
 
+TEST_CASE("unknown fields: one pointer per message, copied deeply, compared by content") {
+  // Every Dim, Type, ValueInfo, Node and Attribute holds one: it must stay pointer-sized.
+  static_assert(sizeof(UnknownFields) == sizeof(void*));
+  UnknownFields none;
+  CHECK(none.empty());
+  CHECK(none.size() == 0);
+  CHECK(none.view().empty());
+  CHECK(none.str().empty());
+  CHECK(std::string_view(none.data()).empty());
+  const std::string bytes("\xa0\x06\x01\x00", 4);  // field 100 = 1, and a NUL byte kept too
+  UnknownFields a(bytes);
+  CHECK(a.size() == 4);
+  CHECK(a.view() == bytes);
+  CHECK(a.str() == bytes);
+  UnknownFields b = a;  // deep: editing the copy leaves the original
+  b += std::string_view("\x08\x02", 2);
+  CHECK(a.size() == 4);
+  CHECK(b.size() == 6);
+  CHECK(a != b);
+  CHECK(std::string(b.view().substr(0, 4)) == bytes);
+  CHECK(a + b == bytes + bytes + std::string("\x08\x02", 2));
+  b = a;
+  CHECK(a == b);
+  CHECK(b.data() != a.data());
+  UnknownFields moved = std::move(b);
+  CHECK(moved == a);
+  // An empty value equals no value, however it came about.
+  UnknownFields emptied(bytes);
+  emptied.assign(std::string());
+  CHECK(emptied == none);
+  emptied = UnknownFields(std::string());
+  CHECK(emptied.empty());
+  emptied.append("", 0);
+  CHECK(emptied == none);
+  a.clear();
+  CHECK(a == none);
+  // Messages carrying them: copies compare equal and are independent.
+  Dim d(7);
+  d.unknown_fields = bytes;
+  Dim e = d;
+  CHECK(e == d);
+  e.unknown_fields.clear();
+  CHECK(e != d);
+  CHECK(d.unknown_fields.view() == bytes);
+}
+
 TEST_CASE("types and shapes") {
   Type t = Type::tensor(DataType::FLOAT, {"N", 3, Dim{}});
   REQUIRE(t.shape() != nullptr);

@@ -60,7 +60,7 @@ std::string unknown_bytes(const P& p) {
 
 /// Replaces the unknown fields of a generated message by `bytes` (wire data).
 template <class P>
-void store_unknown(P& p, const std::string& bytes) {
+void store_unknown(P& p, std::string_view bytes) {
   if (bytes.empty()) return;
   if constexpr (requires { p.mutable_unknown_fields()->append(bytes); }) {
     p.mutable_unknown_fields()->append(bytes);
