@@ -23119,6 +23119,74 @@ inline std::size_t rename_reads(Graph& g, const std::unordered_map<std::string, 
 }
 }  // namespace detail
 
+namespace detail {
+// The second step of remove_identity_nodes: an Identity y = Identity(x) into an output y of `g`,
+// where x is computed by a node of `g` and is not itself an output, goes by renaming: the node
+// computing x computes y, and what read x reads y. It stays when x or y is defined more than
+// once, when x is a graph input, an initializer or a value of an enclosing graph (there is no
+// producer to rename), when a subgraph that reads x defines a value named y (the renamed read
+// would bind to that), when x is computed or read by an Identity the first step kept, and for
+// the second of two Identities of one x into two outputs. x's
+// value_info entries go; the output y takes the type of one when it has none of its own (or an
+// empty one).
+inline std::size_t remove_output_identities(Graph& g, const std::unordered_set<std::string_view>& interface,
+                                            const std::vector<SubgraphNames>& subs, int depth,
+                                            bool& held_by_subgraph) {
+  std::unordered_map<std::string_view, std::size_t> definitions;
+  for (const auto& d : views::defined_names(g)) ++definitions[d];
+  const auto is_identity = [](const Node& n) {
+    return n.op_type == "Identity" && (n.domain.empty() || n.domain == "ai.onnx");
+  };
+  std::unordered_map<std::string_view, std::size_t> producer;  // node output -> node index
+  std::unordered_set<std::string_view> kept_identity_reads;    // inputs of the Identities the first step kept
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    for (const auto& o : n.outputs)
+      if (!o.empty()) producer.emplace(o, i);
+    if (is_identity(n) && !(n.outputs.size() == 1 && interface.contains(n.outputs[0])))
+      for (const auto& in : n.inputs) kept_identity_reads.insert(in);
+  }
+  std::unordered_map<std::string, std::string> rename;  // x -> y
+  std::vector<bool> drop(g.nodes.size(), false);
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    if (!is_identity(n) || !n.attributes.empty() || n.inputs.size() != 1 || n.outputs.size() != 1) continue;
+    const std::string& x = n.inputs[0];
+    const std::string& y = n.outputs[0];
+    if (x.empty() || y.empty() || x == y || !interface.contains(y) || interface.contains(x)) continue;
+    if (definitions[x] != 1 || definitions[y] != 1 || rename.contains(x)) continue;
+    // Not when x comes from, or goes into, an Identity the first step kept: renaming would change
+    // what kept it, and a second run would remove what this one did not.
+    const auto made = producer.find(x);
+    if (made == producer.end()) continue;
+    if (is_identity(g.nodes[made->second]) || kept_identity_reads.contains(x)) {
+      held_by_subgraph = true;  // (those Identities stay for shadowing, cycles or double definitions)
+      continue;
+    }
+    bool hidden = false;
+    for (const auto& sub : subs) hidden = hidden || (sub.reads_outside.contains(x) && sub.defines.contains(y));
+    if (hidden) {
+      held_by_subgraph = true;
+      continue;
+    }
+    rename.emplace(x, y);
+    drop[i] = true;
+  }
+  if (rename.empty()) return 0;
+  for (auto& n : g.nodes)
+    for (auto& o : n.outputs)
+      if (const auto it = rename.find(o); it != rename.end()) o = it->second;
+  erase_nodes(g.nodes, drop);
+  (void)rename_reads(g, rename, false, depth);
+  for (const auto& v : g.value_info)
+    if (const auto it = rename.find(v.name); it != rename.end() && v.type)
+      for (auto& o : g.outputs)
+        if (o.name == it->second && (!o.type || *o.type == Type{})) o.type = v.type;
+  std::erase_if(g.value_info, [&](const ValueInfo& v) { return rename.contains(v.name); });
+  return rename.size();
+}
+}  // namespace detail
+
 /// Makes every read of value `from` in `graph` read `to` instead: node inputs, and the reads of
 /// subgraphs that do not define `from` themselves (their outputs included, which are positional).
 /// `graph`'s own outputs are its interface and keep their names, so a graph output `from` keeps
@@ -23133,16 +23201,27 @@ inline std::size_t replace_all_uses_with(Graph& graph, std::string_view from, st
 
 /// Removes every `Identity` node of the default domain (in `graph` and in its subgraphs) whose
 /// consumers can read its input directly: each read of its output is rewired to its input (a
-/// chain of Identities to the first input) and the node erased. An Identity stays when its output
-/// is an output of its graph (the graph's interface, or a subgraph output that would then name a
-/// value of an enclosing graph), when its input is omitted, when it holds attributes (Identity has
-/// none; removing it would drop them, subgraphs included), or when some subgraph reading its
-/// output defines a value named like its input (a rewired read would bind to that). Value_info
-/// entries of the removed outputs go too. Returns the number removed. One walk per graph, plus a
-/// lookup per Identity and subgraph.
+/// chain of Identities to the first input) and the node erased. An Identity into an output of its
+/// graph (the graph's interface keeps its names) goes the other way when a node of the same graph
+/// computes its input, which is not an output itself: that node's output is renamed to the graph
+/// output's name, and what read the old name reads the new one (exporters end graphs this way).
+/// An Identity stays when its output is a graph output and its input is not computed by a node
+/// of that graph (a graph input, an initializer, a value of an enclosing graph, another graph
+/// output), when its input is omitted, when it holds attributes (Identity has none; removing it
+/// would drop them, subgraphs included), when a name it touches is defined more than once, or
+/// when some subgraph reading the name that would be rewired defines a value named like its
+/// replacement (the rewired read would bind to that). Value_info entries of the removed names go
+/// too (a graph output without a type takes theirs). Returns the number removed; a second call
+/// removes nothing. A few walks per graph, plus a lookup per Identity and subgraph; when
+/// subgraphs that shadow names kept an Identity, the whole pass runs again (at most 16 rounds),
+/// since removals elsewhere can change that.
 inline std::size_t remove_identity_nodes(Graph& graph) {
   std::size_t removed = 0;
-  auto prune = [&removed](auto& self, Graph& g, int depth) -> void {
+  // Set when a subgraph's names kept an Identity: removals in other graphs of the same round (an
+  // enclosing graph's rewiring changes what its subgraphs read; a subgraph's removals change
+  // what it defines) can lift that, so another round follows.
+  bool held_by_subgraph = false;
+  auto prune = [&removed, &held_by_subgraph](auto& self, Graph& g, int depth) -> void {
     if (depth > detail::kMaxEditDepth) return;
     for (auto& n : g.nodes)
       for (auto& sub : views::subgraphs(n)) self(self, sub, depth + 1);
@@ -23197,7 +23276,8 @@ inline std::size_t remove_identity_nodes(Graph& graph) {
       for (auto it = candidates.begin(); it != candidates.end();) {
         const std::string& in = to_input.at(it->first);
         bool stays = in == it->first;  // on a cycle
-        for (const auto& sub : subs) stays = stays || (sub.reads_outside.contains(it->first) && sub.defines.contains(in));
+        for (const auto& sub : subs)
+          if (!stays && sub.reads_outside.contains(it->first) && sub.defines.contains(in)) stays = held_by_subgraph = true;
         if (stays) {
           it = candidates.erase(it);
           changed = true;
@@ -23206,15 +23286,26 @@ inline std::size_t remove_identity_nodes(Graph& graph) {
         }
       }
     }
-    std::vector<bool> drop(g.nodes.size(), false);
-    for (const auto& [out, c] : candidates) drop[c.second] = true;
-    if (to_input.empty()) return;
-    detail::erase_nodes(g.nodes, drop);
-    removed += candidates.size();
-    (void)detail::rename_reads(g, to_input, false, depth);
-    std::erase_if(g.value_info, [&](const ValueInfo& v) { return to_input.contains(v.name); });
+    if (!to_input.empty()) {
+      std::vector<bool> drop(g.nodes.size(), false);
+      for (const auto& [out, c] : candidates) drop[c.second] = true;
+      detail::erase_nodes(g.nodes, drop);
+      removed += candidates.size();
+      (void)detail::rename_reads(g, to_input, false, depth);
+      std::erase_if(g.value_info, [&](const ValueInfo& v) { return to_input.contains(v.name); });
+      subs.clear();  // the subgraphs' reads changed
+      detail::collect_subgraph_names(g, subs, depth);
+    }
+    removed += detail::remove_output_identities(g, interface, subs, depth, held_by_subgraph);
   };
-  prune(prune, graph, 0);
+  // Almost always one round; a few where subgraphs shadow names. The cap bounds crafted nests
+  // (each round is linear in the model).
+  for (int round = 0; round < 16; ++round) {
+    const std::size_t before = removed;
+    held_by_subgraph = false;
+    prune(prune, graph, 0);
+    if (removed == before || !held_by_subgraph) break;
+  }
   return removed;
 }
 

@@ -1867,13 +1867,65 @@ def out_constants(m):
     return names
 
 
-def signature(n):
-    return (n.domain or "", n.op_type, tuple(n.input), tuple(a.SerializeToString() for a in n.attribute))
+def signature(n, alias=None):
+    ins = tuple(n.input) if not alias else tuple(alias.get(i, i) for i in n.input)
+    return (n.domain or "", n.op_type, ins, tuple(a.SerializeToString() for a in n.attribute))
 
 
-def check_folding(expect, in_model, out_model, opset, label):
+def undo_output_renames(in_g, out_g):
+    """Puts back in out_g (in place) the names oxir's Identity removal changed, so that the checks
+    here can find nodes by their names in IN: a graph output y = Identity(x), x computed by a node,
+    becomes that node computing y, and its readers read y. Here the node computes x again, its
+    readers read x, and an Identity(x) -> y follows it (unless y is a Constant: see below). Subgraphs of nodes with the same outputs
+    in both are paired by attribute name and handled alike."""
+    in_made = {o for n in in_g.node for o in n.output if o}
+    outs = {o.name for o in in_g.output}
+    out_made = {o: n for n in out_g.node for o in n.output if o}
+    back = {}
+    for n in in_g.node:
+        if n.op_type != "Identity" or n.domain not in ("", "ai.onnx") or len(n.input) != 1 or len(n.output) != 1:
+            continue
+        x, y = n.input[0], n.output[0]
+        # (When y is a Constant now, what IN computed as x folded: had the Identity stayed, it
+        # would have folded too, and x gone as unused. That is how it is judged.)
+        if (y in outs and x in in_made and x not in outs and x not in out_made and y in out_made
+                and out_made[y].op_type != "Constant"
+                and not (out_made[y].op_type == "Identity" and list(out_made[y].input) == [x])):
+            back[y] = x
+    if back:
+        nodes = list(out_g.node)
+        del out_g.node[:]
+        for n in nodes:
+            for k, i in enumerate(n.input):
+                if i in back:
+                    n.input[k] = back[i]
+            restored = [o for o in n.output if o in back]
+            for k, o in enumerate(n.output):
+                if o in back:
+                    n.output[k] = back[o]
+            out_g.node.append(n)  # (a copy: n is complete by now)
+            for o in restored:
+                out_g.node.append(onnx.helper.make_node("Identity", [back[o]], [o]))
+    in_subs = {(tuple(n.output), a.name): a.g for n in in_g.node for a in n.attribute
+               if a.type == onnx.AttributeProto.GRAPH}
+    for n in out_g.node:
+        for a in n.attribute:
+            if a.type == onnx.AttributeProto.GRAPH and (tuple(n.output), a.name) in in_subs:
+                undo_output_renames(in_subs[(tuple(n.output), a.name)], a.g)
+    return back
+
+
+def load_out(out_path, in_model):
+    """OUT, with the Identity removal's renamings undone (undo_output_renames), and the names
+    put back in its main graph (graph output -> the name IN computed it under)."""
+    om = onnx.load(out_path)
+    return om, undo_output_renames(in_model.graph, om.graph)
+
+
+def check_folding(expect, in_model, out_model, opset, label, renamed=None):
     """Failures (strings): a node expected to fold that did not, a node expected to stay that did
-    not, a node of the folded operators left with constant inputs that no rule excuses."""
+    not, a node of the folded operators left with constant inputs that no rule excuses. renamed:
+    the names load_out put back (OUT reads x where IN read the graph output y = Identity(x))."""
     fails = []
     produced = {o: n for n in out_model.graph.node for o in n.output if o}
     in_nodes = {o: n for n in in_model.graph.node for o in n.output if o}
@@ -1900,7 +1952,7 @@ def check_folding(expect, in_model, out_model, opset, label):
                 fails.append("%s: %s -> %s folded into an initializer, not a Constant node" % (label, op, name))
         elif e is False and cat in STRICT and op != "Identity":
             # (An Identity may be bypassed: its input renamed to its output.)
-            merged = n is None and name in in_nodes and signature(in_nodes[name]) in out_signatures
+            merged = n is None and name in in_nodes and signature(in_nodes[name], renamed) in out_signatures
             # Removed as unused: no graph output, and what read it is no longer computed (shape
             # folding: an empty int64 vector computed from it is known all the same).
             unused = n is None and name not in in_outputs and all(
@@ -2030,16 +2082,17 @@ def wrapped_graphs(out_model):
     return []
 
 
-def folding_signature(nodes):
+def folding_signature(nodes, names=True):
     """What folding left of a graph, independent of the names it made up: the operators of the
-    nodes (but the wrapper's own) and the values of the Constants."""
+    nodes (but the wrapper's own) and the values of the Constants (with their names unless
+    names is False)."""
     ops, consts = collections.Counter(), collections.Counter()
     for n in nodes:
         if n.name.startswith("wrap_"):
             continue
         ops[n.op_type] += 1
         if n.op_type == "Constant":
-            consts[(n.output[0][2:] if n.output[0].startswith("w_") else n.output[0],
+            consts[(n.output[0][2:] if n.output[0].startswith("w_") else n.output[0] if names else "",
                     tuple(a.SerializeToString() for a in n.attribute))] += 1
     return ops, consts
 
@@ -2175,9 +2228,10 @@ def check_corpus(cases, oxir, work, ort_dir, st, fails, keep):
             fails.append("%s: oxir optimize failed: %s" % (label, err))
             save_failure(keep, "corpus_" + os.path.basename(d), path)
             continue
-        om = onnx.load(out)
+        im = onnx.load(path)
+        om, renamed = load_out(out, im)
         left = [n for n in om.graph.node if n.op_type != "Constant"]
-        bad = check_folding(expect, onnx.load(path), om, opset, label)
+        bad = check_folding(expect, im, om, opset, label, renamed)
         for n in left:
             e = expect.get(n.output[0])
             if e and e[0] is not True:
@@ -2300,11 +2354,12 @@ def main():
             save_failure(args.keep, "gen_%d" % c.k, c.path)
             continue
         st["oxir_folded"] += counts[3]
-        om = onnx.load(out)
-        bad = check_folding(c.expect, onnx.load(c.path), om, c.opset, label)
+        im = onnx.load(c.path)
+        om, renamed = load_out(out, im)
+        bad = check_folding(c.expect, im, om, c.opset, label, renamed)
         st["folded_checked"] += sum(1 for e in c.expect.values() if e[0] is True)
         if in_ok:
-            if valid(om, True):
+            if valid(onnx.load(out), True):  # (the file as written, not om with names put back)
                 st["out_valid"] += 1
             else:
                 bad.append("%s: onnx's full check accepts IN but not OUT: %s" % (label, onnx_check_error(out)))
@@ -2339,7 +2394,7 @@ def main():
             save_failure(args.keep, "gen_%d_wrap" % c.k, wpath)
             continue
         st["wrapped"] += 1
-        subs = wrapped_graphs(onnx.load(wout))
+        subs = wrapped_graphs(load_out(wout, onnx.load(wpath))[0])
         if len(subs) != (2 if how == "if" else 1):
             fails.append("%s: the wrapping node is gone or changed" % wlabel)
         if inference_rejects(args.oxir, wpath, work):
@@ -2347,10 +2402,12 @@ def main():
             # reject the whole If or Loop: nothing in it may fold (unused nodes may go). So does
             # a type the If or Loop of that opset does not take (bfloat16 before 16, ...).
             st["wrapped_rejected"] += 1
+            # (Constants by value: the Identity removal may rename a Constant to the branch output
+            # it fed; the values a fold makes are new.)
             before = wrapped_graphs(onnx.load(wpath))[0]
-            old_consts = folding_signature(before.node)[1]
+            old_consts = folding_signature(before.node, names=False)[1]
             for sub in subs:
-                new_consts = folding_signature(sub.node)[1] - old_consts
+                new_consts = folding_signature(sub.node, names=False)[1] - old_consts
                 if new_consts:
                     fails.append("%s: inference rejects a node, yet subgraph %s has new Constants %s" % (
                         wlabel, sub.name, [k[0] for k in new_consts][:8]))

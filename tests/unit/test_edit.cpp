@@ -8,6 +8,7 @@
 
 #include "corpus_util.hpp"
 
+#include <map>
 #include <random>
 #include <string>
 #include <unordered_set>
@@ -138,7 +139,7 @@ TEST_CASE("remove_identity_nodes: chains, interface, subgraphs, value_info") {
   g.nodes.push_back(op("Identity", {"x"}, {"i1"}));
   g.nodes.push_back(op("Identity", {"i1"}, {"i2"}));  // a chain: both go, readers read x
   g.nodes.push_back(op("Relu", {"i2"}, {"r"}));
-  g.nodes.push_back(op("Identity", {"r"}, {"y"}));    // a graph output: stays
+  g.nodes.push_back(op("Identity", {"r"}, {"y"}));    // a graph output: Relu computes y instead
   Node if_node = op("If", {"r"}, {"z"});
   if_node.set_attribute({"then_branch", branch("t", {op("Identity", {"i1"}, {"t0"}), op("Neg", {"t0"}, {"t1"})}, "t1")});
   if_node.set_attribute({"else_branch", branch("e", {op("Identity", {"r"}, {"e0"})}, "e0")});  // a branch output: stays
@@ -148,18 +149,81 @@ TEST_CASE("remove_identity_nodes: chains, interface, subgraphs, value_info") {
   g.value_info.emplace_back("i1", Type{});
   g.value_info.emplace_back("r", Type{});
 
-  CHECK(remove_identity_nodes(g) == 3);
-  REQUIRE(g.nodes.size() == 3);
+  g.value_info.back().type = Type::tensor(DataType::FLOAT, {2});
+
+  CHECK(remove_identity_nodes(g) == 4);
+  REQUIRE(g.nodes.size() == 2);
   CHECK(g.nodes[0].op_type == "Relu");
   CHECK(g.nodes[0].inputs[0] == "x");
-  CHECK(g.nodes[1].op_type == "Identity");
-  const Graph& t = g.nodes[2].attributes[0].as_graph();
+  CHECK(g.nodes[0].outputs[0] == "y");
+  CHECK(g.nodes[1].inputs[0] == "y");  // the If read r
+  const Graph& t = g.nodes[1].attributes[0].as_graph();
   REQUIRE(t.nodes.size() == 1);
   CHECK(t.nodes[0].inputs[0] == "x");  // Identity(i1) inside, then i1 itself: both rewired to x
-  CHECK(g.nodes[2].attributes[1].as_graph().nodes.size() == 1);
-  REQUIRE(g.value_info.size() == 1);
-  CHECK(g.value_info[0].name == "r");
+  const Graph& e = g.nodes[1].attributes[1].as_graph();
+  REQUIRE(e.nodes.size() == 1);  // Identity(r) into the branch output: r is an outer value, it stays
+  CHECK(e.nodes[0].inputs[0] == "y");
+  CHECK(g.value_info.empty());  // r's went, its type to the untyped output y
+  CHECK(g.outputs[0].type == Type::tensor(DataType::FLOAT, {2}));
   CHECK(remove_identity_nodes(g) == 0);
+
+  // Identities into outputs that stay: of a graph input, of an initializer, of another output,
+  // of a value a branch defines under the output's name, and the second of two of one value.
+  Graph o;
+  o.inputs.emplace_back("x", Type{});
+  o.initializers.push_back(Tensor::from_values<float>("w", {}, std::vector<float>{2.0F}));
+  o.nodes.push_back(op("Identity", {"x"}, {"ox"}));
+  o.nodes.push_back(op("Identity", {"w"}, {"ow"}));
+  o.nodes.push_back(op("Neg", {"x"}, {"n"}));
+  o.nodes.push_back(op("Identity", {"n"}, {"on1"}));  // goes: Neg computes on1
+  o.nodes.push_back(op("Identity", {"n"}, {"on2"}));  // stays, reading on1
+  o.nodes.push_back(op("Identity", {"on1"}, {"oo"}));  // an output of an output: stays
+  o.nodes.push_back(op("Abs", {"x"}, {"a"}));
+  Node shadow = op("If", {"x"}, {"s"});  // reads a, defines oa: Identity(a) -> oa stays
+  shadow.set_attribute({"then_branch", branch("t", {op("Neg", {"a"}, {"oa"})}, "oa")});
+  shadow.set_attribute({"else_branch", branch("e", {op("Neg", {"a"}, {"w2"})}, "w2")});
+  o.nodes.push_back(shadow);
+  o.nodes.push_back(op("Identity", {"a"}, {"oa"}));
+  for (const char* name : {"ox", "ow", "on1", "on2", "oo", "oa", "s"}) o.outputs.emplace_back(name, Type{});
+  CHECK(remove_identity_nodes(o) == 1);
+  REQUIRE(o.nodes.size() == 8);
+  CHECK(o.nodes[2].op_type == "Neg");
+  CHECK(o.nodes[2].outputs[0] == "on1");
+  CHECK(o.nodes[3].inputs[0] == "on1");  // on2's Identity
+  CHECK(o.nodes[4].inputs[0] == "on1");  // oo's
+  CHECK(o.nodes[7].op_type == "Identity");  // oa's
+  CHECK(remove_identity_nodes(o) == 0);
+
+  // x read by an Identity that stays (a branch reading its output defines x): renaming x to the
+  // output's name would let a second run remove that one, so the Identity into the output stays.
+  Graph k;
+  k.inputs.emplace_back("in", Type{});
+  k.nodes.push_back(op("Neg", {"in"}, {"x"}));
+  k.nodes.push_back(op("Identity", {"x"}, {"a"}));
+  Node kif = op("If", {"in"}, {"r"});
+  kif.set_attribute({"then_branch", branch("t", {op("Neg", {"a"}, {"x"})}, "x")});
+  kif.set_attribute({"else_branch", branch("e", {op("Abs", {"a"}, {"e0"})}, "e0")});
+  k.nodes.push_back(kif);
+  k.nodes.push_back(op("Identity", {"x"}, {"y"}));
+  k.outputs.emplace_back("y", Type{});
+  k.outputs.emplace_back("r", Type{});
+  const Graph k0 = k;
+  CHECK(remove_identity_nodes(k) == 0);
+  CHECK(k == k0);
+
+  // Inside a branch: an Identity into the branch output of a value the branch computes goes.
+  Graph b;
+  b.inputs.emplace_back("x", Type{});
+  Node bif = op("If", {"x"}, {"r"});
+  bif.set_attribute({"then_branch", branch("t", {op("Neg", {"x"}, {"t0"}), op("Identity", {"t0"}, {"t1"})}, "t1")});
+  bif.set_attribute({"else_branch", branch("e", {op("Abs", {"x"}, {"e0"})}, "e0")});
+  b.nodes.push_back(bif);
+  b.outputs.emplace_back("r", Type{});
+  CHECK(remove_identity_nodes(b) == 1);
+  const Graph& bt = b.nodes[0].attributes[0].as_graph();
+  REQUIRE(bt.nodes.size() == 1);
+  CHECK(bt.nodes[0].outputs[0] == "t1");
+  CHECK(bt.outputs[0].name == "t1");
 
   // A cycle of Identities (an invalid graph) and a name defined twice are left alone.
   Graph c;
@@ -196,6 +260,153 @@ TEST_CASE("remove_identity_nodes: chains, interface, subgraphs, value_info") {
   const Graph held = h;
   CHECK(remove_identity_nodes(h) == 0);
   CHECK(h == held);
+}
+
+namespace {
+// What each output of `g` computes, as an expression over graph inputs and initializers, with
+// Identity transparent and names resolved as ONNX scopes them (a subgraph's own names first,
+// then the enclosing graphs'). Renaming values or removing Identities must not change it.
+struct Scope {
+  const Graph* g;
+  const Scope* outer;
+};
+// Expressions are numbered (the same expression, the same number), so that shared values do not
+// expand into exponentially long strings.
+struct Expressions {
+  std::map<std::string, int> ids;
+  std::map<std::pair<const Graph*, std::string>, int> memo;  // clear when the graph changes
+
+  int id(std::string e) { return ids.try_emplace(std::move(e), static_cast<int>(ids.size())).first->second; }
+  int of(const std::string& name, const Scope& s, int depth) {
+    if (depth > 200) return id("<deep>");
+    const auto key = std::make_pair(s.g, name);
+    if (const auto it = memo.find(key); it != memo.end()) return it->second;
+    const int r = compute(name, s, depth);
+    memo.emplace(key, r);
+    return r;
+  }
+  int compute(const std::string& name, const Scope& s, int depth) {
+    for (const auto& n : s.g->nodes)
+      for (std::size_t k = 0; k < n.outputs.size(); ++k) {
+        if (n.outputs[k] != name) continue;
+        if (n.op_type == "Identity") return of(n.inputs[0], s, depth + 1);
+        std::string e = n.op_type + "(";
+        for (const auto& in : n.inputs) e += std::to_string(of(in, s, depth + 1)) + ",";
+        for (const auto& a : n.attributes)
+          if (a.kind() == AttributeType::GRAPH) {
+            const Scope inner{&a.as_graph(), &s};
+            e += a.name + ":" + std::to_string(of(a.as_graph().outputs[0].name, inner, depth + 1)) + ",";
+          }
+        return id(e + ")#" + std::to_string(k));
+      }
+    for (const auto& i : s.g->inputs)
+      if (i.name == name) return id("in:" + name);
+    for (const auto& t : s.g->initializers)
+      if (t.name == name) return id("init:" + name);
+    return s.outer ? of(name, *s.outer, depth + 1) : id("undefined:" + name);
+  }
+};
+
+// Every name `g` and the graphs nested in it read.
+void names_read(const Graph& g, std::unordered_set<std::string>& out) {
+  for (const auto& n : g.nodes) {
+    out.insert(n.inputs.begin(), n.inputs.end());
+    for (const auto& a : n.attributes)
+      if (a.kind() == AttributeType::GRAPH) names_read(a.as_graph(), out);
+  }
+  for (const auto& o : g.outputs) out.insert(o.name);
+}
+
+// A random sorted graph whose names come from a small pool, so that subgraphs define names the
+// enclosing graphs also define (shadowing), Identities chain, feed graph outputs and branch
+// outputs, and values feed several outputs. A graph never defines a name it (or a graph nested
+// in it) read before, nor reads its own output: every read has one meaning.
+Graph random_identity_graph(std::mt19937& rng, int depth, std::vector<std::string> visible) {
+  const auto pick = [&](const std::vector<std::string>& v) { return v[rng() % v.size()]; };
+  const std::vector<std::string> pool{"a", "b", "c", "d", "e", "f"};
+  Graph g;
+  std::vector<std::string> defined;
+  std::unordered_set<std::string> taken, read;
+  const auto fresh = [&] {
+    for (int tries = 0; tries < 3; ++tries) {
+      std::string n = pick(pool);
+      if (!read.contains(n) && taken.insert(n).second) return n;
+    }
+    std::string n = "t" + std::to_string(depth) + "_" + std::to_string(taken.size());
+    taken.insert(n);
+    return n;
+  };
+  if (depth == 0)
+    for (const char* in : {"x0", "x1"}) {
+      g.inputs.emplace_back(in, Type{});
+      visible.emplace_back(in);
+      taken.insert(in);
+    }
+  const int count = 2 + static_cast<int>(rng() % 6);
+  for (int i = 0; i < count; ++i) {
+    const std::string out = fresh();
+    std::erase(visible, out);  // an outer value of that name is hidden from here on
+    if (visible.empty()) visible.emplace_back(depth == 0 ? "x0" : defined.empty() ? "x0" : defined.front());
+    const unsigned kind = rng() % 10;
+    Node n;
+    if (kind < 4) {
+      n = op("Identity", {pick(visible)}, {out});
+    } else if (kind < 6) {
+      n = op("Neg", {pick(visible)}, {out});
+    } else if (kind < 8 || depth >= 2) {
+      n = op("Add", {pick(visible), pick(visible)}, {out});
+    } else {
+      n = op("If", {pick(visible)}, {out});
+      n.set_attribute({"then_branch", random_identity_graph(rng, depth + 1, visible)});
+      n.set_attribute({"else_branch", random_identity_graph(rng, depth + 1, visible)});
+    }
+    read.insert(n.inputs.begin(), n.inputs.end());
+    for (const auto& a : n.attributes) names_read(a.as_graph(), read);
+    g.nodes.push_back(std::move(n));
+    visible.push_back(out);
+    defined.push_back(out);
+  }
+  const int outputs = depth == 0 ? 1 + static_cast<int>(rng() % 3) : 1;
+  std::unordered_set<std::string> seen;
+  for (int i = 0; i < outputs; ++i) {
+    std::string o = rng() % 5 == 0 ? pick(visible) : pick(defined);
+    if (depth > 0 || seen.insert(o).second) g.outputs.emplace_back(o, Type{});
+  }
+  return g;
+}
+}  // namespace
+
+TEST_CASE("remove_identity_nodes on random graphs: outputs compute the same, a second run finds nothing") {
+  std::mt19937 rng(20261201);
+  std::size_t removed = 0, into_outputs = 0;
+  for (int k = 0; k < 3000; ++k) {
+    Graph g = random_identity_graph(rng, 0, {});
+    Expressions ex;
+    std::vector<int> before;
+    const Scope top{&g, nullptr};
+    for (const auto& o : g.outputs) before.push_back(ex.of(o.name, top, 0));
+    ex.memo.clear();
+    const Graph original = g;
+    std::size_t into = 0;
+    for (const auto& n : g.nodes)
+      if (n.op_type == "Identity")
+        for (const auto& o : g.outputs) into += o.name == n.outputs[0] ? 1 : 0;
+    removed += remove_identity_nodes(g);
+    REQUIRE(g.outputs.size() == original.outputs.size());
+    for (std::size_t i = 0; i < g.outputs.size(); ++i) {
+      CHECK(g.outputs[i].name == original.outputs[i].name);
+      CHECK_MESSAGE(ex.of(g.outputs[i].name, top, 0) == before[i], "graph " << k << " output " << i);
+    }
+    std::size_t still = 0;
+    for (const auto& n : g.nodes)
+      if (n.op_type == "Identity")
+        for (const auto& o : g.outputs) still += o.name == n.outputs[0] ? 1 : 0;
+    into_outputs += into - std::min(into, still);
+    CHECK_MESSAGE(remove_identity_nodes(g) == 0, "graph " << k);
+  }
+  MESSAGE(removed << " Identity nodes removed, " << into_outputs << " of them into main-graph outputs");
+  CHECK(removed > 1000);
+  CHECK(into_outputs > 100);
 }
 
 namespace {
