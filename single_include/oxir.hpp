@@ -23211,10 +23211,11 @@ inline std::size_t replace_all_uses_with(Graph& graph, std::string_view from, st
 /// would drop them, subgraphs included), when a name it touches is defined more than once, or
 /// when some subgraph reading the name that would be rewired defines a value named like its
 /// replacement (the rewired read would bind to that). Value_info entries of the removed names go
-/// too (a graph output without a type takes theirs). Returns the number removed; a second call
-/// removes nothing. A few walks per graph, plus a lookup per Identity and subgraph; when
-/// subgraphs that shadow names kept an Identity, the whole pass runs again (at most 16 rounds),
-/// since removals elsewhere can change that.
+/// too (a graph output without a type takes theirs). Returns the number removed. A few walks per
+/// graph, plus a lookup per Identity and subgraph; when subgraphs that shadow names kept an
+/// Identity, the whole pass runs again, since removals elsewhere can change that, until nothing
+/// more goes: a second call then removes nothing (unless the cap of 16 rounds cut that short,
+/// which takes a nest crafted for it).
 inline std::size_t remove_identity_nodes(Graph& graph) {
   std::size_t removed = 0;
   // Set when a subgraph's names kept an Identity: removals in other graphs of the same round (an
