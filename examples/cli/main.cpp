@@ -6,7 +6,7 @@
 //   oxir infer IN OUT [--strict] [--overwrite]
 //   oxir check MODEL [--no-infer]
 //   oxir optimize IN OUT [--inline] [--no-fold] [--no-fold-tensors] [--no-fold-branches] [--fold-limit BYTES]
-//                 [--no-identity] [--no-cse] [--keep-unused] [--keep-order]
+//                 [--no-identity] [--no-cse] [--no-noop] [--keep-unused] [--keep-order]
 //   oxir extract IN OUT --output NAME... [--input NAME...]
 //   oxir prefix IN OUT PREFIX [--keep-inputs] [--keep-outputs] [--keep-initializers]
 //               [--keep-intermediates] [--keep-node-names] [--keep-functions] [--dim-params]
@@ -44,7 +44,7 @@ constexpr const char* usage =
     "  oxir infer IN OUT [--strict] [--overwrite]\n"
     "  oxir check MODEL [--no-infer]\n"
     "  oxir optimize IN OUT [--inline] [--no-fold] [--no-fold-tensors] [--no-fold-branches]\n"
-    "                [--fold-limit BYTES] [--no-identity] [--no-cse] [--keep-unused] [--keep-order]\n"
+    "                [--fold-limit BYTES] [--no-identity] [--no-cse] [--no-noop] [--keep-unused] [--keep-order]\n"
     "  oxir extract IN OUT --output NAME... [--input NAME...]\n"
     "  oxir prefix IN OUT PREFIX [--keep-inputs] [--keep-outputs] [--keep-initializers]\n"
     "              [--keep-intermediates] [--keep-node-names] [--keep-functions] [--dim-params]\n"
@@ -412,7 +412,7 @@ int convert_opset(const std::vector<std::string>& args, bool down) {
 // can be turned off; a summary goes to stdout.
 int optimize(const std::vector<std::string>& args) {
   std::vector<std::string> positional;
-  bool fold = true, identity = true, unused = true, inline_calls = false, cse = true, sort = true;
+  bool fold = true, identity = true, unused = true, inline_calls = false, cse = true, sort = true, noop = true;
   oxir::FoldOptions fold_options{.remove_unused = false};
   for (std::size_t i = 0; i < args.size(); ++i) {
     const auto& a = args[i];
@@ -425,6 +425,7 @@ int optimize(const std::vector<std::string>& args) {
       fold_options.max_tensor_bytes = parse_count(a, args[++i]);
     }
     else if (a == "--no-cse") cse = false;
+    else if (a == "--no-noop") noop = false;
     else if (a == "--no-identity") identity = false;
     else if (a == "--keep-unused") unused = false;
     else if (a == "--keep-order") sort = false;
@@ -447,8 +448,12 @@ int optimize(const std::vector<std::string>& args) {
     std::cout << "inlined " << in.calls << " function calls (" << in.nodes_added << " nodes); " << in.functions_removed
               << " functions removed\n";
   }
-  const std::size_t identities = identity ? oxir::remove_identity_nodes(m.graph) : 0;
+  std::size_t identities = identity ? oxir::remove_identity_nodes(m.graph) : 0;
   const oxir::FoldCounts folded = fold ? oxir::fold_constants(m, fold_options) : oxir::FoldCounts{};
+  // After folding, which makes shapes static: nodes that hand their input on unchanged become
+  // Identities, and go with them.
+  const std::size_t noops = noop ? oxir::replace_noop_nodes(m) : 0;
+  if (noops && identity) identities += oxir::remove_identity_nodes(m.graph);
   const std::size_t merged = cse ? oxir::eliminate_common_subexpressions(m) : 0;
   const oxir::RemovedCounts removed = unused ? oxir::remove_unused(m) : oxir::RemovedCounts{};
   std::size_t sorted = 0;  // graphs (main graph and subgraphs) put in topological order
@@ -469,6 +474,7 @@ int optimize(const std::vector<std::string>& args) {
   if (sort) sort_graphs(sort_graphs, m.graph, 0);
   if (sorted) std::cout << "sorted " << sorted << " graphs into topological order\n";
   if (folded.branches) std::cout << "replaced " << folded.branches << " If nodes by the branch their constant condition takes\n";
+  if (noops) std::cout << "replaced " << noops << " nodes that hand their input on unchanged by Identity nodes\n";
   save_any(m, positional[1]);
   if (const std::size_t sub_after = subgraph_nodes(); sub_before || sub_after)
     std::cout << "subgraphs: " << sub_before << " -> " << sub_after << " nodes\n";

@@ -16,6 +16,7 @@
 #include "rewrite/extract.hpp"
 #include "rewrite/fold.hpp"
 #include "rewrite/inline.hpp"
+#include "rewrite/noop.hpp"
 #include "rewrite/pattern.hpp"
 #include "rewrite/remove_unused.hpp"
 #include "rewrite/version.hpp"

@@ -115,6 +115,25 @@ n = m.graph.node[0]; sys.exit(0 if n.op_type == 'Constant' and nh.to_array(n.att
     grep -q '3 -> 3 nodes; 0 Identity nodes bypassed, 2 nodes folded into 2 Constants, 0 repeated nodes merged, 0 unused nodes and 3 unused initializers'"
   check "optimize --no-fold-tensors folds neither" bash -c "'$oxir' optimize '$tmp/weights.onnx' '$tmp/w3.onnx' --no-fold-tensors |
     grep -q '0 nodes folded into 0 Constants'"
+  # optimize turns a Cast to the type its input has and a Reshape to the shape it has into
+  # Identities and removes them (not with --no-noop); onnx reads the result back as valid.
+  /usr/bin/python3 - "$tmp" <<'PY'
+import sys
+from onnx import TensorProto as T, helper as h, save
+x = h.make_tensor_value_info("x", T.FLOAT, [2, 3])
+y = h.make_tensor_value_info("y", T.FLOAT, [2, 3])
+nodes = [h.make_node("Relu", ["x"], ["r"]), h.make_node("Cast", ["r"], ["c"], to=T.FLOAT),
+         h.make_node("Constant", [], ["s"], value=h.make_tensor("v", T.INT64, [2], [2, 3])),
+         h.make_node("Reshape", ["c", "s"], ["y"])]
+save(h.make_model(h.make_graph(nodes, "g", [x], [y]), opset_imports=[h.make_opsetid("", 17)]), sys.argv[1] + "/noop.onnx")
+PY
+  check "optimize removes a same-type Cast and a same-shape Reshape" bash -c "'$oxir' optimize '$tmp/noop.onnx' '$tmp/noop1.onnx' |
+    grep -q 'replaced 2 nodes that hand their input on unchanged by Identity nodes' &&
+    /usr/bin/python3 -c \"import onnx, sys; m = onnx.load('$tmp/noop1.onnx'); onnx.checker.check_model(m, full_check=True)
+sys.exit(0 if [(n.op_type, list(n.input), list(n.output)) for n in m.graph.node] == [('Relu', ['x'], ['y'])] else 1)\""
+  check "optimize --no-noop keeps them" bash -c "'$oxir' optimize '$tmp/noop.onnx' '$tmp/noop2.onnx' --no-noop > /dev/null &&
+    /usr/bin/python3 -c \"import onnx, sys; m = onnx.load('$tmp/noop2.onnx')
+sys.exit(0 if [n.op_type for n in m.graph.node] == ['Relu', 'Cast', 'Constant', 'Reshape'] else 1)\""
   # optimize replaces an If whose condition folds to a constant by the branch it takes (not with
   # --no-fold-branches); the result is a valid model.
   /usr/bin/python3 - "$tmp" <<'PY'

@@ -20,10 +20,11 @@
 //   - check, UseDef, remove_unused and remove_identity_nodes never throw, and the two passes
 //     are idempotent;
 //   - pattern rewriting (a rule that rewires, one that builds nodes, with a commutative Add),
-//     the Builder, inline_functions, eliminate_common_subexpressions and fold_constants throw
-//     nothing but oxir::Error; a rewrite that reached its fixed point finds nothing more, and
-//     merging repeated nodes twice merges nothing the second time; rewriting, inlining or
-//     merging a model check() accepts gives a model check() accepts;
+//     the Builder, inline_functions, eliminate_common_subexpressions, fold_constants and
+//     replace_noop_nodes throw nothing but oxir::Error; a rewrite that reached its fixed point
+//     finds nothing more, and merging repeated nodes twice merges nothing the second time, nor
+//     replacing no-op nodes; rewriting, inlining, merging or replacing no-ops in a model check()
+//     accepts gives a model check() accepts;
 //   - under AddressSanitizer, parse_model's peak of live heap memory stays within
 //     kAllocPerInputByte bytes per input byte (plus kAllocSlack), whether it accepts the input or
 //     not: what a model claims (lengths, counts, dims) never sizes memory the bytes present do
@@ -50,6 +51,7 @@
 #include <oxir/rewrite/extract.hpp>
 #include <oxir/rewrite/fold.hpp>
 #include <oxir/rewrite/inline.hpp>
+#include <oxir/rewrite/noop.hpp>
 #include <oxir/rewrite/pattern.hpp>
 #include <oxir/rewrite/remove_unused.hpp>
 #include <oxir/rewrite/version.hpp>
@@ -304,6 +306,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   only_oxir_errors("fold_constants", [&] {
     oxir::Model m = model;
     (void)oxir::fold_constants(m);
+  });
+  only_oxir_errors("replace_noop_nodes", [&] {
+    oxir::Model m = model;
+    const bool valid = oxir::check(m).ok();
+    (void)oxir::replace_noop_nodes(m);
+    if (oxir::replace_noop_nodes(m) != 0) finding("replace_noop_nodes is not idempotent");
+    if (valid && !oxir::check(m).ok()) finding("replace_noop_nodes made a valid model invalid");
   });
   only_oxir_errors("Builder", [&] {
     oxir::Model m = model;

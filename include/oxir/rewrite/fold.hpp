@@ -438,21 +438,27 @@ inline void fold_graph(FoldRound& r, Graph& g, const ConstScope* parent, int dep
   for (auto& t : new_initializers) g.initializers.push_back(std::move(t));
 }
 
+/// A copy of `model` (its tensors shared, not copied) for inference to prove facts on: only the
+/// graph inputs' types, the initializers and the operators are trusted. value_info and declared
+/// output shapes are claims exporters get wrong (torch 1.13 gives one symbol to output sizes
+/// that differ, which folded a dynamic batch size into a trace-time constant), so they go.
+inline Model inference_probe(const Model& model) {
+  Model probe = model;
+  probe.graph.value_info.clear();
+  for (auto& o : probe.graph.outputs) o.type.reset();
+  for (auto& n : views::all_nodes(probe.graph))
+    for (auto& a : n.attributes)
+      for (auto& sub : views::attribute_graphs(a)) sub.value_info.clear();
+  return probe;
+}
+
 /// One round of fold_constants: inference, then fold_graph over the main graph and (opset 9 and
 /// later) its subgraphs. false when nothing was folded because the rejected nodes are not known.
 inline bool fold_round(Model& model, std::int64_t opset, const FoldOptions& options, FoldCounts& counts,
                        Builder& names) {
   InferReport report;
   {
-    // Only the graph inputs' types, the initializers and the operators are trusted: value_info and
-    // declared output shapes are claims exporters get wrong (torch 1.13 gives one symbol to output
-    // sizes that differ, which folded a dynamic batch size into a trace-time constant).
-    Model probe = model;  // tensors are shared, not copied
-    probe.graph.value_info.clear();
-    for (auto& o : probe.graph.outputs) o.type.reset();
-    for (auto& n : views::all_nodes(probe.graph))
-      for (auto& a : n.attributes)
-        for (auto& sub : views::attribute_graphs(a)) sub.value_info.clear();
+    Model probe = inference_probe(model);
     InferOptions io;
     io.report_constant_values = true;
     report = infer_shapes(probe, io);
