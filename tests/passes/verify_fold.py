@@ -2109,9 +2109,12 @@ def inference_rejects(oxir, path, work):
 
 
 def run_oxir(oxir, src, dst):
-    """`oxir optimize src dst`: (the summary's 8 numbers, None) or (None, error text)."""
+    """`oxir optimize src dst --no-noop`: (the summary's 8 numbers, None) or (None, error text).
+    (--no-noop: the rules here are folding's; a Cast to the type it has must stay for them, and
+    the wrapped copies compare a subgraph, where no-ops stay, with the main graph.
+    replace_noop_nodes has its own tests: tests/unit/test_noop.cpp, passes_real_models.)"""
     try:
-        r = subprocess.run([oxir, "optimize", src, dst], capture_output=True, text=True, timeout=120)
+        r = subprocess.run([oxir, "optimize", src, dst, "--no-noop"], capture_output=True, text=True, timeout=120)
     except subprocess.TimeoutExpired:
         return None, "timed out"
     got = SUMMARY.search(r.stdout)
@@ -2382,6 +2385,17 @@ def main():
         if c.run_ort:
             jobs.append({"a": c.path, "b": out, "spec": c.spec})
             owners.append((c, label, out))
+            # And with no-op nodes removed too (replace_noop_nodes, which run_oxir turns off):
+            # ONNX Runtime must still give the same bits.
+            nout = c.path[:-5] + "_noop.onnx"
+            r = subprocess.run([args.oxir, "optimize", c.path, nout], capture_output=True, text=True, timeout=120)
+            if r.returncode != 0 or not os.path.exists(nout):
+                fails.append("%s: oxir optimize (no-ops too) failed: %s" % (label, r.stderr.strip()[-300:]))
+            else:
+                got = re.search(r"replaced (\d+) nodes that hand their input on unchanged", r.stdout)
+                st["noop_replaced"] += int(got.group(1)) if got else 0
+                jobs.append({"a": c.path, "b": nout, "spec": c.spec})
+                owners.append((c, label + " (no-ops removed too)", nout))
         # The same computation inside a subgraph (If branches or a Loop body) must fold the same.
         how = "if" if c.k % 2 == 0 else "loop"
         wpath = c.path[:-5] + "_wrap.onnx"
@@ -2465,6 +2479,8 @@ def main():
         print("  the same models inside If branches and Loop bodies: %d; folded as in the main graph: %d; with a node "
               "inference rejects, so nothing folded inside: %d" % (st["wrapped"], st["wrapped_same"],
                                                                   st["wrapped_rejected"]))
+        print("  with no-op nodes removed too (a second `oxir optimize` without --no-noop): %d nodes replaced, "
+              "ONNX Runtime compares those models as well" % st["noop_replaced"])
         if st["numpy_compared"]:
             print("  folded outputs of the models ONNX Runtime does not run compared with this script's own values: %d "
                   "(%d of them NaN bits too)" % (st["numpy_compared"], st["numpy_compared_nan_bits"]))
