@@ -23135,7 +23135,7 @@ inline std::size_t remove_output_identities(Graph& g, const std::unordered_set<s
   std::unordered_map<std::string_view, std::size_t> definitions;
   for (const auto& d : views::defined_names(g)) ++definitions[d];
   const auto is_identity = [](const Node& n) {
-    return n.op_type == "Identity" && (n.domain.empty() || n.domain == "ai.onnx");
+    return n.op_type == "Identity" && is_default_domain(n.domain);
   };
   std::unordered_map<std::string_view, std::size_t> producer;  // node output -> node index
   std::unordered_set<std::string_view> kept_identity_reads;    // inputs of the Identities the first step kept
@@ -23237,7 +23237,7 @@ inline std::size_t remove_identity_nodes(Graph& graph) {
     std::unordered_map<std::string, std::pair<std::string, std::size_t>> candidates;
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
       const Node& n = g.nodes[i];
-      if (n.op_type != "Identity" || !(n.domain.empty() || n.domain == "ai.onnx")) continue;
+      if (n.op_type != "Identity" || !is_default_domain(n.domain)) continue;
       if (n.inputs.size() != 1 || n.outputs.size() != 1 || n.inputs[0].empty() || n.outputs[0].empty()) continue;
       // Identity has no attributes: one that holds some (a subgraph, say) is not ours to drop.
       if (!n.attributes.empty()) continue;
@@ -27116,7 +27116,7 @@ inline std::optional<StaticTensor> static_tensor(const Type* t) {
 template <class TypeOf, class ConstantOf>
 std::optional<std::size_t> passes_through(const Node& n, std::int64_t opset, const TypeOf& type_of,
                                           const ConstantOf& constant) {
-  if (!(n.domain.empty() || n.domain == "ai.onnx") || !n.has_input(0) || !n.has_output(0)) return std::nullopt;
+  if (!is_default_domain(n.domain) || !n.has_input(0) || !n.has_output(0)) return std::nullopt;
   for (const auto& a : n.attributes)
     if (!a.ref_attr_name.empty()) return std::nullopt;
   const auto int_attr = [&](std::string_view name) -> std::optional<std::int64_t> {
@@ -27264,7 +27264,7 @@ inline std::size_t replace_noop_nodes(Model& model) {
   for (const auto& t : g.initializers)
     if (!graph_inputs.contains(t.name)) constants.emplace(t.name, &t);
   for (const auto& n : g.nodes)
-    if (n.op_type == "Constant" && (n.domain.empty() || n.domain == "ai.onnx") && n.outputs.size() == 1 &&
+    if (n.op_type == "Constant" && is_default_domain(n.domain) && n.outputs.size() == 1 &&
         n.attributes.size() == 1 && n.attributes[0].name == "value" && n.attributes[0].ref_attr_name.empty() &&
         n.attributes[0].kind() == AttributeType::TENSOR)
       constants.emplace(n.outputs[0], &n.attributes[0].as_tensor());

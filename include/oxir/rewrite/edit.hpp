@@ -159,7 +159,7 @@ inline std::size_t remove_output_identities(Graph& g, const std::unordered_set<s
   std::unordered_map<std::string_view, std::size_t> definitions;
   for (const auto& d : views::defined_names(g)) ++definitions[d];
   const auto is_identity = [](const Node& n) {
-    return n.op_type == "Identity" && (n.domain.empty() || n.domain == "ai.onnx");
+    return n.op_type == "Identity" && is_default_domain(n.domain);
   };
   std::unordered_map<std::string_view, std::size_t> producer;  // node output -> node index
   std::unordered_set<std::string_view> kept_identity_reads;    // inputs of the Identities the first step kept
@@ -261,7 +261,7 @@ inline std::size_t remove_identity_nodes(Graph& graph) {
     std::unordered_map<std::string, std::pair<std::string, std::size_t>> candidates;
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
       const Node& n = g.nodes[i];
-      if (n.op_type != "Identity" || !(n.domain.empty() || n.domain == "ai.onnx")) continue;
+      if (n.op_type != "Identity" || !is_default_domain(n.domain)) continue;
       if (n.inputs.size() != 1 || n.outputs.size() != 1 || n.inputs[0].empty() || n.outputs[0].empty()) continue;
       // Identity has no attributes: one that holds some (a subgraph, say) is not ours to drop.
       if (!n.attributes.empty()) continue;

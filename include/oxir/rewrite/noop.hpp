@@ -9,7 +9,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -50,7 +49,7 @@ inline std::optional<StaticTensor> static_tensor(const Type* t) {
 template <class TypeOf, class ConstantOf>
 std::optional<std::size_t> passes_through(const Node& n, std::int64_t opset, const TypeOf& type_of,
                                           const ConstantOf& constant) {
-  if (!(n.domain.empty() || n.domain == "ai.onnx") || !n.has_input(0) || !n.has_output(0)) return std::nullopt;
+  if (!is_default_domain(n.domain) || !n.has_input(0) || !n.has_output(0)) return std::nullopt;
   for (const auto& a : n.attributes)
     if (!a.ref_attr_name.empty()) return std::nullopt;
   const auto int_attr = [&](std::string_view name) -> std::optional<std::int64_t> {
@@ -198,7 +197,7 @@ inline std::size_t replace_noop_nodes(Model& model) {
   for (const auto& t : g.initializers)
     if (!graph_inputs.contains(t.name)) constants.emplace(t.name, &t);
   for (const auto& n : g.nodes)
-    if (n.op_type == "Constant" && (n.domain.empty() || n.domain == "ai.onnx") && n.outputs.size() == 1 &&
+    if (n.op_type == "Constant" && is_default_domain(n.domain) && n.outputs.size() == 1 &&
         n.attributes.size() == 1 && n.attributes[0].name == "value" && n.attributes[0].ref_attr_name.empty() &&
         n.attributes[0].kind() == AttributeType::TENSOR)
       constants.emplace(n.outputs[0], &n.attributes[0].as_tensor());
