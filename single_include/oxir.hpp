@@ -26537,16 +26537,20 @@ inline void fold_graph(FoldRound& r, Graph& g, const ConstScope* parent, int dep
 }
 
 /// A copy of `model` (its tensors shared, not copied) for inference to prove facts on: only the
-/// graph inputs' types, the initializers and the operators are trusted. value_info and declared
-/// output shapes are claims exporters get wrong (torch 1.13 gives one symbol to output sizes
-/// that differ, which folded a dynamic batch size into a trace-time constant), so they go.
+/// graph inputs' types (the subgraphs' too), the initializers and the operators are trusted.
+/// value_info and declared output types, the subgraphs' included, are claims exporters get wrong
+/// (torch 1.13 gives one symbol to output sizes that differ, which folded a dynamic batch size
+/// into a trace-time constant), so they go.
 inline Model inference_probe(const Model& model) {
   Model probe = model;
   probe.graph.value_info.clear();
   for (auto& o : probe.graph.outputs) o.type.reset();
   for (auto& n : views::all_nodes(probe.graph))
     for (auto& a : n.attributes)
-      for (auto& sub : views::attribute_graphs(a)) sub.value_info.clear();
+      for (auto& sub : views::attribute_graphs(a)) {
+        sub.value_info.clear();
+        for (auto& o : sub.outputs) o.type.reset();
+      }
   return probe;
 }
 
@@ -26595,7 +26599,8 @@ inline bool fold_round(Model& model, std::int64_t opset, const FoldOptions& opti
 /// holds floating-point tensors only, the main graph's values become initializers of the same
 /// names instead (IR 4 or later; an older model, whose initializers must also be graph inputs, is
 /// left as it is) and subgraphs are left as they are. Runs inference on a copy without value_info
-/// and output shapes (exporters' claims, not facts): the model gets no value_info from it. Nothing
+/// and output types, the subgraphs' too (exporters' claims, not facts): the model gets no
+/// value_info from it. Nothing
 /// is folded in a model without a default-domain opset import. The contents are what the model
 /// implies for every run in which it is valid (sizes that the model's own equalities fix count as
 /// known).
@@ -27207,10 +27212,158 @@ std::optional<std::size_t> passes_through(const Node& n, std::int64_t opset, con
   return std::nullopt;
 }
 
+/// What one graph's nodes can see: the types inference found for its values, how often it
+/// defines each name, and its constants (initializers that are not graph inputs, Constant nodes
+/// holding a tensor); a name it does not define is looked up in the enclosing graph's scope.
+struct NoopScope {
+  std::unordered_map<std::string_view, const Type*> types;
+  std::unordered_map<std::string_view, std::size_t> definitions;
+  std::unordered_map<std::string_view, const Tensor*> constants;
+  std::vector<Type> initializer_types;  // (initializers that are not graph inputs have no ValueInfo)
+  const NoopScope* parent = nullptr;
+  bool in_loop_body = false;  ///< a Loop body, or a graph inside one
+
+  /// `g` is the model's graph, `pg` the same graph in the inference probe (which holds the types).
+  NoopScope(const Graph& g, const Graph& pg, const NoopScope* enclosing, bool loop_body)
+      : parent(enclosing), in_loop_body(loop_body || (enclosing && enclosing->in_loop_body)) {
+    for (const auto* list : {&pg.inputs, &pg.value_info, &pg.outputs})
+      for (const auto& v : *list)
+        if (v.type) types.emplace(v.name, &*v.type);
+    initializer_types.reserve(g.initializers.size());
+    for (const auto& t : g.initializers)
+      if (!types.contains(t.name)) {
+        Shape shape;
+        for (const auto d : t.dims) shape.dims.emplace_back(d);
+        initializer_types.push_back(Type::tensor(t.data_type, std::move(shape)));
+        types.emplace(t.name, &initializer_types.back());
+      }
+    for (const auto& d : views::defined_names(g)) ++definitions[d];
+    std::unordered_set<std::string_view> inputs;
+    for (const auto& i : g.inputs) inputs.insert(i.name);
+    for (const auto& t : g.initializers)
+      if (!inputs.contains(t.name)) constants.emplace(t.name, &t);
+    for (const auto& n : g.nodes)
+      if (n.op_type == "Constant" && is_default_domain(n.domain) && n.outputs.size() == 1 &&
+          n.attributes.size() == 1 && n.attributes[0].name == "value" && n.attributes[0].ref_attr_name.empty() &&
+          n.attributes[0].kind() == AttributeType::TENSOR)
+        constants.emplace(n.outputs[0], &n.attributes[0].as_tensor());
+  }
+  NoopScope(const NoopScope&) = delete;
+  NoopScope& operator=(const NoopScope&) = delete;
+
+  [[nodiscard]] std::size_t defined(std::string_view name) const {
+    const auto it = definitions.find(name);
+    return it == definitions.end() ? 0 : it->second;
+  }
+  [[nodiscard]] const Type* type_of(std::string_view name) const {
+    for (const NoopScope* s = this; s; s = s->parent) {
+      if (const auto it = s->types.find(name); it != s->types.end()) return it->second;
+      if (s->defined(name)) return nullptr;  // this graph's value, of unknown type
+    }
+    return nullptr;
+  }
+  /// The constant `name` names where it is read (nullptr for a value that is not one, or for a
+  /// name its graph defines more than once).
+  [[nodiscard]] const Tensor* constant(std::string_view name) const {
+    for (const NoopScope* s = this; s; s = s->parent) {
+      if (const std::size_t d = s->defined(name)) {
+        if (d != 1) return nullptr;
+        const auto it = s->constants.find(name);
+        return it == s->constants.end() ? nullptr : it->second;
+      }
+    }
+    return nullptr;
+  }
+};
+
+/// What replace_noop_nodes knows about the whole model.
+struct NoopRun {
+  std::int64_t opset = 0;
+  /// Main-graph values computed by a node inference rejected, or from one (rejected_outputs).
+  const std::unordered_set<std::string>& rejected;
+  /// Names read anywhere: node inputs at any depth, and graph outputs (for Dropout's mask).
+  std::unordered_set<std::string_view> read;
+  /// What to change, once every graph is decided (the sets and scopes view the model's names):
+  /// node `node` of `graph` becomes an Identity of its input `through`, and `dropped` (unread
+  /// Dropout masks) leave the graph's value_info.
+  struct Change {
+    Graph* graph;
+    std::size_t node, through;
+  };
+  std::vector<Change> changes;
+  std::unordered_map<Graph*, std::unordered_set<std::string>> dropped;
+};
+
+/// replace_noop_nodes over graph `g` (its copy in the probe: `pg`), then the subgraphs of its
+/// nodes that stay. The main graph when `parent` is null.
+inline void replace_noop_graph(NoopRun& r, Graph& g, const Graph& pg, const NoopScope* parent, bool loop_body,
+                               int depth) {
+  const bool main = parent == nullptr;
+  NoopScope scope(g, pg, parent, loop_body);
+  const auto type_of = [&](const std::string& name) { return scope.type_of(name); };
+  const auto constant = [&](const std::string& name) { return scope.constant(name); };
+  // A main-graph node inference rejected is known by its outputs only (an error anywhere in a
+  // subgraph rejects the main-graph node that holds it): one without a named output, or one
+  // that reads what a rejected node computes, is left alone with its subgraphs.
+  const auto trusted = [&](const Node& n) {
+    bool named = false;
+    for (const auto& o : n.outputs) {
+      if (o.empty()) continue;
+      if (main && r.rejected.contains(o)) return false;
+      named = true;
+    }
+    return named || !main;
+  };
+
+  std::vector<bool> changing(g.nodes.size(), false);
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    if (n.op_type == "Identity" || !trusted(n)) continue;
+    bool ok = !n.outputs.empty();
+    for (const auto& o : n.outputs) ok = ok && (o.empty() || scope.defined(o) == 1);
+    if (!ok) continue;
+    std::optional<std::size_t> through;
+    try {
+      through = passes_through(n, r.opset, type_of, constant);
+    } catch (const Error&) {
+      continue;  // a constant whose external data cannot be read: left alone
+    }
+    if (!through) continue;
+    if (scope.in_loop_body && !scope.defined(n.inputs[*through])) {
+      // ONNX Runtime (1.30) empties a string tensor from outside a Loop body that an Identity in
+      // the body passes on, in the first iteration (the later ones read ""): left as it is.
+      const Type* t = scope.type_of(n.inputs[*through]);
+      if (!t || !t->is_tensor() || t->elem_type() == DataType::STRING) continue;
+    }
+    if (n.op_type == "Dropout")
+      for (std::size_t k = 1; k < n.outputs.size(); ++k)
+        if (!n.outputs[k].empty() && r.read.contains(n.outputs[k])) through.reset();
+    if (!through) continue;
+    for (std::size_t k = 1; k < n.outputs.size(); ++k)  // an unread mask: its value_info goes with it
+      if (!n.outputs[k].empty()) r.dropped[&g].insert(n.outputs[k]);
+    r.changes.push_back({&g, i, *through});
+    changing[i] = true;
+  }
+  // The subgraphs of the nodes that stay.
+  if (depth >= kMaxFoldDepth) return;
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    Node& n = g.nodes[i];
+    if (n.attributes.empty() || changing[i] || !trusted(n) || i >= pg.nodes.size()) continue;
+    const Node& pn = pg.nodes[i];
+    for (std::size_t a = 0; a < n.attributes.size() && a < pn.attributes.size(); ++a) {
+      auto subs = views::attribute_graphs(n.attributes[a]);
+      const auto psubs = views::attribute_graphs(pn.attributes[a]);
+      for (std::size_t k = 0; k < subs.size() && k < psubs.size(); ++k)
+        replace_noop_graph(r, subs[k], psubs[k], &scope, n.op_type == "Loop" && is_default_domain(n.domain), depth + 1);
+    }
+  }
+}
+
 }  // namespace detail
 
-/// Replaces every default-domain node of the main graph that hands its input on unchanged by an
-/// `Identity` of that input (same output name, node name and doc_string), and returns how many:
+/// Replaces every default-domain node that hands its input on unchanged by an `Identity` of that
+/// input (same output name, node name and doc_string), in the main graph and in the subgraphs
+/// (If branches, Loop and Scan bodies, at any depth), and returns how many:
 /// - Cast (from opset 6) to the element type its input has; CastLike of two inputs of one type;
 /// - Reshape (from 5), Expand, Squeeze, Unsqueeze, Flatten whose input and output shapes are the
 ///   same numbers (and element type);
@@ -27222,10 +27375,13 @@ std::optional<std::size_t> passes_through(const Node& n, std::int64_t opset, con
 ///   constant false; below 7 only with is_test set. Its mask output must be absent or read by
 ///   nothing (then it goes).
 /// Types and shapes come from shape inference on a copy of the model without its value_info and
-/// declared output shapes (claims exporters get wrong); a node inference rejects, or that reads
-/// what one computes, is left alone, and so is everything when that cannot be known (inference
-/// dropped diagnostics). remove_identity_nodes then takes the Identities out. Subgraphs are
-/// left as they are.
+/// declared output shapes, the subgraphs' included (claims exporters get wrong); a main-graph
+/// node inference rejects, or that reads what one computes, is left alone with its subgraphs,
+/// and so is everything when that cannot be known (inference dropped diagnostics). A subgraph
+/// value's type is what inference found it to be in every run of the subgraph. Inside a Loop body
+/// (at any depth) a node that would pass on a string tensor from outside its graph stays: ONNX
+/// Runtime 1.30's Identity there empties the outer tensor in the first iteration.
+/// remove_identity_nodes then takes the Identities out.
 inline std::size_t replace_noop_nodes(Model& model) {
   const auto opset = model.opset_version("");
   if (!opset) return 0;
@@ -27233,82 +27389,18 @@ inline std::size_t replace_noop_nodes(Model& model) {
   const InferReport report = infer_shapes(probe);
   const auto rejected = detail::rejected_outputs(model.graph, report);
   if (!rejected) return 0;
-
-  Graph& g = model.graph;
-  std::unordered_map<std::string_view, const Type*> types;
-  for (const auto& v : probe.graph.inputs)
-    if (v.type) types.emplace(v.name, &*v.type);
-  for (const auto& v : probe.graph.value_info)
-    if (v.type) types.emplace(v.name, &*v.type);
-  for (const auto& v : probe.graph.outputs)
-    if (v.type) types.emplace(v.name, &*v.type);
-  std::vector<Type> initializer_types;  // (initializers that are not graph inputs have no ValueInfo)
-  initializer_types.reserve(g.initializers.size());
-  for (const auto& t : g.initializers)
-    if (!types.contains(t.name)) {
-      Shape shape;
-      for (const auto d : t.dims) shape.dims.emplace_back(d);
-      initializer_types.push_back(Type::tensor(t.data_type, std::move(shape)));
-      types.emplace(t.name, &initializer_types.back());
-    }
-  const auto type_of = [&](const std::string& name) -> const Type* {
-    const auto it = types.find(name);
-    return it == types.end() ? nullptr : it->second;
-  };
-  // Constants: initializers that are not graph inputs, and Constant nodes holding a tensor.
-  std::unordered_map<std::string_view, std::size_t> definitions;
-  for (const auto& d : views::defined_names(g)) ++definitions[d];
-  std::unordered_set<std::string_view> graph_inputs;
-  for (const auto& i : g.inputs) graph_inputs.insert(i.name);
-  std::unordered_map<std::string_view, const Tensor*> constants;
-  for (const auto& t : g.initializers)
-    if (!graph_inputs.contains(t.name)) constants.emplace(t.name, &t);
-  for (const auto& n : g.nodes)
-    if (n.op_type == "Constant" && is_default_domain(n.domain) && n.outputs.size() == 1 &&
-        n.attributes.size() == 1 && n.attributes[0].name == "value" && n.attributes[0].ref_attr_name.empty() &&
-        n.attributes[0].kind() == AttributeType::TENSOR)
-      constants.emplace(n.outputs[0], &n.attributes[0].as_tensor());
-  const auto constant = [&](const std::string& name) -> const Tensor* {
-    if (definitions[name] != 1) return nullptr;
-    const auto it = constants.find(name);
-    return it == constants.end() ? nullptr : it->second;
-  };
-  // Names read anywhere (for Dropout's mask): node inputs at any depth and graph outputs.
-  std::unordered_set<std::string_view> read;
-  for (const auto& n : views::all_nodes(std::as_const(g)))
-    for (const auto& i : n.inputs) read.insert(i);
-  for (const auto& o : g.outputs) read.insert(o.name);
-  for (const auto& n : views::all_nodes(std::as_const(g)))
+  detail::NoopRun r{*opset, *rejected, {}, {}, {}};
+  const Graph& g = model.graph;
+  for (const auto& n : views::all_nodes(g))
+    for (const auto& i : n.inputs) r.read.insert(i);
+  for (const auto& o : g.outputs) r.read.insert(o.name);
+  for (const auto& n : views::all_nodes(g))
     for (const auto& a : n.attributes)
       for (const auto& sub : views::attribute_graphs(a))
-        for (const auto& o : sub.outputs) read.insert(o.name);
-
-  // Decided first, then changed: the maps above view the graph's names.
-  std::vector<std::pair<std::size_t, std::size_t>> changes;  // (node, the input it passes on)
-  std::unordered_set<std::string> dropped;                    // unread Dropout masks
-  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
-    const Node& n = g.nodes[i];
-    if (n.op_type == "Identity") continue;
-    bool ok = !n.outputs.empty();
-    for (const auto& o : n.outputs) ok = ok && (o.empty() || (definitions[o] == 1 && !rejected->contains(o)));
-    if (!ok) continue;
-    std::optional<std::size_t> through;
-    try {
-      through = detail::passes_through(n, *opset, type_of, constant);
-    } catch (const Error&) {
-      continue;  // a constant whose external data cannot be read: left alone
-    }
-    if (!through) continue;
-    if (n.op_type == "Dropout")
-      for (std::size_t k = 1; k < n.outputs.size(); ++k)
-        if (!n.outputs[k].empty() && read.contains(n.outputs[k])) through.reset();
-    if (!through) continue;
-    for (std::size_t k = 1; k < n.outputs.size(); ++k)  // an unread mask: its value_info goes with it
-      if (!n.outputs[k].empty()) dropped.insert(n.outputs[k]);
-    changes.emplace_back(i, *through);
-  }
-  for (const auto& [i, through] : changes) {
-    Node& n = g.nodes[i];
+        for (const auto& o : sub.outputs) r.read.insert(o.name);
+  detail::replace_noop_graph(r, model.graph, probe.graph, nullptr, false, 0);
+  for (const auto& [graph, i, through] : r.changes) {
+    Node& n = graph->nodes[i];
     std::string input = std::move(n.inputs[through]);
     std::string output = std::move(n.outputs[0]);
     n.op_type = "Identity";
@@ -27318,8 +27410,11 @@ inline std::size_t replace_noop_nodes(Model& model) {
     n.outputs = {std::move(output)};
     n.attributes.clear();
   }
-  if (!dropped.empty()) std::erase_if(g.value_info, [&](const ValueInfo& v) { return dropped.contains(v.name); });
-  return changes.size();
+  for (const auto& dropped : r.dropped) {
+    const auto& names = dropped.second;  // (clang 14 cannot capture a structured binding)
+    std::erase_if(dropped.first->value_info, [&](const ValueInfo& v) { return names.contains(v.name); });
+  }
+  return r.changes.size();
 }
 
 }  // namespace oxir

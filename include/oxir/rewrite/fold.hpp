@@ -439,16 +439,20 @@ inline void fold_graph(FoldRound& r, Graph& g, const ConstScope* parent, int dep
 }
 
 /// A copy of `model` (its tensors shared, not copied) for inference to prove facts on: only the
-/// graph inputs' types, the initializers and the operators are trusted. value_info and declared
-/// output shapes are claims exporters get wrong (torch 1.13 gives one symbol to output sizes
-/// that differ, which folded a dynamic batch size into a trace-time constant), so they go.
+/// graph inputs' types (the subgraphs' too), the initializers and the operators are trusted.
+/// value_info and declared output types, the subgraphs' included, are claims exporters get wrong
+/// (torch 1.13 gives one symbol to output sizes that differ, which folded a dynamic batch size
+/// into a trace-time constant), so they go.
 inline Model inference_probe(const Model& model) {
   Model probe = model;
   probe.graph.value_info.clear();
   for (auto& o : probe.graph.outputs) o.type.reset();
   for (auto& n : views::all_nodes(probe.graph))
     for (auto& a : n.attributes)
-      for (auto& sub : views::attribute_graphs(a)) sub.value_info.clear();
+      for (auto& sub : views::attribute_graphs(a)) {
+        sub.value_info.clear();
+        for (auto& o : sub.outputs) o.type.reset();
+      }
   return probe;
 }
 
@@ -497,7 +501,8 @@ inline bool fold_round(Model& model, std::int64_t opset, const FoldOptions& opti
 /// holds floating-point tensors only, the main graph's values become initializers of the same
 /// names instead (IR 4 or later; an older model, whose initializers must also be graph inputs, is
 /// left as it is) and subgraphs are left as they are. Runs inference on a copy without value_info
-/// and output shapes (exporters' claims, not facts): the model gets no value_info from it. Nothing
+/// and output types, the subgraphs' too (exporters' claims, not facts): the model gets no
+/// value_info from it. Nothing
 /// is folded in a model without a default-domain opset import. The contents are what the model
 /// implies for every run in which it is valid (sizes that the model's own equalities fix count as
 /// known).
