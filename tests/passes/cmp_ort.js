@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs pairs of models with ONNX Runtime (npm onnxruntime-node, graph optimizations and weight
-// prepacking off) on the same inputs and compares every output bit for bit (NaN equals NaN).
+// prepacking off) on the same inputs and compares every output bit for bit (NaN equals NaN, -0
+// differs from +0).
 //   node cmp_ort.js JOBS.json   JOBS: [{"a": "A.onnx", "b": "B.onnx", "spec": {...}}, ...]
 // spec as for ../infer/real/run_ort.js: one set of random inputs per job, fed to both models.
 // A job may give "rel" and "abs": float outputs then also count as "CLOSE" when every element
@@ -32,7 +33,8 @@ function same(x, y, rel = 0, abs = 0) {
   const close = (rel > 0 || abs > 0) && (x.type === 'float32' || x.type === 'float64');
   for (let i = 0; i < x.data.length; i++) {
     const p = x.data[i], q = y.data[i];
-    if (p === q || (typeof p === 'number' && Number.isNaN(p) && Number.isNaN(q))) continue;
+    // (Object.is: NaN equals NaN, and -0 differs from +0, which === takes for equal.)
+    if (Object.is(p, q)) continue;
     if (close && Math.abs(p - q) <= rel * Math.max(Math.abs(p), Math.abs(q)) + abs) continue;
     return false;
   }

@@ -49,8 +49,8 @@ open ("shape folding"), not required to stay.
    with random valid attributes and inputs in the forms of a random opset 9-21, and outputs: the
    chains' results (bfloat16 through a Cast to float where ONNX Runtime runs the model: its JS
    API has no bfloat16),
-   1 / result computed from X for float results (so a zero's sign shows: cmp_ort.js compares
-   numbers with ===), Cast(result) + X, nodes reading X. The chains' bool values for Where's
+   1 / result computed from X for float results (a zero's sign shows as an infinity's too;
+   cmp_ort.js compares with Object.is, which tells -0 from +0), Cast(result) + X, nodes reading X. The chains' bool values for Where's
    condition and the logical operators come from bool constants, comparisons of constants (with
    edge values: NaNs of both signs, with payloads and signalling ones, -0 and +0, infinities,
    integer limits, elements equal to the other side's), comparisons of the chain's value
