@@ -27090,7 +27090,8 @@ inline InlineCounts inline_functions(Model& model, const InlineOptions& options 
 // remove_identity_nodes then takes out): a Cast to the type the value already has, a Reshape,
 // Expand, Squeeze, Unsqueeze or Flatten to the shape it already has, a Slice that keeps every
 // element in order, a Transpose by the identity permutation, a Concat of one input, a Dropout
-// in inference. What decides it is what shape inference proves about the model, never what the
+// in inference, arithmetic with a neutral constant (x*1, x+0 for integers...), a Split into one
+// output, a Pad by zeros, a Tile by ones. What decides it is what shape inference proves about the model, never what the
 // model's value_info or declared output shapes claim.
 
 namespace oxir {
@@ -27114,6 +27115,59 @@ inline std::optional<StaticTensor> static_tensor(const Type* t) {
     s.dims.push_back(*v);
   }
   return s;
+}
+
+/// The bit pattern (little-endian, of the element's size) of the value `x op c` leaves `x`
+/// as it is for every `x` of element type `t`: 0 for integer Add/Sub and for Or/Xor, 1 for
+/// integer Mul/Div and for And; for floating point, 1.0 for Mul and Div (exact, NaN and
+/// infinities included), -0.0 for Add and +0.0 for Sub (`-0 + +0` is `+0`, `-0 - -0` too).
+/// nullopt for other types and operators.
+inline std::optional<std::uint64_t> neutral_bits(std::string_view op, DataType t) {
+  const bool add = op == "Add", sub = op == "Sub", one = op == "Mul" || op == "Div";
+  switch (t) {
+    case DataType::FLOAT:
+      return one ? 0x3F800000ULL : add ? 0x80000000ULL : sub ? std::optional<std::uint64_t>(0) : std::nullopt;
+    case DataType::DOUBLE:
+      return one ? 0x3FF0000000000000ULL : add ? 0x8000000000000000ULL : sub ? std::optional<std::uint64_t>(0) : std::nullopt;
+    case DataType::FLOAT16:
+      return one ? 0x3C00ULL : add ? 0x8000ULL : sub ? std::optional<std::uint64_t>(0) : std::nullopt;
+    case DataType::BFLOAT16:
+      return one ? 0x3F80ULL : add ? 0x8000ULL : sub ? std::optional<std::uint64_t>(0) : std::nullopt;
+    case DataType::INT8: case DataType::INT16: case DataType::INT32: case DataType::INT64:
+    case DataType::UINT8: case DataType::UINT16: case DataType::UINT32: case DataType::UINT64:
+      return one ? std::optional<std::uint64_t>(1) : add || sub ? std::optional<std::uint64_t>(0) : std::nullopt;
+    case DataType::BOOL:
+      return op == "And" ? std::optional<std::uint64_t>(1)
+                         : op == "Or" || op == "Xor" ? std::optional<std::uint64_t>(0) : std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
+/// Whether every element of `d` has the bit pattern `bits` (little-endian, of its element size).
+inline bool all_elements_are(const eval::detail::Dense& d, std::uint64_t bits) {
+  if (d.esize == 0 || d.esize > 8) return false;
+  for (std::uint64_t i = 0; i < d.count; ++i) {
+    std::uint64_t v = 0;
+    for (std::size_t b = 0; b < d.esize; ++b)
+      v |= static_cast<std::uint64_t>(d.bytes[static_cast<std::size_t>(i) * d.esize + b]) << (8 * b);
+    if (v != bits) return false;
+  }
+  return true;
+}
+
+/// Whether a tensor of dims `c` broadcasts into `x` without changing it (numpy rules): no more
+/// dims than `x`, each (aligned to the right) 1 or the same number as x's.
+inline bool broadcasts_into(std::span<const std::int64_t> c, const Shape* x) {
+  if (c.empty()) return true;
+  if (!x || c.size() > x->dims.size()) return false;
+  const std::size_t off = x->dims.size() - c.size();
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    if (c[i] == 1) continue;
+    const auto v = x->dims[off + i].value_if();
+    if (!v || *v != c[i]) return false;
+  }
+  return true;
 }
 
 /// What one node hands on unchanged, given the types inference found (`type_of`) and the
@@ -27193,6 +27247,95 @@ std::optional<std::size_t> passes_through(const Node& n, std::int64_t opset, con
     if (!steps) return std::nullopt;
     for (const auto v : *steps)
       if (v <= 0) return std::nullopt;
+    return 0;
+  }
+  if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "And" || op == "Or" || op == "Xor") {
+    // x op c with c a constant of op's neutral element that broadcasts into x (before opset 7
+    // broadcasting followed the `broadcast` and `axis` attributes: left alone).
+    if (opset < 7 || n.inputs.size() != 2 || !n.has_input(1) || !one_output() || !n.attributes.empty())
+      return std::nullopt;
+    const bool commutes = op != "Sub" && op != "Div";
+    for (std::size_t k : {std::size_t{1}, std::size_t{0}}) {
+      if (k == 0 && !commutes) break;
+      const auto c = eval::detail::dense(constant(n.inputs[k]));
+      const std::size_t x = 1 - k;
+      const Type* xt = type_of(n.inputs[x]);
+      if (!c || !xt || !xt->is_tensor() || xt->elem_type() != c->type) continue;
+      const auto bits = neutral_bits(op, c->type);
+      if (bits && broadcasts_into(c->dims, xt->shape()) && all_elements_are(*c, *bits)) return x;
+    }
+    return std::nullopt;
+  }
+  if (op == "Sum" || op == "Max" || op == "Min" || op == "Mean") {
+    // Of one input: that input.
+    if (n.inputs.size() != 1 || !one_output()) return std::nullopt;
+    return 0;
+  }
+  if (op == "Split") {
+    // One output and no sizes given (or the one size the input has): the whole input.
+    if (n.outputs.size() != 1 || !n.has_output(0)) return std::nullopt;
+    const Type* t = type_of(n.inputs[0]);
+    const Shape* s = t ? t->shape() : nullptr;
+    if (!s) return std::nullopt;
+    const auto rank = static_cast<std::int64_t>(s->dims.size());
+    const auto axis = int_attr("axis").value_or(0);
+    if (n.find_attribute("axis") && !int_attr("axis")) return std::nullopt;
+    if (axis < -rank || axis >= rank) return std::nullopt;
+    if (const Attribute* k = n.find_attribute("num_outputs"); k && (opset < 18 || !int_attr("num_outputs") ||
+                                                                   *int_attr("num_outputs") != 1))
+      return std::nullopt;
+    const bool sizes = n.find_attribute("split") != nullptr || n.has_input(1);
+    if (sizes && !same_static) return std::nullopt;
+    if (!sizes && opset >= 18 && !n.find_attribute("num_outputs")) return std::nullopt;  // Split-18 needs one
+    return 0;
+  }
+  if (op == "Pad") {
+    // Every pad zero (any mode): the input as it is.
+    if (!one_output()) return std::nullopt;
+    const Type* t = type_of(n.inputs[0]);
+    const Shape* s = t ? t->shape() : nullptr;
+    if (!s) return std::nullopt;
+    if (const Attribute* m = n.find_attribute("mode")) {
+      if (m->kind() != AttributeType::STRING) return std::nullopt;
+      const std::string& mode = m->as_string();
+      if (mode != "constant" && mode != "reflect" && mode != "edge" && !(mode == "wrap" && opset >= 19))
+        return std::nullopt;
+    }
+    std::vector<std::int64_t> pads;
+    std::size_t padded = s->dims.size();  // dims the pads cover
+    if (opset < 11) {
+      const Attribute* a = n.find_attribute(opset < 2 ? "paddings" : "pads");
+      if (n.inputs.size() != 1 || !a || a->kind() != AttributeType::INTS) return std::nullopt;
+      pads = a->as_ints();
+    } else {
+      if (!n.has_input(1)) return std::nullopt;
+      const auto p = eval::detail::ints(constant(n.inputs[1]), false);
+      if (!p) return std::nullopt;
+      pads = *p;
+      if (n.has_input(3)) {
+        if (opset < 18) return std::nullopt;
+        const auto axes = eval::detail::ints(constant(n.inputs[3]), true);
+        if (!axes) return std::nullopt;
+        for (const auto a : *axes)
+          if (a < -static_cast<std::int64_t>(s->dims.size()) || a >= static_cast<std::int64_t>(s->dims.size()))
+            return std::nullopt;
+        padded = axes->size();
+      }
+    }
+    if (pads.size() != 2 * padded) return std::nullopt;
+    for (const auto v : pads)
+      if (v != 0) return std::nullopt;
+    return 0;
+  }
+  if (op == "Tile") {
+    // Repeated once along every dim.
+    if (opset < 6 || n.inputs.size() != 2 || !n.has_input(1) || !one_output()) return std::nullopt;
+    const Type* t = type_of(n.inputs[0]);
+    const Shape* s = t ? t->shape() : nullptr;
+    const auto r = eval::detail::ints(constant(n.inputs[1]), false);
+    if (!s || !r || r->size() != s->dims.size()) return std::nullopt;
+    for (const auto v : *r)
+      if (v != 1) return std::nullopt;
     return 0;
   }
   if (op == "Dropout") {
@@ -27370,10 +27513,16 @@ inline void replace_noop_graph(NoopRun& r, Graph& g, const Graph& pg, const Noop
 /// - Slice with the same static shape in and out and every step positive (steps absent, or a
 ///   constant);
 /// - Transpose by the identity permutation (or without perm, of rank 0 or 1);
-/// - Concat of a single input;
+/// - Concat of a single input; Sum, Max, Min, Mean of one input;
 /// - Dropout in inference: from opset 7, unless training_mode (from 12) is given and is not a
 ///   constant false; below 7 only with is_test set. Its mask output must be absent or read by
-///   nothing (then it goes).
+///   nothing (then it goes);
+/// - Add, Sub, Mul, Div, And, Or, Xor (from opset 7) of a constant whose every element leaves the
+///   other input as it is (neutral_bits: 1 for Mul/Div, 0 for integer Add/Sub, -0.0 added or
+///   +0.0 subtracted for floating point, true for And, false for Or/Xor; Sub and Div with it on
+///   the right) and whose dims broadcast into the other input's without enlarging it;
+/// - Split into one output without sizes (or with the size the input has), Pad by zeros only (any
+///   mode; pads for every dim, or for the axes given), Tile by ones.
 /// Types and shapes come from shape inference on a copy of the model without its value_info and
 /// declared output shapes, the subgraphs' included (claims exporters get wrong); a main-graph
 /// node inference rejects, or that reads what one computes, is left alone with its subgraphs,

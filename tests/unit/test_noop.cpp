@@ -154,6 +154,109 @@ TEST_CASE("replace_noop_nodes leaves what changes a value, or may") {
   }
 }
 
+TEST_CASE("replace_noop_nodes: arithmetic with a neutral constant, one-input reductions, Split, Pad, Tile") {
+  SUBCASE("x op c where every element of c leaves x as it is, c broadcasting into x") {
+    // Float: x*1 and 1*x, x/1, x+(-0), x-(+0); integer x+0, x*1; bool And true, Or false.
+    Model m = text(17, R"(g (float[2,3] x, int64[N] i, bool[2] b) => (float[2,3] y1, float[2,3] y2, float[2,3] y3,
+                                                              float[2,3] y4, float[2,3] y5, int64[N] y6, int64[N] y7,
+                                                              bool[2] y8, bool[2] y9) {
+  one = Constant <value = float[3] {1, 1, 1}> ()
+  y1 = Mul (x, one)
+  one2 = Constant <value = float[1,1] {1}> ()
+  y2 = Mul (one2, x)
+  y3 = Div (x, one)
+  nz = Constant <value = float {-0.0}> ()
+  y4 = Add (nz, x)
+  pz = Constant <value = float {0}> ()
+  y5 = Sub (x, pz)
+  z = Constant <value = int64 {0}> ()
+  y6 = Add (i, z)
+  o = Constant <value = int64[1] {1}> ()
+  y7 = Mul (o, i)
+  t = Constant <value = bool {1}> ()
+  y8 = And (b, t)
+  f = Constant <value = bool[2] {0, 0}> ()
+  y9 = Or (f, b)
+})");
+    REQUIRE(infer_shapes(m).type_errors == 0);
+    CHECK(replace_noop_nodes(m) == 9);
+    for (const auto* out : {"y1", "y2", "y3", "y4", "y5", "y6", "y7", "y8", "y9"}) {
+      const Node* p = m.graph.find_producer(out);
+      REQUIRE(p != nullptr);
+      CHECK(p->op_type == "Identity");
+    }
+    CHECK(m.graph.find_producer("y2")->inputs[0] == "x");
+    CHECK(m.graph.find_producer("y7")->inputs[0] == "i");
+  }
+  SUBCASE("near misses: +0 added, -0 subtracted, 1 divided by x, a c that enlarges x, a 2, Or true") {
+    // x + (+0) turns x = -0 into +0, and x - (-0) likewise; ones of [2,2,3] make [2,2,3] of x.
+    Model m = text(17, R"(g (float[2,3] x, int64[N] i, bool[2] b) => (float[2,3] y1, float[2,3] y2, float[2,3] y3,
+                                                              float[2,2,3] y4, float[2,3] y5, bool[2] y6, int64[N] y7,
+                                                              float[2,3] y8) {
+  pz = Constant <value = float {0}> ()
+  y1 = Add (x, pz)
+  nz = Constant <value = float {-0.0}> ()
+  y2 = Sub (x, nz)
+  one = Constant <value = float {1}> ()
+  y3 = Div (one, x)
+  big = Constant <value = float[2,2,3] {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}> ()
+  y4 = Mul (x, big)
+  two = Constant <value = float[3] {1, 2, 1}> ()
+  y5 = Mul (x, two)
+  t = Constant <value = bool {1}> ()
+  y6 = Or (b, t)
+  three = Constant <value = int64[3] {0, 0, 0}> ()
+  y7 = Add (i, three)
+  y8 = Sub (pz, x)
+})");
+    REQUIRE(infer_shapes(m).type_errors == 0);
+    // (y7: i's N is not known to be 3, and the output takes the constant's 3 when N is 1.)
+    CHECK(replace_noop_nodes(m) == 0);
+  }
+  SUBCASE("Sum/Max/Min/Mean of one input; Split into one output; Pad by zeros; Tile by ones") {
+    Model m = text(17, R"(g (float[2,N] x) => (float[2,N] y1, float[2,N] y2, float[2,N] y3, float[2,N] y4,
+                                          float[2,N] y5, float[2,N] y6, float[2,N] y7) {
+  y1 = Sum (x)
+  y2 = Max (x)
+  y3 = Mean (x)
+  y4 = Split <axis = 1> (x)
+  p = Constant <value = int64[4] {0, 0, 0, 0}> ()
+  y5 = Pad <mode = "reflect"> (x, p)
+  r = Constant <value = int64[2] {1, 1}> ()
+  y6 = Tile (x, r)
+  y7 = Min (x)
+})");
+    REQUIRE(infer_shapes(m).type_errors == 0);
+    CHECK(replace_noop_nodes(m) == 7);
+    CHECK(ops_of(m.graph) == std::vector<std::string>{"Identity", "Identity", "Identity", "Identity", "Constant",
+                                                      "Identity", "Constant", "Identity", "Identity"});
+    Model m18 = text(18, R"(g (float[2,N] x) => (float[2,N] y1, float[2,N] y2) {
+  y1 = Split <num_outputs = 1> (x)
+  p = Constant <value = int64[2] {0, 0}> ()
+  a = Constant <value = int64[1] {1}> ()
+  y2 = Pad (x, p, , a)
+})");
+    REQUIRE(infer_shapes(m18).type_errors == 0);
+    CHECK(replace_noop_nodes(m18) == 2);
+  }
+  SUBCASE("near misses: two inputs, two outputs, a pad that is not zero, pads given for other dims, Tile by 2") {
+    Model m = text(17, R"(g (float[2,N] x) => (float[2,N] y1, float[2,N] y2, float[1,N] y3, float[1,N] y4,
+                                          float[2,N] y5, float[2,N] y6, float[2,N] y7) {
+  y1 = Max (x, x)
+  y2 = Sum (x, x)
+  y3, y4 = Split <axis = 0> (x)
+  p = Constant <value = int64[4] {0, 0, 0, 1}> ()
+  y5 = Pad (x, p)
+  q = Constant <value = int64[2] {0, 0}> ()
+  y6 = Pad (x, q)
+  r = Constant <value = int64[2] {1, 2}> ()
+  y7 = Tile (x, r)
+})");
+    // (y6: two pads for a rank-2 input is an invalid model, not a no-op.)
+    CHECK(replace_noop_nodes(m) == 0);
+  }
+}
+
 TEST_CASE("replace_noop_nodes then remove_identity_nodes: a chain of no-ops goes, outputs keep their names") {
   Model m = text(17, R"(g (float[2,3] x) => (float[2,3] y) {
   a = Relu (x)
