@@ -243,6 +243,21 @@ TEST_CASE("merge_models: connects the seams, keeps the rest, types the connected
   CHECK(check(both).ok());
 }
 
+TEST_CASE("merge_models: an IR version 1 model's attributes get the type field of the newer IR") {
+  Model a = parse_text_model(R"(<ir_version: 1, opset_import: ["" : 9]>
+first (float[2, 3] x) => (float[3, 2] y) { y = Transpose <perm = [1, 0]> (x) }
+)");
+  a.graph.nodes[0].attributes[0].type = AttributeType::UNDEFINED;  // as an IR 1 file has it
+  const Model b = parse_text_model(R"(<ir_version: 4, opset_import: ["" : 9]>
+second (float[3, 2] u) => (float[3, 2] w) { w = Neg (u) }
+)");
+  REQUIRE(check(a).ok());
+  const Model m = merge_models(a, b, {{"y", "u"}});
+  CHECK(m.ir_version == 4);
+  CHECK(m.graph.nodes[0].attributes[0].type == AttributeType::INTS);
+  CHECK(check(m).ok());
+}
+
 TEST_CASE("merge_models: shared names need prefixes; io_map names are the unprefixed ones") {
   const auto a = parse_text_model(kFirst);
   const auto self = merge_models(a, a, {{"y", "x"}}, {.prefix1 = "a/", .prefix2 = "b/"});

@@ -74,6 +74,26 @@ TEST_CASE("upgrade_opset: attributes that became inputs move into Constants") {
     for (const auto& o : n.outputs) CHECK(names.insert(o).second);
 }
 
+TEST_CASE("upgrade_opset of an IR version 1 model gives its attributes the type field IR 2 requires") {
+  // IR version 1 had no AttributeProto.type: such a file's attributes come without one, at any
+  // depth. The upgraded model's IR version needs it (found by fuzz_model).
+  Model m = at(9, R"(g (float[2, 3] x, bool c) => (float[3, 2] y) {
+  y = If (c) <then_branch = t () => (float[3, 2] ty) { ty = Transpose <perm = [1, 0]> (x) },
+              else_branch = e () => (float[3, 2] ey) { ey = Transpose (x) }>
+})");
+  m.ir_version = 1;
+  for (auto& n : views::all_nodes(m.graph))
+    for (auto& a : n.attributes) a.type = AttributeType::UNDEFINED;
+  REQUIRE(check(m).ok());
+  (void)upgrade_opset(m, 13);
+  CHECK(m.ir_version == 7);
+  CHECK(check(m).ok());
+  const Node& if_node = m.graph.nodes.back();
+  CHECK(if_node.find_attribute("then_branch")->type == AttributeType::GRAPH);
+  const Graph& then_g = if_node.find_attribute("then_branch")->as_graph();
+  CHECK(then_g.nodes[0].find_attribute("perm")->type == AttributeType::INTS);
+}
+
 TEST_CASE("upgrade_opset: Clip's bounds take the input's element type; Softmax's 2-D meaning is kept") {
   auto m = at(10, R"(g (double[3, 4] x, float[2, 3, 4] z) => (double[3, 4] y, float[2, 3, 4] w, float[2, 3, 4] u) {
   y = Clip <min = -1.0, max = 0.5> (x)

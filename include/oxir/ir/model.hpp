@@ -13,6 +13,7 @@
 #include "common.hpp"
 #include "function.hpp"
 #include "graph.hpp"
+#include "views.hpp"
 #include "wire_info.hpp"
 
 namespace oxir {
@@ -111,5 +112,33 @@ class FunctionTable {
   const std::vector<Function>* functions_ = nullptr;
   std::unordered_map<Key, const Function*, KeyHash> index_;
 };
+
+/// Gives each attribute without a type field (IR version 1 had none) the type of the value it
+/// holds, in every graph of `model` at any depth, its functions and its training graphs: what a
+/// model needs once its ir_version is 2 or later (upgrade_opset and merge_models raise it).
+/// Attributes that hold nothing, and references to a function's attributes, stay as they are.
+inline void type_untyped_attributes(Model& model) {
+  const auto fix = [](Node& n) {
+    for (auto& a : n.attributes) {
+      const auto held = static_cast<AttributeType>(a.value.index());
+      if (a.type == AttributeType::UNDEFINED && a.ref_attr_name.empty() && held != AttributeType::UNDEFINED)
+        a.type = held;
+    }
+  };
+  const auto fix_graph = [&](Graph& g) {
+    for (Node& n : views::all_nodes(g)) fix(n);
+  };
+  fix_graph(model.graph);
+  for (auto& t : model.training_info) {
+    fix_graph(t.initialization);
+    fix_graph(t.algorithm);
+  }
+  for (auto& f : model.functions)
+    for (Node& n : f.nodes) {
+      fix(n);
+      for (auto& a : n.attributes)
+        for (Graph& sub : views::attribute_graphs(a)) fix_graph(sub);
+    }
+}
 
 }  // namespace oxir

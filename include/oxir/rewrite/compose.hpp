@@ -638,6 +638,9 @@ struct MergeOptions {
       throw Error("graph.quantization_annotation", "the models annotate '" + q.tensor_name + "' differently");
   }
   g.unknown_fields = g1.unknown_fields + g2.unknown_fields;
+  // An IR version 1 model merged with a newer one: its attributes get the type field the newer
+  // IR version requires.
+  if (m.ir_version >= 2) type_untyped_attributes(m);
 
   if (options.inputs.empty() && options.outputs.empty()) return m;
   std::vector<std::string> ins = options.inputs, outs = options.outputs;

@@ -2889,6 +2889,7 @@ inline UpgradeReport upgrade_opset(Model& model, std::int64_t target) {
   Model m = detail::upgrade::convert(model, *from, target, report);
   const std::int64_t ir_needed = detail::upgrade::ir_of_opset(target);
   if (m.ir_version < ir_needed) m.ir_version = ir_needed;
+  if (m.ir_version >= 2) type_untyped_attributes(m);  // (an IR 1 model's attributes have no type field)
   model = std::move(m);
   return report;
 }
