@@ -328,6 +328,19 @@ TEST_CASE("replace_noop_nodes in subgraphs: only what inference proves") {
 })");
     CHECK(replace_noop_nodes(m) == 0);
   }
+  SUBCASE("a Loop body input declared static that inference finds symbolic") {
+    // v carries x, of N elements; the body declares it float[3]. N may be 1, and then the Mul
+    // broadcasts v to 3 elements: not a no-op, whatever the declaration says.
+    Model m = text(17, R"(g (float[N] x, int64 n) => (float[?] vfinal, float[?, 3] ys) {
+  vfinal, ys = Loop (n, "", x) <body = body (int64 i, bool cin, float[3] v) => (bool cout, float[3] vout, float[3] y) {
+      cout = Identity (cin)
+      vout = Identity (v)
+      c = Constant <value = float[3] {1, 1, 1}> ()
+      y = Mul (v, c)
+    }>
+})");
+    CHECK(replace_noop_nodes(m) == 0);
+  }
   SUBCASE("the subgraphs of a node inference rejects") {
     Model m = text(17, R"(g (float[2] x, bool c) => (float[2] y) {
   y = If (c) <then_branch = t () => (float[2] ty) { ty = Cast <to = 1> (x) },

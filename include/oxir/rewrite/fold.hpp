@@ -465,6 +465,7 @@ inline bool fold_round(Model& model, std::int64_t opset, const FoldOptions& opti
     Model probe = inference_probe(model);
     InferOptions io;
     io.report_constant_values = true;
+    io.overwrite = true;  // nothing declared is a fact: subgraph input types neither
     report = infer_shapes(probe, io);
   }
   const std::optional<std::unordered_set<std::string>> rejected = rejected_outputs(model.graph, report);
@@ -501,8 +502,8 @@ inline bool fold_round(Model& model, std::int64_t opset, const FoldOptions& opti
 /// holds floating-point tensors only, the main graph's values become initializers of the same
 /// names instead (IR 4 or later; an older model, whose initializers must also be graph inputs, is
 /// left as it is) and subgraphs are left as they are. Runs inference on a copy without value_info
-/// and output types, the subgraphs' too (exporters' claims, not facts): the model gets no
-/// value_info from it. Nothing
+/// and output types, the subgraphs' too (exporters' claims, not facts), in overwrite mode (nor
+/// are the subgraphs' declared input types): the model gets no value_info from it. Nothing
 /// is folded in a model without a default-domain opset import. The contents are what the model
 /// implies for every run in which it is valid (sizes that the model's own equalities fix count as
 /// known).

@@ -464,7 +464,9 @@ inline std::size_t replace_noop_nodes(Model& model) {
   const auto opset = model.opset_version("");
   if (!opset) return 0;
   Model probe = detail::inference_probe(model);
-  const InferReport report = infer_shapes(probe);
+  InferOptions io;
+  io.overwrite = true;  // a subgraph's input types become what inference finds, not what they claim
+  const InferReport report = infer_shapes(probe, io);
   const auto rejected = detail::rejected_outputs(model.graph, report);
   if (!rejected) return 0;
   detail::NoopRun r{*opset, *rejected, {}, {}, {}};
