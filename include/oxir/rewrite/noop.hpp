@@ -4,8 +4,8 @@
 // Expand, Squeeze, Unsqueeze or Flatten to the shape it already has, a Slice that keeps every
 // element in order, a Transpose by the identity permutation, a Concat of one input, a Dropout
 // in inference, arithmetic with a neutral constant (x*1, x+0 for integers...), a Split into one
-// output, a Pad by zeros, a Tile by ones. What decides it is what shape inference proves about the model, never what the
-// model's value_info or declared output shapes claim.
+// output, a Pad by zeros, a Tile by ones. What decides it is what shape inference proves about
+// the model, never what the model's value_info or declared types claim.
 
 #include <cstddef>
 #include <cstdint>
@@ -57,7 +57,10 @@ inline std::optional<std::uint64_t> neutral_bits(std::string_view op, DataType t
     case DataType::FLOAT:
       return one ? 0x3F800000ULL : add ? 0x80000000ULL : sub ? std::optional<std::uint64_t>(0) : std::nullopt;
     case DataType::DOUBLE:
-      return one ? 0x3FF0000000000000ULL : add ? 0x8000000000000000ULL : sub ? std::optional<std::uint64_t>(0) : std::nullopt;
+      return one   ? 0x3FF0000000000000ULL
+             : add ? 0x8000000000000000ULL
+             : sub ? std::optional<std::uint64_t>(0)
+                   : std::nullopt;
     case DataType::FLOAT16:
       return one ? 0x3C00ULL : add ? 0x8000ULL : sub ? std::optional<std::uint64_t>(0) : std::nullopt;
     case DataType::BFLOAT16:
