@@ -402,16 +402,16 @@ inline void write_data_file(const std::filesystem::path& file,
 /// field path of any problem.
 [[nodiscard]] inline Model load_model(const std::filesystem::path& path, const LoadOptions& options = {}) {
   auto file = io::read_file_bytes(path);
+  Model m;  // outside the try block, so that it is returned in place (a Model is over 500 bytes of members)
   try {
-    Model m;
     io::Decoder decoder(std::move(file.owner), options.decode);
     decoder.model(wire::Reader(file.bytes), m);
     if (decoder.external_tensors() != 0)
       io::attach_external_data(m, path.parent_path(), options.load_external_data, options.verify_checksums);
-    return m;
   } catch (const Error& e) {
     throw Error(path.string() + ": " + e.path(), e.message());
   }
+  return m;
 }
 
 /// Saves a model file, moving tensors into external data as `options` say (see SaveOptions).
