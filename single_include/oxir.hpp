@@ -6158,7 +6158,7 @@ inline void write_data_file(const std::filesystem::path& file,
     if (decoder.external_tensors() != 0)
       io::attach_external_data(m, path.parent_path(), options.load_external_data, options.verify_checksums);
   } catch (const Error& e) {
-    throw Error(path.string() + ": " + e.path(), e.message());
+    throw Error(e.path().empty() ? path.string() : path.string() + ": " + e.path(), e.message());
   }
   return m;
 }

@@ -538,4 +538,26 @@ TEST_CASE("a stream that is no protobuf message fails at its first bad key, not 
                        doctest::Contains("too large"), Error);
 }
 
+TEST_CASE("a load error's path is the file, then the field path inside it, with nothing between") {
+  TempDir dir;
+  // A top-level key of wire type 7 (field 12): the error is at the model's own level.
+  write_all(dir.path / "bad_key.onnx", std::string("\x08\x07\x67", 3));
+  // producer_name (field 2) whose length runs past the end.
+  write_all(dir.path / "cut.onnx", std::string("\x08\x07\x12\x05" "ab", 6));
+  try {
+    (void)load_model(dir.path / "bad_key.onnx");
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.path() == (dir.path / "bad_key.onnx").string());
+    CHECK(e.message() == "field 12: invalid wire type 7");
+    CHECK(std::string(e.what()) == (dir.path / "bad_key.onnx").string() + ": field 12: invalid wire type 7");
+  }
+  try {
+    (void)load_model(dir.path / "cut.onnx");
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.path() == (dir.path / "cut.onnx").string() + ": producer_name");
+  }
+}
+
 }  // namespace oxir_unit_test_model_file
