@@ -28365,6 +28365,11 @@ class Upgrader {
   /// must exist at to_.
   void node_down(Node& n, std::vector<Node>& out) {
     if (versions(n.op_type).empty()) throw Error("'" + n.op_type + "' is not an operator of the default domain");
+    // As in upgrading: a node of an operator its model's opset does not have yet has no meaning
+    // to keep (spelling Swish at opset 13 as x * sigmoid(x) would drop whatever else it has).
+    if (versions(n.op_type).front().first > from_)
+      throw Error("'" + n.op_type + "' does not exist at opset " + std::to_string(from_) + " (it came with opset " +
+                  std::to_string(versions(n.op_type).front().first) + ")");
     // An operator newer than the target is refused first (but Resize and ScatterElements
     // replaced older ones, which come back).
     bool changed = false;
@@ -29611,6 +29616,15 @@ class Upgrader {
                        op == "CumSum" || op == "HannWindow" || op == "HammingWindow" || op == "BlackmanWindow" ||
                        op == "Round" || op == "BitShift";
     if (!known) return false;
+    // The spellings read the operator's inputs and produce its outputs; a node with more of either
+    // than the operator has (a malformed node) would lose them.
+    const auto [max_inputs, max_outputs] = lowered_arity(op);
+    if (n.inputs.size() > max_inputs)
+      throw Error(op + " with " + std::to_string(n.inputs.size()) + " inputs: the operator has at most " +
+                  std::to_string(max_inputs));
+    if (n.outputs.size() > max_outputs)
+      throw Error(op + " with " + std::to_string(n.outputs.size()) + " outputs: the operator has at most " +
+                  std::to_string(max_outputs));
     for (const auto& a : n.attributes)
       if (!a.ref_attr_name.empty())
         throw Error(op + ": attribute '" + a.name + "' refers to a function attribute; '" + op +
@@ -29939,6 +29953,16 @@ class Upgrader {
   }
   /// `n` made `type` of `in`, without attributes, keeping its first output and its name (the
   /// last step of an older spelling); true.
+  /// The most inputs and outputs a node of `op` (an operator `lower` spells) has, as ONNX defines it.
+  static std::pair<std::size_t, std::size_t> lowered_arity(const std::string& op) {
+    if (op == "LayerNormalization") return {3, 3};
+    if (op == "SoftmaxCrossEntropyLoss") return {3, 2};
+    if (op == "NegativeLogLikelihoodLoss" || op == "GroupNormalization" || op == "Range") return {3, 1};
+    if (op == "CastLike" || op == "GreaterOrEqual" || op == "LessOrEqual" || op == "RMSNormalization" ||
+        op == "Trilu" || op == "Mod" || op == "GatherElements" || op == "CumSum" || op == "BitShift")
+      return {2, 1};
+    return {1, 1};  // HardSwish, Mish, Swish, Celu, Gelu, IsInf, ConstantOfShape, Round, the windows
+  }
   static bool become(Node& n, std::string type, std::vector<std::string> in) {
     n.op_type = std::move(type);
     n.inputs = std::move(in);

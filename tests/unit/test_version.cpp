@@ -1292,6 +1292,36 @@ TEST_CASE("required_ir_version, and downgrade_opset lowering the IR version to t
   CHECK(old.ir_version == 5);
 }
 
+TEST_CASE("downgrade_opset refuses an operator its model's opset does not have, and a node with more inputs or outputs than its operator") {
+  // (Found by fuzz_model_structured: a SoftmaxCrossEntropyLoss at opset 13 turned into a Swish with
+  // its two inputs, two outputs and attributes; spelled as x * sigmoid(x) at 11, it lost the
+  // second output, a graph output, and the model became invalid.)
+  const auto check_refused = [](Model m, std::int64_t target, const char* what) {
+    check_refusal([](Model& x, std::int64_t t) { return downgrade_opset(x, t); }, std::move(m), target, what);
+  };
+  check_refused(at(13, R"(g (float[3, 5] x, int64[3] y) => (float z, float[3, 5] p) {
+      z, p = Swish <ignore_index = 2, reduction = "mean"> (x, y) })"),
+                11, "'Swish' does not exist at opset 13 (it came with opset 24)");
+  check_refused(at(14, R"(g (float[3] x) => (float[3] y) { y = Swish (x) })"), 11, "'Swish' does not exist at opset 14");
+  // At an opset that has the operator, a node with more outputs or inputs than it defines.
+  check_refused(at(24, R"(g (float[3] x) => (float[3] y, float[3] z) { y, z = Swish (x) })"), 13,
+                "Swish with 2 outputs: the operator has at most 1");
+  check_refused(at(24, R"(g (float[3] x, float[3] w) => (float[3] y) { y = Swish (x, w) })"), 13,
+                "Swish with 2 inputs: the operator has at most 1");
+  check_refused(at(18, R"(g (float[2, 4] x, float[4] s, float[4] b, float[4] e) => (float[2, 4] y) {
+      y = LayerNormalization (x, s, b, e) })"),
+                16, "LayerNormalization with 4 inputs: the operator has at most 3");
+  // The operators' own extra outputs are still spelled: LayerNormalization's mean and inverse
+  // standard deviation, SoftmaxCrossEntropyLoss' log probabilities.
+  auto ln = at(18, R"(g (float[2, 4] x, float[4] s, float[4] b) => (float[2, 4] y, float[2, 1] m, float[2, 1] r) {
+      y, m, r = LayerNormalization (x, s, b) })");
+  (void)downgrade_opset(ln, 16);
+  CHECK(check(ln).ok());
+  auto sce = at(13, R"(g (float[3, 5] x, int64[3] t) => (float z, float[3, 5] p) { z, p = SoftmaxCrossEntropyLoss (x, t) })");
+  (void)downgrade_opset(sce, 11);
+  CHECK(check(sce).ok());
+}
+
 TEST_CASE("downgrade_opset: an input that must become an attribute but is missing is an error, not a crash") {
   // (Found by fuzz_model_structured: TopK-11 without k, downgraded below 10.)
   auto m = at(11, R"(g (float[2, 5] x) => (float[2, 3] v, int64[2, 3] i) { v, i = TopK <axis = 1> (x) })");
