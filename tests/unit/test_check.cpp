@@ -3,7 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <oxir/analysis/check.hpp>
+#include <oxir/core/element_types.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -135,6 +137,56 @@ TEST_CASE("check: initializers and IR versions") {
   m.ir_version = 3;  // before IR 4 an initializer must also be a graph input
   CHECK(errors(m) == std::vector<std::string>{"graph.initializer[0]", "graph.node[0].input[1]"});
   m.graph.inputs.emplace_back("W", Type::tensor(DataType::FLOAT, {2}));
+  CHECK(errors(m).empty());
+}
+
+TEST_CASE("check: a tensor's payload is what its dims and type call for, as load_model requires") {
+  // W is float[2]: 8 bytes. One value, or three, is a model saved fine and refused when read back.
+  Model m = valid();
+  m.graph.initializers[0] = Tensor::from_values<float>("W", {2}, {1.f});
+  CHECK(errors(m) == std::vector<std::string>{"graph.initializer[0].raw_data"});
+  CHECK(check(m).to_string() == "error: graph.initializer[0].raw_data: 'W' holds 4 bytes of FLOAT data for dims that need 8\n");
+  m.graph.initializers[0] = Tensor::from_values<float>("W", {2}, {1.f, 2.f, 3.f});
+  CHECK(errors(m) == std::vector<std::string>{"graph.initializer[0].raw_data"});
+  // Sub-byte types are packed: five int4 values take three bytes.
+  m.graph.initializers[0] = Tensor::from_values<int4>("W", {5}, std::vector<int4>(5, int4(1)));
+  CHECK(errors(m).empty());
+  m.graph.initializers[0].dims = {6};
+  CHECK(errors(m).empty());  // six take three bytes too
+  m.graph.initializers[0].dims = {7};
+  CHECK(errors(m) == std::vector<std::string>{"graph.initializer[0].raw_data"});
+  m.graph.initializers[0].dims = {-1, 2};
+  CHECK(errors(m) == std::vector<std::string>{"graph.initializer[0].dims[0]"});
+  m.graph.initializers[0].dims = {INT64_MAX, INT64_MAX};
+  CHECK(errors(m) == std::vector<std::string>{"graph.initializer[0].dims"});
+  // Strings: one per element.
+  m.graph.initializers[0] = Tensor::from_values<std::string>("W", {2}, {std::string("a")});
+  CHECK(errors(m) == std::vector<std::string>{"graph.initializer[0].string_data"});
+  // A segment holds part of a tensor, and external data is checked when it is read.
+  m.graph.initializers[0] = Tensor::from_values<float>("W", {2}, {1.f});
+  m.graph.initializers[0].segment = TensorSegment{0, 1, {}, {}};
+  CHECK(errors(m).empty());
+  m.graph.initializers[0].segment.reset();
+  m.graph.initializers[0].data = Buffer{};
+  m.graph.initializers[0].data_location = DataLocation::EXTERNAL;
+  m.graph.initializers[0].external_data = {{"location", "w.bin", {}, {}}};
+  CHECK(errors(m).empty());
+  // Tensors in attributes: a Constant's value, a TENSORS list, a sparse tensor's values and indices.
+  m = valid();
+  m.graph.nodes.push_back(op("Constant", {}, {"c"}));
+  m.graph.nodes.back().set_attribute(Attribute("value", Tensor::from_values<std::int64_t>("", {3}, {1, 2})));
+  CHECK(errors(m) == std::vector<std::string>{"graph.node[2].attribute[0].t.raw_data"});
+  m.graph.nodes.back().attributes[0] = Attribute("value", std::vector<Tensor>{Tensor::from_values<float>("", {1}, {1.f}),
+                                                                             Tensor::from_values<float>("", {2}, {1.f})});
+  CHECK(errors(m) == std::vector<std::string>{"graph.node[2].attribute[0].tensors[1].raw_data"});
+  SparseTensor sp;
+  sp.dims = {4};
+  sp.values = Tensor::from_values<float>("", {2}, {1.f, 2.f});
+  sp.indices = Tensor::from_values<std::int64_t>("", {2}, {0});
+  m.graph.nodes.back().attributes[0] = Attribute("sparse_value", sp);
+  CHECK(errors(m) == std::vector<std::string>{"graph.node[2].attribute[0].sparse_tensor.indices.raw_data"});
+  sp.indices = Tensor::from_values<std::int64_t>("", {2}, {0, 3});
+  m.graph.nodes.back().attributes[0] = Attribute("sparse_value", sp);
   CHECK(errors(m).empty());
 }
 

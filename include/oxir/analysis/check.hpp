@@ -150,6 +150,33 @@ class Checker {
   void check_tensor(const Tensor& t, const std::string& p, bool needs_name) {
     if (needs_name && t.name.empty()) error(p, "has no name");
     if (t.data_type == DataType::UNDEFINED) error(p, "'" + t.name + "' has data_type UNDEFINED");
+    // The payload must be what the dims and the type call for, as load_model requires of a file
+    // (a model built in memory with too few values would be saved, then refused when read back).
+    // A segment holds part of a tensor; external data is checked when it is read.
+    if (t.segment || t.is_external()) return;
+    for (std::size_t i = 0; i < t.dims.size(); ++i)
+      if (t.dims[i] < 0)
+        return error(p + ".dims[" + std::to_string(i) + "]", "'" + t.name + "' has the negative dimension " +
+                                                              std::to_string(t.dims[i]));
+    const auto count = t.element_count();
+    if (!count) return error(p + ".dims", "'" + t.name + "' has more elements than 64 bits count");
+    if (t.data_type == DataType::STRING) {
+      if (t.strings.size() != *count)
+        error(p + ".string_data", "'" + t.name + "' holds " + std::to_string(t.strings.size()) + " strings for " +
+                                      std::to_string(*count) + " elements");
+      return;
+    }
+    if (!is_known(t.data_type) || t.data_type == DataType::UNDEFINED) return;
+    const auto need = storage_bytes(t.data_type, *count);
+    if (!need) return error(p + ".dims", "'" + t.name + "': the payload size overflows 64 bits");
+    if (t.data.size() != *need)
+      error(p + ".raw_data", "'" + t.name + "' holds " + std::to_string(t.data.size()) + " bytes of " +
+                                 std::string(data_type_name(t.data_type)) + " data for dims that need " +
+                                 std::to_string(*need));
+  }
+  void check_sparse(const SparseTensor& s, const std::string& p, bool needs_name) {
+    check_tensor(s.values, p + ".values", needs_name);
+    check_tensor(s.indices, p + ".indices", false);
   }
 
   // `in_function`: attribute references are allowed. `depth`: graph nesting.
@@ -187,7 +214,7 @@ class Checker {
     for (std::size_t i = 0; i < g.sparse_initializers.size(); ++i) {
       const SparseTensor& s = g.sparse_initializers[i];
       const std::string p = path + ".sparse_initializer[" + std::to_string(i) + "]";
-      check_tensor(s.values, p + ".values", true);
+      check_sparse(s, p, true);
       if (inits.contains(s.values.name)) error(p, "'" + s.values.name + "' is also a dense initializer");
       else if (!inputs.contains(s.values.name)) define(s.values.name, p, "sparse initializer", false);
       inits.insert(s.values.name);
@@ -256,6 +283,13 @@ class Checker {
         error(ap, who + ": attribute '" + at.name + "' of type " + std::string(attribute_type_name(at.type)) + " has no value");
       }
       if (const auto* t = std::get_if<Box<Tensor>>(&at.value); t && t->has_value()) check_tensor(**t, ap + ".t", false);
+      if (const auto* ts = std::get_if<std::vector<Tensor>>(&at.value))
+        for (std::size_t k = 0; k < ts->size(); ++k) check_tensor((*ts)[k], ap + ".tensors[" + std::to_string(k) + "]", false);
+      if (const auto* st = std::get_if<Box<SparseTensor>>(&at.value); st && st->has_value())
+        check_sparse(**st, ap + ".sparse_tensor", false);
+      if (const auto* sts = std::get_if<std::vector<SparseTensor>>(&at.value))
+        for (std::size_t k = 0; k < sts->size(); ++k)
+          check_sparse((*sts)[k], ap + ".sparse_tensors[" + std::to_string(k) + "]", false);
       if (const auto* g = std::get_if<Box<Graph>>(&at.value); g && g->has_value()) {
         // A subgraph sees every name defined so far in this graph and its enclosing ones.
         outer.push_back(&here);
