@@ -6065,26 +6065,92 @@ inline void attach_external_data(Model& model, const std::filesystem::path& base
   });
 }
 
-/// Writes `a` then `b` to `path`, replacing it.
-inline void write_file(const std::filesystem::path& path, std::span<const std::byte> a,
-                       std::span<const std::byte> b = {}) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error(path.string(), "cannot open for writing");
-  out.write(reinterpret_cast<const char*>(a.data()), static_cast<std::streamsize>(a.size()));
-  if (!b.empty()) out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-  out.flush();
-  if (!out) throw Error(path.string(), "write failed");
-}
+/// A file written under a temporary name beside `path` (`path` + ".oxir-tmp") and renamed over
+/// `path` by commit(), so a failed write never leaves a half-written file where the old one was
+/// (which may still be mapped by a loaded model). Destroyed without commit() (an error on the
+/// way), it removes the temporary file: a full disk or a refused rename leaves nothing behind.
+/// Errors name `path` and say why (the system's reason where there is one).
+class FileReplacement {
+ public:
+  explicit FileReplacement(std::filesystem::path path) : path_(std::move(path)), tmp_(path_) {
+    tmp_ += ".oxir-tmp";
+#ifdef OXIR_HAVE_MMAP
+    fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd_ < 0) throw Error(path_.string(), std::string("cannot open for writing: ") + std::strerror(errno));
+#else
+    out_.open(tmp_, std::ios::binary | std::ios::trunc);
+    if (!out_) throw Error(path_.string(), "cannot open for writing");
+#endif
+  }
+  FileReplacement(const FileReplacement&) = delete;
+  FileReplacement& operator=(const FileReplacement&) = delete;
+  ~FileReplacement() {
+    if (committed_) return;
+    close_quietly();
+    std::error_code ec;
+    std::filesystem::remove(tmp_, ec);
+  }
 
-/// Writes `bytes` to `path` through a temporary file renamed over it, so a failed write never
-/// leaves a half-written model where the old one was (and the old file may still be mapped).
+  void write(std::span<const std::byte> b) {
+#ifdef OXIR_HAVE_MMAP
+    while (!b.empty()) {
+      // Linux writes at most about 2 GiB per call: larger payloads take several.
+      const auto n = ::write(fd_, b.data(), std::min<std::size_t>(b.size(), std::size_t{1} << 30));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) throw Error(path_.string(), std::string("cannot write: ") + (n < 0 ? std::strerror(errno) : "no progress"));
+      b = b.subspan(static_cast<std::size_t>(n));
+    }
+#else
+    out_.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+    if (!out_) throw Error(path_.string(), "cannot write");
+#endif
+  }
+  void write_zeros(std::uint64_t n) {
+    static const std::byte zeros[4096] = {};
+    while (n > 0) {
+      const auto k = static_cast<std::size_t>(std::min<std::uint64_t>(n, sizeof zeros));
+      write(std::span<const std::byte>(zeros, k));
+      n -= k;
+    }
+  }
+  /// Closes the temporary file and renames it over `path`.
+  void commit() {
+#ifdef OXIR_HAVE_MMAP
+    const int fd = std::exchange(fd_, -1);
+    if (::close(fd) != 0) throw Error(path_.string(), std::string("cannot write: ") + std::strerror(errno));
+#else
+    out_.close();
+    if (!out_) throw Error(path_.string(), "cannot write");
+#endif
+    std::error_code ec;
+    std::filesystem::rename(tmp_, path_, ec);
+    if (ec) throw Error(path_.string(), "cannot replace: " + ec.message());
+    committed_ = true;
+  }
+
+ private:
+  void close_quietly() noexcept {
+#ifdef OXIR_HAVE_MMAP
+    if (fd_ >= 0) ::close(std::exchange(fd_, -1));
+#else
+    if (out_.is_open()) out_.close();
+#endif
+  }
+
+  std::filesystem::path path_, tmp_;
+#ifdef OXIR_HAVE_MMAP
+  int fd_ = -1;
+#else
+  std::ofstream out_;
+#endif
+  bool committed_ = false;
+};
+
+/// Writes `bytes` to `path` through a temporary file renamed over it (see FileReplacement).
 inline void replace_file(const std::filesystem::path& path, std::span<const std::byte> bytes) {
-  auto tmp = path;
-  tmp += ".oxir-tmp";
-  write_file(tmp, bytes);
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw Error(path.string(), "cannot replace: " + ec.message());
+  FileReplacement f(path);
+  f.write(bytes);
+  f.commit();
 }
 
 /// Where the tensors of a model keep their payloads (see tensor_storage).
@@ -6155,26 +6221,15 @@ inline void write_data_file(const std::filesystem::path& file,
                             const std::vector<std::pair<std::uint64_t, Buffer>>& chunks) {
   std::error_code ec;
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
-  auto tmp_path = file;
-  tmp_path += ".oxir-tmp";
-  std::ofstream d(tmp_path, std::ios::binary | std::ios::trunc);
-  if (!d) throw Error(file.string(), "cannot open for writing");
+  FileReplacement d(file);
   std::uint64_t pos = 0;
-  static const char zeros[4096] = {};
   for (const auto& [start, c] : chunks) {
-    for (auto pad = start - pos; pad > 0;) {
-      const auto n = std::min<std::uint64_t>(pad, sizeof zeros);
-      d.write(zeros, static_cast<std::streamsize>(n));
-      pad -= n;
-    }
+    d.write_zeros(start - pos);
     const auto b = c.bytes();
-    d.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+    d.write(b);
     pos = start + b.size();
   }
-  d.close();
-  if (!d) throw Error(file.string(), "write failed");
-  std::filesystem::rename(tmp_path, file, ec);
-  if (ec) throw Error(file.string(), "cannot replace: " + ec.message());
+  d.commit();
 }
 
 }  // namespace io

@@ -181,7 +181,12 @@ int convert(const std::vector<std::string>& args) {
     if (text_out) oxir::save_text_model(m, positional[1], text_options);
     else oxir::save_model(m, positional[1], options);
   } catch (const oxir::Error& e) {
-    if (e.path().rfind(positional[1], 0) == 0) throw;
+    // What went wrong writing OUT or its data files (FILE, FILE.1, ... beside OUT) names them.
+    const auto starts = [&](const std::string& prefix) { return e.path().rfind(prefix, 0) == 0; };
+    if (starts(positional[1])) throw;
+    if (options.external_data_file &&
+        starts((std::filesystem::path(positional[1]).parent_path() / *options.external_data_file).string()))
+      throw;
     throw oxir::Error(positional[0] + (e.path().empty() ? "" : ": " + e.path()), e.message());
   }
   return 0;

@@ -242,6 +242,13 @@ check "--external-data may not name the model" expect_exit 2 "is the model file 
   "$oxir" convert "$tmp/q.onnx" "$tmp/ext2.onnx" --external-data ext2.onnx
 check "--max-file-bytes and --internalize exclude each other" expect_exit 2 "exclude each other" \
   "$oxir" convert "$tmp/q.onnx" "$tmp/ext2.onnx" --max-file-bytes 10 --internalize
+# A write that fails names the file it was writing and the reason, and leaves no temporary file.
+check "an OUT in a missing folder" expect_exit 1 "$tmp/nowhere/o.onnx: cannot open for writing: No such file or directory" \
+  "$oxir" convert "$tmp/q.onnx" "$tmp/nowhere/o.onnx"
+mkdir -p "$tmp/wdir/taken.bin"
+check "a data file whose name a folder has" expect_exit 1 "^oxir: $tmp/wdir/taken.bin: cannot replace" \
+  "$oxir" convert "$tmp/q.onnx" "$tmp/wdir/o.onnx" --external-data taken.bin --size-threshold 16
+check "a failed write leaves nothing behind" bash -c "[[ \"\$(ls -A '$tmp/wdir')\" == taken.bin ]]"
 
 # Weights split over several external files, read back by onnx's own loader (an independent
 # reader of location/offset/length): every initializer equals the original's.

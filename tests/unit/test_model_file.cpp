@@ -12,6 +12,9 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <csignal>
+#include <cerrno>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -558,6 +561,69 @@ TEST_CASE("a load error's path is the file, then the field path inside it, with 
   } catch (const Error& e) {
     CHECK(e.path() == (dir.path / "cut.onnx").string() + ": producer_name");
   }
+}
+
+TEST_CASE("a save that fails says why, names the file it was writing, and leaves no temporary file") {
+  TempDir dir;
+  const Model m = weights_model();
+  const auto names = [&] {
+    std::set<std::string> n;
+    for (const auto& e : fs::recursive_directory_iterator(dir.path)) n.insert(fs::relative(e.path(), dir.path).string());
+    return n;
+  };
+  // A folder that does not exist.
+  try {
+    save_model(m, dir.path / "missing" / "m.onnx");
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.path() == (dir.path / "missing" / "m.onnx").string());
+    CHECK(e.message() == std::string("cannot open for writing: ") + std::strerror(ENOENT));
+  }
+  CHECK(names().empty());
+  // The external data file's name is taken by a folder: the data is written, the rename refused.
+  fs::create_directories(dir.path / "w.bin");
+  SaveOptions opts;
+  opts.external_data_file = "w.bin";
+  try {
+    save_model(m, dir.path / "m.onnx", opts);
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.path() == (dir.path / "w.bin").string());
+    CHECK(e.message().find("cannot replace") == 0);
+  }
+  CHECK(names() == std::set<std::string>{"w.bin"});  // no w.bin.oxir-tmp, and no m.onnx
+  // The model's own name is taken by a folder.
+  fs::create_directories(dir.path / "x.onnx");
+  CHECK_THROWS_WITH_AS(save_model(m, dir.path / "x.onnx"), doctest::Contains("cannot replace"), Error);
+  CHECK(names() == std::set<std::string>{"w.bin", "x.onnx"});
+  // A write that runs out of space (a file-size limit, as a full disk would): the temporary file
+  // goes too. Run in a child, which SIGXFSZ would otherwise end.
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit lim {};
+    lim.rlim_cur = lim.rlim_max = 4096;
+    ::setrlimit(RLIMIT_FSIZE, &lim);
+    int code = 0;
+    try {
+      save_model(m, dir.path / "big.onnx");  // 256 KiB of weights inline
+      code = 1;
+    } catch (const Error& e) {
+      code = e.message() == std::string("cannot write: ") + std::strerror(EFBIG) ? 0 : 2;
+    }
+    std::error_code ec;
+    if (fs::exists(dir.path / "big.onnx.oxir-tmp", ec) || fs::exists(dir.path / "big.onnx", ec)) code = 3;
+    ::_exit(code);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  // And a save that works replaces the file, leaving nothing else.
+  save_model(m, dir.path / "ok.onnx");
+  CHECK(load_model(dir.path / "ok.onnx") == m);
+  CHECK(names() == std::set<std::string>{"ok.onnx", "w.bin", "x.onnx"});
 }
 
 }  // namespace oxir_unit_test_model_file
