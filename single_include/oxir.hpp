@@ -28459,6 +28459,7 @@ class Upgrader {
     if (versions(n.op_type).front().first > from_)
       throw Error("'" + n.op_type + "' does not exist at opset " + std::to_string(from_) + " (it came with opset " +
                   std::to_string(versions(n.op_type).front().first) + ")");
+    check_arity(n);
     // An operator newer than the target is refused first (but Resize and ScatterElements
     // replaced older ones, which come back).
     bool changed = false;
@@ -30360,6 +30361,27 @@ class Upgrader {
     return true;
   }
 
+  /// Refuses a node with more inputs or outputs (up to its last named one) than its operator's
+  /// version at the model's opset defines, as the signature table knows it: a malformed node,
+  /// whose extra values a rewrite into other operators would drop.
+  void check_arity(const Node& n) const {
+    bool beyond = false;
+    const auto* sig = infer::detail::TypeSignatures::get().find(0, n.op_type, from_, beyond);
+    if (!sig || beyond || sig->deprecated) return;
+    const auto used = [](const std::vector<std::string>& names) {
+      std::size_t k = names.size();
+      while (k > 0 && names[k - 1].empty()) --k;
+      return k;
+    };
+    const auto check = [&](const std::vector<infer::detail::FormalParam>& formal, std::size_t count, const char* what) {
+      if (count == 0 || infer::detail::formal_at(formal, count - 1)) return;
+      throw Error("'" + n.op_type + "' with " + std::to_string(count) + " " + what + ": " + n.op_type + "-" +
+                  std::to_string(sig->since) + " has at most " + std::to_string(formal.size()));
+    };
+    check(sig->inputs, used(n.inputs), "inputs");
+    check(sig->outputs, used(n.outputs), "outputs");
+  }
+
   /// versions_of, looked up once per operator.
   const std::vector<std::pair<std::int64_t, bool>>& versions(const std::string& op) {
     auto it = versions_.find(op);
@@ -30373,6 +30395,7 @@ class Upgrader {
     if (versions(n.op_type).empty()) throw Error("'" + n.op_type + "' is not an operator of the default domain");
     if (versions(n.op_type).front().first > from_)
       throw Error("'" + n.op_type + "' does not exist at opset " + std::to_string(from_));
+    check_arity(n);
     bool changed = false;
     from_upsample_ = n.op_type == "Upsample";
     for (std::int64_t at = from_;;) {
@@ -31058,7 +31081,8 @@ inline void no_new_type_errors(const Model& before, const Model& after, std::int
 /// with `model` unchanged, for what it cannot convert: a target older than the model's opset
 /// (no downgrades), beyond kUpgradeNewestOpset, Scan-8 with sequence_lens, BatchNormalization-6
 /// in training mode with only Y, BatchNormalization with spatial = 0 or with training outputs,
-/// Tile-1 or Split-1 whose sizes are not constants, an operator unknown at the model's opset or removed without replacement, and an attribute to
+/// Tile-1 or Split-1 whose sizes are not constants, an operator unknown at the model's opset or removed without replacement, a node with
+/// more inputs or outputs than its operator's version defines, and an attribute to
 /// move that refers to a function attribute.
 inline UpgradeReport upgrade_opset(Model& model, std::int64_t target) {
   const auto from = model.opset_version("");
@@ -31323,7 +31347,8 @@ inline std::int64_t required_ir_version(const Model& model) {
 ///   (Mul or Div by 2^y, computed by Pow in double; 8- to 32-bit operands through int64);
 /// - Pow's exponent of another type than a float base cast to the base's type, an integer base
 ///   and its exponent cast to double and the power back (12).
-/// Refused, naming the node, with `model` unchanged: any other operator that does not exist at
+/// Refused, naming the node, with `model` unchanged: an operator the model's opset does not have
+/// yet, a node with more inputs or outputs than its operator's version defines, any other operator that does not exist at
 /// `target` (Einsum below 12, GatherND below 11, ...), an input to make an attribute that is not a
 /// constant, and what the older version cannot say (noop_with_empty_axes with no axes, Split-18's
 /// uneven num_outputs, TopK's smallest, Pad's wrap mode and axes input, Dropout's training_mode

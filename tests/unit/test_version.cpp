@@ -1305,12 +1305,21 @@ TEST_CASE("downgrade_opset refuses an operator its model's opset does not have, 
   check_refused(at(14, R"(g (float[3] x) => (float[3] y) { y = Swish (x) })"), 11, "'Swish' does not exist at opset 14");
   // At an opset that has the operator, a node with more outputs or inputs than it defines.
   check_refused(at(24, R"(g (float[3] x) => (float[3] y, float[3] z) { y, z = Swish (x) })"), 13,
-                "Swish with 2 outputs: the operator has at most 1");
+                "'Swish' with 2 outputs: Swish-24 has at most 1");
   check_refused(at(24, R"(g (float[3] x, float[3] w) => (float[3] y) { y = Swish (x, w) })"), 13,
-                "Swish with 2 inputs: the operator has at most 1");
+                "'Swish' with 2 inputs: Swish-24 has at most 1");
   check_refused(at(18, R"(g (float[2, 4] x, float[4] s, float[4] b, float[4] e) => (float[2, 4] y) {
       y = LayerNormalization (x, s, b, e) })"),
-                16, "LayerNormalization with 4 inputs: the operator has at most 3");
+                16, "'LayerNormalization' with 4 inputs: LayerNormalization-17 has at most 3");
+  // Any operator the signature table knows: more inputs or outputs than its version has is
+  // refused, upgrading or downgrading (trailing omitted ones aside).
+  check_refused(at(10, R"(g (float[3] x) => (float[3] y, float[3] z) { y, z = ThresholdedRelu (x) })"), 9,
+                "'ThresholdedRelu' with 2 outputs: ThresholdedRelu-10 has at most 1");
+  check_refusal([](Model& x, std::int64_t t) { return upgrade_opset(x, t); },
+                at(13, R"(g (float[3] x, float[3] w) => (float[3] y) { y = Relu (x, w) })"), 14,
+                "'Relu' with 2 inputs: Relu-13 has at most 1");
+  auto omitted = at(13, R"(g (float[3] x) => (float[3] y) { y, = Relu (x, ) })");
+  CHECK_NOTHROW((void)upgrade_opset(omitted, 14));
   // The operators' own extra outputs are still spelled: LayerNormalization's mean and inverse
   // standard deviation, SoftmaxCrossEntropyLoss' log probabilities.
   auto ln = at(18, R"(g (float[2, 4] x, float[4] s, float[4] b) => (float[2, 4] y, float[2, 1] m, float[2, 1] r) {
