@@ -1902,6 +1902,39 @@ struct Tensor {
   }
 };
 
+/// A tensor whose payload in memory does not fit its dims and data type: `field` names the
+/// TensorProto field at fault ("dims[i]", "dims", "string_data" or "raw_data").
+struct PayloadMismatch {
+  std::string field;
+  std::string message;
+};
+
+/// What load_model (the decoder) and check() require of a tensor: dims of at least 0 whose element
+/// count fits 64 bits and, for a tensor stored inline (not external, whose data is checked when
+/// read) of a known data type, one string per element or exactly the bytes its type packs that
+/// many elements into. A segment holds part of a tensor and is not checked. nullopt when it fits.
+[[nodiscard]] inline std::optional<PayloadMismatch> payload_mismatch(const Tensor& t) {
+  if (t.segment) return std::nullopt;
+  for (std::size_t i = 0; i < t.dims.size(); ++i)
+    if (t.dims[i] < 0)
+      return PayloadMismatch{"dims[" + std::to_string(i) + "]", "negative dimension " + std::to_string(t.dims[i])};
+  const auto count = t.element_count();
+  if (!count) return PayloadMismatch{"dims", "element count overflows 64 bits"};
+  if (t.is_external()) return std::nullopt;
+  if (t.data_type == DataType::STRING) {
+    if (t.strings.size() == *count) return std::nullopt;
+    return PayloadMismatch{"string_data",
+                           std::to_string(t.strings.size()) + " strings for " + std::to_string(*count) + " elements"};
+  }
+  if (!is_known(t.data_type) || t.data_type == DataType::UNDEFINED) return std::nullopt;  // nothing to check against
+  const auto need = storage_bytes(t.data_type, *count);
+  if (!need) return PayloadMismatch{"dims", "payload size overflows 64 bits"};
+  if (t.data.size() == *need) return std::nullopt;
+  return PayloadMismatch{"raw_data", std::to_string(t.data.size()) + " bytes of " +
+                                         std::string(data_type_name(t.data_type)) + " data for dims that need " +
+                                         std::to_string(*need)};
+}
+
 /// SparseTensorProto: non-zero `values` (1-D) at `indices` ([NNZ] linear or [NNZ, rank]) in a
 /// dense tensor of shape `dims`.
 struct SparseTensor {
@@ -2864,27 +2897,10 @@ class Checker {
     if (t.data_type == DataType::UNDEFINED) error(p, "'" + t.name + "' has data_type UNDEFINED");
     // The payload must be what the dims and the type call for, as load_model requires of a file
     // (a model built in memory with too few values would be saved, then refused when read back).
-    // A segment holds part of a tensor; external data is checked when it is read.
-    if (t.segment || t.is_external()) return;
-    for (std::size_t i = 0; i < t.dims.size(); ++i)
-      if (t.dims[i] < 0)
-        return error(p + ".dims[" + std::to_string(i) + "]", "'" + t.name + "' has the negative dimension " +
-                                                              std::to_string(t.dims[i]));
-    const auto count = t.element_count();
-    if (!count) return error(p + ".dims", "'" + t.name + "' has more elements than 64 bits count");
-    if (t.data_type == DataType::STRING) {
-      if (t.strings.size() != *count)
-        error(p + ".string_data", "'" + t.name + "' holds " + std::to_string(t.strings.size()) + " strings for " +
-                                      std::to_string(*count) + " elements");
-      return;
+    if (auto m = payload_mismatch(t)) {
+      const bool held = m->field == "raw_data" || m->field == "string_data";
+      error(p + "." + m->field, "'" + t.name + (held ? "' holds " : "': ") + m->message);
     }
-    if (!is_known(t.data_type) || t.data_type == DataType::UNDEFINED) return;
-    const auto need = storage_bytes(t.data_type, *count);
-    if (!need) return error(p + ".dims", "'" + t.name + "': the payload size overflows 64 bits");
-    if (t.data.size() != *need)
-      error(p + ".raw_data", "'" + t.name + "' holds " + std::to_string(t.data.size()) + " bytes of " +
-                                 std::string(data_type_name(t.data_type)) + " data for dims that need " +
-                                 std::to_string(*need));
   }
   void check_sparse(const SparseTensor& s, const std::string& p, bool needs_name) {
     check_tensor(s.values, p + ".values", needs_name);
@@ -4249,31 +4265,13 @@ class Decoder {
   }
 
   void check_payload(const Tensor& x, bool has_inline, bool typed) const {
-    if (x.segment) return;  // a segment holds part of the tensor
-    for (std::size_t i = 0; i < x.dims.size(); ++i)
-      if (x.dims[i] < 0) throw Error("dims[" + std::to_string(i) + "]", "negative dimension " + std::to_string(x.dims[i]));
-    const auto count = x.element_count();
-    if (!count) throw Error("dims", "element count overflows 64 bits");
-    if (x.is_external()) {
-      if (has_inline) throw Error(typed ? "data" : "raw_data", "inline data in a tensor whose data_location is EXTERNAL");
-      return;
-    }
-    if (x.data_type == DataType::STRING) {
-      if (x.strings.size() != *count)
-        throw Error("string_data", std::to_string(x.strings.size()) + " strings for " + std::to_string(*count) +
-                                       " elements");
-      return;
-    }
-    if (!is_known(x.data_type) || x.data_type == DataType::UNDEFINED) return;  // nothing to check against
-    if (!has_inline && *count == 0) return;
-    const auto need = storage_bytes(x.data_type, *count);
-    if (!need) throw Error("dims", "payload size overflows 64 bits");
-    if (x.data.size() != *need) {
+    if (auto m = payload_mismatch(x)) {
       // Sub-byte types in int32_data: one packed byte per entry, so the same size rule applies.
-      throw Error(typed ? std::string(typed_field_name(typed_field_for(x.data_type))) : std::string("raw_data"),
-                  std::to_string(x.data.size()) + " bytes of " + std::string(data_type_name(x.data_type)) +
-                      " data for dims that need " + std::to_string(*need));
+      if (typed && m->field == "raw_data") m->field = std::string(typed_field_name(typed_field_for(x.data_type)));
+      throw Error(std::move(m->field), std::move(m->message));
     }
+    if (x.is_external() && has_inline && !x.segment)
+      throw Error(typed ? "data" : "raw_data", "inline data in a tensor whose data_location is EXTERNAL");
   }
 
   void segment(wire::Reader r, TensorSegment& s) {
@@ -30043,7 +30041,8 @@ class Upgrader {
   }
   /// `n` made `type` of `in`, without attributes, keeping its first output and its name (the
   /// last step of an older spelling); true.
-  /// The most inputs and outputs a node of `op` (an operator `lower` spells) has, as ONNX defines it.
+  /// The most inputs and outputs a node of `op` (an operator `lower` spells) has, as ONNX defines it:
+  /// check_arity's answer where the signature table does not know the version at the model's opset.
   static std::pair<std::size_t, std::size_t> lowered_arity(const std::string& op) {
     if (op == "LayerNormalization") return {3, 3};
     if (op == "SoftmaxCrossEntropyLoss") return {3, 2};

@@ -152,27 +152,10 @@ class Checker {
     if (t.data_type == DataType::UNDEFINED) error(p, "'" + t.name + "' has data_type UNDEFINED");
     // The payload must be what the dims and the type call for, as load_model requires of a file
     // (a model built in memory with too few values would be saved, then refused when read back).
-    // A segment holds part of a tensor; external data is checked when it is read.
-    if (t.segment || t.is_external()) return;
-    for (std::size_t i = 0; i < t.dims.size(); ++i)
-      if (t.dims[i] < 0)
-        return error(p + ".dims[" + std::to_string(i) + "]", "'" + t.name + "' has the negative dimension " +
-                                                              std::to_string(t.dims[i]));
-    const auto count = t.element_count();
-    if (!count) return error(p + ".dims", "'" + t.name + "' has more elements than 64 bits count");
-    if (t.data_type == DataType::STRING) {
-      if (t.strings.size() != *count)
-        error(p + ".string_data", "'" + t.name + "' holds " + std::to_string(t.strings.size()) + " strings for " +
-                                      std::to_string(*count) + " elements");
-      return;
+    if (auto m = payload_mismatch(t)) {
+      const bool held = m->field == "raw_data" || m->field == "string_data";
+      error(p + "." + m->field, "'" + t.name + (held ? "' holds " : "': ") + m->message);
     }
-    if (!is_known(t.data_type) || t.data_type == DataType::UNDEFINED) return;
-    const auto need = storage_bytes(t.data_type, *count);
-    if (!need) return error(p + ".dims", "'" + t.name + "': the payload size overflows 64 bits");
-    if (t.data.size() != *need)
-      error(p + ".raw_data", "'" + t.name + "' holds " + std::to_string(t.data.size()) + " bytes of " +
-                                 std::string(data_type_name(t.data_type)) + " data for dims that need " +
-                                 std::to_string(*need));
   }
   void check_sparse(const SparseTensor& s, const std::string& p, bool needs_name) {
     check_tensor(s.values, p + ".values", needs_name);

@@ -631,31 +631,13 @@ class Decoder {
   }
 
   void check_payload(const Tensor& x, bool has_inline, bool typed) const {
-    if (x.segment) return;  // a segment holds part of the tensor
-    for (std::size_t i = 0; i < x.dims.size(); ++i)
-      if (x.dims[i] < 0) throw Error("dims[" + std::to_string(i) + "]", "negative dimension " + std::to_string(x.dims[i]));
-    const auto count = x.element_count();
-    if (!count) throw Error("dims", "element count overflows 64 bits");
-    if (x.is_external()) {
-      if (has_inline) throw Error(typed ? "data" : "raw_data", "inline data in a tensor whose data_location is EXTERNAL");
-      return;
-    }
-    if (x.data_type == DataType::STRING) {
-      if (x.strings.size() != *count)
-        throw Error("string_data", std::to_string(x.strings.size()) + " strings for " + std::to_string(*count) +
-                                       " elements");
-      return;
-    }
-    if (!is_known(x.data_type) || x.data_type == DataType::UNDEFINED) return;  // nothing to check against
-    if (!has_inline && *count == 0) return;
-    const auto need = storage_bytes(x.data_type, *count);
-    if (!need) throw Error("dims", "payload size overflows 64 bits");
-    if (x.data.size() != *need) {
+    if (auto m = payload_mismatch(x)) {
       // Sub-byte types in int32_data: one packed byte per entry, so the same size rule applies.
-      throw Error(typed ? std::string(typed_field_name(typed_field_for(x.data_type))) : std::string("raw_data"),
-                  std::to_string(x.data.size()) + " bytes of " + std::string(data_type_name(x.data_type)) +
-                      " data for dims that need " + std::to_string(*need));
+      if (typed && m->field == "raw_data") m->field = std::string(typed_field_name(typed_field_for(x.data_type)));
+      throw Error(std::move(m->field), std::move(m->message));
     }
+    if (x.is_external() && has_inline && !x.segment)
+      throw Error(typed ? "data" : "raw_data", "inline data in a tensor whose data_location is EXTERNAL");
   }
 
   void segment(wire::Reader r, TensorSegment& s) {

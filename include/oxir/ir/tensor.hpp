@@ -217,6 +217,39 @@ struct Tensor {
   }
 };
 
+/// A tensor whose payload in memory does not fit its dims and data type: `field` names the
+/// TensorProto field at fault ("dims[i]", "dims", "string_data" or "raw_data").
+struct PayloadMismatch {
+  std::string field;
+  std::string message;
+};
+
+/// What load_model (the decoder) and check() require of a tensor: dims of at least 0 whose element
+/// count fits 64 bits and, for a tensor stored inline (not external, whose data is checked when
+/// read) of a known data type, one string per element or exactly the bytes its type packs that
+/// many elements into. A segment holds part of a tensor and is not checked. nullopt when it fits.
+[[nodiscard]] inline std::optional<PayloadMismatch> payload_mismatch(const Tensor& t) {
+  if (t.segment) return std::nullopt;
+  for (std::size_t i = 0; i < t.dims.size(); ++i)
+    if (t.dims[i] < 0)
+      return PayloadMismatch{"dims[" + std::to_string(i) + "]", "negative dimension " + std::to_string(t.dims[i])};
+  const auto count = t.element_count();
+  if (!count) return PayloadMismatch{"dims", "element count overflows 64 bits"};
+  if (t.is_external()) return std::nullopt;
+  if (t.data_type == DataType::STRING) {
+    if (t.strings.size() == *count) return std::nullopt;
+    return PayloadMismatch{"string_data",
+                           std::to_string(t.strings.size()) + " strings for " + std::to_string(*count) + " elements"};
+  }
+  if (!is_known(t.data_type) || t.data_type == DataType::UNDEFINED) return std::nullopt;  // nothing to check against
+  const auto need = storage_bytes(t.data_type, *count);
+  if (!need) return PayloadMismatch{"dims", "payload size overflows 64 bits"};
+  if (t.data.size() == *need) return std::nullopt;
+  return PayloadMismatch{"raw_data", std::to_string(t.data.size()) + " bytes of " +
+                                         std::string(data_type_name(t.data_type)) + " data for dims that need " +
+                                         std::to_string(*need)};
+}
+
 /// SparseTensorProto: non-zero `values` (1-D) at `indices` ([NNZ] linear or [NNZ, rank]) in a
 /// dense tensor of shape `dims`.
 struct SparseTensor {

@@ -1876,7 +1876,8 @@ class Upgrader {
   }
   /// `n` made `type` of `in`, without attributes, keeping its first output and its name (the
   /// last step of an older spelling); true.
-  /// The most inputs and outputs a node of `op` (an operator `lower` spells) has, as ONNX defines it.
+  /// The most inputs and outputs a node of `op` (an operator `lower` spells) has, as ONNX defines it:
+  /// check_arity's answer where the signature table does not know the version at the model's opset.
   static std::pair<std::size_t, std::size_t> lowered_arity(const std::string& op) {
     if (op == "LayerNormalization") return {3, 3};
     if (op == "SoftmaxCrossEntropyLoss") return {3, 2};
