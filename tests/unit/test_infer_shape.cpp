@@ -306,6 +306,41 @@ TEST_CASE("Split: attribute/input sizes, even split, num_outputs (18) with an un
   CHECK(back.report.diagnostics.empty());
 }
 
+TEST_CASE("Split with sizes not all known: the last unknown one is what the others leave") {
+  // Sizes from data (a graph input): the first is fresh, the second is the rest of the axis, so
+  // concatenating the parts again gives the axis back.
+  auto two = run({node("Split", {"x", "sp"}, {"p", "q"}), node("Concat", {"p", "q"}, {"y"}, {Attribute("axis", 0)})},
+                 {{"x", DataType::FLOAT, {"N", "4"}}, {"sp", DataType::INT64, {"2"}}});
+  CHECK(two["p"] == "FLOAT[unk__0,4]");
+  CHECK(two["q"] == "FLOAT[N-unk__0,4]");
+  CHECK(two["y"] == "FLOAT[N,4]");
+  CHECK(two.report.diagnostics.empty());
+  // Sizes [2, m, 2] with m from data: m is N-4.
+  auto mid = run({node("Concat", {"two", "m", "two"}, {"sp"}, {Attribute("axis", 0)}),
+                  node("Split", {"x", "sp"}, {"a", "b", "c"}, {Attribute("axis", 1)})},
+                 {{"x", DataType::FLOAT, {"B", "N"}}, {"m", DataType::INT64, {"1"}}}, {ints("two", {2})});
+  CHECK(mid["a"] == "FLOAT[B,2]");
+  CHECK(mid["b"] == "FLOAT[B,N-4]");
+  CHECK(mid["c"] == "FLOAT[B,2]");
+  // The unknown entry first: the known ones after it keep their sizes.
+  auto first = run({node("Concat", {"m", "three"}, {"sp"}, {Attribute("axis", 0)}), node("Split", {"x", "sp"}, {"a", "b"})},
+                   {{"x", DataType::FLOAT, {"N"}}, {"m", DataType::INT64, {"1"}}}, {ints("three", {3})});
+  CHECK(first["a"] == "FLOAT[N-3]");
+  CHECK(first["b"] == "FLOAT[3]");
+  // With a number for the axis: the known sizes may not exceed it, nor have the wrong count.
+  auto fixed = run({node("Concat", {"m", "three"}, {"sp"}, {Attribute("axis", 0)}), node("Split", {"x", "sp"}, {"a", "b"})},
+                   {{"x", DataType::FLOAT, {"10"}}, {"m", DataType::INT64, {"1"}}}, {ints("three", {3})});
+  CHECK(fixed["a"] == "FLOAT[7]");
+  auto over = run({node("Concat", {"m", "three"}, {"sp"}, {Attribute("axis", 0)}), node("Split", {"x", "sp"}, {"a", "b"})},
+                  {{"x", DataType::FLOAT, {"2"}}, {"m", DataType::INT64, {"1"}}}, {ints("three", {3})});
+  CHECK(over.report.nodes_failed == 1);
+  auto count = run({node("Split", {"x", "sp"}, {"a", "b"})}, {{"x", DataType::FLOAT, {"N"}}, {"sp", DataType::INT64, {"3"}}});
+  CHECK(count.report.nodes_failed == 1);
+  auto count2 = run({node("Concat", {"m", "three"}, {"sp"}, {Attribute("axis", 0)}), node("Split", {"x", "sp"}, {"a", "b", "c"})},
+                    {{"x", DataType::FLOAT, {"N"}}, {"m", DataType::INT64, {"1"}}}, {ints("three", {3})});
+  CHECK(count2.report.nodes_failed == 1);
+}
+
 TEST_CASE("Slice: constants, clamping, steps, symbolic dims, attributes before 10") {
   auto sl = [](std::vector<std::string> dims, I st, I en, std::optional<I> ax = {}, std::optional<I> steps = {}) {
     std::vector<Tensor> init{ints("s", std::move(st)), ints("e", std::move(en))};

@@ -125,6 +125,16 @@ case("Split18_split_input", 18, N("Split", ["X", "split"], ["A", "B", "C"], axis
      [("X", F, ["N", 9, "W"])], ["A", "B", "C"], {"split": I64(2, 3, 4)})
 case("Split13_default_equal", 13, N("Split", ["X"], ["A", "B", "C"], axis=2),
      [("X", F, ["N", 2, 12])], ["A", "B", "C"])
+# Sizes from data: the parts' sizes are open, but concatenating them gives the axis back, and
+# sizes [2, m, 2] leave m = H-4 (H is 7 at every binding: the fill is fixed).
+case("Split13_sizes_from_data_concat", 13,
+     [N("Split", ["X", "sp"], ["A", "B"], axis=1), N("Concat", ["A", "B"], ["Y"], axis=1)],
+     [("X", F, ["N", "H"]), ("sp", I, [2])], ["A", "B", "Y"], fills={"sp": {"value": [3, 4]}},
+     sizes={"H": [7, 7, 7]})
+case("Split13_sizes_partly_known", 13,
+     [N("Concat", ["two", "m", "two"], ["sp"], axis=0), N("Split", ["X", "sp"], ["A", "B", "C"], axis=1)],
+     [("X", F, ["N", "H"]), ("m", I, [1])], ["A", "B", "C"], {"two": I64(2)}, fills={"m": {"value": [3]}},
+     sizes={"H": [7, 7, 7]})
 
 # ---- Pad (18: axes input; 19: wrap) ----------------------------------------------------------------
 

@@ -596,9 +596,17 @@ inline void rule_split(InferContext& c) {
   // Sizes may be symbolic when computed from shapes.
   std::optional<Dims> split;
   bool split_given = false;
+  std::optional<PartialDims> split_part;  // sizes from the input of which only some are known
   auto from_input = [&] {
     split_given = true;
-    if (const Dims* v = c.input_value(1)) split = resolved(c, *v);
+    if (const Dims* v = c.input_value(1))
+      split = resolved(c, *v);
+    else if ((split_part = c.input_elements(1)) &&
+             std::all_of(split_part->begin(), split_part->end(), [](const auto& e) { return e.has_value(); })) {
+      split.emplace();
+      for (auto& e : *split_part) split->push_back(std::move(*e));
+      split_part.reset();
+    }
   };
   if (!split_input) {
     if (auto v = c.attr_ints("split")) {
@@ -642,7 +650,30 @@ inline void rule_split(InferContext& c) {
     }
     c.unify(d, total, "sum of 'split' and the split dimension");
   } else if (split_given) {
-    for (std::size_t i = 0; i < n; ++i) sizes.push_back(c.fresh());
+    // Sizes not all known: the known ones stand, the others are fresh except the last unknown
+    // one, which is what the rest leave of the dimension (a valid Split's sizes add up to it).
+    if (split_part && split_part->size() != n)
+      c.fail("'split' has " + std::to_string(split_part->size()) + " entries for " + std::to_string(n) + " outputs");
+    if (const Dims* ss = c.input_shape(1); ss && ss->size() == 1)
+      if (auto k = c.resolve((*ss)[0]).const_value(); k && *k != static_cast<I64>(n))
+        c.fail("'split' has " + std::to_string(*k) + " entries for " + std::to_string(n) + " outputs");
+    std::size_t last_unknown = n - 1;
+    if (split_part) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (!(*split_part)[i]) last_unknown = i;
+        else if (auto k = (*split_part)[i]->const_value(); k && *k < 0) c.fail("negative entry in 'split'");
+      }
+    }
+    DimExpr others(0);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (split_part && (*split_part)[i])
+        sizes.push_back(*(*split_part)[i]);
+      else
+        sizes.push_back(i == last_unknown ? DimExpr(0) : c.fresh());
+      if (i != last_unknown) others = others + sizes.back();
+    }
+    sizes[last_unknown] = d - others;
+    if (auto k = sizes[last_unknown].const_value(); k && *k < 0) c.fail("'split' entries add up to more than the split dimension");
   } else {
     const DimExpr k(static_cast<I64>(n));
     if (num_outputs) {
