@@ -351,6 +351,12 @@ class Engine {
   /// e - g >= 0 (e is at least a size), or, sizes being integers, 2e - g + 1 >= 0 (then
   /// e >= (g-1)/2 > -1): the fact 2a-3 >= 0 gives a-1 >= 0. Charged to facts_work_.
   bool nonneg_by_facts(const DimExpr& e);
+  /// rhs - lhs of every unconditional fact, resolved as the symbols stand now (rebuilt after a
+  /// merge, a binding or a new fact).
+  const std::vector<DimExpr>& current_fact_gaps();
+  std::vector<DimExpr> fact_gaps_;
+  std::size_t fact_gaps_count_ = static_cast<std::size_t>(-1);
+  std::uint64_t fact_gaps_version_ = 0;
 
   /// Converts a declared Type; unknown dims become fresh symbols (or `unnamed_prefix` + index).
   ValueType from_type(const Type& t, const std::string& unnamed_prefix = {}) {
@@ -548,13 +554,45 @@ class Engine {
   std::size_t size_facts_ = 0;  ///< how many of facts_ record_sizes added
   /// r (resolved) rewritten with facts_ resolved as they stand now.
   DimExpr resolved_facts_applied(const DimExpr& r) {
+    if (writing_back_) return written_facts_applied(r);
     facts_work_ -= static_cast<std::int64_t>(facts_.size());
     if (facts_work_ <= 0) return r;
-    std::vector<SizeFact> facts;
-    facts.reserve(facts_.size());
-    for (const auto& f : facts_) facts.push_back(SizeFact{syms.resolve(f.guard), syms.resolve(f.lhs), syms.resolve(f.rhs)});
-    return infer::apply_size_facts(r, facts, facts_work_);
+    return infer::apply_size_facts(r, current_resolved_facts(), facts_work_);
   }
+  /// facts_ resolved as the symbols stand now: rebuilt only after a merge or binding (the
+  /// table's version) or a new fact (facts_ only grows), not for every size it is applied to.
+  const std::vector<SizeFact>& current_resolved_facts() {
+    if (resolved_facts_count_ != facts_.size() || resolved_facts_version_ != syms.version()) {
+      resolved_facts_.clear();
+      resolved_facts_.reserve(facts_.size());
+      for (const auto& f : facts_)
+        resolved_facts_.push_back(SizeFact{syms.resolve(f.guard), syms.resolve(f.lhs), syms.resolve(f.rhs)});
+      resolved_facts_count_ = facts_.size();
+      resolved_facts_version_ = syms.version();
+    }
+    return resolved_facts_;
+  }
+  std::vector<SizeFact> resolved_facts_;
+  std::size_t resolved_facts_count_ = static_cast<std::size_t>(-1);
+  std::uint64_t resolved_facts_version_ = 0;
+  /// The same during write_back, where neither the symbols nor the facts change any more: the
+  /// facts are resolved once, and each compound size (values along a chain of layers share one
+  /// expression) is rewritten once. The memo keeps its key expressions alive, as printed_ does.
+  DimExpr written_facts_applied(const DimExpr& r) {
+    const void* key = r.shared_terms();
+    if (key)
+      if (auto it = facts_applied_index_.find(key); it != facts_applied_index_.end()) return facts_applied_[it->second].second;
+    facts_work_ -= static_cast<std::int64_t>(facts_.size());
+    DimExpr out = facts_work_ <= 0 ? r : infer::apply_size_facts(r, current_resolved_facts(), facts_work_);
+    if (key) {
+      facts_applied_.emplace_back(r, out);
+      facts_applied_index_.emplace(key, facts_applied_.size() - 1);
+    }
+    return out;
+  }
+  bool writing_back_ = false;
+  std::vector<std::pair<DimExpr, DimExpr>> facts_applied_;
+  std::unordered_map<const void*, std::size_t> facts_applied_index_;
   /// The printed form of a resolved compound size (write-back only: the symbols no longer
   /// change). Values along a chain of layers share one expression, printed once; the memo keeps
   /// each key expression alive, so its address cannot be reused by another one.
@@ -1677,6 +1715,7 @@ inline void Engine::collect_constant_values() {
 }
 
 inline void Engine::write_back() {
+  writing_back_ = true;
   for (auto& r : results_) {
     Graph& g = *r.graph;
     const bool small = g.outputs.size() + g.inputs.size() <= 16;
@@ -1747,13 +1786,12 @@ inline bool Engine::nonneg_by_facts(const DimExpr& e) {
   if (facts_.empty() || facts_work_ <= 0) return false;
   try {
     const DimExpr r = syms.resolve(e);
-    for (const auto& f : facts_) {
-      if (!f.guard.is(1)) continue;
+    const std::vector<DimExpr>& gaps = current_fact_gaps();
+    for (const auto& gap : gaps) {
       facts_work_ -= 2 * kFactComparisonWork;
       if (facts_work_ <= 0) return false;
       // The proofs and the arithmetic building what they prove are charged to the model's budget.
       const std::uint64_t before = detail::expr_work;
-      const DimExpr gap = syms.resolve(f.rhs) - syms.resolve(f.lhs);
       const DimExpr a = r - gap, b = DimExpr(2) * r - gap + DimExpr(1);
       facts_work_ -= static_cast<std::int64_t>(std::min<std::uint64_t>(detail::expr_work - before, 1u << 30));
       if (ops::nonneg(a, facts_work_) || ops::nonneg(b, facts_work_)) return true;
@@ -1761,6 +1799,22 @@ inline bool Engine::nonneg_by_facts(const DimExpr& e) {
   } catch (const Error&) {  // overflow: unproven
   }
   return false;
+}
+
+inline const std::vector<DimExpr>& Engine::current_fact_gaps() {
+  if (fact_gaps_count_ != facts_.size() || fact_gaps_version_ != syms.version()) {
+    fact_gaps_.clear();
+    for (const auto& f : facts_) {
+      if (!f.guard.is(1)) continue;
+      try {
+        fact_gaps_.push_back(syms.resolve(f.rhs) - syms.resolve(f.lhs));
+      } catch (const Error&) {  // overflow or too large: this fact proves nothing
+      }
+    }
+    fact_gaps_count_ = facts_.size();
+    fact_gaps_version_ = syms.version();
+  }
+  return fact_gaps_;
 }
 
 inline bool InferContext::provably_nonneg(const DimExpr& e) const { return ops::nonneg(e) || engine_->nonneg_by_facts(e); }
