@@ -13289,12 +13289,33 @@ class Engine {
   /// convolution's floor(S/5)-1): every tensor has sizes >= 0 in every execution that succeeds.
   void record_sizes(InferContext& ctx);
   std::size_t size_facts_ = 0;  ///< how many of facts_ record_sizes added
-  /// r (resolved) rewritten with facts_ resolved as they stand now.
+  /// r (resolved) rewritten with facts_ resolved as they stand now. The same size comes back
+  /// again and again (values along a chain of layers share one expression; the write-back meets
+  /// each of them once more), so each one is rewritten once until a fact is added or a class
+  /// merged or bound. The memo keeps its key expressions alive, as printed_ does.
   DimExpr resolved_facts_applied(const DimExpr& r) {
-    if (writing_back_) return written_facts_applied(r);
-    facts_work_ -= static_cast<std::int64_t>(facts_.size());
+    const void* key = r.shared_terms();
+    const std::size_t count = facts_.size();
+    const std::uint64_t version = syms.version();
+    FactsApplied* slot = nullptr;
+    if (key) {
+      if (auto it = facts_applied_index_.find(key); it != facts_applied_index_.end()) {
+        slot = &facts_applied_[it->second];
+        if (slot->facts == count && slot->version == version) return slot->out;
+      }
+    }
+    facts_work_ -= static_cast<std::int64_t>(count);
     if (facts_work_ <= 0) return r;
-    return infer::apply_size_facts(r, current_resolved_facts(), facts_work_);
+    DimExpr out = infer::apply_size_facts(r, current_resolved_facts(), facts_work_);
+    if (facts_work_ > 0 && key) {  // an answer cut short by the budget is not kept
+      if (slot) {
+        slot->out = out, slot->facts = count, slot->version = version;
+      } else if (facts_applied_.size() < kMaxFactsApplied) {
+        facts_applied_.push_back(FactsApplied{r, out, count, version});
+        facts_applied_index_.emplace(key, facts_applied_.size() - 1);
+      }
+    }
+    return out;
   }
   /// facts_ resolved as the symbols stand now: rebuilt only after a merge or binding (the
   /// table's version) or a new fact (facts_ only grows), not for every size it is applied to.
@@ -13312,23 +13333,14 @@ class Engine {
   std::vector<SizeFact> resolved_facts_;
   std::size_t resolved_facts_count_ = static_cast<std::size_t>(-1);
   std::uint64_t resolved_facts_version_ = 0;
-  /// The same during write_back, where neither the symbols nor the facts change any more: the
-  /// facts are resolved once, and each compound size (values along a chain of layers share one
-  /// expression) is rewritten once. The memo keeps its key expressions alive, as printed_ does.
-  DimExpr written_facts_applied(const DimExpr& r) {
-    const void* key = r.shared_terms();
-    if (key)
-      if (auto it = facts_applied_index_.find(key); it != facts_applied_index_.end()) return facts_applied_[it->second].second;
-    facts_work_ -= static_cast<std::int64_t>(facts_.size());
-    DimExpr out = facts_work_ <= 0 ? r : infer::apply_size_facts(r, current_resolved_facts(), facts_work_);
-    if (key) {
-      facts_applied_.emplace_back(r, out);
-      facts_applied_index_.emplace(key, facts_applied_.size() - 1);
-    }
-    return out;
-  }
-  bool writing_back_ = false;
-  std::vector<std::pair<DimExpr, DimExpr>> facts_applied_;
+  struct FactsApplied {
+    DimExpr in;   ///< keeps the key (its shared terms) alive
+    DimExpr out;  ///< in rewritten with the facts as they stood
+    std::size_t facts = 0;
+    std::uint64_t version = 0;
+  };
+  static constexpr std::size_t kMaxFactsApplied = std::size_t{1} << 16;
+  std::vector<FactsApplied> facts_applied_;
   std::unordered_map<const void*, std::size_t> facts_applied_index_;
   /// The printed form of a resolved compound size (write-back only: the symbols no longer
   /// change). Values along a chain of layers share one expression, printed once; the memo keeps
@@ -14452,7 +14464,6 @@ inline void Engine::collect_constant_values() {
 }
 
 inline void Engine::write_back() {
-  writing_back_ = true;
   for (auto& r : results_) {
     Graph& g = *r.graph;
     const bool small = g.outputs.size() + g.inputs.size() <= 16;
@@ -14524,6 +14535,23 @@ inline bool Engine::nonneg_by_facts(const DimExpr& e) {
   try {
     const DimExpr r = syms.resolve(e);
     const std::vector<DimExpr>& gaps = current_fact_gaps();
+    // First the facts that differ from e by a constant: r - gap = c needs no arithmetic and no
+    // proof, where the general attempts below may spend their budget on other facts first.
+    if (!r.is_const()) {
+      const std::vector<Term>& rt = r.terms();
+      const std::size_t rn = rt.size() - (rt.back().factors.empty() ? 1 : 0);
+      for (const auto& gap : gaps) {
+        if (gap.is_const()) continue;
+        const std::vector<Term>& gt = gap.terms();
+        const std::size_t gn = gt.size() - (gt.back().factors.empty() ? 1 : 0);
+        if (gn != rn) continue;
+        bool same = true;
+        for (std::size_t i = 0; same && i < rn; ++i)
+          same = rt[i].coeff == gt[i].coeff && detail::compare_factor_lists(rt[i].factors, gt[i].factors) == 0;
+        // r = gap + (r.c - gap.c) with gap >= 0: r >= 0 when r.c >= gap.c.
+        if (same && r.constant_term() >= gap.constant_term()) return true;
+      }
+    }
     for (const auto& gap : gaps) {
       facts_work_ -= 2 * kFactComparisonWork;
       if (facts_work_ <= 0) return false;
