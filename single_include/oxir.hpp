@@ -13088,12 +13088,12 @@ class Engine {
   /// e - g >= 0 (e is at least a size), or, sizes being integers, 2e - g + 1 >= 0 (then
   /// e >= (g-1)/2 > -1): the fact 2a-3 >= 0 gives a-1 >= 0. Charged to facts_work_.
   bool nonneg_by_facts(const DimExpr& e);
-  /// rhs - lhs of every unconditional fact, resolved as the symbols stand now (rebuilt after a
-  /// merge, a binding or a new fact).
-  const std::vector<DimExpr>& current_fact_gaps();
-  std::vector<DimExpr> fact_gaps_;
-  std::size_t fact_gaps_count_ = static_cast<std::size_t>(-1);
-  std::uint64_t fact_gaps_version_ = 0;
+  /// rhs - lhs of every unconditional fact, resolved as the symbols stand now (kept with the
+  /// resolved facts, see refresh_resolved_facts).
+  const std::vector<DimExpr>& current_fact_gaps() {
+    refresh_resolved_facts();
+    return fact_gaps_;
+  }
 
   /// Converts a declared Type; unknown dims become fresh symbols (or `unnamed_prefix` + index).
   ValueType from_type(const Type& t, const std::string& unnamed_prefix = {}) {
@@ -13317,20 +13317,31 @@ class Engine {
     }
     return out;
   }
-  /// facts_ resolved as the symbols stand now: rebuilt only after a merge or binding (the
-  /// table's version) or a new fact (facts_ only grows), not for every size it is applied to.
+  /// facts_ resolved as the symbols stand now.
   const std::vector<SizeFact>& current_resolved_facts() {
-    if (resolved_facts_count_ != facts_.size() || resolved_facts_version_ != syms.version()) {
-      resolved_facts_.clear();
-      resolved_facts_.reserve(facts_.size());
-      for (const auto& f : facts_)
-        resolved_facts_.push_back(SizeFact{syms.resolve(f.guard), syms.resolve(f.lhs), syms.resolve(f.rhs)});
-      resolved_facts_count_ = facts_.size();
-      resolved_facts_version_ = syms.version();
-    }
+    refresh_resolved_facts();
     return resolved_facts_;
   }
+  /// Rebuilds resolved_facts_ and fact_gaps_ only after a merge or binding (the table's version)
+  /// or a new fact (facts_ only grows), not for every size they are applied to.
+  void refresh_resolved_facts() {
+    if (resolved_facts_count_ == facts_.size() && resolved_facts_version_ == syms.version()) return;
+    resolved_facts_.clear();
+    resolved_facts_.reserve(facts_.size());
+    fact_gaps_.clear();
+    for (const auto& f : facts_) {
+      const SizeFact& r = resolved_facts_.emplace_back(SizeFact{syms.resolve(f.guard), syms.resolve(f.lhs), syms.resolve(f.rhs)});
+      if (!f.guard.is(1)) continue;
+      try {
+        fact_gaps_.push_back(r.rhs - r.lhs);
+      } catch (const Error&) {  // overflow or too large: this fact proves nothing
+      }
+    }
+    resolved_facts_count_ = facts_.size();
+    resolved_facts_version_ = syms.version();
+  }
   std::vector<SizeFact> resolved_facts_;
+  std::vector<DimExpr> fact_gaps_;
   std::size_t resolved_facts_count_ = static_cast<std::size_t>(-1);
   std::uint64_t resolved_facts_version_ = 0;
   struct FactsApplied {
@@ -14564,22 +14575,6 @@ inline bool Engine::nonneg_by_facts(const DimExpr& e) {
   } catch (const Error&) {  // overflow: unproven
   }
   return false;
-}
-
-inline const std::vector<DimExpr>& Engine::current_fact_gaps() {
-  if (fact_gaps_count_ != facts_.size() || fact_gaps_version_ != syms.version()) {
-    fact_gaps_.clear();
-    for (const auto& f : facts_) {
-      if (!f.guard.is(1)) continue;
-      try {
-        fact_gaps_.push_back(syms.resolve(f.rhs) - syms.resolve(f.lhs));
-      } catch (const Error&) {  // overflow or too large: this fact proves nothing
-      }
-    }
-    fact_gaps_count_ = facts_.size();
-    fact_gaps_version_ = syms.version();
-  }
-  return fact_gaps_;
 }
 
 inline bool InferContext::provably_nonneg(const DimExpr& e) const { return ops::nonneg(e) || engine_->nonneg_by_facts(e); }
