@@ -21027,14 +21027,18 @@ using BinFn = std::optional<DimExpr> (*)(const DimExpr&, const DimExpr&, InferCo
 
 /// An input's contents as far as they are known, read in place: all of them (input_value) or
 /// some (input_partial_value).
+/// With neither `all` nor `some`, `none` elements of which nothing is known (sized_elems).
 struct Elems {
   const Dims* all = nullptr;
   const PartialDims* some = nullptr;
-  [[nodiscard]] std::size_t size() const { return all ? all->size() : some->size(); }
+  std::size_t none = 0;
+  [[nodiscard]] std::size_t size() const { return all ? all->size() : some ? some->size() : none; }
+  [[nodiscard]] bool known_in_part() const { return all || some; }
   /// Element k of the broadcast contents (a single element broadcasts), nullptr if unknown.
   [[nodiscard]] const DimExpr* get(std::size_t k) const {
     const std::size_t j = size() == 1 ? 0 : k;
     if (all) return &(*all)[j];
+    if (!some) return nullptr;
     const auto& e = (*some)[j];
     return e ? &*e : nullptr;
   }
@@ -21043,6 +21047,23 @@ inline std::optional<Elems> elems(const InferContext& c, std::size_t i) {
   if (const Dims* v = c.input_value(i)) return Elems{v, nullptr};
   if (const PartialDims* p = c.input_partial_value(i)) return Elems{nullptr, p};
   return std::nullopt;
+}
+/// Like elems, and for an integer or bool input of rank 0 or 1 whose contents are not tracked but
+/// whose element count is a number (a ReduceMax, an ArgMax, a graph input), that many unknown
+/// elements: for operators whose result some operands decide alone (`Mul` by 0, `And` with
+/// false, `Where` with a known condition).
+inline std::optional<Elems> sized_elems(const InferContext& c, std::size_t i) {
+  if (auto e = elems(c, i)) return e;
+  const auto& t = c.input_type(i);
+  if (!t.is_tensor() || !t.has_shape() || t.shape->size() > 1 || !(is_integer(t.elem) || t.elem == DataType::BOOL))
+    return std::nullopt;
+  std::size_t n = 1;
+  if (t.shape->size() == 1) {
+    auto v = c.resolve((*t.shape)[0]).const_value();
+    if (!v || *v < 0 || *v > static_cast<std::int64_t>(kMaxSymbolicElements)) return std::nullopt;
+    n = static_cast<std::size_t>(*v);
+  }
+  return Elems{nullptr, nullptr, n};
 }
 /// Broadcast length of element vectors (each of size 1 or n), or nullopt.
 inline std::optional<std::size_t> broadcast_len(std::span<const Elems> vs) {
@@ -21067,23 +21088,41 @@ inline void set_collected(InferContext& c, Collect& out) {
 /// more); sets output 0's contents when every element is determined. When an input is known
 /// only in part, so is the result: an element is known where every operand's is and f
 /// determines it.
-inline void propagate(InferContext& c, std::span<const std::size_t> idx, BinFn f) {
+///
+/// `absorbing`, when given, is a value z with f(x, z) = f(z, x) = z for every x the operands can
+/// hold (0 for an integer Mul, false for And, true for Or): an element is z wherever one operand's
+/// is, whatever the others are, and operands whose contents are not tracked at all take part as
+/// unknown elements (sized_elems).
+inline void propagate(InferContext& c, std::span<const std::size_t> idx, BinFn f,
+                      std::optional<std::int64_t> absorbing = std::nullopt) {
   if (idx.size() < 2) return;
   try {
     // The inputs' contents are read in place (a variadic Sum of thousands of inputs must not
     // copy them all) and each element resolved where it is used.
     std::vector<Elems> ps;
-    bool partial = false;
+    bool partial = false, any_known = false;
     for (auto i : idx) {
-      auto e = elems(c, i);
+      auto e = absorbing ? sized_elems(c, i) : elems(c, i);
       if (!e) return;
-      partial = partial || e->some;
+      partial = partial || !e->all;
+      any_known = any_known || e->known_in_part();
       ps.push_back(*e);
     }
+    if (!any_known) return;
     auto n = broadcast_len(ps);
     if (!n) return;
     Collect out(partial, *n);
     for (std::size_t k = 0; k < *n; ++k) {
+      if (absorbing) {
+        const bool absorbed = std::any_of(ps.begin(), ps.end(), [&](const Elems& p) {
+          const DimExpr* e = p.get(k);
+          return e && c.resolve(*e).is(*absorbing);
+        });
+        if (absorbed) {
+          if (!out.push(DimExpr(*absorbing))) return;
+          continue;
+        }
+      }
       const DimExpr* first = ps[0].get(k);
       std::optional<DimExpr> acc;
       if (first) acc = c.resolve(*first);
@@ -21422,7 +21461,8 @@ void binary_rule(InferContext& c) {
   static constexpr std::size_t ab[] = {0, 1};
   if constexpr (K == Bin::Add) propagate(c, ab, &v_add);
   if constexpr (K == Bin::Sub) propagate(c, ab, &v_sub);
-  if constexpr (K == Bin::Mul) propagate(c, ab, &v_mul);
+  // An integer times 0 is 0 (a float times 0 is NaN for an infinity or a NaN).
+  if constexpr (K == Bin::Mul) propagate(c, ab, &v_mul, is_integer(e) ? std::optional<std::int64_t>(0) : std::nullopt);
   if constexpr (K == Bin::Div) propagate(c, ab, &v_div);
   if constexpr (K == Bin::Mod) propagate(c, ab, fmod == 0 ? &v_mod_floor : &v_mod_trunc);
   if constexpr (K == Bin::Equal) propagate(c, ab, &v_eq);
@@ -21430,8 +21470,8 @@ void binary_rule(InferContext& c) {
   if constexpr (K == Bin::LessOrEqual) propagate(c, ab, &v_le);
   if constexpr (K == Bin::Greater) propagate(c, ab, &v_gt);
   if constexpr (K == Bin::GreaterOrEqual) propagate(c, ab, &v_ge);
-  if constexpr (K == Bin::And) propagate(c, ab, &v_and);
-  if constexpr (K == Bin::Or) propagate(c, ab, &v_or);
+  if constexpr (K == Bin::And) propagate(c, ab, &v_and, 0);
+  if constexpr (K == Bin::Or) propagate(c, ab, &v_or, 1);
   if constexpr (K == Bin::Xor) propagate(c, ab, &v_xor);
 }
 
@@ -21503,12 +21543,13 @@ inline void where_rule(InferContext& c) {
     c.set_output(0, ValueType::tensor(e));
   }
   try {
-    auto cv = elems(c, 0), xv = elems(c, 1), yv = elems(c, 2);
-    if (!cv || !xv || !yv) return;
+    // A known condition picks its branch's element whether or not the other's are tracked.
+    auto cv = sized_elems(c, 0), xv = sized_elems(c, 1), yv = sized_elems(c, 2);
+    if (!cv || !xv || !yv || !cv->known_in_part() || !(xv->known_in_part() || yv->known_in_part())) return;
     const Elems all[] = {*cv, *xv, *yv};
     auto n = broadcast_len(all);
     if (!n) return;
-    Collect out(cv->some || xv->some || yv->some, *n);
+    Collect out(!cv->all || !xv->all || !yv->all, *n);
     for (std::size_t k = 0; k < *n; ++k) {
       const DimExpr* cond = cv->get(k);
       const DimExpr* x = xv->get(k);

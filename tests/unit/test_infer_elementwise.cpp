@@ -36,6 +36,20 @@ void t_from_value(InferContext& c) {
   c.set_output(0, DataType::FLOAT, *v);
 }
 
+/// TFromElements: like TFromValue for contents known in part too; an unknown element is a fresh
+/// size (printed unk__k).
+void t_from_elements(InferContext& c) {
+  Dims d;
+  if (const Dims* v = c.input_value(0)) {
+    d = *v;
+  } else if (const PartialDims* p = c.input_partial_value(0)) {
+    for (const auto& e : *p) d.push_back(e ? *e : c.fresh());
+  } else {
+    return c.set_output(0, ValueType::tensor(DataType::FLOAT));
+  }
+  c.set_output(0, DataType::FLOAT, std::move(d));
+}
+
 struct Run {
   Model model;
   InferReport report;
@@ -48,6 +62,7 @@ Run run(std::vector<Node> nodes, const std::vector<In>& inputs, std::vector<Tens
     ops::register_elementwise_ops(r);
     r.add("", "TShape", &t_shape);
     r.add("", "TFromValue", &t_from_value);
+    r.add("", "TFromElements", &t_from_elements);
     return r;
   }();
   Run r;
@@ -607,6 +622,50 @@ TEST_CASE("value propagation: variadic, unary helpers, legacy opsets, logical sh
   CHECK(logic.type("b") == "BOOL[2]");
   CHECK(logic.type("shown1") == "FLOAT[7,C]");
   CHECK(logic.last() == "FLOAT[7,7]");
+}
+
+TEST_CASE("value propagation: an operand alone decides Mul by 0, And, Or and Where, the others' contents unknown") {
+  // u holds data (a graph input): its contents are not known, only that it has two elements.
+  const In u{"u", DataType::INT64, {"2"}};
+  const In c{"c", DataType::BOOL, {"2"}};
+  const In fx{"f", DataType::FLOAT, {"2"}};
+  auto shown = [&](std::vector<Node> mid, std::vector<Tensor> inits, const char* show = "TFromValue") {
+    std::vector<Node> nodes{node("TShape", {"x"}, {"s"})};
+    for (auto& n : mid) nodes.push_back(std::move(n));
+    nodes.push_back(node(show, {"v"}, {"shown"}));
+    return run(std::move(nodes), {{"x", DataType::FLOAT, {"N", "C"}}, u, c, fx}, std::move(inits)).last();
+  };
+  // An integer times 0 is 0 whatever it is: u * 0 + [2, 3] is [2, 3] (torch's `lengths.min() * 0 + 2`).
+  CHECK(shown({node("Mul", {"u", "z"}, {"m"}), node("Add", {"m", "k"}, {"v"})}, {ints("z", {0}, true), ints("k", {2, 3})}) ==
+        "FLOAT[2,3]");
+  CHECK(shown({node("Mul", {"z", "u"}, {"v"})}, {ints("z", {0, 0})}) == "FLOAT[0,0]");
+  // Only where the factor is 0: [0, ?].
+  CHECK(shown({node("Mul", {"u", "z"}, {"v"})}, {ints("z", {0, 5})}, "TFromElements") == "FLOAT[0,unk__0]");
+  CHECK(shown({node("Mul", {"u", "z"}, {"v"})}, {ints("z", {0, 5})}) == "FLOAT[*]");
+  // A float times 0 is NaN for an infinity or a NaN: nothing is claimed.
+  CHECK(shown({with(node("Cast", {"z"}, {"fz"}), Attribute("to", std::int64_t{1})), node("Mul", {"f", "fz"}, {"v"})},
+              {ints("z", {0, 0})}, "TFromElements") == "FLOAT[*]");
+  // Nothing known on either side: nothing claimed.
+  CHECK(shown({node("Mul", {"u", "u"}, {"v"})}, {}, "TFromElements") == "FLOAT[*]");
+  // And with false is false, Or with true is true; a known condition picks its branch.
+  const std::vector<Node> to_bool{with(node("Cast", {"a"}, {"b"}), Attribute("to", std::int64_t{9}))};
+  auto with_b = [&](std::vector<Node> rest) {
+    std::vector<Node> all = to_bool;
+    for (auto& n : rest) all.push_back(std::move(n));
+    return all;
+  };
+  CHECK(shown(with_b({node("And", {"c", "b"}, {"w"}), node("Where", {"w", "s", "k"}, {"v"})}),
+              {ints("a", {0, 1}), ints("k", {7}, true)}, "TFromElements") == "FLOAT[7,unk__0]");
+  CHECK(shown(with_b({node("Or", {"b", "c"}, {"w"}), node("Where", {"w", "s", "k"}, {"v"})}),
+              {ints("a", {0, 1}), ints("k", {7}, true)}, "TFromElements") == "FLOAT[unk__0,C]");
+  CHECK(shown(with_b({node("And", {"c", "b"}, {"w"}), node("Where", {"w", "s", "k"}, {"v"})}),
+              {ints("a", {0, 0}), ints("k", {7}, true)}) == "FLOAT[7,7]");
+  // Where whose condition picks the known branch everywhere does not need the other's contents.
+  CHECK(shown(with_b({node("Where", {"b", "s", "u"}, {"v"})}), {ints("a", {1, 1})}) == "FLOAT[N,C]");
+  CHECK(shown(with_b({node("Where", {"b", "s", "u"}, {"v"})}), {ints("a", {0, 1})}, "TFromElements") ==
+        "FLOAT[unk__0,C]");
+  // A condition not known and one branch not known: nothing.
+  CHECK(shown({node("Where", {"c", "s", "u"}, {"v"})}, {}, "TFromElements") == "FLOAT[*]");
 }
 
 TEST_CASE("value propagation: Div of a size minus a little truncates to max(0, floor) (torch's (S-1)/2 before opset 11)") {

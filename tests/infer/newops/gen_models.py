@@ -136,6 +136,29 @@ case("Split13_sizes_partly_known", 13,
      [("X", F, ["N", "H"]), ("m", I, [1])], ["A", "B", "C"], {"two": I64(2)}, fills={"m": {"value": [3]}},
      sizes={"H": [7, 7, 7]})
 
+# ---- operands that decide alone (an integer times 0, And with false, Or with true, Where with a
+# known condition) when the other operand holds data, a graph input whose contents are unknown ------
+
+case("Mul14_data_times_zero_reshape", 14,
+     [N("Shape", ["X"], ["s"]), N("Mul", ["m", "zero"], ["z"]), N("Add", ["z", "s"], ["t"]),
+      N("Reshape", ["X2", "t"], ["Y"])],
+     [("X", F, ["N", "H"]), ("X2", F, ["H", "N"]), ("m", I, [2])], ["Y"], {"zero": I64(0)},
+     fills={"m": {"int_range": [-5, 5]}})
+_TGT = [N("Shape", ["X"], ["s"]), N("Slice", ["s", "zero1", "one1"], ["n"]), N("Concat", ["n", "five"], ["tgt"], axis=0)]
+_TGT_INITS = {"zero1": I64(0), "one1": I64(1), "five": I64(5)}
+case("Where16_known_condition_data_branch", 16,
+     _TGT + [N("Where", ["pick", "m", "tgt"], ["t"]), N("Expand", ["X", "t"], ["Y"])],
+     [("X", F, ["N", 1]), ("m", I, [2])], ["Y"], {**_TGT_INITS, "pick": np.array([False, False])},
+     fills={"m": {"int_range": [1, 3]}})
+case("And7_data_and_false_picks", 16,
+     _TGT + [N("And", ["c", "no"], ["w"]), N("Where", ["w", "m", "tgt"], ["t"]), N("Expand", ["X", "t"], ["Y"])],
+     [("X", F, ["N", 1]), ("m", I, [2]), ("c", BOOL, [2])], ["Y"], {**_TGT_INITS, "no": np.array([False, False])},
+     fills={"m": {"int_range": [1, 3]}})
+case("Or7_data_or_true_picks", 16,
+     _TGT + [N("Or", ["yes", "c"], ["w"]), N("Where", ["w", "tgt", "m"], ["t"]), N("Expand", ["X", "t"], ["Y"])],
+     [("X", F, ["N", 1]), ("m", I, [2]), ("c", BOOL, [2])], ["Y"], {**_TGT_INITS, "yes": np.array([True, True])},
+     fills={"m": {"int_range": [1, 3]}})
+
 # ---- Pad (18: axes input; 19: wrap) ----------------------------------------------------------------
 
 case("Pad18_axes", 18, N("Pad", ["X", "pads", "", "axes"], ["Y"]), X4, ["Y"],
