@@ -637,6 +637,22 @@ TEST_CASE("fold_constants evaluates nodes of constant tensors") {
     CHECK(ch->element<float16>(1).bits() == 0x8000);  // -0
     CHECK(ch->element<float16>(5).bits() == 0x7C00);  // inf (8388607.5 overflows float16)
   }
+  SUBCASE("Squeeze with empty axes: ONNX Runtime squeezes the dims of 1, onnx none; folded only without one") {
+    Model m = base({1});
+    Graph& g = m.graph;
+    g.initializers.push_back(floats("one_row", {1, 3}, {1, 2, 3}));
+    g.initializers.push_back(floats("two_rows", {2, 3}, {1, 2, 3, 4, 5, 6}));
+    g.initializers.push_back(ints("none", {0}, {}));
+    g.nodes.push_back(Node("Squeeze", {"one_row", "none"}, {"a"}));
+    g.nodes.push_back(Node("Squeeze", {"two_rows", "none"}, {"b"}));
+    g.outputs.emplace_back("a", Type{});
+    g.outputs.emplace_back("b", Type{});
+    const FoldCounts f = fold_constants(m);
+    CHECK(f.tensor_nodes == 1);
+    CHECK(folded_value(g, "a") == nullptr);
+    REQUIRE(folded_value(g, "b") != nullptr);
+    CHECK(folded_value(g, "b")->dims == std::vector<std::int64_t>{2, 3});
+  }
   SUBCASE("attribute forms of older opsets; initializers below opset 9; a node inference rejects") {
     Model m = base({1});
     m.set_opset_version("", 8);

@@ -225,8 +225,31 @@ TEST_CASE("Squeeze / Unsqueeze: attribute before 13, input from 13") {
   CHECK(sq["z"] == "FLOAT[1,4]");
   CHECK(infer_one(node("Squeeze", {"x"}, {"y"}), {{"x", DataType::FLOAT, {"A", "B"}}}).out() == "FLOAT[*]");
   CHECK(infer_one(node("Squeeze", {"x", "a"}, {"y"}), x, {}, 13).out() == "FLOAT[*]");  // input a unknown
-  CHECK(infer_one(node("Squeeze", {"x", "a"}, {"y"}), {x[0], {"a", DataType::INT64, {"2"}}}).out() ==
-        "FLOAT[unk__0,unk__1]");
+  // Two axes of unknown values may name one axis twice (ONNX Runtime and onnx squeeze it once):
+  // one or two dims go, so the rank is not known.
+  CHECK(infer_one(node("Squeeze", {"x", "a"}, {"y"}), {x[0], {"a", DataType::INT64, {"2"}}}).out() == "FLOAT[*]");
+  CHECK(infer_one(node("Squeeze", {"x", "a"}, {"y"}), x, {ints("a", {1, -3})}).out() == "FLOAT[N,S,1]");
+  CHECK(infer_one(node("Squeeze", {"x"}, {"y"}, {Attribute("axes", I{3, 3, -1})}), x, {}, 11).out() == "FLOAT[N,1,S]");
+  // One axis of unknown value: exactly one dim that can be 1 goes. Only dim 0 of [1, 3, 4, 5]
+  // can; of [1, 3, 1, 5], the last dim is 5 whichever goes.
+  const In one_axis{"a", DataType::INT64, {"1"}};
+  CHECK(infer_one(node("Squeeze", {"x", "a"}, {"y"}), {{"x", DataType::FLOAT, {"1", "3", "4", "5"}}, one_axis}).out() ==
+        "FLOAT[3,4,5]");
+  CHECK(infer_one(node("Squeeze", {"x", "a"}, {"y"}), {{"x", DataType::FLOAT, {"1", "3", "1", "5"}}, one_axis}).out() ==
+        "FLOAT[unk__0,unk__1,5]");
+  CHECK(infer_one(node("Squeeze", {"x", "a"}, {"y"}), {{"x", DataType::FLOAT, {"7", "1", "N"}}, one_axis}).out() ==
+        "FLOAT[7,unk__0]");
+  CHECK(infer_one(node("Squeeze", {"x", "a"}, {"y"}), {{"x", DataType::FLOAT, {"1", "1"}}, one_axis}).out() == "FLOAT[1]");
+  // Several axes of unknown values but a single dim that can be 1: that one goes.
+  CHECK(infer_one(node("Squeeze", {"x", "a"}, {"y"}), {{"x", DataType::FLOAT, {"2", "1", "3"}}, {"a", DataType::INT64, {"3"}}})
+            .out() == "FLOAT[2,3]");
+  CHECK(failed(infer_one(node("Squeeze", {"x", "a"}, {"y"}), {{"x", DataType::FLOAT, {"2", "3"}}, one_axis})));
+  // Empty axes: ONNX Runtime squeezes every dim of 1, onnx none; they agree only without a 1.
+  const In no_axes{"a", DataType::INT64, {"0"}};
+  CHECK(infer_one(node("Squeeze", {"x", "a"}, {"y"}), {{"x", DataType::FLOAT, {"2", "3"}}, no_axes}).out() == "FLOAT[2,3]");
+  CHECK(infer_one(node("Squeeze", {"x", "a"}, {"y"}), {{"x", DataType::FLOAT, {"1", "3"}}, no_axes}).out() == "FLOAT[*]");
+  CHECK(infer_one(node("Squeeze", {"x", "a"}, {"y"}), {{"x", DataType::FLOAT, {"1", "3"}}}, {ints("a", {})}).out() ==
+        "FLOAT[*]");
 
   const std::vector<In> u{{"x", DataType::FLOAT, {"N", "S"}}};
   CHECK(infer_one(node("Unsqueeze", {"x", "a"}, {"y"}), u, {ints("a", {0})}).out() == "FLOAT[1,N,S]");
@@ -668,10 +691,29 @@ TEST_CASE("Reductions: axes attribute vs input by version, keepdims, noop_with_e
   for (const char* op : {"ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"})
     CHECK(infer_one(node(op, {"x", "a"}, {"y"}), x, {ints("a", {0})}).out() == "FLOAT[1,C,H]");
   CHECK(failed(infer_one(node("ReduceSum", {"x", "a"}, {"y"}), x, {ints("a", {3})})));
-  CHECK(failed(infer_one(node("ReduceSum", {"x", "a"}, {"y"}), x, {ints("a", {1, 1})})));
+  // An axis named twice is reduced once (onnx and ONNX Runtime).
+  CHECK(infer_one(node("ReduceSum", {"x", "a"}, {"y"}), x, {ints("a", {1, 1})}).out() == "FLOAT[N,1,H]");
+  CHECK(infer_one(node("ReduceMax", {"x"}, {"y"}, {Attribute("axes", I{0, -3}), Attribute("keepdims", 0)}), x, {}, 11).out() ==
+        "FLOAT[C,H]");
   CHECK(infer_one(node("ReduceSum", {"x", "a"}, {"y"}), {x[0], {"a", DataType::INT64, {"1"}}}).out() == "FLOAT[unk__0,unk__1,unk__2]");
   CHECK(infer_one(node("ReduceSum", {"x", "a"}, {"y"}, {Attribute("keepdims", 0)}), {x[0], {"a", DataType::INT64, {"1"}}}).out() ==
         "FLOAT[unk__0,unk__1]");
+  // Axes of unknown values: a kept dim of 1 stays 1; with one axis removed, a dim equal to the
+  // next is that size whichever axis goes; two axes may be one axis named twice: rank unknown.
+  const In one_axis{"a", DataType::INT64, {"1"}};
+  CHECK(infer_one(node("ReduceSum", {"x", "a"}, {"y"}), {{"x", DataType::FLOAT, {"N", "1", "H"}}, one_axis}).out() ==
+        "FLOAT[unk__0,1,unk__1]");
+  CHECK(infer_one(node("ReduceSum", {"x", "a"}, {"y"}, {Attribute("keepdims", 0)}),
+                  {{"x", DataType::FLOAT, {"3", "2", "2"}}, one_axis})
+            .out() == "FLOAT[unk__0,2]");
+  CHECK(infer_one(node("ReduceSum", {"x", "a"}, {"y"}, {Attribute("keepdims", 0)}), {x[0], {"a", DataType::INT64, {"2"}}})
+            .out() == "FLOAT[*]");
+  // An empty axes vector is known even when it is a graph input: all axes, or none with noop.
+  const In no_axes{"a", DataType::INT64, {"0"}};
+  CHECK(infer_one(node("ReduceSum", {"x", "a"}, {"y"}), {x[0], no_axes}).out() == "FLOAT[1,1,1]");
+  CHECK(infer_one(node("ReduceSum", {"x", "a"}, {"y"}, {Attribute("keepdims", 0)}), {x[0], no_axes}).out() == "FLOAT[]");
+  CHECK(infer_one(node("ReduceSum", {"x", "a"}, {"y"}, {Attribute("noop_with_empty_axes", 1)}), {x[0], no_axes}).out() ==
+        "FLOAT[N,C,H]");
   // ReduceProd over a shape vector: the element count as a size.
   auto r = run({node("Shape", {"x"}, {"s"}), node("ReduceProd", {"s"}, {"n"}, {Attribute("keepdims", 1)}), node("Reshape", {"z", "n"}, {"y"})},
                {{"x", DataType::FLOAT, {"N", "C", "H"}}, {"z", DataType::FLOAT, {"?"}}});

@@ -575,6 +575,8 @@ inline std::optional<std::pair<std::vector<std::int64_t>, std::vector<std::vecto
     const std::size_t r = d->dims.size();
     if (squeeze) {
       std::vector<bool> drop(r, false);
+      // Empty axes squeeze every dim of 1 in ONNX Runtime and none in onnx: not folded when they differ.
+      if (axes && axes->empty() && std::find(d->dims.begin(), d->dims.end(), 1) != d->dims.end()) return std::nullopt;
       if (!axes) {
         for (std::size_t i = 0; i < r; ++i) drop[i] = d->dims[i] == 1;
       } else {

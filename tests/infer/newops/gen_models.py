@@ -448,6 +448,30 @@ case("Reshape23_shape_of", 23, [N("Shape", ["A"], ["s"]), N("Reshape", ["X", "s"
      [("X", F, ["N", 12]), ("A", F, ["N", 3, 4])], ["Y"])
 case("Squeeze21_axes", 21, N("Squeeze", ["X", "axes"], ["Y"]), [("X", F, ["N", 1, "W", 1])], ["Y"], {"axes": I64(-1, 1)})
 case("Squeeze13_noaxes", 13, N("Squeeze", ["X"], ["Y"]), [("X", F, [1, 3, 1, 2])], ["Y"])
+# An axis named twice is squeezed or reduced once; axes of unknown values (graph inputs) leave
+# what every choice of axes agrees on; an empty axes input reduces all axes (or none with noop).
+case("Squeeze13_axes_repeated", 13, N("Squeeze", ["X", "axes"], ["Y"]), [("X", F, [1, "N", 1])], ["Y"],
+     {"axes": I64(0, -3)})
+case("Squeeze13_axes_data_one", 13, N("Squeeze", ["X", "a"], ["Y"]), [("X", F, [1, "W", 5]), ("a", I, [1])], ["Y"],
+     fills={"a": {"value": [0]}})
+case("Squeeze13_axes_data_single_one", 13, N("Squeeze", ["X", "a"], ["Y"]), [("X", F, [4, 1, 3]), ("a", I, [2])], ["Y"],
+     fills={"a": {"value": [1, -2]}})
+case("ReduceSum13_axes_repeated", 13, N("ReduceSum", ["X", "axes"], ["Y"], keepdims=0), [("X", F, ["N", 3, 4])], ["Y"],
+     {"axes": I64(1, -2)})
+case("ReduceMax18_axes_repeated_keepdims", 18, N("ReduceMax", ["X", "axes"], ["Y"]), [("X", F, ["N", 3, 4])], ["Y"],
+     {"axes": I64(2, 2, -1)})
+case("ReduceSum13_axes_data_one", 13, N("ReduceSum", ["X", "a"], ["Y"], keepdims=0), [("X", F, ["N", 4, 4]), ("a", I, [1])],
+     ["Y"], fills={"a": {"value": [0]}})
+case("ReduceSum13_axes_data_keep_ones", 13, N("ReduceSum", ["X", "a"], ["Y"]), [("X", F, [1, "W", 1]), ("a", I, [1])],
+     ["Y"], fills={"a": {"value": [1]}})
+case("Squeeze13_axes_data_repeated", 13, N("Squeeze", ["X", "a"], ["Y"]), [("X", F, [1, "N", 1]), ("a", I, [2])], ["Y"],
+     fills={"a": {"value": [0, 0]}})
+case("ReduceSum13_axes_data_repeated", 13, N("ReduceSum", ["X", "a"], ["Y"], keepdims=0),
+     [("X", F, ["N", 3, 4]), ("a", I, [2])], ["Y"], fills={"a": {"value": [1, 1]}})
+case("ReduceSum13_axes_data_empty", 13, N("ReduceSum", ["X", "a"], ["Y"]), [("X", F, ["N", "W", 3]), ("a", I, [0])],
+     ["Y"])
+case("ReduceSum13_axes_data_empty_noop", 13, N("ReduceSum", ["X", "a"], ["Y"], keepdims=0, noop_with_empty_axes=1),
+     [("X", F, ["N", "W", 3]), ("a", I, [0])], ["Y"])
 case("Unsqueeze21", 21, N("Unsqueeze", ["X", "axes"], ["Y"]), [("X", F, ["N", "W"])], ["Y"], {"axes": I64(-1, 0, 2)})
 case("Transpose21_default", 21, N("Transpose", ["X"], ["Y"]), X4, ["Y"])
 case("Transpose21_perm", 21, N("Transpose", ["X"], ["Y"], perm=[0, 2, 3, 1]), X4, ["Y"])

@@ -93,6 +93,47 @@ inline std::vector<I64> norm_axes(const InferContext& c, const std::vector<I64>&
   return out;
 }
 
+/// Squeeze and the reductions take an axis named twice as once (onnx's inference and ONNX Runtime
+/// alike): the distinct normalised axes, in order of first mention.
+inline std::vector<I64> distinct_axes(const InferContext& c, const std::vector<I64>& axes, I64 rank) {
+  std::vector<I64> out;
+  out.reserve(axes.size());
+  for (auto a : axes) {
+    const I64 n = c.normalize_axis(a, rank, "axes");
+    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  }
+  return out;
+}
+
+/// The dims left when exactly one axis of `d` is removed, which one unknown; only the axes
+/// `removable` allows can be. An output dim is d[j] when the axis removed comes after j and
+/// d[j + 1] otherwise: known when every possible removal leaves the same size there, fresh
+/// otherwise. nullopt when no axis is removable.
+inline std::optional<Dims> without_one_axis(const InferContext& c, const Dims& d, const std::vector<bool>& removable) {
+  const std::size_t r = d.size();
+  std::size_t first = r, last = 0;
+  for (std::size_t i = 0; i < r; ++i)
+    if (removable[i]) {
+      first = std::min(first, i);
+      last = i;
+    }
+  if (first == r) return std::nullopt;
+  Dims out;
+  out.reserve(r - 1);
+  for (std::size_t j = 0; j + 1 < r; ++j) {
+    // d[j] is left there when some removable axis is after j, d[j + 1] when one is at or before j.
+    const bool keeps_own = last > j;
+    const bool takes_next = first <= j;
+    if (keeps_own && takes_next) {
+      const DimExpr a = c.resolve(d[j]), b = c.resolve(d[j + 1]);
+      out.push_back(a == b ? a : c.fresh());
+    } else {
+      out.push_back(c.resolve(keeps_own ? d[j] : d[j + 1]));
+    }
+  }
+  return out;
+}
+
 inline Dims fresh_dims(const InferContext& c, I64 n) {
   if (n < 0 || n > kMaxRank) c.fail("rank " + std::to_string(n) + " is out of range");
   Dims d;
@@ -397,12 +438,25 @@ inline void rule_squeeze(InferContext& c) {
       }
       if (!e.is(1)) out.push_back(e);
     }
-  } else if (!ax.known) {
-    if (ax.count) c.set_output(0, elem, fresh_dims(c, std::max<I64>(0, r - *ax.count)));
-    else c.set_output(0, ValueType::tensor(elem));
-    return;
+  } else if (!ax.known || ax.values.empty()) {
+    // Axes given, their values unknown: an axis may be named twice, so k of them remove between
+    // 1 and k axes, each of a dim that can be 1. Only when a single such dim exists, or k is 1,
+    // is exactly one removed. Empty axes squeeze every dim of 1 in ONNX Runtime and none in onnx's
+    // own inference and reference: the same only when no dim can be 1.
+    std::vector<bool> can_be_one(static_cast<std::size_t>(r));
+    std::size_t ones = 0;
+    for (std::size_t i = 0; i < can_be_one.size(); ++i)
+      if ((can_be_one[i] = !never_one(c.resolve((*s)[i])))) ++ones;
+    if (ax.count == 0) {
+      if (ones == 0) return c.set_output(0, elem, resolved(c, *s));
+      return c.set_output(0, ValueType::tensor(elem));
+    }
+    if (ax.count && ones == 0) c.fail("no dimension can be squeezed: none is 1");
+    if (ax.count && (*ax.count == 1 || ones == 1))
+      if (auto d = without_one_axis(c, *s, can_be_one)) return c.set_output(0, elem, std::move(*d));
+    return c.set_output(0, ValueType::tensor(elem));
   } else {
-    const auto axes = norm_axes(c, ax.values, r);
+    const auto axes = distinct_axes(c, ax.values, r);
     for (I64 i = 0; i < r; ++i) {
       const DimExpr& d = (*s)[static_cast<std::size_t>(i)];
       if (std::find(axes.begin(), axes.end(), i) != axes.end())
@@ -1510,14 +1564,26 @@ inline void rule_reduce(InferContext& c) {
   const Dims* s = c.input_shape(0);
   if (!s) return c.set_output(0, ValueType::tensor(elem));
   const I64 r = static_cast<I64>(s->size());
-  if (ax.given && !ax.known) {
-    if (keep) return c.set_output(0, elem, fresh_dims(c, r));
-    if (ax.count && *ax.count > 0) return c.set_output(0, elem, fresh_dims(c, std::max<I64>(0, r - *ax.count)));
+  if (ax.given && !ax.known && ax.count != 0) {
+    // Axes given, their values unknown. Kept dims are 1 or what they were: 1 when they were 1.
+    // Without keepdims an axis may be named twice, so k axes remove between 1 and k dims: the
+    // rank is known only for k = 1 (an empty axes vector is known: it is handled below).
+    if (keep) {
+      Dims out;
+      for (const auto& d : *s) {
+        const DimExpr e = c.resolve(d);
+        out.push_back(e.is(1) ? e : c.fresh());
+      }
+      return c.set_output(0, elem, std::move(out));
+    }
+    if (ax.count == 1 && r >= 1)
+      if (auto d = without_one_axis(c, *s, std::vector<bool>(static_cast<std::size_t>(r), true)))
+        return c.set_output(0, elem, std::move(*d));
     return c.set_output(0, ValueType::tensor(elem));
   }
   std::vector<I64> axes;
   if (ax.known && !ax.values.empty()) {
-    axes = norm_axes(c, ax.values, r);
+    axes = distinct_axes(c, ax.values, r);
   } else if (noop) {
     c.set_output(0, elem, resolved(c, *s));
     if (const Dims* v = c.input_value_flat(0)) c.set_output_value(0, *v);
