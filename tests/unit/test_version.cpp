@@ -94,6 +94,28 @@ TEST_CASE("upgrade_opset of an IR version 1 model gives its attributes the type 
   CHECK(then_g.nodes[0].find_attribute("perm")->type == AttributeType::INTS);
 }
 
+TEST_CASE("upgrade_opset of an IR version 1 or 2 model imports the other domains its nodes use") {
+  // Below IR 3 a node of another domain needs no import; the upgraded model's IR version does
+  // (found by fuzz_model_structured: a valid model made invalid).
+  Model m = at(9, R"(g (float[2, 3] x) => (float[2, 3] y, float[2, 3] z) {
+  y = com.example.Scale <k = 2> (x)
+  c = Constant <value = bool {1}> ()
+  z = If (c) <then_branch = t () => (float[2, 3] ty) { ty = ai.onnx.ml.Normalizer (x) },
+              else_branch = e () => (float[2, 3] ey) { ey = Identity (x) }>
+})");
+  m.ir_version = 2;
+  INFO(check(m).to_string());
+  REQUIRE(check(m).ok());
+  (void)upgrade_opset(m, 13);
+  CHECK(m.ir_version == 7);
+  CHECK(m.opset_version("com.example") == 1);
+  CHECK(m.opset_version("ai.onnx.ml") == 1);
+  CHECK(m.opset_version("") == 13);
+  const CheckReport r = check(m);
+  INFO(r.to_string());
+  CHECK(r.ok());
+}
+
 TEST_CASE("upgrade_opset: Clip's bounds take the input's element type; Softmax's 2-D meaning is kept") {
   auto m = at(10, R"(g (double[3, 4] x, float[2, 3, 4] z) => (double[3, 4] y, float[2, 3, 4] w, float[2, 3, 4] u) {
   y = Clip <min = -1.0, max = 0.5> (x)

@@ -2937,6 +2937,12 @@ inline UpgradeReport upgrade_opset(Model& model, std::int64_t target) {
 
   Model m = detail::upgrade::convert(model, *from, target, report);
   const std::int64_t ir_needed = detail::upgrade::ir_of_opset(target);
+  if (m.ir_version < 3 && ir_needed >= 3) {
+    // Below IR 3 a node of another domain was tied to no import; from IR 3 on every domain a node
+    // uses is imported. Such a domain gets its first version, 1.
+    for (const Node& n : views::all_nodes(m.graph))
+      if (!n.domain.empty() && !m.opset_version(n.domain)) m.set_opset_version(n.domain, 1);
+  }
   if (m.ir_version < ir_needed) m.ir_version = ir_needed;
   if (m.ir_version >= 2) type_untyped_attributes(m);  // (an IR 1 model's attributes have no type field)
   model = std::move(m);
