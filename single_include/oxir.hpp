@@ -8848,8 +8848,29 @@ inline std::optional<DimExpr> merge_min_max_pair(const std::vector<Term>& terms)
 /// kept (on a tie, the form without the upper half, then the sum as it is), so sizes written as
 /// c - floor(c/2) and as ceil(c/2) print equal. `terms` is canonical; the other form, or nullopt.
 inline std::optional<DimExpr> merge_floor_halves(const std::vector<Term>& terms);
+/// merge_floor_halves through floor_halves_memo when one is set.
+inline std::optional<DimExpr> merge_floor_halves_memoised(const std::vector<Term>& terms);
+inline bool floor_half_candidate(const Term& t);
+inline bool floor_half_may_merge(const std::vector<Term>& terms, const Term& t);
+/// A hash of a term list's structure (equal lists hash equal).
+inline std::uint64_t hash_terms(const std::vector<Term>& terms);
 /// Set while merge_floor_halves builds its candidates (they are not merged again).
 inline thread_local bool in_floor_halves = false;
+/// merge_floor_halves' answers for the sums it was given, kept by an inference (Engine::run) for
+/// its own duration: the proofs of one model rebuild the same sums many times, and each answer
+/// costs dozens of canonical forms. An answer stands with the work it cost, which a repeat is
+/// charged again (expr_work), so proofs end where they would without the memo.
+struct FloorHalvesMemo {
+  struct Entry {
+    std::vector<Term> sum;
+    std::optional<DimExpr> merged;
+    std::uint64_t work = 0;
+  };
+  std::unordered_multimap<std::uint64_t, Entry> entries;
+  static constexpr std::size_t kMaxEntries = std::size_t{1} << 14;
+};
+/// The memo merge_floor_halves uses, nullptr for none.
+inline thread_local FloorHalvesMemo* floor_halves_memo = nullptr;
 /// Terms DimExpr::from_terms has been given on this thread: the arithmetic a bounded proof does
 /// is charged to its work budget from this (a sum's canonical form may cost many times its size).
 inline thread_local std::uint64_t expr_work = 0;
@@ -8881,7 +8902,7 @@ inline DimExpr DimExpr::from_terms(std::vector<Term> terms) {
   }
   if (auto merged = detail::merge_min_max_pair(out)) return *merged;
   if (out.size() >= 2 && !detail::in_floor_halves)
-    if (auto merged = detail::merge_floor_halves(out)) return *merged;
+    if (auto merged = detail::merge_floor_halves_memoised(out)) return *merged;
   // Constants and single symbols take their inline form.
   if (out.empty()) return DimExpr(0);
   if (out.size() == 1 && out[0].factors.empty()) return DimExpr(out[0].coeff);
@@ -9394,13 +9415,75 @@ inline DimExpr minmax(const DimExpr& a, const DimExpr& b, bool is_max) {
 inline DimExpr min(const DimExpr& a, const DimExpr& b) { return detail::minmax(a, b, false); }
 inline DimExpr max(const DimExpr& a, const DimExpr& b) { return detail::minmax(a, b, true); }
 
-inline std::optional<DimExpr> detail::merge_floor_halves(const std::vector<Term>& terms) {
-  // Quick exit: no single floor by an even constant among the terms.
-  auto half_candidate = [](const Term& t) {
-    return t.factors.size() == 1 && t.factors[0].op == Atom::Op::FloorDivConst && t.factors[0].id >= 2 &&
-           t.factors[0].id % 2 == 0 && t.factors[0].args && !t.factors[0].args->empty();
+/// A single floor by an even constant: a term merge_floor_halves may split or merge.
+inline bool detail::floor_half_candidate(const Term& t) {
+  return t.factors.size() == 1 && t.factors[0].op == Atom::Op::FloorDivConst && t.factors[0].id >= 2 &&
+         t.factors[0].id % 2 == 0 && t.factors[0].args && !t.factors[0].args->empty();
+}
+
+inline std::uint64_t detail::hash_terms(const std::vector<Term>& terms) {
+  auto mix = [](std::uint64_t h, std::uint64_t v) { return (h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2))); };
+  std::uint64_t h = terms.size();
+  for (const auto& t : terms) {
+    h = mix(h, static_cast<std::uint64_t>(t.coeff));
+    for (const auto& a : t.factors) {
+      h = mix(h, static_cast<std::uint64_t>(a.op) * 31 + static_cast<std::uint64_t>(a.id));
+      if (a.args)
+        for (const auto& e : *a.args) {
+          if (auto c = e.const_value()) h = mix(h, static_cast<std::uint64_t>(*c) * 3 + 1);
+          else if (auto y = e.as_symbol()) h = mix(h, static_cast<std::uint64_t>(*y) * 3 + 2);
+          else h = mix(h, hash_terms(e.terms()));
+        }
+    }
+  }
+  return h;
+}
+
+inline std::optional<DimExpr> detail::merge_floor_halves_memoised(const std::vector<Term>& terms) {
+  if (std::none_of(terms.begin(), terms.end(), floor_half_candidate)) return std::nullopt;
+  FloorHalvesMemo* memo = floor_halves_memo;
+  if (!memo) return merge_floor_halves(terms);
+  const std::uint64_t h = hash_terms(terms);
+  auto same = [&](const std::vector<Term>& other) {
+    if (other.size() != terms.size()) return false;
+    for (std::size_t i = 0; i < terms.size(); ++i)
+      if (other[i].coeff != terms[i].coeff || compare_factor_lists(other[i].factors, terms[i].factors) != 0) return false;
+    return true;
   };
-  if (std::none_of(terms.begin(), terms.end(), half_candidate)) return std::nullopt;
+  for (auto [it, end] = memo->entries.equal_range(h); it != end; ++it)
+    if (same(it->second.sum)) {
+      expr_work += it->second.work;
+      return it->second.merged;
+    }
+  const std::uint64_t before = expr_work;
+  auto merged = merge_floor_halves(terms);
+  if (memo->entries.size() < FloorHalvesMemo::kMaxEntries)
+    memo->entries.emplace(h, FloorHalvesMemo::Entry{terms, merged, expr_work - before});
+  return merged;
+}
+
+/// Whether replacing the half `t` of `terms` can give fewer terms. The relation used,
+/// floor(x/2m) + floor((x+m)/2m) - floor(x/m) = 0, has besides t only terms that are single
+/// floors by constants or carry a term of x (floor_div makes nothing else, and x's constant is
+/// below 2m, so the floors have no constant part): with no such other term in the sum, each
+/// form the relation gives adds terms.
+inline bool detail::floor_half_may_merge(const std::vector<Term>& terms, const Term& t) {
+  const auto& x_terms = (*t.factors[0].args)[0].terms();
+  for (const auto& u : terms) {
+    if (&u == &t || u.factors.empty()) continue;
+    if (u.factors.size() == 1 && u.factors[0].op == Atom::Op::FloorDivConst) return true;
+    for (const auto& v : x_terms)
+      if (!v.factors.empty() && compare_factor_lists(u.factors, v.factors) == 0) return true;
+  }
+  return false;
+}
+
+inline std::optional<DimExpr> detail::merge_floor_halves(const std::vector<Term>& terms) {
+  // Quick exit: no single floor by an even constant among the terms that could merge.
+  const auto half_candidate = floor_half_candidate;
+  if (std::none_of(terms.begin(), terms.end(),
+                   [&](const Term& t) { return half_candidate(t) && floor_half_may_merge(terms, t); }))
+    return std::nullopt;
   struct Guard {
     Guard() { in_floor_halves = true; }
     ~Guard() { in_floor_halves = false; }
@@ -9456,7 +9539,7 @@ inline std::optional<DimExpr> detail::merge_floor_halves(const std::vector<Term>
             DimExpr::for_each_symbol_of(
                 u, [&](std::int64_t id) { shares = shares || std::find(syms, syms + ns, id) != syms + ns; });
         }
-        if (!shares) continue;
+        if (!shares || !floor_half_may_merge(p.terms(), t)) continue;
         const std::int64_t k = t.factors[0].id, m = k / 2;
         const DimExpr base = x.constant_term() < m ? x : x - DimExpr(m);  // the constant lies in [0,k)
         const DimExpr lower = floor_div(base, DimExpr(k));
@@ -10673,6 +10756,10 @@ inline bool nonneg_within(const DimExpr& e, std::int64_t& budget) {
     }
   }
   if (!needs_bound) return true;
+  // Symbols are sizes, so 0 is a value each may take: negative there, e is not non-negative,
+  // and no bound needs to be tried (floor((T+1)/4) - 1 before a fact says T >= 3).
+  if (auto at_zero = e.evaluate([](std::int64_t) -> std::optional<std::int64_t> { return 0; }); at_zero && *at_zero < 0)
+    return false;
   for (std::size_t i = 0; i < nf; ++i)
     if (bound_term_within(e, *floors[i], budget)) return true;
   return false;
@@ -13721,6 +13808,14 @@ inline InferReport Engine::run() {
     Allowance(const Allowance&) = delete;
     Allowance& operator=(const Allowance&) = delete;
   } allowance;
+  struct Memo {  // the sums of floors this inference merges (detail::FloorHalvesMemo)
+    detail::FloorHalvesMemo own;
+    detail::FloorHalvesMemo* saved = detail::floor_halves_memo;
+    Memo() { detail::floor_halves_memo = &own; }
+    ~Memo() { detail::floor_halves_memo = saved; }
+    Memo(const Memo&) = delete;
+    Memo& operator=(const Memo&) = delete;
+  } memo;
   // Every dim_param of the model is reserved so that fresh names and the names of unnamed input
   // dims never collide with one (done when the first of those is needed; the model is not
   // modified before write_back).

@@ -81,6 +81,48 @@ TEST_CASE("DimExpr: floors equal by the floor identities print equal") {
   CHECK(str(floor_div(floor_div(H, 2) + floor_div(N, 2), 2)) == "floor((floor(H/2)+floor(N/2))/2)");
 }
 
+TEST_CASE("DimExpr: an inference's memo of merged floor halves gives the forms the merge gives") {
+  const auto H = DimExpr::symbol(7), T = DimExpr::symbol(19);
+  auto sums = [&] {
+    const DimExpr c = floor_div(H, 4), q = floor_div(T + 1, 4), h = floor_div(T + 1, 2);
+    return std::vector<DimExpr>{c - floor_div(c, 2),
+                                floor_div(H, 2) + ceil_div(H, 2),
+                                (c - floor_div(c, 2)) - floor_div(c - floor_div(c, 2), 2),
+                                q - h,
+                                3 - 2 * q - floor_div(T + 3, 4),
+                                2 * T - 4 * h - 12,
+                                5 - T - 2 * q,
+                                min(q - 1, 2 * q - 3) + 1 - h,
+                                floor_div(H + 1, 2) - 2};
+  };
+  std::vector<std::string> direct;
+  for (const auto& e : sums()) direct.push_back(str(e));
+  CHECK(direct[0] == "floor((H+4)/8)");
+  CHECK(direct[1] == "H");
+  CHECK(direct[3] == "-floor((T+3)/4)");
+  infer::detail::FloorHalvesMemo memo;
+  infer::detail::floor_halves_memo = &memo;
+  std::vector<std::string> first, again;
+  for (const auto& e : sums()) first.push_back(str(e));
+  const std::size_t entries = memo.entries.size();
+  for (const auto& e : sums()) again.push_back(str(e));
+  infer::detail::floor_halves_memo = nullptr;
+  CHECK(first == direct);
+  CHECK(again == direct);
+  CHECK(entries > 0);
+  CHECK(memo.entries.size() == entries);  // the second pass found every sum in the memo
+}
+
+TEST_CASE("DimExpr: a sum negative with every size 0 is refuted without trying bounds") {
+  const auto T = DimExpr::symbol(3);
+  std::int64_t budget = 4096;
+  CHECK_FALSE(ops::nonneg(floor_div(T + 1, 4) - 1, budget));
+  CHECK(budget > 4096 - 8);  // its two terms visited, nothing more
+  CHECK(ops::nonneg(T - 2 * floor_div(T, 2), budget));
+  CHECK(ops::nonneg(floor_div(T + 3, 4) - floor_div(T, 4), budget));
+  CHECK_FALSE(ops::provably_le(floor_div(T, 2), floor_div(T, 4)).has_value());
+}
+
 TEST_CASE("DimExpr: operations agree with integer arithmetic at sample points") {
   const auto N = DimExpr::symbol(0), M = DimExpr::symbol(1);
   const std::vector<std::pair<DimExpr, std::function<std::int64_t(std::int64_t, std::int64_t)>>> cases = {

@@ -984,6 +984,14 @@ inline InferReport Engine::run() {
     Allowance(const Allowance&) = delete;
     Allowance& operator=(const Allowance&) = delete;
   } allowance;
+  struct Memo {  // the sums of floors this inference merges (detail::FloorHalvesMemo)
+    detail::FloorHalvesMemo own;
+    detail::FloorHalvesMemo* saved = detail::floor_halves_memo;
+    Memo() { detail::floor_halves_memo = &own; }
+    ~Memo() { detail::floor_halves_memo = saved; }
+    Memo(const Memo&) = delete;
+    Memo& operator=(const Memo&) = delete;
+  } memo;
   // Every dim_param of the model is reserved so that fresh names and the names of unnamed input
   // dims never collide with one (done when the first of those is needed; the model is not
   // modified before write_back).

@@ -189,6 +189,10 @@ inline bool nonneg_within(const DimExpr& e, std::int64_t& budget) {
     }
   }
   if (!needs_bound) return true;
+  // Symbols are sizes, so 0 is a value each may take: negative there, e is not non-negative,
+  // and no bound needs to be tried (floor((T+1)/4) - 1 before a fact says T >= 3).
+  if (auto at_zero = e.evaluate([](std::int64_t) -> std::optional<std::int64_t> { return 0; }); at_zero && *at_zero < 0)
+    return false;
   for (std::size_t i = 0; i < nf; ++i)
     if (bound_term_within(e, *floors[i], budget)) return true;
   return false;
