@@ -8848,7 +8848,8 @@ inline std::optional<DimExpr> merge_min_max_pair(const std::vector<Term>& terms)
 /// kept (on a tie, the form without the upper half, then the sum as it is), so sizes written as
 /// c - floor(c/2) and as ceil(c/2) print equal. `terms` is canonical; the other form, or nullopt.
 inline std::optional<DimExpr> merge_floor_halves(const std::vector<Term>& terms);
-/// merge_floor_halves through floor_halves_memo when one is set.
+/// merge_floor_halves through floor_halves_memo when one is set, after the quick exit for sums
+/// with no half that could merge (the only way to it).
 inline std::optional<DimExpr> merge_floor_halves_memoised(const std::vector<Term>& terms);
 inline bool floor_half_candidate(const Term& t);
 inline bool floor_half_may_merge(const std::vector<Term>& terms, const Term& t);
@@ -9440,7 +9441,11 @@ inline std::uint64_t detail::hash_terms(const std::vector<Term>& terms) {
 }
 
 inline std::optional<DimExpr> detail::merge_floor_halves_memoised(const std::vector<Term>& terms) {
-  if (std::none_of(terms.begin(), terms.end(), floor_half_candidate)) return std::nullopt;
+  // Quick exit, before any hashing: no single floor by an even constant among the terms that
+  // could merge.
+  if (std::none_of(terms.begin(), terms.end(),
+                   [&](const Term& t) { return floor_half_candidate(t) && floor_half_may_merge(terms, t); }))
+    return std::nullopt;
   FloorHalvesMemo* memo = floor_halves_memo;
   if (!memo) return merge_floor_halves(terms);
   const std::uint64_t h = hash_terms(terms);
@@ -9479,11 +9484,7 @@ inline bool detail::floor_half_may_merge(const std::vector<Term>& terms, const T
 }
 
 inline std::optional<DimExpr> detail::merge_floor_halves(const std::vector<Term>& terms) {
-  // Quick exit: no single floor by an even constant among the terms that could merge.
-  const auto half_candidate = floor_half_candidate;
-  if (std::none_of(terms.begin(), terms.end(),
-                   [&](const Term& t) { return half_candidate(t) && floor_half_may_merge(terms, t); }))
-    return std::nullopt;
+  // (merge_floor_halves_memoised has left out the sums without a candidate that could merge.)
   struct Guard {
     Guard() { in_floor_halves = true; }
     ~Guard() { in_floor_halves = false; }
@@ -9519,7 +9520,7 @@ inline std::optional<DimExpr> detail::merge_floor_halves(const std::vector<Term>
     for (int round = 0; round < 8; ++round) {
       bool improved = false;
       for (const auto& t : p.terms()) {
-        if (!half_candidate(t)) continue;
+        if (!floor_half_candidate(t)) continue;
         if (++examined > 16) break;
         const DimExpr& x = (*t.factors[0].args)[0];
         // Every term of the relation holds a symbol of x: without another term that does, no
@@ -21164,9 +21165,8 @@ inline std::optional<Dims> values(const InferContext& c, std::size_t i) {
   return r;
 }
 
-/// Number of elements of output 0 when it is a tensor of rank 0 or 1 with a known size.
-inline std::optional<std::size_t> output_count(const InferContext& c) {
-  const auto& t = c.output_type(0);
+/// Number of elements of a tensor of rank 0 or 1 with a known size (at most kMaxSymbolicElements).
+inline std::optional<std::size_t> vector_count(const InferContext& c, const ValueType& t) {
   if (!t.has_shape()) return std::nullopt;
   if (t.shape->empty()) return 1;
   if (t.shape->size() != 1) return std::nullopt;
@@ -21174,6 +21174,8 @@ inline std::optional<std::size_t> output_count(const InferContext& c) {
   if (!v || *v < 0 || *v > static_cast<std::int64_t>(kMaxSymbolicElements)) return std::nullopt;
   return static_cast<std::size_t>(*v);
 }
+/// Number of elements of output 0 when it is a tensor of rank 0 or 1 with a known size.
+inline std::optional<std::size_t> output_count(const InferContext& c) { return vector_count(c, c.output_type(0)); }
 
 /// Sets output 0's contents when their count matches its shape.
 inline void set_values(InferContext& c, Dims v) {
@@ -21216,15 +21218,9 @@ inline std::optional<Elems> elems(const InferContext& c, std::size_t i) {
 inline std::optional<Elems> sized_elems(const InferContext& c, std::size_t i) {
   if (auto e = elems(c, i)) return e;
   const auto& t = c.input_type(i);
-  if (!t.is_tensor() || !t.has_shape() || t.shape->size() > 1 || !(is_integer(t.elem) || t.elem == DataType::BOOL))
-    return std::nullopt;
-  std::size_t n = 1;
-  if (t.shape->size() == 1) {
-    auto v = c.resolve((*t.shape)[0]).const_value();
-    if (!v || *v < 0 || *v > static_cast<std::int64_t>(kMaxSymbolicElements)) return std::nullopt;
-    n = static_cast<std::size_t>(*v);
-  }
-  return Elems{nullptr, nullptr, n};
+  if (!t.is_tensor() || !(is_integer(t.elem) || t.elem == DataType::BOOL)) return std::nullopt;
+  if (auto n = vector_count(c, t)) return Elems{nullptr, nullptr, *n};
+  return std::nullopt;
 }
 /// Broadcast length of element vectors (each of size 1 or n), or nullopt.
 inline std::optional<std::size_t> broadcast_len(std::span<const Elems> vs) {

@@ -319,7 +319,8 @@ inline std::optional<DimExpr> merge_min_max_pair(const std::vector<Term>& terms)
 /// kept (on a tie, the form without the upper half, then the sum as it is), so sizes written as
 /// c - floor(c/2) and as ceil(c/2) print equal. `terms` is canonical; the other form, or nullopt.
 inline std::optional<DimExpr> merge_floor_halves(const std::vector<Term>& terms);
-/// merge_floor_halves through floor_halves_memo when one is set.
+/// merge_floor_halves through floor_halves_memo when one is set, after the quick exit for sums
+/// with no half that could merge (the only way to it).
 inline std::optional<DimExpr> merge_floor_halves_memoised(const std::vector<Term>& terms);
 inline bool floor_half_candidate(const Term& t);
 inline bool floor_half_may_merge(const std::vector<Term>& terms, const Term& t);
@@ -911,7 +912,11 @@ inline std::uint64_t detail::hash_terms(const std::vector<Term>& terms) {
 }
 
 inline std::optional<DimExpr> detail::merge_floor_halves_memoised(const std::vector<Term>& terms) {
-  if (std::none_of(terms.begin(), terms.end(), floor_half_candidate)) return std::nullopt;
+  // Quick exit, before any hashing: no single floor by an even constant among the terms that
+  // could merge.
+  if (std::none_of(terms.begin(), terms.end(),
+                   [&](const Term& t) { return floor_half_candidate(t) && floor_half_may_merge(terms, t); }))
+    return std::nullopt;
   FloorHalvesMemo* memo = floor_halves_memo;
   if (!memo) return merge_floor_halves(terms);
   const std::uint64_t h = hash_terms(terms);
@@ -950,11 +955,7 @@ inline bool detail::floor_half_may_merge(const std::vector<Term>& terms, const T
 }
 
 inline std::optional<DimExpr> detail::merge_floor_halves(const std::vector<Term>& terms) {
-  // Quick exit: no single floor by an even constant among the terms that could merge.
-  const auto half_candidate = floor_half_candidate;
-  if (std::none_of(terms.begin(), terms.end(),
-                   [&](const Term& t) { return half_candidate(t) && floor_half_may_merge(terms, t); }))
-    return std::nullopt;
+  // (merge_floor_halves_memoised has left out the sums without a candidate that could merge.)
   struct Guard {
     Guard() { in_floor_halves = true; }
     ~Guard() { in_floor_halves = false; }
@@ -990,7 +991,7 @@ inline std::optional<DimExpr> detail::merge_floor_halves(const std::vector<Term>
     for (int round = 0; round < 8; ++round) {
       bool improved = false;
       for (const auto& t : p.terms()) {
-        if (!half_candidate(t)) continue;
+        if (!floor_half_candidate(t)) continue;
         if (++examined > 16) break;
         const DimExpr& x = (*t.factors[0].args)[0];
         // Every term of the relation holds a symbol of x: without another term that does, no

@@ -78,9 +78,8 @@ inline std::optional<Dims> values(const InferContext& c, std::size_t i) {
   return r;
 }
 
-/// Number of elements of output 0 when it is a tensor of rank 0 or 1 with a known size.
-inline std::optional<std::size_t> output_count(const InferContext& c) {
-  const auto& t = c.output_type(0);
+/// Number of elements of a tensor of rank 0 or 1 with a known size (at most kMaxSymbolicElements).
+inline std::optional<std::size_t> vector_count(const InferContext& c, const ValueType& t) {
   if (!t.has_shape()) return std::nullopt;
   if (t.shape->empty()) return 1;
   if (t.shape->size() != 1) return std::nullopt;
@@ -88,6 +87,8 @@ inline std::optional<std::size_t> output_count(const InferContext& c) {
   if (!v || *v < 0 || *v > static_cast<std::int64_t>(kMaxSymbolicElements)) return std::nullopt;
   return static_cast<std::size_t>(*v);
 }
+/// Number of elements of output 0 when it is a tensor of rank 0 or 1 with a known size.
+inline std::optional<std::size_t> output_count(const InferContext& c) { return vector_count(c, c.output_type(0)); }
 
 /// Sets output 0's contents when their count matches its shape.
 inline void set_values(InferContext& c, Dims v) {
@@ -130,15 +131,9 @@ inline std::optional<Elems> elems(const InferContext& c, std::size_t i) {
 inline std::optional<Elems> sized_elems(const InferContext& c, std::size_t i) {
   if (auto e = elems(c, i)) return e;
   const auto& t = c.input_type(i);
-  if (!t.is_tensor() || !t.has_shape() || t.shape->size() > 1 || !(is_integer(t.elem) || t.elem == DataType::BOOL))
-    return std::nullopt;
-  std::size_t n = 1;
-  if (t.shape->size() == 1) {
-    auto v = c.resolve((*t.shape)[0]).const_value();
-    if (!v || *v < 0 || *v > static_cast<std::int64_t>(kMaxSymbolicElements)) return std::nullopt;
-    n = static_cast<std::size_t>(*v);
-  }
-  return Elems{nullptr, nullptr, n};
+  if (!t.is_tensor() || !(is_integer(t.elem) || t.elem == DataType::BOOL)) return std::nullopt;
+  if (auto n = vector_count(c, t)) return Elems{nullptr, nullptr, *n};
+  return std::nullopt;
 }
 /// Broadcast length of element vectors (each of size 1 or n), or nullopt.
 inline std::optional<std::size_t> broadcast_len(std::span<const Elems> vs) {
