@@ -10625,6 +10625,26 @@ inline bool fits(std::int64_t v, DataType t) {
 // ---- facts about sizes shared by the rules ----
 
 namespace nonneg_detail {
+/// Sample sizes for refuting proofs: symbols are sizes, free to take any value >= 0 each, and a
+/// proof (nonneg, provably_le) holds at every such choice. So where a claim fails at a sample,
+/// no proof of it needs to be tried; being sound, the search would fail there too, and the
+/// samples only ever save its work. The points: every size 0 (floor((T+1)/4) - 1), every size
+/// large (3 - floor((T+1)/4) - floor((T+1)/2), which holds at 0), and large sizes alternating
+/// with 0 by symbol id, either way round (a - b).
+inline constexpr int kSamplePoints = 4;
+inline constexpr std::int64_t kLargeSample = std::int64_t{1} << 20;
+inline std::optional<std::int64_t> at_sample(const DimExpr& e, int point) {
+  if (auto c = e.const_value()) return c;
+  return e.evaluate([point](std::int64_t id) -> std::optional<std::int64_t> {
+    const bool even = id % 2 == 0;
+    switch (point) {
+      case 0: return 0;
+      case 1: return kLargeSample;
+      case 2: return even ? kLargeSample : 0;
+      default: return even ? 0 : kLargeSample;
+    }
+  });
+}
 /// nonneg with a work budget (terms visited, sizes built): every proof a real model needs takes a
 /// few dozen units; a hostile expression runs out and is left unproven instead of costing
 /// quadratic time at every element of every shape tensor.
@@ -10757,10 +10777,10 @@ inline bool nonneg_within(const DimExpr& e, std::int64_t& budget) {
     }
   }
   if (!needs_bound) return true;
-  // Symbols are sizes, so 0 is a value each may take: negative there, e is not non-negative,
-  // and no bound needs to be tried (floor((T+1)/4) - 1 before a fact says T >= 3).
-  if (auto at_zero = e.evaluate([](std::int64_t) -> std::optional<std::int64_t> { return 0; }); at_zero && *at_zero < 0)
-    return false;
+  // A proof holds at every choice of sizes, so no bound needs to be tried where e is negative at
+  // one of the sample sizes (floor((T+1)/4) - 1 at T = 0, before a fact says T >= 3).
+  for (int point = 0; point < kSamplePoints; ++point)
+    if (auto v = at_sample(e, point); v && *v < 0) return false;
   for (std::size_t i = 0; i < nf; ++i)
     if (bound_term_within(e, *floors[i], budget)) return true;
   return false;
@@ -10926,8 +10946,31 @@ inline bool proven_le(const DimExpr& a, const DimExpr& b) {
 /// x <= y, directly or through the fact (gap g = rhs - lhs >= 0): y - x >= g, that is
 /// x - lhs <= y - rhs; or, sizes being integers, 2(y - x) >= g - 1 (then y - x >= -1/2, so
 /// >= 0), which is what the fact 2a-3 >= 0 needs to give a-1 <= 2a-3.
+/// Each of the three is tried only when it holds at every sample size (ops::nonneg_detail::
+/// at_sample), checked on the numbers before any sum is built: the sums' canonical forms (floor
+/// halves merged) cost far more than the proofs that then fail.
 inline bool le_under(const DimExpr& x, const DimExpr& y, const SizeFact& f, std::int64_t& budget) {
-  if (proven_le(x, y, budget) || proven_le(x - f.lhs, y - f.rhs, budget)) return true;
+  bool plain = true, shifted = true, doubled = true;
+  for (int point = 0; point < ops::nonneg_detail::kSamplePoints; ++point) {
+    const auto vx = ops::nonneg_detail::at_sample(x, point), vy = ops::nonneg_detail::at_sample(y, point);
+    if (!vx || !vy) continue;
+    if (*vx > *vy) plain = false;
+    const auto vl = ops::nonneg_detail::at_sample(f.lhs, point), vr = ops::nonneg_detail::at_sample(f.rhs, point);
+    if (!vl || !vr) continue;
+    const auto sub = [](std::int64_t a, std::int64_t b) {
+      if (b == std::numeric_limits<std::int64_t>::min()) throw Error("dimension expression", "integer overflow");
+      return detail::checked_add(a, -b);
+    };
+    try {
+      const std::int64_t dyx = sub(*vy, *vx), gap = sub(*vr, *vl);
+      if (sub(dyx, gap) < 0) shifted = false;
+      if (sub(detail::checked_mul(2, dyx), sub(gap, 1)) < 0) doubled = false;
+    } catch (const Error&) {  // overflow: not refuted there
+    }
+  }
+  if (plain && proven_le(x, y, budget)) return true;
+  if (shifted && proven_le(x - f.lhs, y - f.rhs, budget)) return true;
+  if (!doubled) return false;
   const DimExpr gap = f.rhs - f.lhs;
   return proven_le(gap - DimExpr(1), DimExpr(2) * (y - x), budget);
 }

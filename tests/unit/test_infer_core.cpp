@@ -123,6 +123,39 @@ TEST_CASE("DimExpr: a sum negative with every size 0 is refuted without trying b
   CHECK_FALSE(ops::provably_le(floor_div(T, 2), floor_div(T, 4)).has_value());
 }
 
+TEST_CASE("DimExpr: a sum negative at large sizes, or with sizes apart, is refuted without trying bounds") {
+  const auto T = DimExpr::symbol(3), A = DimExpr::symbol(4), B = DimExpr::symbol(5);
+  std::int64_t budget = 4096;
+  // 3 at T = 0, below 0 from T = 7 on: only a large sample shows it.
+  CHECK_FALSE(ops::nonneg(DimExpr(3) - floor_div(T + 1, 4) - floor_div(T + 1, 2), budget));
+  CHECK(budget > 4096 - 8);
+  // 0 when A and B are equal (both 0, both large); below 0 when A is 0 and B is not.
+  CHECK_FALSE(ops::nonneg(A - B - floor_div(A, 2) + floor_div(B, 2), budget));
+  CHECK(budget > 4096 - 16);
+  // What the samples cannot refute is still proven.
+  CHECK(ops::nonneg(floor_div(T + 1, 2) - 2 * floor_div(T + 1, 4), budget));
+}
+
+TEST_CASE("Size facts: comparisons that fail at a sample size build no sums") {
+  // The conformer's max(0, min(F-1, 2F-3)), F = floor((T+1)/4), against the fact
+  // floor((T+1)/2) - 1 >= 0, which proves neither operand below the other.
+  const auto T = DimExpr::symbol(1);
+  const DimExpr F = floor_div(T + 1, 4);
+  const infer::SizeFact useless{DimExpr(1), DimExpr(0), floor_div(T + 1, 2) - 1};
+  const DimExpr low = F - 1, high = 2 * F - 3;
+  std::int64_t budget = 1 << 18;
+  const std::uint64_t work = infer::detail::expr_work;
+  CHECK_FALSE(infer::facts_detail::le_under(high, low, useless, budget));
+  CHECK(infer::detail::expr_work == work);  // refuted on numbers: no sum was built
+  CHECK(budget == 1 << 18);
+  // The fact 2F - 3 >= 0 (so F >= 2) does prove F - 1 <= 2F - 3.
+  const infer::SizeFact enough{DimExpr(1), DimExpr(0), 2 * F - 3};
+  CHECK(infer::facts_detail::le_under(low, high, enough, budget));
+  const std::vector<infer::SizeFact> facts = {useless, enough};
+  CHECK(str(infer::apply_size_facts(infer::max(DimExpr(0), infer::min(F - 1, 2 * F - 3)), facts, budget)) ==
+        str(F - 1));
+}
+
 TEST_CASE("DimExpr: operations agree with integer arithmetic at sample points") {
   const auto N = DimExpr::symbol(0), M = DimExpr::symbol(1);
   const std::vector<std::pair<DimExpr, std::function<std::int64_t(std::int64_t, std::int64_t)>>> cases = {

@@ -57,6 +57,26 @@ inline bool fits(std::int64_t v, DataType t) {
 // ---- facts about sizes shared by the rules ----
 
 namespace nonneg_detail {
+/// Sample sizes for refuting proofs: symbols are sizes, free to take any value >= 0 each, and a
+/// proof (nonneg, provably_le) holds at every such choice. So where a claim fails at a sample,
+/// no proof of it needs to be tried; being sound, the search would fail there too, and the
+/// samples only ever save its work. The points: every size 0 (floor((T+1)/4) - 1), every size
+/// large (3 - floor((T+1)/4) - floor((T+1)/2), which holds at 0), and large sizes alternating
+/// with 0 by symbol id, either way round (a - b).
+inline constexpr int kSamplePoints = 4;
+inline constexpr std::int64_t kLargeSample = std::int64_t{1} << 20;
+inline std::optional<std::int64_t> at_sample(const DimExpr& e, int point) {
+  if (auto c = e.const_value()) return c;
+  return e.evaluate([point](std::int64_t id) -> std::optional<std::int64_t> {
+    const bool even = id % 2 == 0;
+    switch (point) {
+      case 0: return 0;
+      case 1: return kLargeSample;
+      case 2: return even ? kLargeSample : 0;
+      default: return even ? 0 : kLargeSample;
+    }
+  });
+}
 /// nonneg with a work budget (terms visited, sizes built): every proof a real model needs takes a
 /// few dozen units; a hostile expression runs out and is left unproven instead of costing
 /// quadratic time at every element of every shape tensor.
@@ -189,10 +209,10 @@ inline bool nonneg_within(const DimExpr& e, std::int64_t& budget) {
     }
   }
   if (!needs_bound) return true;
-  // Symbols are sizes, so 0 is a value each may take: negative there, e is not non-negative,
-  // and no bound needs to be tried (floor((T+1)/4) - 1 before a fact says T >= 3).
-  if (auto at_zero = e.evaluate([](std::int64_t) -> std::optional<std::int64_t> { return 0; }); at_zero && *at_zero < 0)
-    return false;
+  // A proof holds at every choice of sizes, so no bound needs to be tried where e is negative at
+  // one of the sample sizes (floor((T+1)/4) - 1 at T = 0, before a fact says T >= 3).
+  for (int point = 0; point < kSamplePoints; ++point)
+    if (auto v = at_sample(e, point); v && *v < 0) return false;
   for (std::size_t i = 0; i < nf; ++i)
     if (bound_term_within(e, *floors[i], budget)) return true;
   return false;
