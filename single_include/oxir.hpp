@@ -10950,6 +10950,10 @@ inline bool proven_le(const DimExpr& a, const DimExpr& b) {
 /// at_sample), checked on the numbers before any sum is built: the sums' canonical forms (floor
 /// halves merged) cost far more than the proofs that then fail.
 inline bool le_under(const DimExpr& x, const DimExpr& y, const SizeFact& f, std::int64_t& budget) {
+  const auto sub = [](std::int64_t a, std::int64_t b) {
+    if (b == std::numeric_limits<std::int64_t>::min()) throw Error("dimension expression", "integer overflow");
+    return detail::checked_add(a, -b);
+  };
   bool plain = true, shifted = true, doubled = true;
   for (int point = 0; point < ops::nonneg_detail::kSamplePoints; ++point) {
     const auto vx = ops::nonneg_detail::at_sample(x, point), vy = ops::nonneg_detail::at_sample(y, point);
@@ -10957,10 +10961,6 @@ inline bool le_under(const DimExpr& x, const DimExpr& y, const SizeFact& f, std:
     if (*vx > *vy) plain = false;
     const auto vl = ops::nonneg_detail::at_sample(f.lhs, point), vr = ops::nonneg_detail::at_sample(f.rhs, point);
     if (!vl || !vr) continue;
-    const auto sub = [](std::int64_t a, std::int64_t b) {
-      if (b == std::numeric_limits<std::int64_t>::min()) throw Error("dimension expression", "integer overflow");
-      return detail::checked_add(a, -b);
-    };
     try {
       const std::int64_t dyx = sub(*vy, *vx), gap = sub(*vr, *vl);
       if (sub(dyx, gap) < 0) shifted = false;
