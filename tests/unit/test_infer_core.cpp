@@ -113,6 +113,32 @@ TEST_CASE("DimExpr: an inference's memo of merged floor halves gives the forms t
   CHECK(memo.entries.size() == entries);  // the second pass found every sum in the memo
 }
 
+TEST_CASE("DimExpr: a floor half whose relation cannot shorten the sum is passed over") {
+  const auto H = DimExpr::symbol(7), M = DimExpr::symbol(12);
+  const auto atom = [](const DimExpr& e) { return e.terms().at(0).factors.at(0); };
+  const DimExpr lo = floor_div(H, 4), up = floor_div(H + 2, 4), whole = floor_div(H, 2);
+  // The sum holds one of the relation's terms (lo) and nothing else of it: no better form.
+  CHECK(infer::detail::relation_cannot_shorten((lo - 3 * floor_div(H, 16)).terms(), atom(lo), atom(up), whole));
+  CHECK(infer::detail::relation_cannot_shorten((lo + M).terms(), atom(lo), atom(up), whole));
+  // Two of them (both halves, or a half and the whole): the relation may shorten it.
+  CHECK_FALSE(infer::detail::relation_cannot_shorten((lo + M).terms(), atom(lo), atom(up), up + M));
+  infer::detail::in_floor_halves = true;  // the sums as written, unmerged
+  const DimExpr halves = lo + up + M, half_whole = lo - whole;
+  infer::detail::in_floor_halves = false;
+  CHECK_FALSE(infer::detail::relation_cannot_shorten(halves.terms(), atom(lo), atom(up), whole));
+  CHECK_FALSE(infer::detail::relation_cannot_shorten(half_whole.terms(), atom(lo), atom(up), whole));
+  // ... and the merge still finds those forms.
+  CHECK(str(lo + up + M) == "M+floor(H/2)");
+  CHECK(str(lo - whole) == "-floor((H+2)/4)");
+  // A sum of halves by different divisors (Swin's window padding) stays as it is, and costs
+  // little: the relations are not built.
+  const std::uint64_t before = infer::detail::expr_work;
+  const DimExpr e = floor_div(H, 2) - 4 * floor_div(H, 8);
+  const std::uint64_t spent = infer::detail::expr_work - before;
+  CHECK(str(e) == "floor(H/2)-4*floor(H/8)");
+  CHECK(spent < 60);
+}
+
 TEST_CASE("DimExpr: a sum negative with every size 0 is refuted without trying bounds") {
   const auto T = DimExpr::symbol(3);
   std::int64_t budget = 4096;
@@ -346,6 +372,38 @@ TEST_CASE("parse_dim_expr: the forms tools write, and what it refuses to guess")
   shallow += "N";
   shallow += std::string(30, ')');
   CHECK(parse(shallow) == n);
+}
+
+TEST_CASE("first_size_name: the name the parser asks about first, when nothing else comes first") {
+  CHECK(first_size_name("Squeeze/Squeeze_output_0_dim_2") == "Squeeze");
+  CHECK(first_size_name(" N + 1") == "N");
+  CHECK(first_size_name("2*floor((H+1)/2)") == "H");
+  CHECK(first_size_name("min (  a, b)") == "a");
+  CHECK(first_size_name("Max(1, s0)") == "s0");
+  for (const char* t : {"", "3", "4+5", "2N+S", "abs(N)", "1.5*N", "floor(2)"})
+    CHECK_MESSAGE(!first_size_name(t).has_value(), std::string(t));
+  // Against the parser: the name it reports is the first the parser asks about; refused, the
+  // parse fails having asked about nothing else.
+  for (const char* t : {"Squeeze/Squeeze_output_0_dim_2", "N+1", "past_sequence_length + 1", "2*s0", "(s0 - 1)//2 + 1",
+                        "floor((S-1)/2)+1", "ceiling(S/4)", "Max(1, s0)", "min(N,S,64)", "-N+S*N", " ( N ) ",
+                        "batch size", "T+1", "N/2", "floor(N/S*2)", "3*(N", "x_dim_0/y"}) {
+    const auto first = first_size_name(t);
+    for (const bool refuse : {false, true}) {
+      std::vector<std::string> asked;
+      const auto r = parse_dim_expr(t, [&](std::string_view x) -> std::optional<std::int64_t> {
+        asked.emplace_back(x);
+        if (refuse && asked.size() == 1) return std::nullopt;
+        return static_cast<std::int64_t>(asked.size());
+      });
+      if (!first) continue;
+      CHECK_MESSAGE(!asked.empty(), std::string(t));
+      if (!asked.empty()) CHECK_MESSAGE(asked[0] == *first, std::string(t));
+      if (refuse) {
+        CHECK_MESSAGE(!r.has_value(), std::string(t));
+        CHECK_MESSAGE(asked.size() == 1, std::string(t));
+      }
+    }
+  }
 }
 
 namespace {

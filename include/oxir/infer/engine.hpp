@@ -412,6 +412,17 @@ class Engine {
   /// of the form unk__<digits> that this engine and onnx give unknown sizes ("unk__2+3" as
   /// oxir wrote it beside "unk__2", or where unk__2 only ever occurs inside expressions).
   std::optional<DimExpr> parsed_param(std::string_view p) {
+    // The parser's answer for a first name it cannot resolve, asked the same way (lookup, then
+    // fresh_style, then is_model_name), without the exception that ends the parse: exporters
+    // write many dim_params such as "Squeeze/Squeeze_output_0_dim_2".
+    if (const auto first = first_size_name(p)) {
+      bool known = false;
+      if (auto id = syms.lookup(*first)) {
+        const auto o = syms.own_origin(*id);
+        known = o == SymbolOrigin::GraphInput || o == SymbolOrigin::InputUnnamed;
+      }
+      if (!known && !SymbolTable::fresh_style(*first) && !syms.is_model_name(*first)) return std::nullopt;
+    }
     return parse_dim_expr(p, [&](std::string_view name) -> std::optional<std::int64_t> {
       if (auto id = syms.lookup(name)) {
         const auto o = syms.own_origin(*id);

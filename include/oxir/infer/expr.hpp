@@ -127,6 +127,8 @@ class DimExpr {
 
   /// Builds the canonical form of a sum of terms.
   [[nodiscard]] static DimExpr from_terms(std::vector<Term> terms);
+  /// The rest of from_terms for terms already sorted and combined (no zero coefficients).
+  [[nodiscard]] static DimExpr from_combined_terms(std::vector<Term> out);
 
   friend DimExpr operator+(const DimExpr& a, const DimExpr& b);
   friend DimExpr operator-(const DimExpr& a, const DimExpr& b);
@@ -324,6 +326,11 @@ inline std::optional<DimExpr> merge_floor_halves(const std::vector<Term>& terms)
 inline std::optional<DimExpr> merge_floor_halves_memoised(const std::vector<Term>& terms);
 inline bool floor_half_candidate(const Term& t);
 inline bool floor_half_may_merge(const std::vector<Term>& terms, const Term& t);
+/// The relation lower + upper - whole = 0 (merge_floor_halves) cannot give `terms` a better form:
+/// at most one term of the sum is lower, upper or a term of `whole`, and the relation's own
+/// terms are distinct, so subtracting a multiple of it removes one term and adds the others.
+inline bool relation_cannot_shorten(const std::vector<Term>& terms, const Atom& lower, const Atom& upper,
+                                    const DimExpr& whole);
 /// A hash of a term list's structure (equal lists hash equal).
 inline std::uint64_t hash_terms(const std::vector<Term>& terms);
 /// Set while merge_floor_halves builds its candidates (they are not merged again).
@@ -372,6 +379,10 @@ inline DimExpr DimExpr::from_terms(std::vector<Term> terms) {
       out.push_back(std::move(t));
     }
   }
+  return from_combined_terms(std::move(out));
+}
+
+inline DimExpr DimExpr::from_combined_terms(std::vector<Term> out) {
   if (auto merged = detail::merge_min_max_pair(out)) return *merged;
   if (out.size() >= 2 && !detail::in_floor_halves)
     if (auto merged = detail::merge_floor_halves_memoised(out)) return *merged;
@@ -394,6 +405,21 @@ inline DimExpr operator+(const DimExpr& a, const DimExpr& b) {
   if (b.is(0)) return a;
   if (a.is(0)) return b;
   if (a.is_const() && b.is_const()) return DimExpr(detail::checked_add(a.v_, b.v_));
+  if (a.is_const() || b.is_const()) {
+    // A sum and a constant: the sum's terms stay sorted, only its constant (the last term)
+    // changes; what from_terms would do, without sorting and combining again.
+    const DimExpr& e = a.is_const() ? b : a;
+    const std::int64_t c = a.is_const() ? a.v_ : b.v_;
+    std::vector<Term> t = e.terms();
+    detail::expr_work += t.size() + 2;
+    if (!t.empty() && t.back().factors.empty()) {
+      t.back().coeff = detail::checked_add(t.back().coeff, c);
+      if (t.back().coeff == 0) t.pop_back();
+    } else {
+      t.push_back(Term{c, {}});
+    }
+    return DimExpr::from_combined_terms(std::move(t));
+  }
   std::vector<Term> t = a.terms();
   const auto& bt = b.terms();
   t.insert(t.end(), bt.begin(), bt.end());
@@ -404,7 +430,8 @@ inline DimExpr operator-(const DimExpr& a) {
   if (a.is_const()) return DimExpr(detail::checked_mul(a.v_, -1));
   std::vector<Term> t = a.terms();
   for (auto& x : t) x.coeff = x.factors.empty() ? detail::checked_mul(x.coeff, -1) : detail::coeff_mul(x.coeff, -1);
-  return DimExpr::from_terms(std::move(t));
+  detail::expr_work += t.size() + 1;
+  return DimExpr::from_combined_terms(std::move(t));  // the order of the factor lists stands
 }
 
 inline DimExpr operator-(const DimExpr& a, const DimExpr& b) { return a + (-b); }
@@ -414,6 +441,15 @@ inline DimExpr operator*(const DimExpr& a, const DimExpr& b) {
   if (a.is(1)) return b;
   if (b.is(1)) return a;
   if (a.is_const() && b.is_const()) return DimExpr(detail::checked_mul(a.v_, b.v_));
+  if (a.is_const() || b.is_const()) {
+    // A sum times a constant (not 0): the same factor lists in the same order, scaled.
+    const DimExpr& e = a.is_const() ? b : a;
+    const std::int64_t c = a.is_const() ? a.v_ : b.v_;
+    std::vector<Term> t = e.terms();
+    for (auto& x : t) x.coeff = x.factors.empty() ? detail::checked_mul(x.coeff, c) : detail::coeff_mul(x.coeff, c);
+    detail::expr_work += t.size() + 1;
+    return DimExpr::from_combined_terms(std::move(t));
+  }
   std::vector<Term> t;
   const auto& at = a.terms();
   const auto& bt = b.terms();
@@ -576,6 +612,37 @@ inline bool plain_name(std::string_view s) noexcept {
   for (const char c : s)
     if (expr_syntax_char(c)) return false;
   return true;
+}
+/// The name parse_dim_expr(s, symbol_of) asks symbol_of about first, when only numbers and
+/// floor/ceil/min/max calls come before it in s; nullopt otherwise. If symbol_of cannot resolve
+/// that name, the parse fails having asked about nothing else, so a caller can stop there
+/// (exporters name sizes "Squeeze/Squeeze_output_0_dim_2", which is no expression).
+inline std::optional<std::string_view> first_size_name(std::string_view s) noexcept {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    if (expr_syntax_char(s[i])) {
+      ++i;
+      continue;
+    }
+    const std::size_t start = i;
+    while (i < s.size() && !expr_syntax_char(s[i])) ++i;
+    const std::string_view tok = s.substr(start, i - start);
+    if (tok[0] >= '0' && tok[0] <= '9') {
+      for (const char c : tok)
+        if (c < '0' || c > '9') return std::nullopt;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < s.size() && (s[j] == ' ' || (s[j] >= '\t' && s[j] <= '\r'))) ++j;  // white space
+    if (j < s.size() && s[j] == '(') {
+      if (tok == "floor" || tok == "ceil" || tok == "ceiling" || tok == "min" || tok == "Min" || tok == "max" ||
+          tok == "Max")
+        continue;
+      return std::nullopt;
+    }
+    return tok;
+  }
+  return std::nullopt;
 }
 
 namespace detail {
@@ -745,15 +812,21 @@ inline DimExpr floor_div(const DimExpr& a, const DimExpr& b) {
     if (*k == std::numeric_limits<std::int64_t>::min()) throw Error("dimension expression", "integer overflow");
     if (*k < 0) return floor_div(-a, DimExpr(-*k));
     // a = k*q + r with every coefficient of r in [0,k): floor(a/k) = q + floor(r/k).
-    std::vector<Term> q, r;
-    for (const auto& t : a.terms()) {
-      const auto qq = detail::floordiv_int(t.coeff, *k);
-      const auto rr = detail::floormod_int(t.coeff, *k);
-      if (qq) q.push_back(Term{qq, t.factors});
-      if (rr) r.push_back(Term{rr, t.factors});
+    // (Every coefficient already in [0,k), as in most sizes divided: a is its own rest.)
+    const bool reduced =
+        std::all_of(a.terms().begin(), a.terms().end(), [&](const Term& t) { return t.coeff >= 0 && t.coeff < *k; });
+    DimExpr quotient(0), rest = a;
+    if (!reduced) {
+      std::vector<Term> q, r;
+      for (const auto& t : a.terms()) {
+        const auto qq = detail::floordiv_int(t.coeff, *k);
+        const auto rr = detail::floormod_int(t.coeff, *k);
+        if (qq) q.push_back(Term{qq, t.factors});
+        if (rr) r.push_back(Term{rr, t.factors});
+      }
+      quotient = DimExpr::from_terms(std::move(q));
+      rest = DimExpr::from_terms(std::move(r));
     }
-    DimExpr quotient = DimExpr::from_terms(std::move(q));
-    DimExpr rest = DimExpr::from_terms(std::move(r));
     if (rest.is_const()) return quotient + DimExpr(detail::floordiv_int(*rest.const_value(), *k));
     // Now rest = sum of a_i*m_i + b with every a_i and b in [0,k). Three identities (m_i are
     // integers) bring equal floors to one form:
@@ -954,6 +1027,31 @@ inline bool detail::floor_half_may_merge(const std::vector<Term>& terms, const T
   return false;
 }
 
+inline bool detail::relation_cannot_shorten(const std::vector<Term>& terms, const Atom& lower, const Atom& upper,
+                                            const DimExpr& whole) {
+  // Each form merge_floor_halves weighs is the sum minus c times the relation, c the coefficient
+  // of lower or of upper in the sum. When the relation's terms are distinct (lower, upper and
+  // whole's terms; no min or max that merge_min_max_pair could pair) and the sum holds at most
+  // one of them, that form is the sum itself (c = 0) or the sum with that one term replaced by
+  // the relation's others: at least as many terms, never a better rank.
+  const auto& w = whole.terms();
+  if (w.empty() || compare_atoms(lower, upper) == 0) return false;
+  for (const auto& u : w) {
+    for (const auto& a : u.factors)
+      if (a.op == Atom::Op::Min || a.op == Atom::Op::Max) return false;
+    if (u.factors.size() == 1 && (compare_atoms(u.factors[0], lower) == 0 || compare_atoms(u.factors[0], upper) == 0))
+      return false;
+  }
+  int shared = 0;
+  for (const auto& t : terms) {
+    bool hit = t.factors.size() == 1 &&
+               (compare_atoms(t.factors[0], lower) == 0 || compare_atoms(t.factors[0], upper) == 0);
+    for (std::size_t i = 0; i < w.size() && !hit; ++i) hit = compare_factor_lists(t.factors, w[i].factors) == 0;
+    if (hit && ++shared > 1) return false;
+  }
+  return true;
+}
+
 inline std::optional<DimExpr> detail::merge_floor_halves(const std::vector<Term>& terms) {
   // (merge_floor_halves_memoised has left out the sums without a candidate that could merge.)
   struct Guard {
@@ -1013,9 +1111,13 @@ inline std::optional<DimExpr> detail::merge_floor_halves(const std::vector<Term>
         }
         if (!shares || !floor_half_may_merge(p.terms(), t)) continue;
         const std::int64_t k = t.factors[0].id, m = k / 2;
-        const DimExpr base = x.constant_term() < m ? x : x - DimExpr(m);  // the constant lies in [0,k)
-        const DimExpr lower = floor_div(base, DimExpr(k));
-        const DimExpr upper = floor_div(base + DimExpr(m), DimExpr(k));
+        // x's constant lies in [0,k): t is the lower half (constant below m) or the upper one.
+        // t is canonical (floor_div made it), so floor_div would give it back as it is.
+        const bool t_lower = x.constant_term() < m;
+        const DimExpr base = t_lower ? x : x - DimExpr(m);
+        const DimExpr t_expr = DimExpr::from_terms({Term{1, t.factors}});
+        const DimExpr lower = t_lower ? t_expr : floor_div(base, DimExpr(k));
+        const DimExpr upper = t_lower ? floor_div(base + DimExpr(m), DimExpr(k)) : t_expr;
         const Atom* lo = single(lower);
         const Atom* up = single(upper);
         if (!lo || !up) continue;  // a half whose canonical form is a sum: left alone
@@ -1025,7 +1127,9 @@ inline std::optional<DimExpr> detail::merge_floor_halves(const std::vector<Term>
             if (compare_atoms(u.factors[0], *lo) == 0) c_lo = u.coeff;
             if (compare_atoms(u.factors[0], *up) == 0) c_up = u.coeff;
           }
-        const DimExpr relation = lower + upper - floor_div(base, DimExpr(m));  // 0 for every integer
+        const DimExpr whole = floor_div(base, DimExpr(m));
+        if (relation_cannot_shorten(p.terms(), *lo, *up, whole)) continue;
+        const DimExpr relation = lower + upper - whole;  // 0 for every integer
         const DimExpr without_lower = p - DimExpr(c_lo) * relation;
         const DimExpr without_upper = p - DimExpr(c_up) * relation;
         // without_lower keeps the upper half with coefficient c_up - c_lo; without_upper has none.
