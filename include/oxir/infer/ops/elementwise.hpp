@@ -204,8 +204,11 @@ inline void propagate(InferContext& c, std::span<const std::size_t> idx, BinFn f
       if (!out.push(std::move(acc))) return;
     }
     set_collected(c, out);
+  } catch (const FreshSymbolsExhausted&) {  // the engine says that once, for the model
+  } catch (const ExprTooLarge& e) {  // an element grew past what is tracked: said, left unknown
+    c.warn(std::string(e.message()) + ": the computed shape-tensor contents are left unknown");
   } catch (const Error&) {
-    // overflow etc.: contents unknown
+    // overflow of a number (it wraps at run time), a division by zero: contents unknown
   }
 }
 
@@ -221,6 +224,9 @@ inline void propagate_unary(InferContext& c, UnFn f) {
       if (!out.push(r ? std::optional<DimExpr>(c.resolve(*r)) : std::nullopt)) return;
     }
     set_collected(c, out);
+  } catch (const FreshSymbolsExhausted&) {
+  } catch (const ExprTooLarge& e) {
+    c.warn(std::string(e.message()) + ": the computed shape-tensor contents are left unknown");
   } catch (const Error&) {
   }
 }
