@@ -9142,6 +9142,16 @@ inline bool plain_name(std::string_view s) noexcept {
     if (expr_syntax_char(c)) return false;
   return true;
 }
+/// The functions a dim_param expression may call: floor(a/b), ceil(a/b) (or ceiling), min and
+/// max (or Min, Max) of any number of operands.
+enum class SizeFunction : std::uint8_t { None, Floor, Ceil, Min, Max };
+inline SizeFunction size_function(std::string_view name) noexcept {
+  if (name == "floor") return SizeFunction::Floor;
+  if (name == "ceil" || name == "ceiling") return SizeFunction::Ceil;
+  if (name == "min" || name == "Min") return SizeFunction::Min;
+  if (name == "max" || name == "Max") return SizeFunction::Max;
+  return SizeFunction::None;
+}
 /// The name parse_dim_expr(s, symbol_of) asks symbol_of about first, when only numbers and
 /// floor/ceil/min/max calls come before it in s; nullopt otherwise. If symbol_of cannot resolve
 /// that name, the parse fails having asked about nothing else, so a caller can stop there
@@ -9164,9 +9174,7 @@ inline std::optional<std::string_view> first_size_name(std::string_view s) noexc
     std::size_t j = i;
     while (j < s.size() && (s[j] == ' ' || (s[j] >= '\t' && s[j] <= '\r'))) ++j;  // white space
     if (j < s.size() && s[j] == '(') {
-      if (tok == "floor" || tok == "ceil" || tok == "ceiling" || tok == "min" || tok == "Min" || tok == "max" ||
-          tok == "Max")
-        continue;
+      if (size_function(tok) != SizeFunction::None) continue;
       return std::nullopt;
     }
     return tok;
@@ -9813,16 +9821,17 @@ std::optional<DimExpr> parse_dim_expr(std::string_view s, SymbolOf&& symbol_of) 
       const std::string_view name = s.substr(start, i - start);
       if (peek() == '(') {
         ++i;
-        if (name == "floor" || name == "ceil" || name == "ceiling") {
+        const SizeFunction fn = size_function(name);
+        if (fn == SizeFunction::Floor || fn == SizeFunction::Ceil) {
           DimExpr a = term_operand();
           if (at_floordiv()) throw Fail{};
           expect('/');
           DimExpr b = unary();
           expect(')');
-          return name == "floor" ? floor_div(a, b) : ceil_div(a, b);
+          return fn == SizeFunction::Floor ? floor_div(a, b) : ceil_div(a, b);
         }
-        const bool is_min = name == "min" || name == "Min";
-        if (!is_min && name != "max" && name != "Max") throw Fail{};
+        if (fn == SizeFunction::None) throw Fail{};
+        const bool is_min = fn == SizeFunction::Min;
         DimExpr acc = expr();
         while (eat(',')) acc = is_min ? min(acc, expr()) : max(acc, expr());
         expect(')');
@@ -13384,26 +13393,28 @@ class Engine {
   /// of the form unk__<digits> that this engine and onnx give unknown sizes ("unk__2+3" as
   /// oxir wrote it beside "unk__2", or where unk__2 only ever occurs inside expressions).
   std::optional<DimExpr> parsed_param(std::string_view p) {
-    // The parser's answer for a first name it cannot resolve, asked the same way (lookup, then
-    // fresh_style, then is_model_name), without the exception that ends the parse: exporters
-    // write many dim_params such as "Squeeze/Squeeze_output_0_dim_2".
-    if (const auto first = first_size_name(p)) {
-      bool known = false;
-      if (auto id = syms.lookup(*first)) {
-        const auto o = syms.own_origin(*id);
-        known = o == SymbolOrigin::GraphInput || o == SymbolOrigin::InputUnnamed;
-      }
-      if (!known && !SymbolTable::fresh_style(*first) && !syms.is_model_name(*first)) return std::nullopt;
-    }
+    // A first name that resolves to nothing fails the parse before anything else is asked:
+    // refused here, without the exception that ends the parse (exporters write many dim_params
+    // such as "Squeeze/Squeeze_output_0_dim_2").
+    if (const auto first = first_size_name(p); first && !input_size_symbol(*first) && !nameable_size(*first))
+      return std::nullopt;
     return parse_dim_expr(p, [&](std::string_view name) -> std::optional<std::int64_t> {
-      if (auto id = syms.lookup(name)) {
-        const auto o = syms.own_origin(*id);
-        if (o == SymbolOrigin::GraphInput || o == SymbolOrigin::InputUnnamed) return id;
-      }
-      if (SymbolTable::fresh_style(name) || syms.is_model_name(name)) return syms.named(name);
+      if (auto id = input_size_symbol(name)) return id;
+      if (nameable_size(name)) return syms.named(name);
       return std::nullopt;
     });
   }
+  /// The symbol of a main-graph input dim named `name`, if there is one.
+  [[nodiscard]] std::optional<std::int64_t> input_size_symbol(std::string_view name) const {
+    if (auto id = syms.lookup(name)) {
+      const auto o = syms.own_origin(*id);
+      if (o == SymbolOrigin::GraphInput || o == SymbolOrigin::InputUnnamed) return id;
+    }
+    return std::nullopt;
+  }
+  /// Whether an expression may name `name` otherwise: a fresh-style name or one the model uses
+  /// as a whole dim_param.
+  bool nameable_size(std::string_view name) { return SymbolTable::fresh_style(name) || syms.is_model_name(name); }
   /// Sizes resolved to numbers, dim_params, or printed expressions.
   void shape_into(std::optional<Shape>& out, const std::optional<Dims>& d);
   /// Sets out.value to v converted back (out's other fields are left as they are).
@@ -21399,6 +21410,11 @@ inline void set_collected(InferContext& c, Collect& out) {
   if (auto n = output_count(c); n && *n == out.size()) out.set(c);
 }
 
+/// The warning for shape-tensor contents dropped because an element grew past what is tracked.
+inline void warn_untracked(const InferContext& c, const ExprTooLarge& e) {
+  c.warn(std::string(e.message()) + ": the computed shape-tensor contents are left unknown");
+}
+
 /// Applies f element by element (left fold) to the broadcast contents of inputs `idx` (two or
 /// more); sets output 0's contents when every element is determined. When an input is known
 /// only in part, so is the result: an element is known where every operand's is and f
@@ -21451,7 +21467,7 @@ inline void propagate(InferContext& c, std::span<const std::size_t> idx, BinFn f
     set_collected(c, out);
   } catch (const FreshSymbolsExhausted&) {  // the engine says that once, for the model
   } catch (const ExprTooLarge& e) {  // an element grew past what is tracked: said, left unknown
-    c.warn(std::string(e.message()) + ": the computed shape-tensor contents are left unknown");
+    warn_untracked(c, e);
   } catch (const Error&) {
     // overflow of a number (it wraps at run time), a division by zero: contents unknown
   }
@@ -21471,7 +21487,7 @@ inline void propagate_unary(InferContext& c, UnFn f) {
     set_collected(c, out);
   } catch (const FreshSymbolsExhausted&) {
   } catch (const ExprTooLarge& e) {
-    c.warn(std::string(e.message()) + ": the computed shape-tensor contents are left unknown");
+    warn_untracked(c, e);
   } catch (const Error&) {
   }
 }

@@ -412,26 +412,28 @@ class Engine {
   /// of the form unk__<digits> that this engine and onnx give unknown sizes ("unk__2+3" as
   /// oxir wrote it beside "unk__2", or where unk__2 only ever occurs inside expressions).
   std::optional<DimExpr> parsed_param(std::string_view p) {
-    // The parser's answer for a first name it cannot resolve, asked the same way (lookup, then
-    // fresh_style, then is_model_name), without the exception that ends the parse: exporters
-    // write many dim_params such as "Squeeze/Squeeze_output_0_dim_2".
-    if (const auto first = first_size_name(p)) {
-      bool known = false;
-      if (auto id = syms.lookup(*first)) {
-        const auto o = syms.own_origin(*id);
-        known = o == SymbolOrigin::GraphInput || o == SymbolOrigin::InputUnnamed;
-      }
-      if (!known && !SymbolTable::fresh_style(*first) && !syms.is_model_name(*first)) return std::nullopt;
-    }
+    // A first name that resolves to nothing fails the parse before anything else is asked:
+    // refused here, without the exception that ends the parse (exporters write many dim_params
+    // such as "Squeeze/Squeeze_output_0_dim_2").
+    if (const auto first = first_size_name(p); first && !input_size_symbol(*first) && !nameable_size(*first))
+      return std::nullopt;
     return parse_dim_expr(p, [&](std::string_view name) -> std::optional<std::int64_t> {
-      if (auto id = syms.lookup(name)) {
-        const auto o = syms.own_origin(*id);
-        if (o == SymbolOrigin::GraphInput || o == SymbolOrigin::InputUnnamed) return id;
-      }
-      if (SymbolTable::fresh_style(name) || syms.is_model_name(name)) return syms.named(name);
+      if (auto id = input_size_symbol(name)) return id;
+      if (nameable_size(name)) return syms.named(name);
       return std::nullopt;
     });
   }
+  /// The symbol of a main-graph input dim named `name`, if there is one.
+  [[nodiscard]] std::optional<std::int64_t> input_size_symbol(std::string_view name) const {
+    if (auto id = syms.lookup(name)) {
+      const auto o = syms.own_origin(*id);
+      if (o == SymbolOrigin::GraphInput || o == SymbolOrigin::InputUnnamed) return id;
+    }
+    return std::nullopt;
+  }
+  /// Whether an expression may name `name` otherwise: a fresh-style name or one the model uses
+  /// as a whole dim_param.
+  bool nameable_size(std::string_view name) { return SymbolTable::fresh_style(name) || syms.is_model_name(name); }
   /// Sizes resolved to numbers, dim_params, or printed expressions.
   void shape_into(std::optional<Shape>& out, const std::optional<Dims>& d);
   /// Sets out.value to v converted back (out's other fields are left as they are).

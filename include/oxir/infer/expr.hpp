@@ -613,6 +613,16 @@ inline bool plain_name(std::string_view s) noexcept {
     if (expr_syntax_char(c)) return false;
   return true;
 }
+/// The functions a dim_param expression may call: floor(a/b), ceil(a/b) (or ceiling), min and
+/// max (or Min, Max) of any number of operands.
+enum class SizeFunction : std::uint8_t { None, Floor, Ceil, Min, Max };
+inline SizeFunction size_function(std::string_view name) noexcept {
+  if (name == "floor") return SizeFunction::Floor;
+  if (name == "ceil" || name == "ceiling") return SizeFunction::Ceil;
+  if (name == "min" || name == "Min") return SizeFunction::Min;
+  if (name == "max" || name == "Max") return SizeFunction::Max;
+  return SizeFunction::None;
+}
 /// The name parse_dim_expr(s, symbol_of) asks symbol_of about first, when only numbers and
 /// floor/ceil/min/max calls come before it in s; nullopt otherwise. If symbol_of cannot resolve
 /// that name, the parse fails having asked about nothing else, so a caller can stop there
@@ -635,9 +645,7 @@ inline std::optional<std::string_view> first_size_name(std::string_view s) noexc
     std::size_t j = i;
     while (j < s.size() && (s[j] == ' ' || (s[j] >= '\t' && s[j] <= '\r'))) ++j;  // white space
     if (j < s.size() && s[j] == '(') {
-      if (tok == "floor" || tok == "ceil" || tok == "ceiling" || tok == "min" || tok == "Min" || tok == "max" ||
-          tok == "Max")
-        continue;
+      if (size_function(tok) != SizeFunction::None) continue;
       return std::nullopt;
     }
     return tok;
@@ -1284,16 +1292,17 @@ std::optional<DimExpr> parse_dim_expr(std::string_view s, SymbolOf&& symbol_of) 
       const std::string_view name = s.substr(start, i - start);
       if (peek() == '(') {
         ++i;
-        if (name == "floor" || name == "ceil" || name == "ceiling") {
+        const SizeFunction fn = size_function(name);
+        if (fn == SizeFunction::Floor || fn == SizeFunction::Ceil) {
           DimExpr a = term_operand();
           if (at_floordiv()) throw Fail{};
           expect('/');
           DimExpr b = unary();
           expect(')');
-          return name == "floor" ? floor_div(a, b) : ceil_div(a, b);
+          return fn == SizeFunction::Floor ? floor_div(a, b) : ceil_div(a, b);
         }
-        const bool is_min = name == "min" || name == "Min";
-        if (!is_min && name != "max" && name != "Max") throw Fail{};
+        if (fn == SizeFunction::None) throw Fail{};
+        const bool is_min = fn == SizeFunction::Min;
         DimExpr acc = expr();
         while (eat(',')) acc = is_min ? min(acc, expr()) : max(acc, expr());
         expect(')');

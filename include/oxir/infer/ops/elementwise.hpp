@@ -154,6 +154,11 @@ inline void set_collected(InferContext& c, Collect& out) {
   if (auto n = output_count(c); n && *n == out.size()) out.set(c);
 }
 
+/// The warning for shape-tensor contents dropped because an element grew past what is tracked.
+inline void warn_untracked(const InferContext& c, const ExprTooLarge& e) {
+  c.warn(std::string(e.message()) + ": the computed shape-tensor contents are left unknown");
+}
+
 /// Applies f element by element (left fold) to the broadcast contents of inputs `idx` (two or
 /// more); sets output 0's contents when every element is determined. When an input is known
 /// only in part, so is the result: an element is known where every operand's is and f
@@ -206,7 +211,7 @@ inline void propagate(InferContext& c, std::span<const std::size_t> idx, BinFn f
     set_collected(c, out);
   } catch (const FreshSymbolsExhausted&) {  // the engine says that once, for the model
   } catch (const ExprTooLarge& e) {  // an element grew past what is tracked: said, left unknown
-    c.warn(std::string(e.message()) + ": the computed shape-tensor contents are left unknown");
+    warn_untracked(c, e);
   } catch (const Error&) {
     // overflow of a number (it wraps at run time), a division by zero: contents unknown
   }
@@ -226,7 +231,7 @@ inline void propagate_unary(InferContext& c, UnFn f) {
     set_collected(c, out);
   } catch (const FreshSymbolsExhausted&) {
   } catch (const ExprTooLarge& e) {
-    c.warn(std::string(e.message()) + ": the computed shape-tensor contents are left unknown");
+    warn_untracked(c, e);
   } catch (const Error&) {
   }
 }
