@@ -24,6 +24,12 @@ Tensor floats(std::string name, std::vector<std::int64_t> dims) {
   std::vector<float> v(static_cast<std::size_t>(n), 1.0f);
   return Tensor::from_values<float>(std::move(name), dims, std::span<const float>(v));
 }
+Tensor halfs(std::string name, std::vector<std::int64_t> dims) {
+  std::int64_t n = 1;
+  for (auto d : dims) n *= d;
+  std::vector<float16> v(static_cast<std::size_t>(n), float16(1.0f));
+  return Tensor::from_values<float16>(std::move(name), dims, std::span<const float16>(v));
+}
 }  // namespace
 
 TEST_CASE("contrib: the Gelu family keeps the input's shape; a bias ties the hidden size") {
@@ -45,8 +51,13 @@ TEST_CASE("contrib: skip layer normalizations") {
                      {floats("g", {16}), floats("b", {16})});
   CHECK(r.out(0) == "FLOAT[N,S,16]");
   CHECK(r.out(3) == "FLOAT[N,S,16]");
-  CHECK(r.out(1) == "?");  // mean and inv_std_var: ONNX Runtime documents no shape for them
-  CHECK(r.out(2) == "?");
+  // mean and inv_std_var: one float per row (ONNX Runtime's kernel), also for float16 input.
+  CHECK(r.out(1) == "FLOAT[N,S,1]");
+  CHECK(r.out(2) == "FLOAT[N,S,1]");
+  const In x16{"x", DataType::FLOAT16, {"T", "8"}};
+  auto h = infer_one(ms("SkipLayerNormalization", {"x", "x", "g"}, {"y", "mean"}), {x16}, {halfs("g", {8})});
+  CHECK(h.out(0) == "FLOAT16[T,8]");
+  CHECK(h.out(1) == "FLOAT[T,1]");
   auto simp = infer_one(ms("SkipSimplifiedLayerNormalization", {"x", "s", "g"}, {"y"}), {x, skip}, {floats("g", {4})});
   CHECK(simp.out() == "FLOAT[N,S,4]");
   // gamma must be 1-D.

@@ -1167,6 +1167,12 @@ LN = {"gamma": F32(*([1.0] * 8)), "beta": F32(*([0.0] * 8)), "bias": F32(*([0.5]
 case("ms_SkipLayerNormalization", 17,
      ms("SkipLayerNormalization", ["X", "skip", "gamma", "beta", "bias"], ["Y", "mean", "inv_std", "sum"],
         epsilon=1e-5), XS + [("skip", F, ["N", "S", 8])], ["Y", "mean", "inv_std", "sum"], LN, domains=MS)
+# float16 activations: mean and inv_std_var stay float (type constraint U), one per row; 2-D input.
+LN16 = {k: v.astype(np.float16) for k, v in LN.items()}
+case("ms_SkipLayerNormalization_f16_2d", 17,
+     ms("SkipLayerNormalization", ["X", "skip", "gamma", "beta"], ["Y", "mean", "inv_std"], epsilon=1e-5),
+     [("X", TP.FLOAT16, ["T", 8]), ("skip", TP.FLOAT16, ["T", 8])], ["Y", "mean", "inv_std"],
+     {"gamma": LN16["gamma"], "beta": LN16["beta"]}, domains=MS)
 case("ms_SkipLayerNormalization_min", 17, ms("SkipLayerNormalization", ["X", "skip", "gamma"], ["Y"]),
      XS + [("skip", F, ["N", "S", 8])], ["Y"], {"gamma": LN["gamma"]}, domains=MS)
 case("ms_SkipSimplifiedLayerNormalization", 17,

@@ -82,7 +82,8 @@ inline void rule_bias_gelu(InferContext& c) {
 
 /// SkipLayerNormalization (input, skip, gamma, [beta], [bias]) and SkipSimplifiedLayerNormalization
 /// (input, skip, gamma, [bias]): output 0 and input_skip_bias_sum (output 3) have the input's
-/// type and shape; mean and inv_std_var are left unknown.
+/// type and shape; mean and inv_std_var (outputs 1 and 2, type constraint U = float) hold one
+/// value per row: float, the input's shape with its last dim 1.
 template <bool Simplified>
 inline void rule_skip_layer_norm(InferContext& c) {
   require_inputs(c, 3, Simplified ? 4 : 5);
@@ -100,6 +101,18 @@ inline void rule_skip_layer_norm(InferContext& c) {
   if (const Dims* s = c.input_shape(1); x && s && !s->empty() && !x->empty())
     c.unify(s->back(), x->back(), "skip size vs hidden size");
   like_x(c, 0);
+  for (std::size_t k = 1; k <= 2; ++k) {
+    if (!c.has_output(k)) continue;
+    if (!x) {
+      c.set_output(k, ValueType::tensor(DataType::FLOAT));
+      continue;
+    }
+    Dims row;
+    row.reserve(x->size());
+    for (const auto& d : *x) row.push_back(c.resolve(d));
+    row.back() = DimExpr(1);
+    c.set_output(k, DataType::FLOAT, std::move(row));
+  }
   if (c.has_output(3)) like_x(c, 3);
 }
 
