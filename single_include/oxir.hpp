@@ -10639,6 +10639,11 @@ class InferContext {
   /// with the sizes outside it (see unify).
   std::vector<ValueInfoState> infer_subgraph(std::string_view attr, std::vector<ValueInfoState> inputs,
                                              bool runs_with_node = false);
+  /// Like infer_subgraph (a subgraph that may not run), but what this run finds inside the
+  /// subgraph is not kept for writing back: a run on inputs that describe only some of its
+  /// executions (one loop iteration, a probe with new symbols). The values written into the
+  /// subgraph come from the infer_subgraph run, which must cover every execution.
+  std::vector<ValueInfoState> probe_subgraph(std::string_view attr, std::vector<ValueInfoState> inputs);
   /// Number of formal inputs/outputs of GRAPH attribute `attr` (fails if absent).
   [[nodiscard]] std::size_t subgraph_input_count(std::string_view attr) const;
   [[nodiscard]] std::size_t subgraph_output_count(std::string_view attr) const;
@@ -13308,7 +13313,8 @@ class Engine {
     if (pending_broadcasts_.size() < kMaxPendingBroadcasts) pending_broadcasts_.push_back({result, std::move(operands)});
   }
   std::vector<ValueInfoState> infer_subgraph(InferContext& ctx, std::string_view attr,
-                                             std::vector<ValueInfoState> inputs, bool runs_with_node);
+                                             std::vector<ValueInfoState> inputs, bool runs_with_node,
+                                             bool recorded = true);
   /// Records a == b (InferContext::unify, declared types): merges symbol classes, except inside
   /// a subgraph that may not run whenever its node runs (an If branch the condition does not
   /// pick, a loop body that may run zero times). There the equality holds only in the runs that
@@ -14546,7 +14552,8 @@ inline void Engine::infer_call(InferContext& ctx, Scope& sc, const Function& fn,
 }
 
 inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std::string_view attr,
-                                                          std::vector<ValueInfoState> inputs, bool runs_with_node) {
+                                                          std::vector<ValueInfoState> inputs, bool runs_with_node,
+                                                          bool recorded) {
   Node& n = const_cast<Node&>(ctx.node());
   std::size_t ai = 0;
   for (; ai < n.attributes.size(); ++ai)
@@ -14574,7 +14581,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   sc.graph = &g;
   sc.path = place::subgraph(ctx.path(), ai);
   sc.opsets = outer.opsets;
-  sc.write_back = outer.write_back;
+  sc.write_back = outer.write_back && recorded;
   sc.call_depth = outer.call_depth;
   std::vector<ValueInfoState> in_states;
   in_states.reserve(g.inputs.size());
@@ -15221,6 +15228,11 @@ inline std::vector<ValueInfoState> InferContext::infer_subgraph(std::string_view
                                                                 std::vector<ValueInfoState> inputs,
                                                                 bool runs_with_node) {
   return engine_->infer_subgraph(*this, attr, std::move(inputs), runs_with_node);
+}
+
+inline std::vector<ValueInfoState> InferContext::probe_subgraph(std::string_view attr,
+                                                                std::vector<ValueInfoState> inputs) {
+  return engine_->infer_subgraph(*this, attr, std::move(inputs), false, false);
 }
 inline std::size_t InferContext::subgraph_input_count(std::string_view attr) const {
   auto a = this->attr(attr);
@@ -20756,14 +20768,35 @@ inline std::optional<Dims> join_values(InferContext& ctx, const std::optional<Di
   return a;
 }
 
-/// Fresh symbols of the carried values standing for a varying size, each with the fresh symbol
-/// the body's output has in its place (one list for all carried values of an iteration).
-using Renaming = std::vector<std::pair<std::int64_t, std::int64_t>>;
+/// The symbols one Loop's widening made up, each standing for a carried size that varies across
+/// iterations (never a symbol from elsewhere: an upstream unk__3 is one size, not any size).
+using Minted = std::vector<std::int64_t>;
+/// In one pass, what the body's output has in place of each minted symbol: the outputs are an
+/// instance of the inputs when each symbol has one image (cur [F, F] against next [G, H] must not
+/// keep F twice, G may differ from H).
+using Renaming = std::vector<std::pair<std::int64_t, DimExpr>>;
+
+inline bool is_minted(InferContext& ctx, const Minted& minted, std::int64_t id) {
+  const auto root = ctx.symbols().find(id);
+  for (auto m : minted)
+    if (ctx.symbols().find(m) == root) return true;
+  return false;
+}
+
+/// Records that minted symbol `from` becomes `to` in this pass; false when it already became
+/// something else.
+inline bool maps_to(Renaming& renamed, std::int64_t from, const DimExpr& to) {
+  for (const auto& [f, t] : renamed)
+    if (f == from) return t == to;
+  renamed.emplace_back(from, to);
+  return true;
+}
 
 /// Where `next` differs from `cur`: a dim that varies across iterations becomes a symbol of its
-/// own (kept once assigned, so the iteration reaches a fixed point); a rank that varies is unknown.
+/// own (kept once minted, so the iteration reaches a fixed point: F becoming F+1, W or 3 is still
+/// "some size" F); a rank that varies is unknown.
 inline ValueType widen(InferContext& ctx, const ValueType& cur, const ValueType& next, bool& changed,
-                       Renaming& renamed) {
+                       Minted& minted, Renaming& renamed) {
   if (cur.is_unknown()) return cur;
   if (next.is_unknown() || next.kind != cur.kind) {
     changed = true;
@@ -20781,34 +20814,20 @@ inline ValueType widen(InferContext& ctx, const ValueType& cur, const ValueType&
       changed = true;
       return out;
     }
-    // A fresh symbol F of `cur` facing a fresh symbol G of `next` is kept while that
-    // correspondence is one to one over all carried values, so that the outputs are an instance
-    // of the inputs (cur [F, F] against next [G, H] must not keep F twice: G may differ from H).
-    auto consistent = [&](std::int64_t from, std::int64_t to) {
-      for (const auto& [f, t] : renamed)
-        if (f == from || t == to) return f == from && t == to;
-      renamed.emplace_back(from, to);
-      return true;
-    };
     for (std::size_t i = 0; i < cur.shape->size(); ++i) {
       const DimExpr x = ctx.resolve((*cur.shape)[i]), y = ctx.resolve((*next.shape)[i]);
-      if (x == y) continue;
-      // x varies. If x is already a symbol that stands for "this size", keep it.
-      if (auto s = x.as_symbol(); s && ctx.symbols().origin(*s) == SymbolOrigin::Fresh && !x.is_const() &&
-                                  (*next.shape)[i].as_symbol() != s) {
-        bool mentions = false;
-        y.for_each_symbol([&](std::int64_t id) { mentions = mentions || ctx.symbols().find(id) == ctx.symbols().find(*s); });
-        if (mentions) continue;  // e.g. F → F+1: F already stands for the varying size
-        // F → G with G another unconstrained size (a broadcast of F against W, say): F still
-        // stands for it.
-        if (auto t = y.as_symbol(); t && ctx.symbols().origin(*t) == SymbolOrigin::Fresh && consistent(*s, *t))
-          continue;
+      if (auto s = x.as_symbol(); s && is_minted(ctx, minted, *s)) {
+        if (maps_to(renamed, ctx.symbols().find(*s), y)) continue;
+      } else if (x == y) {
+        continue;
       }
-      (*out.shape)[i] = ctx.fresh();
+      const DimExpr f = ctx.fresh();
+      if (auto id = f.as_symbol()) minted.push_back(*id);
+      (*out.shape)[i] = f;
       changed = true;
     }
   } else if (cur.inner) {
-    ValueType inner = widen(ctx, cur.element(), next.element(), changed, renamed);
+    ValueType inner = widen(ctx, cur.element(), next.element(), changed, minted, renamed);
     out.inner = std::make_shared<const ValueType>(std::move(inner));
     if (cur.uniform && !next.uniform) {
       out.uniform = false;
@@ -20816,6 +20835,26 @@ inline ValueType widen(InferContext& ctx, const ValueType& cur, const ValueType&
     }
   }
   return out;
+}
+
+/// `d` with each minted symbol replaced by a fresh one, the same for all its occurrences (kept in
+/// `subst`): a final value is one iteration's, and must not share the symbols that stand for a
+/// size in every iteration.
+inline DimExpr unmint(InferContext& ctx, const Minted& minted, Renaming& subst, const DimExpr& d) {
+  return ctx.resolve(d).substitute([&](std::int64_t id) {
+    if (!is_minted(ctx, minted, id)) return DimExpr::symbol(id);
+    const auto root = ctx.symbols().find(id);
+    for (const auto& [f, t] : subst)
+      if (f == root) return t;
+    subst.emplace_back(root, ctx.fresh());
+    return subst.back().second;
+  });
+}
+inline ValueType unmint(InferContext& ctx, const Minted& minted, Renaming& subst, ValueType t) {
+  if (t.shape)
+    for (auto& d : *t.shape) d = unmint(ctx, minted, subst, d);
+  if (t.inner) t.inner = std::make_shared<const ValueType>(unmint(ctx, minted, subst, *t.inner));
+  return t;
 }
 
 /// A sequence known to be empty (length 0): its element type holds vacuously, so joining it
@@ -20841,10 +20880,14 @@ inline constexpr int kLoopExtraBodyRuns = 32;
 inline constexpr std::int64_t kMaxUnrolledTrips = 64;
 /// ... and at most this many probed sizes times iterations (each a substitution), per Loop.
 inline constexpr std::int64_t kMaxUnrolledSteps = 4096;
+/// A Loop that runs exactly M times has up to this many of its iterations followed one by one
+/// (each a run of the body on what the previous one returned), until a fixed point or M.
+inline constexpr std::int64_t kMaxFollowedTrips = 8;
 
 struct LoopBudget {
   int active = 0;  ///< Loop rules running on this thread (nesting)
   int left = 0;    ///< extra body runs left to the outermost one and everything nested in it
+  int starved = 0;  ///< Loop rules so far that started without budget (each ran its body once, widened)
 };
 inline LoopBudget& loop_budget() noexcept {
   thread_local LoopBudget b;
@@ -20858,6 +20901,7 @@ class LoopBudgetScope {
     if (b.active++ == 0) b.left = kLoopExtraBodyRuns;
     reserved_ = b.left > 0;
     single_ = !reserved_;
+    if (single_) ++b.starved;
     if (reserved_) --b.left;
   }
   ~LoopBudgetScope() {
@@ -20883,6 +20927,27 @@ class LoopBudgetScope {
   bool reserved_ = false;
   bool single_ = false;
 };
+
+/// The same type, size for size (after the symbol table's merges): no renaming of symbols.
+inline bool same_type(InferContext& ctx, const ValueType& a, const ValueType& b) {
+  if (a.kind != b.kind || a.elem != b.elem || a.uniform != b.uniform || a.shape.has_value() != b.shape.has_value())
+    return false;
+  if (a.shape) {
+    if (a.shape->size() != b.shape->size()) return false;
+    for (std::size_t i = 0; i < a.shape->size(); ++i)
+      if (!(ctx.resolve((*a.shape)[i]) == ctx.resolve((*b.shape)[i]))) return false;
+  }
+  if (!a.inner || !b.inner) return !a.inner && !b.inner;
+  return same_type(ctx, *a.inner, *b.inner);
+}
+
+/// The same state: type, contents (or none on both sides) and the nonzero mark.
+inline bool same_state(InferContext& ctx, const ValueInfoState& a, const ValueInfoState& b) {
+  if (!same_type(ctx, a.type, b.type) || a.all_nonzero != b.all_nonzero ||
+      a.sym_value.has_value() != b.sym_value.has_value())
+    return false;
+  return !a.sym_value || join_values(ctx, a.sym_value, b.sym_value).has_value();
+}
 
 inline ValueType bool_scalar() { return ValueType::tensor(DataType::BOOL, Dims{}); }
 inline ValueType int64_scalar() { return ValueType::tensor(DataType::INT64, Dims{}); }
@@ -20966,6 +21031,10 @@ inline void rule_loop(InferContext& ctx) {
     return in;
   };
   std::vector<ValueInfoState> out;
+  // The last run's carried values hold in every iteration: reached a fixed point, or ran once
+  // on values widened to what always holds. (The reserved pass after no fixed point is not checked.)
+  bool settled = true;
+  Minted minted;
   for (int iter = 0;; ++iter) {
     out = ctx.infer_subgraph("body", body_inputs(carried));
     if (out.size() != body_out) ctx.fail("Loop: body outputs changed");
@@ -20980,10 +21049,21 @@ inline void rule_loop(InferContext& ctx) {
         changed = true;
         continue;
       }
-      carried[i].type = widen(ctx, carried[i].type, next.type, changed, renamed);
-      if (carried[i].sym_value && !join_values(ctx, carried[i].sym_value, next.sym_value)) {
-        carried[i].sym_value.reset();
-        changed = true;
+      carried[i].type = widen(ctx, carried[i].type, next.type, changed, minted, renamed);
+      if (carried[i].sym_value) {
+        // Kept contents name a minted size only where it stays itself in this pass.
+        bool keep = join_values(ctx, carried[i].sym_value, next.sym_value).has_value();
+        for (const auto& d : *carried[i].sym_value)
+          ctx.resolve(d).for_each_symbol([&](std::int64_t id) {
+            if (keep && is_minted(ctx, minted, id)) {
+              const auto root = ctx.symbols().find(id);
+              keep = maps_to(renamed, root, DimExpr::symbol(root));
+            }
+          });
+        if (!keep) {
+          carried[i].sym_value.reset();
+          changed = true;
+        }
       }
     }
     if (!changed || single_run) break;
@@ -20991,10 +21071,11 @@ inline void rule_loop(InferContext& ctx) {
     // in the run reserved for it.
     if (iter >= 4 || !budget.take()) {
       budget.use_reserve();
+      settled = false;
       Renaming renamed2;
       for (std::size_t i = 0; i < n_carried; ++i) {
         bool c2 = false;
-        auto w = widen(ctx, carried[i].type, out[1 + i].type, c2, renamed2);
+        auto w = widen(ctx, carried[i].type, out[1 + i].type, c2, minted, renamed2);
         // Still moving: only the element type is sure (this last run is not checked for a
         // fixed point, so no size or rank may be claimed for it).
         carried[i].type = c2 ? ValueType::tensor(w.elem) : w;
@@ -21012,11 +21093,59 @@ inline void rule_loop(InferContext& ctx) {
     body_cond_true = true;
   if (cond_true && body_cond_true && ctx.has_input(0))
     if (const Dims* m = ctx.input_value(0); m && m->size() == 1) trips = ctx.resolve((*m)[0]);
+  // At least one iteration (cond true on entry, M absent or a number >= 1): the final carried
+  // values are some iteration's output, and the last run's outputs describe every iteration's.
+  bool at_least_once = false;
+  if (cond_true && settled) {
+    if (!ctx.has_input(0)) at_least_once = true;
+    else if (auto mv = ctx.input_ints(0); mv && mv->size() == 1 && (*mv)[0] >= 1) at_least_once = true;
+  }
+  // Exactly M iterations, M a number: followed one by one from the initial values, each run of
+  // the body on what the previous one returned, until M or an iteration that returns its inputs
+  // unchanged (every later one then does the same). That gives the values after M iterations,
+  // sharper than the widened ones: V0 [N,1] plus an outer R [N,W] is [N,W] from the first
+  // iteration on, where widening says [N,?]. The iteration number is left unknown, so one
+  // iteration's result does not depend on which it is.
+  std::vector<ValueInfoState> followed;         // the final carried values, when followed
+  std::vector<ValueType> followed_scan;         // scan slices joined over all M iterations
+  if (auto m = trips ? trips->const_value() : std::nullopt; m && *m >= 0 && settled && !single_run) {
+    std::vector<ValueInfoState> cur(n_carried);
+    for (std::size_t i = 0; i < n_carried; ++i) {
+      cur[i].type = ctx.input_type(2 + i);
+      if (auto v = ctx.input_value(2 + i)) cur[i].sym_value = *v;
+    }
+    const int starved = loop_budget().starved;
+    bool done = *m == 0;
+    for (std::int64_t it = 0; it < *m && it < kMaxFollowedTrips && budget.take(); ++it) {
+      auto o = ctx.probe_subgraph("body", body_inputs(cur));
+      if (o.size() != body_out) break;
+      for (std::size_t k = 0; k < n_scan; ++k) {
+        const auto& sl = o[1 + n_carried + k].type;
+        if (it == 0) followed_scan.push_back(sl);
+        else followed_scan[k] = join(ctx, followed_scan[k], sl);
+      }
+      bool same = true;
+      for (std::size_t i = 0; i < n_carried; ++i) {
+        same = same && same_state(ctx, cur[i], o[1 + i]);
+        cur[i] = std::move(o[1 + i]);
+        cur[i].partial_value.reset();
+      }
+      // At a fixed point every later iteration repeats this one, scan slices included.
+      if (same || it + 1 == *m) {
+        done = true;
+        break;
+      }
+    }
+    // A Loop nested in the body that found no budget left ran once, widened: the followed values
+    // may then be looser than the widened ones, so they are not used.
+    if (done && loop_budget().starved == starved) followed = std::move(cur);
+    else followed_scan.clear();
+  }
   // Tensor sizes the body grows by the same k every iteration (tokens concatenated in a decoding
   // loop) end at init + k * trips. One more run of the body, with a new symbol L_j for each size
   // that varies, must give L_j + k_j with k_j free of anything that varies.
   std::vector<std::vector<std::pair<std::size_t, DimExpr>>> grown(n_carried);  // (axis, final size)
-  if (trips && !single_run) {
+  if (trips && !single_run && followed.empty()) {
     auto probe = carried;
     std::vector<std::pair<std::size_t, std::size_t>> where;  // (carried value, axis) of each L
     Dims probes, inits;  // each L, and the initial size it stands for
@@ -21034,7 +21163,7 @@ inline void rule_loop(InferContext& ctx) {
       }
     }
     if (!where.empty() && budget.take()) {
-      auto o = ctx.infer_subgraph("body", body_inputs(probe));
+      auto o = ctx.probe_subgraph("body", body_inputs(probe));
       // What one iteration makes of each probed size: g_p(L_1, L_2, ...), or nullopt.
       std::vector<std::optional<DimExpr>> next(where.size());
       std::vector<std::size_t> unsolved;
@@ -21115,19 +21244,28 @@ inline void rule_loop(InferContext& ctx) {
     }
   }
   // Final carried values: the last iteration's, or the initial ones after zero iterations.
+  Renaming unminted;
   for (std::size_t i = 0; i < n_carried && i < ctx.output_count(); ++i) {
+    if (!followed.empty()) {
+      ctx.set_output(i, followed[i].type);
+      if (followed[i].sym_value) ctx.set_output_value(i, *followed[i].sym_value);
+      continue;
+    }
     ValueInfoState init;
     init.type = ctx.input_type(2 + i);
     if (auto v = ctx.input_value(2 + i)) init.sym_value = *v;
-    ValueType t = empty_sequence(ctx, init) ? out[1 + i].type : join(ctx, init.type, out[1 + i].type);
+    ValueType t = empty_sequence(ctx, init) || at_least_once ? unmint(ctx, minted, unminted, out[1 + i].type)
+                                                             : join(ctx, init.type, out[1 + i].type);
     if (t.is_unknown() && out[1 + i].type.is_tensor()) t = ValueType::tensor(out[1 + i].type.elem);
     if (!grown[i].empty() && t.shape && t.shape->size() == init.type.shape->size())
       for (const auto& [j, size] : grown[i]) (*t.shape)[j] = size;
     const bool is_seq = t.kind == ValueType::Kind::Sequence;
     ctx.set_output(i, std::move(t));
     // Contents the body passes through unchanged (kept by the fixed point) are the final ones.
-    if (carried[i].sym_value) {
-      ctx.set_output_value(i, *carried[i].sym_value);
+    if (carried[i].sym_value || (at_least_once && out[1 + i].sym_value)) {
+      Dims v = carried[i].sym_value ? *carried[i].sym_value : *out[1 + i].sym_value;
+      for (auto& d : v) d = unmint(ctx, minted, unminted, d);
+      ctx.set_output_value(i, std::move(v));
       continue;
     }
     // A sequence the body lengthens by the same count k every iteration (a list appended to in
@@ -21138,7 +21276,7 @@ inline void rule_loop(InferContext& ctx) {
     auto probe = carried;
     const DimExpr len = ctx.fresh();
     probe[i].sym_value = Dims{len};
-    auto o = ctx.infer_subgraph("body", body_inputs(probe));
+    auto o = ctx.probe_subgraph("body", body_inputs(probe));
     if (o.size() != body_out || !o[1 + i].sym_value || o[1 + i].sym_value->size() != 1) continue;
     const auto k = (ctx.resolve((*o[1 + i].sym_value)[0]) - ctx.resolve(len)).const_value();
     if (!k) continue;
@@ -21150,7 +21288,7 @@ inline void rule_loop(InferContext& ctx) {
   }
   // Scan outputs: one slice per iteration, stacked on a new leading axis.
   for (std::size_t k = 0; k < n_scan && n_carried + k < ctx.output_count(); ++k) {
-    const auto& s = out[1 + n_carried + k].type;
+    const auto& s = followed_scan.size() == n_scan ? followed_scan[k] : out[1 + n_carried + k].type;
     if (!s.is_tensor()) {
       ctx.set_output(n_carried + k, s.is_unknown() ? ValueType{} : ValueType::tensor(s.elem));
       continue;

@@ -3,6 +3,8 @@
 // not depend on other operator families.
 #include <doctest/doctest.h>
 
+#include <initializer_list>
+
 #include "infer_test_util.hpp"
 
 namespace oxir_unit_test_infer_control {
@@ -48,6 +50,14 @@ std::string numbered(const char* prefix, int n) {
   std::string s(prefix);
   s += std::to_string(n);
   return s;
+}
+/// Appends untyped outputs named `names` to `g`.
+void add_outputs(Graph& g, std::initializer_list<const char*> names) {
+  for (const char* o : names) {
+    ValueInfo v;
+    v.name = o;
+    g.outputs.push_back(v);
+  }
 }
 Graph branch(std::vector<Node> nodes, std::vector<std::string> outs) {
   Graph g;
@@ -107,11 +117,7 @@ TEST_CASE("Loop: carried values reach a fixed point; scan outputs stack per iter
   body.inputs[3].name = "x";
   body.nodes = {Node("Identity", {"cin"}, {"cout"}), Node("Concat", {"acc", "one"}, {"acc2"}),
                 Node("Identity", {"x"}, {"x2"}), Node("Add", {"x", "x"}, {"s"})};
-  for (auto o : {"cout", "acc2", "x2", "s"}) {
-    ValueInfo v;
-    v.name = o;
-    body.outputs.push_back(v);
-  }
+  add_outputs(body, {"cout", "acc2", "x2", "s"});
   Node loop("Loop", {"M", "", "acc0", "x0"}, {"acc_f", "x_f", "scan"});
   loop.set_attribute(Attribute("body", body));
   auto m = make_model({Node("Identity", {"Ms"}, {"M"}), loop},
@@ -135,11 +141,7 @@ TEST_CASE("Loop: a for-loop with constant-true condition has M iterations") {
   Graph body;
   body.inputs = {value_info_of({"i", DataType::INT64, {}}), value_info_of({"cin", DataType::BOOL, {}})};
   body.nodes = {Node("True", {}, {"cout"}), Node("Identity", {"x"}, {"s"})};
-  for (auto o : {"cout", "s"}) {
-    ValueInfo v;
-    v.name = o;
-    body.outputs.push_back(v);
-  }
+  add_outputs(body, {"cout", "s"});
   Node loop("Loop", {"M", ""}, {"scan"});
   loop.set_attribute(Attribute("body", body));
   auto m = make_model({loop}, {{"x", DataType::FLOAT, {"N", "3"}}}, {ints("M", {5}, true)});
@@ -154,11 +156,7 @@ TEST_CASE("Loop: a body that declares the iteration number and condition as [1] 
     Graph body;
     body.inputs = {value_info_of({"i", DataType::INT64, iter_dims}), value_info_of({"cin", DataType::BOOL, iter_dims})};
     body.nodes = {Node("Identity", {"cin"}, {"cout"}), Node("Identity", {"i"}, {"i2"}), Node("Add", {"i", "i"}, {"s"})};
-    for (auto o : {"cout", "s"}) {
-      ValueInfo v;
-      v.name = o;
-      body.outputs.push_back(v);
-    }
+    add_outputs(body, {"cout", "s"});
     Node loop("Loop", {"M", "c"}, {"scan"});
     loop.set_attribute(Attribute("body", body));
     return make_model({loop}, {{"M", DataType::INT64, {"1"}}, {"c", DataType::BOOL, {"1"}}});
@@ -195,11 +193,7 @@ TEST_CASE("Loop: a sequence appended to every iteration ends with init + k * M e
       body.nodes.emplace_back("SequenceInsert", std::vector<std::string>{cur, "xi"}, std::vector<std::string>{next});
       cur = next;
     }
-    for (const auto& o : {std::string("cout"), cur}) {
-      ValueInfo v;
-      v.name = o;
-      body.outputs.push_back(v);
-    }
+    add_outputs(body, {"cout", cur.c_str()});
     Node loop("Loop", {known_m ? "T" : "Tin", "", "sq0"}, {"sq_f"});
     loop.set_attribute(Attribute("body", body));
     Node init = empty_init ? Node("SequenceEmpty", {}, {"sq0"}) : Node("SequenceConstruct", {"first"}, {"sq0"});
@@ -251,11 +245,7 @@ TEST_CASE("Loop: a tensor the body concatenates to every iteration ends with ini
     Node cat("Concat", {"tok", piece}, {"tok2"});
     cat.set_attribute(Attribute("axis", 1));
     body.nodes.push_back(cat);
-    for (const auto* o : {"cout", "tok2"}) {
-      ValueInfo v;
-      v.name = o;
-      body.outputs.push_back(v);
-    }
+    add_outputs(body, {"cout", "tok2"});
     Node loop("Loop", {"T", "", "tok0"}, {"tok_f"});
     loop.set_attribute(Attribute("body", body));
     Node gather("Gather", {"s", "zero"}, {"T"});
@@ -286,11 +276,7 @@ TEST_CASE("Scan (opset 9+): sequence length from the scan axis; states keep thei
   body.inputs[0].name = "st";
   body.inputs[1].name = "xi";
   body.nodes = {Node("Add", {"st", "xi"}, {"st2"}), Node("Identity", {"xi"}, {"yo"})};
-  for (auto o : {"st2", "yo"}) {
-    ValueInfo v;
-    v.name = o;
-    body.outputs.push_back(v);
-  }
+  add_outputs(body, {"st2", "yo"});
   Node scan("Scan", {"s0", "x"}, {"sf", "y"});
   scan.set_attribute(Attribute("body", body));
   scan.set_attribute(Attribute("num_scan_inputs", std::int64_t{1}));
@@ -387,11 +373,7 @@ TEST_CASE("Loops nested 40 deep whose carried values change: bounded work, not 2
   body.inputs = {value_info_of({"i", DataType::INT64, {}}), value_info_of({"cin", DataType::BOOL, {}}), ValueInfo{}};
   body.inputs[2].name = "x";
   body.nodes = {Node("Identity", {"cin"}, {"cout"}), Node("Concat", {"x", "one"}, {"y"})};
-  for (auto o : {"cout", "y"}) {
-    ValueInfo vi;
-    vi.name = o;
-    body.outputs.push_back(vi);
-  }
+  add_outputs(body, {"cout", "y"});
   Node one_loop("Loop", {"", "", "v"}, {"out"});
   one_loop.set_attribute(Attribute("body", std::move(body)));
   auto m1 = make_model({one_loop}, {{"v", DataType::FLOAT, {"K"}}, {"one", DataType::FLOAT, {"1"}}});
@@ -584,6 +566,116 @@ TEST_CASE("Diagnostics repeated by call sites: the report's text is capped, ever
   CHECK(rep5.diagnostics_dropped == rep.diagnostics.size() + rep.diagnostics_dropped - 5);
 }
 
+TEST_CASE("Loop: a trip count that is a number has its iterations followed one by one") {
+  // for _ in range(M): v = v + r   with v0 [N,1] and an outer r [N,W]: v is [N,W] after the
+  // first iteration and stays so; widening alone would only say [N,?]. The scan output s = v
+  // (the value entering each iteration) is [N,1] in the first and [N,W] in the others.
+  auto model = [](std::vector<Tensor> inits, const char* trips) {
+    Graph body;
+    body.inputs = {value_info_of({"i", DataType::INT64, {}}), value_info_of({"cin", DataType::BOOL, {}}), ValueInfo{}};
+    body.inputs[2].name = "v";
+    body.nodes = {Node("True", {}, {"cout"}), Node("Add", {"v", "r"}, {"v2"}), Node("Identity", {"v"}, {"s"})};
+    add_outputs(body, {"cout", "v2", "s"});
+    Node loop("Loop", {trips, "", "v0"}, {"v_f", "s_f"});
+    loop.set_attribute(Attribute("body", body));
+    auto m = make_model({loop}, {{"v0", DataType::FLOAT, {"N", "1"}}, {"r", DataType::FLOAT, {"N", "W"}},
+                                 {"T", DataType::INT64, {}}},
+                        std::move(inits));
+    auto rep = run(m);
+    CHECK(rep.diagnostics.empty());
+    return m;
+  };
+  {
+    auto m = model({ints("M", {3}, true)}, "M");
+    CHECK(type_of(m, "v_f") == "FLOAT[N,W]");
+    const std::string s = type_of(m, "s_f");  // 3 slices, [N,1] then [N,W] twice: the last size varies
+    CHECK(s.rfind("FLOAT[3,N,unk__", 0) == 0);
+    // The body's own annotations hold in every iteration, the first one included: v is not [N,W].
+    const auto& b = m.graph.nodes[0].find_attribute("body")->as_graph();
+    const std::string bv = type_str(*b.inputs[2].type);
+    CHECK(bv.rfind("FLOAT[N,unk__", 0) == 0);
+  }
+  {
+    auto m = model({ints("M", {1}, true)}, "M");  // one iteration: the slice is v0's
+    CHECK(type_of(m, "v_f") == "FLOAT[N,W]");
+    CHECK(type_of(m, "s_f") == "FLOAT[1,N,1]");
+  }
+  {
+    auto m = model({ints("M", {0}, true)}, "M");  // no iteration: the initial value exactly
+    CHECK(type_of(m, "v_f") == "FLOAT[N,1]");
+    CHECK(type_of(m, "s_f").rfind("FLOAT[0,N,", 0) == 0);
+  }
+  {
+    auto m = model({}, "T");  // not a number: may be 0 iterations, so neither [N,1] nor [N,W]
+    const std::string v = type_of(m, "v_f");
+    CHECK(v.rfind("FLOAT[N,unk__", 0) == 0);
+  }
+  {
+    // Far more iterations than are followed: the second one returns its input unchanged, [N,W]
+    // + [N,W], so every later one does too.
+    auto m = model({ints("M", {1000}, true)}, "M");
+    CHECK(type_of(m, "v_f") == "FLOAT[N,W]");
+    CHECK(type_of(m, "s_f").rfind("FLOAT[1000,N,unk__", 0) == 0);
+  }
+}
+
+TEST_CASE("Loop: a loop that runs at least once ends with a value of the body's output") {
+  // while cond: v = r   (v0 [N,1], r [N,W]): with cond true on entry, the final v is some
+  // iteration's r, [N,W]. With cond unknown on entry the loop may not run: v may be [N,1].
+  auto model = [](bool cond_known_true) {
+    Graph body;
+    body.inputs = {value_info_of({"i", DataType::INT64, {}}), value_info_of({"cin", DataType::BOOL, {}}), ValueInfo{}};
+    body.inputs[2].name = "v";
+    body.nodes = {Node("Identity", {"cin"}, {"cout"}), Node("Identity", {"r"}, {"v2"})};
+    add_outputs(body, {"cout", "v2"});
+    Node loop("Loop", {"", "c", "v0"}, {"v_f"});
+    loop.set_attribute(Attribute("body", body));
+    std::vector<Node> nodes;
+    if (cond_known_true) nodes.emplace_back("True", std::vector<std::string>{}, std::vector<std::string>{"c"});
+    nodes.push_back(loop);
+    std::vector<In> ins = {{"v0", DataType::FLOAT, {"N", "1"}}, {"r", DataType::FLOAT, {"N", "W"}}};
+    if (!cond_known_true) ins.push_back({"c", DataType::BOOL, {}});
+    auto m = make_model(nodes, ins);
+    CHECK(run(m).diagnostics.empty());
+    return type_of(m, "v_f");
+  };
+  CHECK(model(true) == "FLOAT[N,W]");
+  CHECK(model(false).rfind("FLOAT[N,unk__", 0) == 0);
+}
+
+TEST_CASE("Loop: a carried size that varies gets a symbol of its own, not the initial value's") {
+  // tok0 = NonZero(x) is [1, unk__0], one size. The body appends to tok, or replaces it by
+  // another NonZero: in the second iteration tok is not unk__0 long, so the body's input must
+  // not be annotated [1, unk__0] (dim_params name one size everywhere).
+  for (int variant = 0; variant < 2; ++variant) {
+    Graph body;
+    body.inputs = {value_info_of({"i", DataType::INT64, {}}), value_info_of({"cin", DataType::BOOL, {}}), ValueInfo{}};
+    body.inputs[2].name = "tok";
+    body.nodes = {Node("Identity", {"cin"}, {"cout"})};
+    if (variant == 0) {
+      Node cat("Concat", {"tok", "one"}, {"tok2"});
+      cat.set_attribute(Attribute("axis", 1));
+      body.nodes.push_back(cat);
+    } else {
+      body.nodes.emplace_back("NonZero", std::vector<std::string>{"x"}, std::vector<std::string>{"tok2"});
+    }
+    add_outputs(body, {"cout", "tok2"});
+    Node loop("Loop", {"T", "", "tok0"}, {"tok_f"});
+    loop.set_attribute(Attribute("body", body));
+    const std::vector<std::int64_t> seven{7};
+    auto m = make_model({Node("NonZero", {"x"}, {"tok0"}), loop}, {{"x", DataType::FLOAT, {"N"}}, {"T", DataType::INT64, {}}},
+                        {Tensor::from_values<std::int64_t>("one", {1, 1}, std::span<const std::int64_t>(seven))}, 17);
+    CHECK_FALSE(infer_shapes(m).has_errors());
+    const std::string t0 = type_of(m, "tok0");
+    REQUIRE(t0.rfind("INT64[1,unk__", 0) == 0);
+    const auto& b = m.graph.nodes[1].find_attribute("body")->as_graph();
+    const std::string in = type_str(*b.inputs[2].type);
+    CHECK(in.rfind("INT64[1,unk__", 0) == 0);
+    CHECK(in != t0);
+    CHECK(type_of(m, "tok_f") != t0);
+  }
+}
+
 TEST_CASE("Loop with a constant trip count: sizes the body shrinks by slicing follow each iteration") {
   // for _ in range(M): tok = tok[:, 1:]   (Drop)   or   tok = tok[:, ::2]   (Halve)
   // The body's size function is not L + k (a slice cannot go below 0; halving is not a step), so
@@ -597,11 +689,7 @@ TEST_CASE("Loop with a constant trip count: sizes the body shrinks by slicing fo
     body.nodes.emplace_back("Slice",
                             std::vector<std::string>{"tok", b == Body::Drop ? "one" : "zero1", "big", "one", b == Body::Drop ? "one" : "two"},
                             std::vector<std::string>{"tok2"});
-    for (const auto* o : {"cout", "tok2"}) {
-      ValueInfo v;
-      v.name = o;
-      body.outputs.push_back(v);
-    }
+    add_outputs(body, {"cout", "tok2"});
     Node loop("Loop", {symbolic_trips ? "T" : "m", "", "tok0"}, {"tok_f"});
     loop.set_attribute(Attribute("body", body));
     std::vector<Tensor> inits = {ints("one", {1}), ints("zero1", {0}), ints("two", {2}), ints("big", {std::numeric_limits<std::int64_t>::max()}),
@@ -621,7 +709,11 @@ TEST_CASE("Loop with a constant trip count: sizes the body shrinks by slicing fo
   CHECK(model(Body::Drop, {ints("m", {0}, true)}, false) == "INT64[B,S]");
   // A trip count that is not a number, or beyond the unrolling limit: not claimed.
   CHECK(model(Body::Drop, {}, true).rfind("INT64[B,unk__", 0) == 0);
-  CHECK(model(Body::Drop, {ints("m", {65}, true)}, false).rfind("INT64[B,unk__", 0) == 0);
+  // (Beyond the limit the loop still runs at least once: the size is some iteration's
+  // max(0, L-1), for an L that is not S.)
+  const std::string beyond = model(Body::Drop, {ints("m", {65}, true)}, false);
+  CHECK(beyond.rfind("INT64[B,", 0) == 0);
+  CHECK(beyond.find('S') == std::string::npos);
 }
 
 TEST_CASE("Sizes an If branch or a loop body equates are not merged outside it: the branch may not run") {
@@ -661,11 +753,7 @@ TEST_CASE("Sizes an If branch or a loop body equates are not merged outside it: 
   Graph body;
   body.inputs = {value_info_of({"i", DataType::INT64, {}}), value_info_of({"cin", DataType::BOOL, {}})};
   body.nodes = {Node("Identity", {"cin"}, {"cout"}), Node("MatMul", {"x", "w"}, {"p"})};
-  for (const auto* o : {"cout", "p"}) {
-    ValueInfo v;
-    v.name = o;
-    body.outputs.push_back(v);
-  }
+  add_outputs(body, {"cout", "p"});
   Node loop("Loop", {"m", ""}, {"ps"});
   loop.set_attribute(Attribute("body", body));
   std::vector<float> w(6, 1.0f);
@@ -744,11 +832,7 @@ TEST_CASE("A loop body inferred once per iteration reports each problem once") {
   body.nodes = {Node("Identity", {"cin"}, {"cout"}), relu, Node("Cast", {"acc"}, {"a8"}), Node("Concat", {"r", "a8"}, {"acc2"})};
   body.nodes[2].set_attribute(Attribute("to", std::int64_t{3}));
   body.nodes[3].set_attribute(Attribute("axis", std::int64_t{0}));
-  for (auto o : {"cout", "acc2"}) {
-    ValueInfo v;
-    v.name = o;
-    body.outputs.push_back(v);
-  }
+  add_outputs(body, {"cout", "acc2"});
   Node loop("Loop", {"M", "", "acc0"}, {"acc_f"});
   loop.set_attribute(Attribute("body", body));
   auto m = make_model({loop}, {{"M", DataType::INT64, {}}, {"acc0", DataType::FLOAT, {"K"}}}, {}, 13);

@@ -163,6 +163,11 @@ class InferContext {
   /// with the sizes outside it (see unify).
   std::vector<ValueInfoState> infer_subgraph(std::string_view attr, std::vector<ValueInfoState> inputs,
                                              bool runs_with_node = false);
+  /// Like infer_subgraph (a subgraph that may not run), but what this run finds inside the
+  /// subgraph is not kept for writing back: a run on inputs that describe only some of its
+  /// executions (one loop iteration, a probe with new symbols). The values written into the
+  /// subgraph come from the infer_subgraph run, which must cover every execution.
+  std::vector<ValueInfoState> probe_subgraph(std::string_view attr, std::vector<ValueInfoState> inputs);
   /// Number of formal inputs/outputs of GRAPH attribute `attr` (fails if absent).
   [[nodiscard]] std::size_t subgraph_input_count(std::string_view attr) const;
   [[nodiscard]] std::size_t subgraph_output_count(std::string_view attr) const;

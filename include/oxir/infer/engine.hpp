@@ -327,7 +327,8 @@ class Engine {
     if (pending_broadcasts_.size() < kMaxPendingBroadcasts) pending_broadcasts_.push_back({result, std::move(operands)});
   }
   std::vector<ValueInfoState> infer_subgraph(InferContext& ctx, std::string_view attr,
-                                             std::vector<ValueInfoState> inputs, bool runs_with_node);
+                                             std::vector<ValueInfoState> inputs, bool runs_with_node,
+                                             bool recorded = true);
   /// Records a == b (InferContext::unify, declared types): merges symbol classes, except inside
   /// a subgraph that may not run whenever its node runs (an If branch the condition does not
   /// pick, a loop body that may run zero times). There the equality holds only in the runs that
@@ -1565,7 +1566,8 @@ inline void Engine::infer_call(InferContext& ctx, Scope& sc, const Function& fn,
 }
 
 inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std::string_view attr,
-                                                          std::vector<ValueInfoState> inputs, bool runs_with_node) {
+                                                          std::vector<ValueInfoState> inputs, bool runs_with_node,
+                                                          bool recorded) {
   Node& n = const_cast<Node&>(ctx.node());
   std::size_t ai = 0;
   for (; ai < n.attributes.size(); ++ai)
@@ -1593,7 +1595,7 @@ inline std::vector<ValueInfoState> Engine::infer_subgraph(InferContext& ctx, std
   sc.graph = &g;
   sc.path = place::subgraph(ctx.path(), ai);
   sc.opsets = outer.opsets;
-  sc.write_back = outer.write_back;
+  sc.write_back = outer.write_back && recorded;
   sc.call_depth = outer.call_depth;
   std::vector<ValueInfoState> in_states;
   in_states.reserve(g.inputs.size());
@@ -2240,6 +2242,11 @@ inline std::vector<ValueInfoState> InferContext::infer_subgraph(std::string_view
                                                                 std::vector<ValueInfoState> inputs,
                                                                 bool runs_with_node) {
   return engine_->infer_subgraph(*this, attr, std::move(inputs), runs_with_node);
+}
+
+inline std::vector<ValueInfoState> InferContext::probe_subgraph(std::string_view attr,
+                                                                std::vector<ValueInfoState> inputs) {
+  return engine_->infer_subgraph(*this, attr, std::move(inputs), false, false);
 }
 inline std::size_t InferContext::subgraph_input_count(std::string_view attr) const {
   auto a = this->attr(attr);
