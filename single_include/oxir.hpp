@@ -20837,23 +20837,25 @@ inline ValueType widen(InferContext& ctx, const ValueType& cur, const ValueType&
   return out;
 }
 
-/// `d` with each minted symbol replaced by a fresh one, the same for all its occurrences (kept in
-/// `subst`): a final value is one iteration's, and must not share the symbols that stand for a
-/// size in every iteration.
-inline DimExpr unmint(InferContext& ctx, const Minted& minted, Renaming& subst, const DimExpr& d) {
+/// `d` with each fresh symbol made since symbol `first` (minted by the widening, or made by the
+/// body's rules) replaced by a new one, the same for all its occurrences (kept in `subst`): the
+/// final value is one iteration's, and must not share the symbols the body's annotations use for
+/// a size that may differ in every iteration.
+inline DimExpr unmint(InferContext& ctx, std::size_t first, Renaming& subst, const DimExpr& d) {
   return ctx.resolve(d).substitute([&](std::int64_t id) {
-    if (!is_minted(ctx, minted, id)) return DimExpr::symbol(id);
     const auto root = ctx.symbols().find(id);
+    if (static_cast<std::size_t>(root) < first || ctx.symbols().origin(root) != SymbolOrigin::Fresh)
+      return DimExpr::symbol(id);
     for (const auto& [f, t] : subst)
       if (f == root) return t;
     subst.emplace_back(root, ctx.fresh());
     return subst.back().second;
   });
 }
-inline ValueType unmint(InferContext& ctx, const Minted& minted, Renaming& subst, ValueType t) {
+inline ValueType unmint(InferContext& ctx, std::size_t first, Renaming& subst, ValueType t) {
   if (t.shape)
-    for (auto& d : *t.shape) d = unmint(ctx, minted, subst, d);
-  if (t.inner) t.inner = std::make_shared<const ValueType>(unmint(ctx, minted, subst, *t.inner));
+    for (auto& d : *t.shape) d = unmint(ctx, first, subst, d);
+  if (t.inner) t.inner = std::make_shared<const ValueType>(unmint(ctx, first, subst, *t.inner));
   return t;
 }
 
@@ -20913,10 +20915,11 @@ class LoopBudgetScope {
   LoopBudgetScope& operator=(const LoopBudgetScope&) = delete;
   /// Started without budget: one run on widened carried values, nothing more.
   [[nodiscard]] bool single_run() const noexcept { return single_; }
-  /// Takes one extra body run from the budget; false when none is left.
-  [[nodiscard]] bool take() noexcept {
+  /// Takes one extra body run from the budget; false when no more than `keep` are left (runs
+  /// kept for something that needs them more).
+  [[nodiscard]] bool take(int keep = 0) noexcept {
     auto& b = loop_budget();
-    if (b.left <= 0) return false;
+    if (b.left <= keep) return false;
     --b.left;
     return true;
   }
@@ -21035,6 +21038,7 @@ inline void rule_loop(InferContext& ctx) {
   // on values widened to what always holds. (The reserved pass after no fixed point is not checked.)
   bool settled = true;
   Minted minted;
+  const std::size_t first_symbol = ctx.symbols().size();
   for (int iter = 0;; ++iter) {
     out = ctx.infer_subgraph("body", body_inputs(carried));
     if (out.size() != body_out) ctx.fail("Loop: body outputs changed");
@@ -21114,9 +21118,13 @@ inline void rule_loop(InferContext& ctx) {
       cur[i].type = ctx.input_type(2 + i);
       if (auto v = ctx.input_value(2 + i)) cur[i].sym_value = *v;
     }
+    // Runs the probes below may need are kept for them: following is worth less when it stops
+    // before M or a fixed point.
+    int keep = 1;
+    for (std::size_t i = 0; i < n_carried; ++i) keep += carried[i].type.kind == ValueType::Kind::Sequence;
     const int starved = loop_budget().starved;
     bool done = *m == 0;
-    for (std::int64_t it = 0; it < *m && it < kMaxFollowedTrips && budget.take(); ++it) {
+    for (std::int64_t it = 0; it < *m && it < kMaxFollowedTrips && budget.take(keep); ++it) {
       auto o = ctx.probe_subgraph("body", body_inputs(cur));
       if (o.size() != body_out) break;
       for (std::size_t k = 0; k < n_scan; ++k) {
@@ -21254,7 +21262,7 @@ inline void rule_loop(InferContext& ctx) {
     ValueInfoState init;
     init.type = ctx.input_type(2 + i);
     if (auto v = ctx.input_value(2 + i)) init.sym_value = *v;
-    ValueType t = empty_sequence(ctx, init) || at_least_once ? unmint(ctx, minted, unminted, out[1 + i].type)
+    ValueType t = empty_sequence(ctx, init) || at_least_once ? unmint(ctx, first_symbol, unminted, out[1 + i].type)
                                                              : join(ctx, init.type, out[1 + i].type);
     if (t.is_unknown() && out[1 + i].type.is_tensor()) t = ValueType::tensor(out[1 + i].type.elem);
     if (!grown[i].empty() && t.shape && t.shape->size() == init.type.shape->size())
@@ -21264,7 +21272,7 @@ inline void rule_loop(InferContext& ctx) {
     // Contents the body passes through unchanged (kept by the fixed point) are the final ones.
     if (carried[i].sym_value || (at_least_once && out[1 + i].sym_value)) {
       Dims v = carried[i].sym_value ? *carried[i].sym_value : *out[1 + i].sym_value;
-      for (auto& d : v) d = unmint(ctx, minted, unminted, d);
+      for (auto& d : v) d = unmint(ctx, first_symbol, unminted, d);
       ctx.set_output_value(i, std::move(v));
       continue;
     }

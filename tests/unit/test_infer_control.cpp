@@ -619,6 +619,27 @@ TEST_CASE("Loop: a trip count that is a number has its iterations followed one b
   }
 }
 
+TEST_CASE("Loop: a size that grows every iteration ends at init + k * M, followed or not") {
+  // for _ in range(M): acc = concat(acc, one): three iterations are followed one by one; twenty
+  // are more than are followed (and never reach a fixed point), so the fixed-step rule gives it.
+  auto model = [](std::int64_t trips) {
+    Graph body;
+    body.inputs = {value_info_of({"i", DataType::INT64, {}}), value_info_of({"cin", DataType::BOOL, {}}), ValueInfo{}};
+    body.inputs[2].name = "acc";
+    body.nodes = {Node("True", {}, {"cout"}), Node("Concat", {"acc", "one"}, {"acc2"})};
+    add_outputs(body, {"cout", "acc2"});
+    Node loop("Loop", {"M", "", "acc0"}, {"acc_f"});
+    loop.set_attribute(Attribute("body", body));
+    auto m = make_model({loop}, {{"acc0", DataType::FLOAT, {"K"}}, {"one", DataType::FLOAT, {"1"}}},
+                        {ints("M", {trips}, true)});
+    CHECK(run(m).diagnostics.empty());
+    return type_of(m, "acc_f");
+  };
+  CHECK(model(3) == "FLOAT[K+3]");
+  CHECK(model(20) == "FLOAT[K+20]");
+  CHECK(model(0) == "FLOAT[K]");
+}
+
 TEST_CASE("Loop: a loop that runs at least once ends with a value of the body's output") {
   // while cond: v = r   (v0 [N,1], r [N,W]): with cond true on entry, the final v is some
   // iteration's r, [N,W]. With cond unknown on entry the loop may not run: v may be [N,1].
@@ -646,8 +667,10 @@ TEST_CASE("Loop: a loop that runs at least once ends with a value of the body's 
 TEST_CASE("Loop: a carried size that varies gets a symbol of its own, not the initial value's") {
   // tok0 = NonZero(x) is [1, unk__0], one size. The body appends to tok, or replaces it by
   // another NonZero: in the second iteration tok is not unk__0 long, so the body's input must
-  // not be annotated [1, unk__0] (dim_params name one size everywhere).
-  for (int variant = 0; variant < 2; ++variant) {
+  // not be annotated [1, unk__0] (dim_params name one size everywhere). Variant 2 is variant 1
+  // in a loop that runs at least once: the final tok is the last iteration's NonZero, which
+  // need not be as long as the one the body's annotations name (another iteration's).
+  for (int variant = 0; variant < 3; ++variant) {
     Graph body;
     body.inputs = {value_info_of({"i", DataType::INT64, {}}), value_info_of({"cin", DataType::BOOL, {}}), ValueInfo{}};
     body.inputs[2].name = "tok";
@@ -660,11 +683,13 @@ TEST_CASE("Loop: a carried size that varies gets a symbol of its own, not the in
       body.nodes.emplace_back("NonZero", std::vector<std::string>{"x"}, std::vector<std::string>{"tok2"});
     }
     add_outputs(body, {"cout", "tok2"});
-    Node loop("Loop", {"T", "", "tok0"}, {"tok_f"});
+    Node loop("Loop", {variant == 2 ? "" : "T", variant == 2 ? "yes" : "", "tok0"}, {"tok_f"});
     loop.set_attribute(Attribute("body", body));
     const std::vector<std::int64_t> seven{7};
     auto m = make_model({Node("NonZero", {"x"}, {"tok0"}), loop}, {{"x", DataType::FLOAT, {"N"}}, {"T", DataType::INT64, {}}},
-                        {Tensor::from_values<std::int64_t>("one", {1, 1}, std::span<const std::int64_t>(seven))}, 17);
+                        {Tensor::from_values<std::int64_t>("one", {1, 1}, std::span<const std::int64_t>(seven)),
+                         Tensor::from_values<bool>("yes", {}, {true})},
+                        17);
     CHECK_FALSE(infer_shapes(m).has_errors());
     const std::string t0 = type_of(m, "tok0");
     REQUIRE(t0.rfind("INT64[1,unk__", 0) == 0);
@@ -673,6 +698,13 @@ TEST_CASE("Loop: a carried size that varies gets a symbol of its own, not the in
     CHECK(in.rfind("INT64[1,unk__", 0) == 0);
     CHECK(in != t0);
     CHECK(type_of(m, "tok_f") != t0);
+    if (variant == 2) {
+      REQUIRE(b.outputs[1].type);
+      const std::string made = type_str(*b.outputs[1].type);  // the body's NonZero, [1, unk__k]
+      CHECK(made.rfind("INT64[1,unk__", 0) == 0);
+      CHECK(type_of(m, "tok_f").rfind("INT64[1,unk__", 0) == 0);
+      CHECK(type_of(m, "tok_f") != made);
+    }
   }
 }
 

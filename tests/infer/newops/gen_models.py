@@ -826,6 +826,13 @@ outer_g = body([N("Identity", ["ci"], ["co"]), N("Add", ["v", "R"], ["vo"]), N("
                [("i", I, []), ("ci", BOOL, []), ("v", F, None)], [("co", BOOL), ("vo", F), ("so", I)])
 case("Loop21_outer_scope_bcast", 21, N("Loop", ["M", "", "V0"], ["V", "S_"], body=outer_g),
      [("V0", F, ["N", 1]), ("R", F, ["N", "W"])], ["V", "S_"], {"M": np.array(2, np.int64)})
+# A loop that runs at least once (cond true on entry) and stops on its own: it ends with a value of
+# the body's output, R's [N, W], not the initial [N, 1].
+reset_g = body([N("Less", ["i", "lim"], ["co"]), N("Identity", ["R"], ["vo"])],
+               [("i", I, []), ("ci", BOOL, []), ("v", F, None)], [("co", BOOL), ("vo", F)])
+case("Loop21_runs_at_least_once", 21, N("Loop", ["M", "c0", "V0"], ["V"], body=reset_g),
+     [("V0", F, ["N", 1]), ("R", F, ["N", "W"])], ["V"],
+     {"M": np.array(5, np.int64), "c0": np.array(True), "lim": np.array(2, np.int64)})
 rev_g = body([N("Add", ["s", "x"], ["so"]), N("Identity", ["x"], ["yo"])],
              [("s", F, ["N", "W"]), ("x", F, ["N", "W"])], [("so", F), ("yo", F)])
 case("Scan21_reverse_two_outputs", 21,
