@@ -895,7 +895,8 @@ class Program:
 
     def op_loop(self):
         """Loop with a trip count from a shape or a constant, a carried value that keeps its shape,
-        grows or shrinks each iteration, and sometimes a scan output."""
+        grows or shrinks each iteration, or takes the broadcast shape with an outer value in the
+        first one, and sometimes a scan output."""
         v = self.pick("f", lambda v: v.rank >= 1)
         if self.chance(0.5):
             u = self.pick("f", lambda u: u.rank >= 1 and any(max(d) <= 12 for d in u.shape))
@@ -912,7 +913,21 @@ class Program:
         nodes = [helper.make_node("Identity", [cin], [cout])]
         kind = self.ri(0, 2)
         final = list(v.shape)
-        if kind == 0:
+        partner = None
+        if kind == 0 and min(m) >= 1 and self.chance(0.5):
+            # x = x + w, w an outer value x broadcasts with: bcast(v, w) from the first iteration on.
+            others = [u for u in self.vals if u.kind == "f" and u is not v and not getattr(u, "opaque", False)]
+            self.rng.shuffle(others)
+            for u in others:
+                try:
+                    final = bcast(v.shape, u.shape)
+                    partner = u
+                    break
+                except Reject:
+                    pass
+        if partner is not None:
+            nodes.append(helper.make_node("Add", [xin, partner.name], [xout]))
+        elif kind == 0:
             nodes.append(helper.make_node("Relu", [xin], [xout]))
         elif kind == 1:
             nodes.append(helper.make_node("Concat", [xin, v.name], [xout], axis=axis))
