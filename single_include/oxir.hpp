@@ -21096,7 +21096,10 @@ inline void rule_loop(InferContext& ctx) {
   if (const auto& c = out[0].sym_value; c && c->size() == 1 && ctx.resolve((*c)[0]).const_value().value_or(0) != 0)
     body_cond_true = true;
   if (cond_true && body_cond_true && ctx.has_input(0))
-    if (const Dims* m = ctx.input_value(0); m && m->size() == 1) trips = ctx.resolve((*m)[0]);
+    if (const Dims* m = ctx.input_value(0); m && m->size() == 1) {
+      const DimExpr v = ctx.resolve((*m)[0]);
+      trips = ctx.provably_nonneg(v) ? v : ctx.resolve(infer::max(DimExpr(0), v));  // M < 0: no iteration
+    }
   // At least one iteration (cond true on entry, M absent or a number >= 1): the final carried
   // values are some iteration's output, and the last run's outputs describe every iteration's.
   bool at_least_once = false;
@@ -21307,7 +21310,12 @@ inline void rule_loop(InferContext& ctx) {
     }
     Dims d;
     d.push_back(trips ? *trips : ctx.fresh());
-    d.insert(d.end(), s.shape->begin(), s.shape->end());
+    // No iteration: no slice says what the other sizes are (ONNX Runtime makes the ones it
+    // cannot see statically 0).
+    if (trips && trips->is(0))
+      for (std::size_t j = 0; j < s.shape->size(); ++j) d.push_back(ctx.fresh());
+    else
+      d.insert(d.end(), s.shape->begin(), s.shape->end());
     ctx.set_output(n_carried + k, s.elem, std::move(d));
   }
 }

@@ -798,6 +798,9 @@ grow_g = body([N("Identity", ["ci"], ["co"]), N("Concat", ["v", "v"], ["vo"], ax
               [("i", I, []), ("ci", BOOL, []), ("v", F, None)], [("co", BOOL), ("vo", F), ("so", I)])
 case("Loop21_carried_grows", 21, N("Loop", ["M", "", "V0"], ["V", "S_"], body=grow_g),
      [("V0", F, ["N", "W"])], ["V", "S_"], {"M": np.array(3, np.int64)})
+# A negative trip count runs no iteration (ONNX Runtime loops while the iteration number is below M).
+case("Loop21_negative_trip_count", 21, N("Loop", ["M", "", "V0"], ["V", "S_"], body=grow_g),
+     [("V0", F, ["N", "W"])], ["V", "S_"], {"M": np.array(-2, np.int64)})
 case("Loop21_dynamic_trip_count", 21, N("Loop", ["M", "", "V0"], ["V", "S_"], body=grow_g),
      [("V0", F, ["N", "W"]), ("M", I, [])], ["V", "S_"], fills={"M": {"value": [2]}})
 cnt_g = body([N("Less", ["i", "lim"], ["co"]), N("Add", ["v", "one"], ["vo"]), N("Identity", ["v"], ["so"])],
