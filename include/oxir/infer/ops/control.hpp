@@ -395,6 +395,17 @@ inline void rule_loop(InferContext& ctx) {
         if (it == 0) followed_scan.push_back(sl);
         else followed_scan[k] = join(ctx, followed_scan[k], sl);
       }
+      // A body that returns another kind or element type than it took (a sequence for an
+      // optional input, which ONNX Runtime wraps) is not followed: the next run would read it
+      // against the body's declared inputs.
+      bool kinds = true;
+      for (std::size_t i = 0; i < n_carried; ++i) {
+        const auto &a = cur[i].type, &b = o[1 + i].type;
+        kinds = kinds && (a.is_unknown() || b.is_unknown() ||
+                          (a.kind == b.kind && (a.elem == DataType::UNDEFINED || b.elem == DataType::UNDEFINED ||
+                                                a.elem == b.elem)));
+      }
+      if (!kinds) break;
       bool same = true;
       for (std::size_t i = 0; i < n_carried; ++i) {
         same = same && same_state(ctx, cur[i], o[1 + i]);
