@@ -315,7 +315,9 @@ inline void rule_loop(InferContext& ctx) {
       }
       carried[i].type = widen(ctx, carried[i].type, next.type, changed, minted, renamed);
       if (carried[i].sym_value) {
-        // Kept contents name a minted size only where it stays itself in this pass.
+        // Kept contents name a minted size only where it stays itself in this pass. Contents are
+        // only ever the initial ones, but the body's rules may have merged one of their sizes with
+        // a minted symbol (a carried size tied to an outer N), which then names both.
         bool keep = join_values(ctx, carried[i].sym_value, next.sym_value).has_value();
         for (const auto& d : *carried[i].sym_value)
           ctx.resolve(d).for_each_symbol([&](std::int64_t id) {
@@ -373,6 +375,7 @@ inline void rule_loop(InferContext& ctx) {
   // sharper than the widened ones: V0 [N,1] plus an outer R [N,W] is [N,W] from the first
   // iteration on, where widening says [N,?]. The iteration number is left unknown, so one
   // iteration's result does not depend on which it is.
+  bool is_followed = false;
   std::vector<ValueInfoState> followed;         // the final carried values, when followed
   std::vector<ValueType> followed_scan;         // scan slices joined over all M iterations
   if (auto m = trips ? trips->const_value() : std::nullopt; m && *m >= 0 && settled && !single_run) {
@@ -420,14 +423,18 @@ inline void rule_loop(InferContext& ctx) {
     }
     // A Loop nested in the body that found no budget left ran once, widened: the followed values
     // may then be looser than the widened ones, so they are not used.
-    if (done && loop_budget().starved == starved) followed = std::move(cur);
-    else followed_scan.clear();
+    if (done && loop_budget().starved == starved) {
+      followed = std::move(cur);
+      is_followed = true;
+    } else {
+      followed_scan.clear();
+    }
   }
   // Tensor sizes the body grows by the same k every iteration (tokens concatenated in a decoding
   // loop) end at init + k * trips. One more run of the body, with a new symbol L_j for each size
   // that varies, must give L_j + k_j with k_j free of anything that varies.
   std::vector<std::vector<std::pair<std::size_t, DimExpr>>> grown(n_carried);  // (axis, final size)
-  if (trips && !single_run && followed.empty()) {
+  if (trips && !single_run && !is_followed) {
     auto probe = carried;
     std::vector<std::pair<std::size_t, std::size_t>> where;  // (carried value, axis) of each L
     Dims probes, inits;  // each L, and the initial size it stands for
@@ -528,7 +535,7 @@ inline void rule_loop(InferContext& ctx) {
   // Final carried values: the last iteration's, or the initial ones after zero iterations.
   Renaming unminted;
   for (std::size_t i = 0; i < n_carried && i < ctx.output_count(); ++i) {
-    if (!followed.empty()) {
+    if (is_followed) {
       ctx.set_output(i, followed[i].type);
       if (followed[i].sym_value) ctx.set_output_value(i, *followed[i].sym_value);
       continue;
