@@ -21703,6 +21703,18 @@ inline std::optional<DimExpr> v_div(const DimExpr& a, const DimExpr& b, InferCon
   // A numerator that is at least -(k-1) for a divisor k > 1 (torch's (S-1)/2 before opset 11):
   // truncation gives 0 where floor gives -1, so the quotient is max(0, floor(a/k)).
   if (cb && *cb > 1 && c.provably_nonneg(a + DimExpr(*cb - 1))) return max_of(DimExpr(0), floor_div(a, b));
+  // A numerator of unknown sign over a constant k: truncation is floor division of the positive
+  // part minus that of the negative part, floor(max(0,a)/|k|) - floor(max(0,-a)/|k|), negated
+  // for k < 0 ((W-2)/2 is 0 at W = 1, where floor gives -1).
+  if (cb && *cb != std::numeric_limits<std::int64_t>::min()) {
+    try {
+      const DimExpr k(*cb < 0 ? -*cb : *cb);
+      const DimExpr q = floor_div(max_of(DimExpr(0), a), k) - floor_div(max_of(DimExpr(0), -a), k);
+      return *cb < 0 ? -q : q;
+    } catch (const Error&) {
+      return std::nullopt;  // too large to track: this element stays unknown
+    }
+  }
   return std::nullopt;
 }
 

@@ -369,9 +369,10 @@ TEST_CASE("value propagation: Div truncates toward zero, only when determined") 
   };
   // Sizes are non-negative: floor division by a positive constant equals truncation.
   CHECK(div({1, 2, 4, 1}) == "FLOAT[N,floor(C/2),floor(H/4),W]");
-  // Division by zero or by a negative number of a symbolic size: not determined.
+  // Division by zero: not determined. By a negative number: the quotient by its magnitude,
+  // negated (C / -2 truncates to -floor(C/2): C = 3 gives -1, not floor(-1.5) = -2).
   CHECK(div({1, 0, 1, 1}) == "FLOAT[*]");
-  CHECK(div({1, -2, 1, 1}) == "FLOAT[*]");
+  CHECK(div({1, -2, 1, 1}) == "FLOAT[N,-floor(C/2),H,W]");
   // Constants: -7 / 2 = -3 in ONNX (truncation), 7 / -2 = -3.
   auto c = run({node("Div", {"a", "b"}, {"q"}), node("Add", {"q", "ten"}, {"v"}), node("TFromValue", {"v"}, {"shown"})}, {},
                {ints("a", {-7, 7, 8}), ints("b", {2, -2, 4}), ints("ten", {10}, true)});
@@ -668,7 +669,7 @@ TEST_CASE("value propagation: an operand alone decides Mul by 0, And, Or and Whe
   CHECK(shown({node("Where", {"c", "s", "u"}, {"v"})}, {}, "TFromElements") == "FLOAT[*]");
 }
 
-TEST_CASE("value propagation: Div of a size minus a little truncates to max(0, floor) (torch's (S-1)/2 before opset 11)") {
+TEST_CASE("value propagation: integer Div of a size expression truncates toward zero (torch's (S-1)/2 before opset 11)") {
   const In x{"x", DataType::FLOAT, {"S"}};
   auto div = [&](std::int64_t minus, std::int64_t k) {
     return run({node("TShape", {"x"}, {"s"}), node("Sub", {"s", "m"}, {"d"}), node("Div", {"d", "k"}, {"v"}),
@@ -680,8 +681,26 @@ TEST_CASE("value propagation: Div of a size minus a little truncates to max(0, f
   CHECK(div(1, 2) == "FLOAT[max(0,floor((S+1)/2)-1)]");
   // (S-2)/3: at least -2 = -(3-1), so 0 for S < 2... S = 0 gives 0, S = 5 gives 1.
   CHECK(div(2, 3) == "FLOAT[max(0,floor((S+1)/3)-1)]");
-  // (S-2)/2 is -1 at S = 0: neither floor nor max(0, floor): not determined.
-  CHECK(div(2, 2) == "FLOAT[*]");
+  // Any other numerator over a constant: the positive and the negative part divided apart.
+  // Checked by value against C++'s truncating division at S = 0..40, for divisors of both signs:
+  // (S-2)/2 is -1 at S = 0 and 0 at S = 1, where floor gives -1.
+  const auto symbol_of = [](std::string_view t) -> std::optional<std::int64_t> {
+    return t == "S" ? std::optional<std::int64_t>(0) : std::nullopt;
+  };
+  for (auto [minus, k] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {2, 2}, {7, 3}, {5, -2}, {-3, -4}, {1, -1}, {10, 7}, {0, -3}}) {
+    const std::string shown = div(minus, k);
+    CAPTURE(minus);
+    CAPTURE(k);
+    CAPTURE(shown);
+    REQUIRE(shown.size() > 7);
+    REQUIRE(shown.substr(0, 6) == "FLOAT[");
+    const auto e = parse_dim_expr(std::string_view(shown).substr(6, shown.size() - 7), symbol_of);
+    REQUIRE(e);
+    for (std::int64_t S = 0; S <= 40; ++S)
+      CHECK(e->evaluate([&](std::int64_t) -> std::optional<std::int64_t> { return S; }) ==
+            std::optional<std::int64_t>((S - minus) / k));
+  }
 }
 
 }  // namespace oxir_unit_test_infer_elementwise
