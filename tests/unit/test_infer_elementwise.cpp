@@ -687,8 +687,9 @@ TEST_CASE("value propagation: integer Div of a size expression truncates toward 
   const auto symbol_of = [](std::string_view t) -> std::optional<std::int64_t> {
     return t == "S" ? std::optional<std::int64_t>(0) : std::nullopt;
   };
-  for (auto [minus, k] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+  for (const auto& mk : std::vector<std::pair<std::int64_t, std::int64_t>>{
            {2, 2}, {7, 3}, {5, -2}, {-3, -4}, {1, -1}, {10, 7}, {0, -3}}) {
+    const std::int64_t minus = mk.first, k = mk.second;
     const std::string shown = div(minus, k);
     CAPTURE(minus);
     CAPTURE(k);
