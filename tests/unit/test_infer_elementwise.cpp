@@ -669,6 +669,26 @@ TEST_CASE("value propagation: an operand alone decides Mul by 0, And, Or and Whe
   CHECK(shown({node("Where", {"c", "s", "u"}, {"v"})}, {}, "TFromElements") == "FLOAT[*]");
 }
 
+// Checks a one-element `FLOAT[e]` printed by TFromValue, e an expression of the symbol S (or a
+// constant), by value against `expected` at S = 0..40.
+template <class F>
+void check_over_S(const std::string& shown, F expected) {
+  CAPTURE(shown);
+  REQUIRE(shown.size() > 7);
+  REQUIRE(shown.substr(0, 6) == "FLOAT[");
+  const std::string body = shown.substr(6, shown.size() - 7);
+  const auto symbol_of = [](std::string_view t) -> std::optional<std::int64_t> {
+    return t == "S" ? std::optional<std::int64_t>(0) : std::nullopt;
+  };
+  auto e = parse_dim_expr(body, symbol_of);  // a symbolic size; a constant is not one
+  if (!e && !body.empty() && body.find_first_not_of("-0123456789") == std::string::npos)
+    e = DimExpr(static_cast<std::int64_t>(std::stoll(body)));
+  REQUIRE(e);
+  for (std::int64_t S = 0; S <= 40; ++S)
+    CHECK(e->evaluate([&](std::int64_t) -> std::optional<std::int64_t> { return S; }) ==
+          std::optional<std::int64_t>(expected(S)));
+}
+
 TEST_CASE("value propagation: integer Div of a size expression truncates toward zero (torch's (S-1)/2 before opset 11)") {
   const In x{"x", DataType::FLOAT, {"S"}};
   auto div = [&](std::int64_t minus, std::int64_t k) {
@@ -682,26 +702,39 @@ TEST_CASE("value propagation: integer Div of a size expression truncates toward 
   // (S-2)/3: at least -2 = -(3-1), so 0 for S < 2... S = 0 gives 0, S = 5 gives 1.
   CHECK(div(2, 3) == "FLOAT[max(0,floor((S+1)/3)-1)]");
   // Any other numerator over a constant: the positive and the negative part divided apart.
-  // Checked by value against C++'s truncating division at S = 0..40, for divisors of both signs:
+  // Checked by value against C++'s truncating division, for divisors of both signs:
   // (S-2)/2 is -1 at S = 0 and 0 at S = 1, where floor gives -1.
-  const auto symbol_of = [](std::string_view t) -> std::optional<std::int64_t> {
-    return t == "S" ? std::optional<std::int64_t>(0) : std::nullopt;
-  };
   for (const auto& mk : std::vector<std::pair<std::int64_t, std::int64_t>>{
            {2, 2}, {7, 3}, {5, -2}, {-3, -4}, {1, -1}, {10, 7}, {0, -3}}) {
     const std::int64_t minus = mk.first, k = mk.second;
-    const std::string shown = div(minus, k);
     CAPTURE(minus);
     CAPTURE(k);
-    CAPTURE(shown);
-    REQUIRE(shown.size() > 7);
-    REQUIRE(shown.substr(0, 6) == "FLOAT[");
-    const auto e = parse_dim_expr(std::string_view(shown).substr(6, shown.size() - 7), symbol_of);
-    REQUIRE(e);
-    for (std::int64_t S = 0; S <= 40; ++S)
-      CHECK(e->evaluate([&](std::int64_t) -> std::optional<std::int64_t> { return S; }) ==
-            std::optional<std::int64_t>((S - minus) / k));
+    check_over_S(div(minus, k), [&](std::int64_t S) { return (S - minus) / k; });
   }
+}
+
+TEST_CASE("value propagation: Mod with fmod = 1 of a size expression of unknown sign by a constant") {
+  const In x{"x", DataType::FLOAT, {"S"}};
+  auto fmod = [&](std::int64_t minus, std::int64_t k) {
+    return run({node("TShape", {"x"}, {"s"}), node("Sub", {"s", "m"}, {"d"}),
+                with(node("Mod", {"d", "k"}, {"v"}), Attribute("fmod", 1)), node("TFromValue", {"v"}, {"shown"})},
+               {x}, {ints("m", {minus}), ints("k", {k})})
+        .last();
+  };
+  // The remainder takes the dividend's sign (C's %), checked by value for divisors of both
+  // signs; minus <= 0 keeps the dividend non-negative (the plain floor remainder), k = +-1 gives 0.
+  for (const auto& mk : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {5, 3}, {2, 2}, {7, -3}, {-3, -4}, {1, -1}, {10, 7}, {0, -3}, {13, 1}}) {
+    const std::int64_t minus = mk.first, k = mk.second;
+    CAPTURE(minus);
+    CAPTURE(k);
+    check_over_S(fmod(minus, k), [&](std::int64_t S) { return (S - minus) % k; });
+  }
+  // A divisor that is not a constant, with a dividend of unknown sign: not determined.
+  auto sym = run({node("TShape", {"x"}, {"s"}), node("Sub", {"s", "m"}, {"d"}),
+                  with(node("Mod", {"d", "s"}, {"v"}), Attribute("fmod", 1)), node("TFromValue", {"v"}, {"shown"})},
+                 {x}, {ints("m", {5})});
+  CHECK(sym.last() == "FLOAT[*]");
 }
 
 }  // namespace oxir_unit_test_infer_elementwise

@@ -631,20 +631,24 @@ class Program:
                 raise Reject()
             o = self.choice(others)
         else:
-            c = self.ri(1, 4) if op in ("Div", "Mod") else self.ri(-2, 3)
+            # Div and Mod by a negative constant too (exporters negate sizes, as in -(-S // k)).
+            c = self.ri(1, 4) * (-1 if self.chance(0.25) else 1) if op in ("Div", "Mod") else self.ri(-2, 3)
             o = self.const(c) if self.chance(0.5) else self.const([c])
+        # Mod with fmod = 1 takes the dividend's sign (C's %), fmod = 0 the divisor's (Python's %).
+        attrs = {"fmod": 1} if op == "Mod" and self.chance(0.5) else {}
         shape = bcast(s.shape, o.shape)
         n = shape[0][0] if shape else 1
         a = s.content if len(s.content) == n else s.content * n
         b = o.content if len(o.content) == n else o.content * n
         fn = {"Add": lambda x, y: x + y, "Mul": lambda x, y: x * y, "Sub": lambda x, y: x - y,
-              "Div": lambda x, y: int(x / y) if abs(x) < 2**52 else None, "Mod": lambda x, y: x % y,
+              "Div": lambda x, y: (abs(x) // abs(y)) * (1 if (x < 0) == (y < 0) else -1),
+              "Mod": (lambda x, y: (abs(x) % abs(y)) * (-1 if x < 0 else 1)) if attrs else (lambda x, y: x % y),
               "Max": max, "Min": min}[op]
         content = [tuple(fn(x[b], y[b]) for b in range(NB)) for x, y in zip(a, b)]
         if any(None in c for c in content):
             raise Reject()
         ins = [s, o] if self.chance(0.7) or op in ("Sub", "Div", "Mod") else [o, s]
-        return self.node(op, ins, kinds=["i"], shapes=[shape], contents=[content])
+        return self.node(op, ins, kinds=["i"], shapes=[shape], contents=[content], **attrs)
 
     def op_where_shape(self):
         """Where(Equal(s, c), x, s): the pattern exporters use to turn 0s of a target into sizes."""
