@@ -713,22 +713,27 @@ TEST_CASE("value propagation: integer Div of a size expression truncates toward 
   }
 }
 
-TEST_CASE("value propagation: Mod with fmod = 1 of a size expression of unknown sign by a constant") {
+TEST_CASE("value propagation: Mod of a size expression of unknown sign by a constant, fmod = 0 and 1") {
   const In x{"x", DataType::FLOAT, {"S"}};
-  auto fmod = [&](std::int64_t minus, std::int64_t k) {
+  auto mod_of = [&](std::int64_t minus, std::int64_t k, std::int64_t fmod) {
     return run({node("TShape", {"x"}, {"s"}), node("Sub", {"s", "m"}, {"d"}),
-                with(node("Mod", {"d", "k"}, {"v"}), Attribute("fmod", 1)), node("TFromValue", {"v"}, {"shown"})},
+                with(node("Mod", {"d", "k"}, {"v"}), Attribute("fmod", fmod)), node("TFromValue", {"v"}, {"shown"})},
                {x}, {ints("m", {minus}), ints("k", {k})})
         .last();
   };
-  // The remainder takes the dividend's sign (C's %), checked by value for divisors of both
-  // signs; minus <= 0 keeps the dividend non-negative (the plain floor remainder), k = +-1 gives 0.
+  // fmod = 1: the remainder takes the dividend's sign (C's %); fmod = 0: the divisor's (floor).
+  // Checked by value for divisors of both signs; minus <= 0 keeps the dividend non-negative,
+  // k = +-1 gives 0.
   for (const auto& mk : std::vector<std::pair<std::int64_t, std::int64_t>>{
            {5, 3}, {2, 2}, {7, -3}, {-3, -4}, {1, -1}, {10, 7}, {0, -3}, {13, 1}}) {
     const std::int64_t minus = mk.first, k = mk.second;
     CAPTURE(minus);
     CAPTURE(k);
-    check_over_S(fmod(minus, k), [&](std::int64_t S) { return (S - minus) % k; });
+    check_over_S(mod_of(minus, k, 1), [&](std::int64_t S) { return (S - minus) % k; });
+    check_over_S(mod_of(minus, k, 0), [&](std::int64_t S) {
+      const std::int64_t r = (S - minus) % k;
+      return r != 0 && ((r < 0) != (k < 0)) ? r + k : r;
+    });
   }
   // A divisor that is not a constant, with a dividend of unknown sign: not determined.
   auto sym = run({node("TShape", {"x"}, {"s"}), node("Sub", {"s", "m"}, {"d"}),
