@@ -21600,6 +21600,13 @@ inline void warn_untracked(const InferContext& c, const ExprTooLarge& e) {
   c.warn(std::string(e.message()) + ": the computed shape-tensor contents are left unknown");
 }
 
+/// Work allowed for folding a variadic operator's operands into one element of its contents:
+/// the sum of the running result's size (DimExpr::tree_size) over the steps. Each step costs
+/// about that size, so a Min of 20,000 shape tensors whose running min holds hundreds of sizes
+/// would otherwise take seconds for one node of a small file. Real models fold a few operands
+/// of a few terms each.
+inline constexpr std::uint64_t kFoldWork = 4 * std::uint64_t{kMaxExprSize};
+
 /// Applies f element by element (left fold) to the broadcast contents of inputs `idx` (two or
 /// more); sets output 0's contents when every element is determined. When an input is known
 /// only in part, so is the result: an element is known where every operand's is and f
@@ -21629,6 +21636,7 @@ inline void propagate(InferContext& c, std::span<const std::size_t> idx, BinFn f
     if (!n) return;
     Collect out(partial, *n);
     for (std::size_t k = 0; k < *n; ++k) {
+      std::uint64_t work = 0;  // see kFoldWork
       if (absorbing) {
         const bool absorbed = std::any_of(ps.begin(), ps.end(), [&](const Elems& p) {
           const DimExpr* e = p.get(k);
@@ -21646,6 +21654,13 @@ inline void propagate(InferContext& c, std::span<const std::size_t> idx, BinFn f
         const DimExpr* b = ps[j].get(k);
         auto r = b ? f(*acc, c.resolve(*b), c) : std::nullopt;
         acc = r ? std::optional<DimExpr>(c.resolve(*r)) : std::nullopt;
+        if (acc && (work += acc->tree_size()) > kFoldWork) {
+          c.warn("the contents of " + std::to_string(ps.size()) +
+                 " inputs folded into one element grow past what inference tracks (" +
+                 std::to_string(kFoldWork) + " terms and factors over the steps): the computed shape-tensor "
+                 "contents are left unknown");
+          return;
+        }
       }
       if (!out.push(std::move(acc))) return;
     }
