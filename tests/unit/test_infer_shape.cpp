@@ -289,6 +289,29 @@ TEST_CASE("Concat: axis size is the sum; other sizes unify") {
             .out() == "FLOAT[unk__0,K]");
 }
 
+TEST_CASE("Concat of thousands of inputs: the axis size is their sum, or unknown past the size bound") {
+  // 3,000 inputs [S0,4] ... [S9,4] in turn: the sizes are summed pairwise (one by one, the
+  // running sum is re-built at every input), and the sum is the same.
+  std::vector<In> in;
+  std::vector<std::string> names;
+  for (int i = 0; i < 10; ++i) in.push_back({"x" + std::to_string(i), DataType::FLOAT, {"S" + std::to_string(i), "4"}});
+  for (int i = 0; i < 3000; ++i) names.push_back("x" + std::to_string(i % 10));
+  auto r = infer_one(node("Concat", names, {"y"}, {Attribute("axis", 0)}), in);
+  CHECK(r.out() == "FLOAT[300*S0+300*S1+300*S2+300*S3+300*S4+300*S5+300*S6+300*S7+300*S8+300*S9,4]");
+  // 1,200 different symbols: a sum past kMaxExprSize terms; that size alone is unknown, said.
+  std::vector<In> many;
+  names.clear();
+  for (int i = 0; i < 1200; ++i) {
+    many.push_back({"x" + std::to_string(i), DataType::FLOAT, {"S" + std::to_string(i), "4"}});
+    names.push_back("x" + std::to_string(i));
+  }
+  auto big = infer_one(node("Concat", names, {"y"}, {Attribute("axis", 0)}), many);
+  CHECK(big.out() == "FLOAT[unk__0,4]");
+  CHECK(std::any_of(big.report.diagnostics.begin(), big.report.diagnostics.end(), [](const auto& d) {
+    return d.message.find("the concatenated size is left unknown") != std::string::npos;
+  }));
+}
+
 TEST_CASE("Split: attribute/input sizes, even split, num_outputs (18) with an uneven last chunk") {
   const std::vector<In> x{{"x", DataType::FLOAT, {"N", "10"}}};
   auto s = infer_one(node("Split", {"x", "sp"}, {"a", "b"}, {Attribute("axis", 1)}), x, {ints("sp", {3, 7})});

@@ -296,12 +296,9 @@ inline void infer_split_to_sequence(InferContext& c) {
     uniform = chunk.has_value();
   } else if (split_rank && *split_rank == 1 && v) {
     if (v->empty()) c.fail("split must not be empty");
-    DimExpr sum(0);
-    for (const auto& s : *v) {
+    for (const auto& s : *v)
       if (auto k = c.resolve(s).const_value(); k && *k < 0) c.fail("split values must not be negative");
-      sum = sum + s;
-    }
-    c.unify(sum, dim, "sum of split vs size of the split axis");
+    c.unify(sum_of(*v), dim, "sum of split vs size of the split axis");
     const DimExpr first = c.resolve((*v)[0]);
     bool same = true;
     for (const auto& s : *v) same = same && c.resolve(s) == first;

@@ -575,8 +575,7 @@ inline ConcatShape concat_shape(InferContext& c, std::size_t first_input, std::s
   const auto axis = static_cast<std::size_t>(c.normalize_axis(axis_attr, *r.rank));
   Dims out;
   const Dims* first = nullptr;
-  DimExpr sum(0);
-  bool sum_known = r.all_known;
+  std::vector<DimExpr> parts;  // the inputs' sizes along the axis
   for (std::size_t i = first_input; i < c.input_count(); i += step) {
     const Dims* s = c.input_shape(i);
     if (!s) continue;
@@ -587,17 +586,18 @@ inline ConcatShape concat_shape(InferContext& c, std::size_t first_input, std::s
       for (std::size_t k = 0; k < s->size(); ++k)
         if (k != axis) c.unify(out[k], (*s)[k], "concatenated inputs' dimension " + std::to_string(k));
     }
-    // A sum too large to track (thousands of symbolic inputs, coefficients past int64) leaves
-    // only the concatenated size unknown: the rank and the other dims are still known.
-    if (sum_known) try {
-        sum = sum + c.resolve((*s)[axis]);
-      } catch (const ExprTooLarge& e) {
-        sum_known = false;
-        c.warn(std::string(e.message()) + ": the concatenated size is left unknown");
-      }
+    if (r.all_known) parts.push_back(c.resolve((*s)[axis]));
   }
+  // A sum too large to track (thousands of symbolic inputs, coefficients past int64) leaves
+  // only the concatenated size unknown: the rank and the other dims are still known.
+  std::optional<DimExpr> sum;
+  if (r.all_known) try {
+      sum = sum_of(std::move(parts));
+    } catch (const ExprTooLarge& e) {
+      c.warn(std::string(e.message()) + ": the concatenated size is left unknown");
+    }
   for (auto& d : out) d = c.resolve(d);
-  out[axis] = sum_known ? sum : c.fresh();
+  out[axis] = sum ? std::move(*sum) : c.fresh();
   c.set_output(0, elem, out);
   return r;
 }
@@ -697,12 +697,8 @@ inline void rule_split(InferContext& c) {
   const DimExpr d = c.resolve((*s)[axis]);
   std::vector<DimExpr> sizes;
   if (split) {
-    DimExpr total(0);
-    for (const auto& x : *split) {
-      sizes.push_back(x);
-      total = total + x;
-    }
-    c.unify(d, total, "sum of 'split' and the split dimension");
+    sizes.assign(split->begin(), split->end());
+    c.unify(d, sum_of(sizes), "sum of 'split' and the split dimension");
   } else if (split_given) {
     // Sizes not all known: the known ones stand, the others are fresh except the last unknown
     // one, which is what the rest leave of the dimension (a valid Split's sizes add up to it).
