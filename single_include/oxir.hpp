@@ -21766,13 +21766,14 @@ inline std::optional<DimExpr> v_mod_trunc(const DimExpr& a, const DimExpr& b, In
     if (*cb == -1) return DimExpr(0);
     return DimExpr(*ca % *cb);
   }
-  if (c.provably_nonneg(a) && c.provably_nonneg(b) && (!cb || *cb > 0)) return mod(a, b);
+  const bool a_nonneg = c.provably_nonneg(a);  // one proof, used twice
+  if (a_nonneg && c.provably_nonneg(b) && (!cb || *cb > 0)) return mod(a, b);
   // A constant divisor k: the remainder's magnitude is |a| mod |k| and its sign a's, so it is
   // mod(max(0,a), |k|) - mod(max(0,-a), |k|) whatever the signs (fmod(S-5, 3) is -2 at S = 0).
   if (cb && *cb != std::numeric_limits<std::int64_t>::min()) {
     try {
       const DimExpr k(*cb < 0 ? -*cb : *cb);
-      if (c.provably_nonneg(a)) return mod(a, k);
+      if (a_nonneg) return mod(a, k);
       return mod(max_of(DimExpr(0), a), k) - mod(max_of(DimExpr(0), -a), k);
     } catch (const Error&) {
       return std::nullopt;  // too large to track: this element stays unknown

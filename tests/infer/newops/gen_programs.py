@@ -645,8 +645,6 @@ class Program:
               "Mod": (lambda x, y: (abs(x) % abs(y)) * (-1 if x < 0 else 1)) if attrs else (lambda x, y: x % y),
               "Max": max, "Min": min}[op]
         content = [tuple(fn(x[b], y[b]) for b in range(NB)) for x, y in zip(a, b)]
-        if any(None in c for c in content):
-            raise Reject()
         ins = [s, o] if self.chance(0.7) or op in ("Sub", "Div", "Mod") else [o, s]
         return self.node(op, ins, kinds=["i"], shapes=[shape], contents=[content], **attrs)
 
